@@ -1,0 +1,91 @@
+"""The ``knowsum`` command line: thin click commands over the library.
+
+Sub-commands are registered lazily (``_COMMANDS`` maps a name to ``module:attribute``) so that
+``knowsum --help`` and light commands never import heavy dependencies. :func:`main` is the entry
+point for the console script *and* for tests: it takes an argument list and returns the exit code.
+Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+import click
+
+from knowsum import __version__
+from knowsum.errors import KnowsumError
+from knowsum.stats import StatsError
+
+__all__ = ["cli", "main"]
+
+# name -> (module, attribute, one-line help shown by `knowsum --help` without importing it)
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "estimate": ("knowsum.cli.estimate", "estimate", "Estimate unseen items from observations (Good-Turing family)."),
+    "ask": ("knowsum.cli.ask", "ask", "Sample a model on one prompt and print the answers."),
+    "models": ("knowsum.cli.models", "models", "List and install the embedded local models."),
+    "store": ("knowsum.cli.store", "store", "Inspect and export the response store."),
+    "batch": ("knowsum.cli.batch", "batch", "Export/import OpenAI Batch JSONL files (scale out)."),
+    "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
+}
+
+
+class _LazyGroup(click.Group):
+    """A click group whose sub-commands are imported only when invoked."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(_COMMANDS) | set(super().list_commands(ctx)))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _COMMANDS:
+            module_name, attr, _ = _COMMANDS[cmd_name]
+            module = importlib.import_module(module_name)
+            command = getattr(module, attr)
+            assert isinstance(command, click.Command)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, _COMMANDS[name][2]) for name in sorted(_COMMANDS)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="knowsum")
+def cli() -> None:
+    """knowsum — how much does a language model know?
+
+    \b
+    Quick start:
+      knowsum estimate observations.txt      unseen-species estimate of a list of items
+      knowsum models install smollm2-135m-instruct
+      knowsum ask "List 5 human diseases."
+      knowsum kb install doid && knowsum kb match doid "alzheimers disease"
+    """
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI on ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        result = cli.main(args=args, prog_name="knowsum", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("knowsum: aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return int(exc.exit_code)
+    except KnowsumError as exc:
+        click.echo(f"knowsum: error: {exc}", err=True)
+        return exc.exit_code
+    except StatsError as exc:
+        click.echo(f"knowsum: error: {exc}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        click.echo("knowsum: interrupted (completed work is saved; rerun to resume)", err=True)
+        return 130
+    return int(result) if isinstance(result, int) else 0

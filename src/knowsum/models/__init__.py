@@ -1,0 +1,1 @@
+"""knowsum.models layer."""

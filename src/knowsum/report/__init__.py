@@ -1,0 +1,1 @@
+"""knowsum.report layer."""

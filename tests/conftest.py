@@ -1,0 +1,31 @@
+"""Shared pytest fixtures.
+
+Tests never reach the network. Tests marked ``realdata``/``realmodel`` use the knowledge bases and the
+test model that ``make test`` installs into the default knowsum home; everything else runs in an
+isolated, temporary ``KNOWSUM_HOME`` (fixture ``tmp_home``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def tmp_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty, isolated knowsum home for the duration of one test."""
+    home = tmp_path / "knowsum-home"
+    monkeypatch.setenv("KNOWSUM_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """The ``shared`` folder beside the repository (papers and reference data)."""
+    if not SHARED.is_dir():
+        pytest.fail(f"{SHARED} not found: clone knowsum next to the shared folder")
+    return SHARED
