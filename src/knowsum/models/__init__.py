@@ -1,1 +1,73 @@
-"""knowsum.models layer."""
+"""knowsum.models — one model layer for every instrument.
+
+Backends share one abstract interface (:class:`Backend`, one required async method
+``generate(batch) -> responses``): the embedded local model (default, llama-cpp-python), any
+OpenAI-compatible endpoint, and a scripted mock. :func:`sample` runs requests through a backend and a
+:class:`ResponseStore` (SQLite) so every run is resumable; :mod:`._batch` exports pending requests as
+OpenAI Batch JSONL and imports results back.
+
+Example::
+
+    from knowsum.models import PAPER_PARAMS, ResponseStore, make_requests, open_backend, sample_sync
+
+    backend = open_backend("smollm2-135m-instruct")
+    with ResponseStore() as store:
+        requests = make_requests(["List 5 diseases."], PAPER_PARAMS, n=100)
+        responses = sample_sync(backend, requests, store=store)
+"""
+
+from knowsum.models._base import Backend
+from knowsum.models._batch import export_batch, import_batch
+from knowsum.models._install import install_model
+from knowsum.models._mock import MockBackend, echo
+from knowsum.models._open import ModelRef, open_backend, resolve_model
+from knowsum.models._params import (
+    PAPER_PARAMS,
+    GenerationParams,
+    Message,
+    Request,
+    Response,
+    derive_seed,
+    make_requests,
+)
+from knowsum.models._registry import (
+    DEFAULT_MODEL,
+    REGISTRY,
+    ModelSpec,
+    installed_path,
+    is_installed,
+    model_spec,
+)
+from knowsum.models._sample import Plan, plan, sample, sample_sync
+from knowsum.models._store import ResponseStore, StoreInfo
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "PAPER_PARAMS",
+    "REGISTRY",
+    "Backend",
+    "GenerationParams",
+    "Message",
+    "MockBackend",
+    "ModelRef",
+    "ModelSpec",
+    "Plan",
+    "Request",
+    "Response",
+    "ResponseStore",
+    "StoreInfo",
+    "derive_seed",
+    "echo",
+    "export_batch",
+    "import_batch",
+    "install_model",
+    "installed_path",
+    "is_installed",
+    "make_requests",
+    "model_spec",
+    "open_backend",
+    "plan",
+    "resolve_model",
+    "sample",
+    "sample_sync",
+]

@@ -1,0 +1,81 @@
+"""The abstract backend: one required async method, a batch of requests → responses."""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from knowsum.models._params import _SEP, GenerationParams, Request, Response, _canonical
+
+__all__ = ["Backend"]
+
+
+class Backend(abc.ABC):
+    """A model that turns a batch of :class:`Request` into :class:`Response` (same order).
+
+    Subclasses set :attr:`kind`, :attr:`model_id` and :attr:`endpoint` (together with the request they
+    form the store key) and implement :meth:`generate`. A request that fails for good is returned as a
+    :class:`Response` whose ``error`` is set; it is never dropped. :func:`knowsum.models.sample`
+    sends batches of at most :attr:`batch_size` requests, at most :attr:`concurrency` at a time.
+    """
+
+    kind: str = "abstract"
+    model_id: str = ""
+    endpoint: str = ""
+    batch_size: int = 1
+    concurrency: int = 1
+
+    def __init__(self) -> None:
+        self._prefixes: dict[GenerationParams, Any] = {}
+
+    @abc.abstractmethod
+    async def generate(self, requests: Sequence[Request]) -> list[Response]:
+        """Generate one response per request, in order."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release resources (HTTP connections, model memory)."""
+
+    def describe(self) -> dict[str, str]:
+        """The key-relevant identity of this backend (never contains credentials)."""
+        return {"backend": self.kind, "model": self.model_id, "endpoint": self.endpoint}
+
+    def key(self, request: Request) -> str:
+        """The store key of ``request`` on this backend (hex sha256, see :mod:`._params`)."""
+        prefix = self._prefixes.get(request.params)
+        if prefix is None:
+            prefix = hashlib.sha256(
+                _SEP.join(
+                    (
+                        self.kind.encode(),
+                        self.model_id.encode(),
+                        self.endpoint.encode(),
+                        _canonical(request.params.as_dict()),
+                        b"",
+                    )
+                )
+            )
+            self._prefixes[request.params] = prefix
+        h = prefix.copy()
+        h.update(request.payload + _SEP + str(request.sample_index).encode())
+        return h.hexdigest()
+
+    def response(self, request: Request, text: str, finish_reason: str, **fields: Any) -> Response:
+        """Build a :class:`Response` for ``request`` stamped with this backend's identity."""
+        fields.setdefault("created", time.time())
+        return Response(
+            key=self.key(request),
+            request=request,
+            text=text,
+            finish_reason=finish_reason,
+            backend=self.kind,
+            model=self.model_id,
+            endpoint=self.endpoint,
+            **fields,
+        )
+
+    def failure(self, request: Request, error: str, latency: float = 0.0) -> Response:
+        """A :class:`Response` recording that ``request`` failed for good."""
+        return self.response(request, "", "error", error=error, latency=latency)

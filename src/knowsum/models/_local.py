@@ -1,0 +1,139 @@
+"""The embedded local backend: a GGUF model run in-process by llama-cpp-python (the default).
+
+llama-cpp-python's ``create_chat_completion`` defaults to temperature 0.2, top_k 40, top_p 0.95 and
+min_p 0.05; knowsum always passes its own values. A fixed seed reproduces the same text only if the
+context is ``reset()`` before each call (otherwise the KV-cache prefix reuse changes the numerics), so
+every request starts from a reset context with its own derived seed. Chat templates come from the
+GGUF metadata. Generation runs in a worker thread, one request at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from knowsum.errors import BackendError, ConfigError, InputFileError
+from knowsum.models._base import Backend
+from knowsum.models._params import Request, Response
+
+__all__ = ["LocalBackend", "load_llama"]
+
+
+def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
+    """Load a GGUF file with llama-cpp-python (imported lazily, with an install hint)."""
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise BackendError(
+            "the local backend needs llama-cpp-python: pip install 'knowsum[local]' "
+            "(builds from source, ~10 min; CMAKE_ARGS=-DLLAVA_BUILD=OFF)"
+        ) from exc
+    try:
+        return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), verbose=False)
+    except (ValueError, RuntimeError) as exc:
+        raise InputFileError(path, f"cannot load as a GGUF model ({exc})") from exc
+
+
+class LocalBackend(Backend):
+    """A GGUF model in-process.
+
+    Args:
+        path: the GGUF file.
+        model_id: model id used in store keys (registry name, or the file's absolute path).
+        n_ctx: context length.
+        n_threads: CPU threads (default: all cores).
+        api: ``"chat"`` (prompt → one user message, chat template from the GGUF) or
+            ``"completions"`` (raw prompt continuation).
+    """
+
+    kind = "local"
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        model_id: str | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        api: str = "chat",
+    ) -> None:
+        super().__init__()
+        self.path = Path(path).expanduser().resolve()
+        if not self.path.is_file():
+            raise InputFileError(self.path, "GGUF model file not found")
+        if api not in ("chat", "completions"):
+            raise ConfigError(f"invalid api={api!r}: use 'chat' or 'completions'")
+        self.model_id = model_id or str(self.path)
+        self.endpoint = api
+        self.api = api
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self._llm: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def llm(self) -> Any:
+        """The loaded ``llama_cpp.Llama`` (loaded on first use)."""
+        with self._lock:
+            if self._llm is None:
+                self._llm = load_llama(self.path, n_ctx=self.n_ctx, n_threads=self.n_threads)
+            return self._llm
+
+    async def generate(self, requests: Sequence[Request]) -> list[Response]:
+        """Generate the requests one after another in a worker thread."""
+        return await asyncio.to_thread(self.generate_blocking, requests)
+
+    def generate_blocking(self, requests: Sequence[Request]) -> list[Response]:
+        """Blocking :meth:`generate` (one reset context and one derived seed per request)."""
+        llm = self.llm
+        out = []
+        for r in requests:
+            p = r.params
+            options: dict[str, Any] = {
+                "temperature": p.temperature,
+                "top_p": p.top_p,
+                "top_k": p.top_k,
+                "min_p": p.min_p,
+                "max_tokens": p.max_tokens,
+                "stop": list(p.stop),
+                "seed": r.seed,
+            }
+            start = time.perf_counter()
+            try:
+                with self._lock:
+                    llm.reset()
+                    if self.api == "chat":
+                        result = llm.create_chat_completion(messages=r.chat_messages(), **options)
+                        text = result["choices"][0]["message"]["content"] or ""
+                    elif r.messages is not None:
+                        raise ValueError("chat messages need api='chat'")
+                    else:
+                        result = llm.create_completion(prompt=r.prompt, **options)
+                        text = result["choices"][0]["text"]
+            except (ValueError, RuntimeError) as exc:
+                out.append(self.failure(r, f"{type(exc).__name__}: {exc}", time.perf_counter() - start))
+                continue
+            usage = result.get("usage") or {}
+            out.append(
+                self.response(
+                    r,
+                    text,
+                    str(result["choices"][0].get("finish_reason") or "stop"),
+                    prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                    completion_tokens=int(usage.get("completion_tokens", 0)),
+                    latency=time.perf_counter() - start,
+                )
+            )
+        return out
+
+    async def aclose(self) -> None:
+        """Free the model."""
+        with self._lock:
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None

@@ -1,0 +1,238 @@
+"""The response store: one SQLite file (WAL) keeping every response under its key.
+
+Rows are written one small transaction at a time as responses arrive, so a run killed at any moment
+(even SIGKILL) keeps everything it finished. A key holds at most one row: a success is never
+overwritten; a recorded error is replaced when a later attempt succeeds. JSON columns (``params``,
+``prompt``) hold the sampling parameters and the prompt/messages; nothing is pickled and no
+credentials are ever stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TextIO
+
+from knowsum import paths
+from knowsum.errors import StoreError
+from knowsum.models._migrations import apply_migrations
+from knowsum.models._params import GenerationParams, Request, Response
+
+__all__ = ["ResponseStore", "StoreInfo"]
+
+_COLUMNS = (
+    "key, backend, model, endpoint, params, prompt, sample_index, seed, text, finish_reason,"
+    " prompt_tokens, completion_tokens, latency, created, error"
+)
+_UPSERT = (
+    f"INSERT INTO responses ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT(key) DO UPDATE SET text=excluded.text, finish_reason=excluded.finish_reason,"
+    " prompt_tokens=excluded.prompt_tokens, completion_tokens=excluded.completion_tokens,"
+    " latency=excluded.latency, created=excluded.created, error=excluded.error, seed=excluded.seed"
+    " WHERE responses.error IS NOT NULL"
+)
+_CHUNK = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    """Summary of a store: path, row counts, models and file size (bytes, incl. WAL)."""
+
+    path: Path
+    responses: int
+    errors: int
+    models: tuple[tuple[str, str, int], ...]
+    size: int
+
+
+def _row(r: Response) -> tuple[Any, ...]:
+    q = r.request
+    return (
+        r.key,
+        r.backend,
+        r.model,
+        r.endpoint,
+        json.dumps(q.params.as_dict()),
+        q.payload.decode(),
+        q.sample_index,
+        q.seed,
+        r.text,
+        r.finish_reason,
+        r.prompt_tokens,
+        r.completion_tokens,
+        r.latency,
+        r.created,
+        r.error,
+    )
+
+
+def _request(row: sqlite3.Row) -> Request:
+    prompt = json.loads(row["prompt"])
+    params = GenerationParams.from_dict(json.loads(row["params"]))
+    if "messages" in prompt:
+        msgs = tuple((m[0], m[1]) for m in prompt["messages"])
+        return Request(messages=msgs, params=params, sample_index=row["sample_index"])
+    return Request(prompt=prompt["prompt"], params=params, sample_index=row["sample_index"])
+
+
+def _response(row: sqlite3.Row) -> Response:
+    return Response(
+        key=row["key"],
+        request=_request(row),
+        text=row["text"],
+        finish_reason=row["finish_reason"],
+        prompt_tokens=row["prompt_tokens"],
+        completion_tokens=row["completion_tokens"],
+        latency=row["latency"],
+        created=row["created"],
+        error=row["error"],
+        backend=row["backend"],
+        model=row["model"],
+        endpoint=row["endpoint"],
+    )
+
+
+class ResponseStore:
+    """The SQLite response store (use as a context manager, or call :meth:`close`).
+
+    Args:
+        path: database file; default :func:`knowsum.paths.store_path` (``$KNOWSUM_HOME/store.sqlite``).
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else paths.store_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            self._conn.row_factory = sqlite3.Row
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            apply_migrations(self._conn)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(
+                f"cannot open response store {self.path}: {exc} (pass another --store PATH)"
+            ) from exc
+
+    def __enter__(self) -> ResponseStore:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self._conn.close()
+
+    def _execute(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        try:
+            return self._conn.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise StoreError(f"response store {self.path}: {exc}") from exc
+
+    def put(self, response: Response) -> None:
+        """Write one response in its own transaction (a success is never overwritten)."""
+        self._execute(_UPSERT, _row(response))
+
+    def put_many(self, responses: Iterable[Response]) -> None:
+        """Write many responses in one transaction."""
+        self._executemany(_UPSERT, (_row(r) for r in responses))
+
+    def _executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            with self._conn:
+                self._conn.execute("BEGIN")
+                self._conn.executemany(sql, rows)
+        except sqlite3.Error as exc:
+            raise StoreError(f"response store {self.path}: {exc}") from exc
+
+    def done_keys(self, keys: Sequence[str]) -> set[str]:
+        """The subset of ``keys`` that already hold a successful response."""
+        done: set[str] = set()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key FROM responses WHERE key IN ({marks}) AND error IS NULL"
+            done.update(row[0] for row in self._conn.execute(sql, chunk))
+        return done
+
+    def get(self, key: str) -> Response | None:
+        """The stored response of ``key`` (success or recorded error), if any."""
+        row = self._execute(f"SELECT {_COLUMNS} FROM responses WHERE key = ?", (key,)).fetchone()
+        return _response(row) if row is not None else None
+
+    def responses(self, keys: Sequence[str] | None = None, *, errors: bool = True) -> Iterator[Response]:
+        """Stored responses: all of them (insertion order), or those of ``keys`` (order not kept)."""
+        cond = "" if errors else " WHERE error IS NULL"
+        if keys is None:
+            yield from map(_response, self._execute(f"SELECT {_COLUMNS} FROM responses{cond} ORDER BY rowid"))
+            return
+        extra = "" if errors else " AND error IS NULL"
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            sql = f"SELECT {_COLUMNS} FROM responses WHERE key IN ({','.join('?' * len(chunk))}){extra}"
+            yield from map(_response, self._execute(sql, chunk))
+
+    def record_batch(self, rows: Iterable[tuple[str, Request, dict[str, str]]]) -> None:
+        """Remember exported batch requests ``(key, request, backend identity)`` for :meth:`batch_request`."""
+        sql = (
+            "INSERT OR REPLACE INTO batch_requests (key, backend, model, endpoint, params, prompt,"
+            " sample_index, created) VALUES (?,?,?,?,?,?,?,?)"
+        )
+        now = time.time()
+        args = (
+            (
+                k,
+                who["backend"],
+                who["model"],
+                who["endpoint"],
+                json.dumps(r.params.as_dict()),
+                r.payload.decode(),
+                r.sample_index,
+                now,
+            )
+            for k, r, who in rows
+        )
+        self._executemany(sql, args)
+
+    def batch_request(self, key: str) -> tuple[Request, dict[str, str]] | None:
+        """The exported batch request of ``key`` and its backend identity, if it was exported here."""
+        row = self._execute("SELECT * FROM batch_requests WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        return _request(row), {"backend": row["backend"], "model": row["model"], "endpoint": row["endpoint"]}
+
+    def count(self) -> int:
+        """Number of stored rows (successes and recorded errors)."""
+        return int(self._execute("SELECT count(*) FROM responses").fetchone()[0])
+
+    def info(self) -> StoreInfo:
+        """Path, counts per (backend, model), errors and on-disk size."""
+        models = tuple(
+            (r[0], r[1], r[2])
+            for r in self._execute(
+                "SELECT backend, model, count(*) FROM responses GROUP BY backend, model ORDER BY 1, 2"
+            )
+        )
+        errors = int(self._execute("SELECT count(*) FROM responses WHERE error IS NOT NULL").fetchone()[0])
+        size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
+        return StoreInfo(self.path, self.count(), errors, models, size)
+
+    def export_jsonl(self, out: TextIO, *, errors: bool = True) -> int:
+        """Write every stored response as one JSON object per line; return the number written."""
+        n = 0
+        for row in self._execute(f"SELECT {_COLUMNS} FROM responses ORDER BY rowid"):
+            if row["error"] is not None and not errors:
+                continue
+            record = {k: row[k] for k in row.keys()}  # noqa: SIM118 - sqlite3.Row is not a Mapping
+            record["params"] = json.loads(record["params"])
+            record.update(json.loads(record.pop("prompt")))
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            n += 1
+        return n
