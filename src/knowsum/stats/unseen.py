@@ -1,0 +1,341 @@
+"""Unseen-species estimators: how many new items would ``t·n`` further observations reveal?
+
+Given the prevalence ``n_s`` of ``n`` observations, ``U(t)`` is the number of distinct items that
+are absent from the sample but would appear among ``t·n`` further observations.
+
+============== ====================================================== ============================
+name           estimator                                              reference
+============== ====================================================== ============================
+``et``         ``Σ_{s≤k} h_s n_s``, ``h_s = −(−t)^s P(Bin(k, 1/(t+1)) ≥ s)``  KnowSum eq. (1); Efron &
+               (smoothed Good–Turing; the default, ``t = 100``)        Thisted 1976
+``osw-binomial`` ``h_s = −(−t)^s P(Bin(k, 2/(t+2)) ≥ s)``,             Orlitsky, Suresh & Wu,
+               ``k = ⌈½ log₃(n t²/(t−1))⌉``                            PNAS 2016
+``osw-poisson``  ``h_s = −(−t)^s P(Poi(r) ≥ s)``,                       idem
+               ``r = ln(n (t+1)²/(t−1)) / (2t)``
+``good-toulmin`` ``−Σ_s (−t)^s n_s`` (unbiased, explodes for ``t > 1``) Good & Toulmin 1956
+``chao1``      total ``S + f₁(f₁−1)/(2(f₂+1))`` (bias-corrected) or     Chao 1984; Chao 2005
+               ``S + (n−1)/n · f₁²/(2f₂)``; ``Û = Chao1 − N_seen``
+============== ====================================================== ============================
+
+Every estimator returns an :class:`UnseenEstimate`. A negative ``Û(t)`` is returned as computed,
+with a :class:`~knowsum.stats.StatsWarning`; it is never clipped.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from knowsum.stats import weights as w
+from knowsum.stats._errors import StatsError, StatsWarning
+from knowsum.stats.prevalence import Prevalence
+
+__all__ = [
+    "DEFAULT_K",
+    "DEFAULT_T",
+    "ESTIMATORS",
+    "Chao1Form",
+    "Curve",
+    "Diagnostics",
+    "EstimatorPlan",
+    "UnseenEstimate",
+    "chao1",
+    "chao1_total",
+    "estimate_unseen",
+    "extrapolation_curve",
+    "plan_estimator",
+    "theorem1_bound",
+]
+
+DEFAULT_T = 100.0
+"""KnowSum §5.2: estimates saturate around t = 80, so t = 100 is the default."""
+DEFAULT_K = 8
+"""KnowSum §5.2, Fig. 9: most models do best at k = 8 (use held-out selection when you can)."""
+
+Chao1Form = Literal["bias-corrected", "classic"]
+Params = Mapping[str, float | int | str]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostics:
+    """Checks attached to an estimate.
+
+    Attributes:
+        negative: ``Û(t) < 0`` (reported as computed, with a warning).
+        theorem1_bound: ``e^{kt/(t+1)} · N_seen`` (KnowSum Theorem 1) when the estimator is ``et``
+            and ``t ≥ k − 1``, else ``None``.
+        within_bound: Whether ``Û(t)`` respects that bound (``None`` when it does not apply).
+        max_abs_weight: ``max_s |h_s|`` for the linear estimators (``None`` for Chao1).
+    """
+
+    negative: bool
+    theorem1_bound: float | None = None
+    within_bound: bool | None = None
+    max_abs_weight: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnseenEstimate:
+    """``Û(t)`` and the derived totals of one estimator on one sample.
+
+    Attributes:
+        estimator: Estimator name (a key of :data:`ESTIMATORS`).
+        estimate: ``Û(t)``, the estimated number of unseen items.
+        n_seen: ``N_seen``.
+        n_observations: ``n``.
+        t: Extrapolation factor (``None`` for Chao1, which estimates the asymptote).
+        k: Truncation level used (``None`` when the estimator has none).
+        interval: Interval for ``Û(t)`` (``None`` unless filled in by :func:`~knowsum.stats.summarize`).
+        parameters: Every parameter the estimator used (q, r, form, …).
+        diagnostics: See :class:`Diagnostics`.
+    """
+
+    estimator: str
+    estimate: float
+    n_seen: int
+    n_observations: int
+    t: float | None
+    k: int | None
+    interval: tuple[float, float] | None = None
+    parameters: Params = field(default_factory=lambda: MappingProxyType({}))
+    diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics(negative=False))
+
+    @property
+    def n_total(self) -> float:
+        """``N̂_tot = N_seen + Û(t)``."""
+        return self.n_seen + self.estimate
+
+    @property
+    def skr(self) -> float:
+        """Seen knowledge ratio ``SKR(t) = N_seen / N̂_tot`` (KnowSum Definition 1)."""
+        return self.n_seen / self.n_total if self.n_total != 0 else math.nan
+
+    def with_interval(self, interval: tuple[float, float] | None) -> UnseenEstimate:
+        """A copy with ``interval`` set."""
+        return replace(self, interval=interval)
+
+
+@dataclass(frozen=True, slots=True)
+class EstimatorPlan:
+    """An estimator resolved for one sample size: what the bootstrap re-applies to resamples.
+
+    Linear estimators carry ``weights(s_max)`` (``h_0..h_{s_max}``) and ``support`` (the largest
+    ``s`` with ``h_s ≠ 0``, ``None`` if unbounded); Chao1 carries ``form``.
+    """
+
+    name: str
+    t: float | None
+    k: int | None
+    parameters: Params
+    weights: Callable[[int], NDArray[np.float64]] | None = None
+    form: Chao1Form | None = None
+    support: int | None = None
+
+
+def theorem1_bound(n_seen: int, t: float, k: int) -> float | None:
+    """KnowSum Theorem 1: ``Û(t) ≤ e^{kt/(t+1)} · N_seen`` for the ``et`` estimator when ``t ≥ k−1``.
+
+    Returns ``None`` when ``t < k − 1`` (the theorem says nothing there) or the bound overflows.
+    """
+    if t < k - 1:
+        return None
+    exponent = k * t / (t + 1.0)
+    return math.exp(exponent) * n_seen if exponent < 700 else math.inf
+
+
+def _plan_et(n: int, t: float, k: int | None) -> EstimatorPlan:
+    k = w.check_k(DEFAULT_K if k is None else k)
+    q = w.et_q(t)
+    return EstimatorPlan(
+        "et", t, k, {"k": k, "q": q}, lambda s_max: w.binomial_tail_weights(t, k, q, s_max), support=k
+    )
+
+
+def _plan_osw_binomial(n: int, t: float, k: int | None) -> EstimatorPlan:
+    k_osw, q = w.osw_binomial_params(n, t)
+    return EstimatorPlan(
+        "osw-binomial", t, k_osw, {"k": k_osw, "q": q},
+        lambda s_max: w.binomial_tail_weights(t, k_osw, q, s_max), support=k_osw,
+    )  # fmt: skip
+
+
+def _plan_osw_poisson(n: int, t: float, k: int | None) -> EstimatorPlan:
+    r = w.osw_poisson_rate(n, t)
+    return EstimatorPlan("osw-poisson", t, None, {"r": r}, lambda s_max: w.poisson_tail_weights(t, r, s_max))
+
+
+def _plan_good_toulmin(n: int, t: float, k: int | None) -> EstimatorPlan:
+    return EstimatorPlan("good-toulmin", t, None, {}, lambda s_max: w.good_toulmin_weights(t, s_max))
+
+
+def _plan_chao1(n: int, t: float, k: int | None) -> EstimatorPlan:
+    return EstimatorPlan("chao1", None, None, {"form": "bias-corrected"}, form="bias-corrected")
+
+
+ESTIMATORS: Mapping[str, Callable[[int, float, int | None], EstimatorPlan]] = MappingProxyType(
+    {
+        "et": _plan_et,
+        "osw-binomial": _plan_osw_binomial,
+        "osw-poisson": _plan_osw_poisson,
+        "good-toulmin": _plan_good_toulmin,
+        "chao1": _plan_chao1,
+    }
+)
+"""Estimator name → planner. Explicit dispatch table (never ``getattr``)."""
+
+HAS_K = frozenset({"et"})
+"""Estimators that take a user-given ``k`` (OSW derives its own, the others have none)."""
+
+
+def plan_estimator(
+    prev: Prevalence, estimator: str = "et", t: float = DEFAULT_T, k: int | None = None
+) -> EstimatorPlan:
+    """Resolve ``estimator`` for ``prev`` (validates ``t`` and ``k``; ``k`` only matters for ``et``)."""
+    if estimator not in ESTIMATORS:
+        raise StatsError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
+    t = w.check_t(t)
+    if k is not None:
+        w.check_k(k)
+    return ESTIMATORS[estimator](prev.n_observations, t, k)
+
+
+def chao1_total(
+    n_seen: NDArray[np.float64] | float,
+    f1: NDArray[np.float64] | float,
+    f2: NDArray[np.float64] | float,
+    n: NDArray[np.float64] | float,
+    form: Chao1Form = "bias-corrected",
+) -> NDArray[np.float64]:
+    """Chao1 richness from ``(N_seen, f₁, f₂, n)`` (vectorized over resamples).
+
+    ``bias-corrected``: ``S + f₁(f₁−1) / (2(f₂+1))`` (Chao 2005; EstimateS, scikit-bio).
+    ``classic``: ``S + (n−1)/n · f₁²/(2f₂)`` if ``f₂ > 0``, else ``S + (n−1)/n · f₁(f₁−1)/2``
+    (Chao 1984; Chao & Jost 2012, as in copia and SpadeR).
+    """
+    s_obs, f1a, f2a, na = (np.asarray(x, dtype=np.float64) for x in (n_seen, f1, f2, n))
+    if form == "bias-corrected":
+        return np.asarray(s_obs + f1a * (f1a - 1.0) / (2.0 * (f2a + 1.0)))
+    if form == "classic":
+        safe_f2 = np.where(f2a > 0, f2a, 1.0)
+        extra = np.where(f2a > 0, f1a * f1a / (2.0 * safe_f2), f1a * (f1a - 1.0) / 2.0)
+        return np.asarray(s_obs + (na - 1.0) / na * extra)
+    raise StatsError(f"unknown Chao1 form {form!r}; known: bias-corrected, classic")
+
+
+def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnostics) -> UnseenEstimate:
+    if not math.isfinite(value):
+        raise StatsError(f"{plan.name} gave a non-finite estimate ({value}); use the smoothed estimator 'et'")
+    if value < 0:
+        warnings.warn(
+            f"{plan.name}: the estimated number of unseen items is negative (Û = {value:.4g}); "
+            "reported as computed (the sample may be too small or t too large for this estimator)",
+            StatsWarning,
+            stacklevel=4,
+        )
+    return UnseenEstimate(
+        estimator=plan.name,
+        estimate=value,
+        n_seen=prev.n_seen,
+        n_observations=prev.n_observations,
+        t=plan.t,
+        k=plan.k,
+        parameters=MappingProxyType(dict(plan.parameters)),
+        diagnostics=diag,
+    )
+
+
+def apply_plan(plan: EstimatorPlan, prev: Prevalence) -> UnseenEstimate:
+    """Apply a resolved estimator to ``prev``."""
+    if plan.weights is None:
+        form = plan.form or "bias-corrected"
+        total = float(chao1_total(prev.n_seen, prev.f(1), prev.f(2), prev.n_observations, form))
+        value = total - prev.n_seen
+        return _finish(plan, prev, value, Diagnostics(negative=value < 0))
+    h = plan.weights(prev.max_count)[: prev.n_s.size]
+    value = float(np.dot(h, prev.n_s[: h.size]))
+    bound = theorem1_bound(prev.n_seen, plan.t, plan.k) if plan.name == "et" and plan.t and plan.k else None
+    diag = Diagnostics(
+        negative=value < 0,
+        theorem1_bound=bound,
+        within_bound=None if bound is None else bool(value <= bound * (1 + 1e-12)),
+        max_abs_weight=float(np.max(np.abs(h))),
+    )
+    return _finish(plan, prev, value, diag)
+
+
+def estimate_unseen(
+    prev: Prevalence, estimator: str = "et", t: float = DEFAULT_T, k: int | None = None
+) -> UnseenEstimate:
+    """Estimate ``U(t)``, the number of unseen items among ``t·n`` further observations.
+
+    Args:
+        prev: The sample.
+        estimator: One of :data:`ESTIMATORS` (``et`` = KnowSum eq. (1), the default).
+        t: Extrapolation factor ``t > 0`` (ignored by ``chao1``).
+        k: Truncation level for ``et`` (default :data:`DEFAULT_K`); other estimators ignore it.
+
+    Raises:
+        StatsError: Unknown estimator, ``t ≤ 0``, ``k < 1``, or a weight that overflows.
+    """
+    return apply_plan(plan_estimator(prev, estimator, t, k), prev)
+
+
+def chao1(prev: Prevalence, form: Chao1Form = "bias-corrected") -> UnseenEstimate:
+    """Chao1 as an :class:`UnseenEstimate` (``estimate`` = Chao1 − N_seen; ``n_total`` = Chao1)."""
+    if form not in ("bias-corrected", "classic"):
+        raise StatsError(f"unknown Chao1 form {form!r}; known: bias-corrected, classic")
+    return apply_plan(EstimatorPlan("chao1", None, None, {"form": form}, form=form), prev)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Curve:
+    """The extrapolation curve ``Û(t)`` over a grid of ``t`` (arrays aligned with ``t``)."""
+
+    estimator: str
+    t: NDArray[np.float64]
+    unseen: NDArray[np.float64]
+    n_seen: int
+    k: int | None
+
+    @property
+    def n_total(self) -> NDArray[np.float64]:
+        """``N̂_tot(t)``."""
+        return self.n_seen + self.unseen
+
+    @property
+    def skr(self) -> NDArray[np.float64]:
+        """``SKR(t)``."""
+        return self.n_seen / self.n_total
+
+
+def extrapolation_curve(
+    prev: Prevalence, ts: Sequence[float] | NDArray[np.float64] | None = None,
+    estimator: str = "et", k: int | None = None,
+) -> Curve:  # fmt: skip
+    """``Û(t)`` for each ``t`` in ``ts`` (default: 30 log-spaced points from 0.1 to 100)."""
+    grid = np.geomspace(0.1, DEFAULT_T, 30) if ts is None else np.asarray(ts, dtype=np.float64)
+    if grid.ndim != 1 or grid.size == 0:
+        raise StatsError("ts must be a non-empty one-dimensional grid of t values")
+    values = np.empty(grid.size)
+    used_k: int | None = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StatsWarning)
+        for i, t in enumerate(grid.tolist()):
+            est = estimate_unseen(prev, estimator, t, k)
+            values[i], used_k = est.estimate, est.k
+    if any(issubclass(c.category, StatsWarning) for c in caught) and np.any(values < 0):
+        negative = grid[values < 0]
+        warnings.warn(
+            f"{estimator}: Û(t) is negative at {negative.size} of {grid.size} grid points "
+            f"(first t = {negative[0]:.4g}); reported as computed",
+            StatsWarning,
+            stacklevel=2,
+        )
+    return Curve(estimator, grid, values, prev.n_seen, used_k)
