@@ -1,0 +1,217 @@
+"""Install knowledge bases into :func:`knowsum.paths.kb_dir` and open them.
+
+``install`` is idempotent: ``kb_dir()/manifest.json`` records, per KB, the store format version,
+the source spec, the SHA-256 and size of every source file read, and the store file's size. A KB
+whose entry matches (same format and source, store present with the recorded size; for ``--from``
+files also the same SHA-256) is skipped without reading anything, so a warm ``kb install all`` is
+instant. Stores are written atomically, so an interrupted install leaves the previous state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from knowsum import paths
+from knowsum.errors import InputError, KBNotInstalledError, UnknownNameError
+from knowsum.kb._genes import GeneStore
+from knowsum.kb._ontology import Ontology
+from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
+from knowsum.kb._sources import sha256
+from knowsum.kb._store import FORMAT_VERSION, write_store
+
+__all__ = [
+    "InstallResult",
+    "install",
+    "installed",
+    "load_genes",
+    "load_ontology",
+    "manifest",
+    "spec",
+    "store_path",
+]
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class InstallResult:
+    """Outcome of installing one KB: whether it was (re)built, its size and timing."""
+
+    name: str
+    skipped: bool
+    n_terms: int
+    seconds: float
+    source_bytes: int
+    store_bytes: int
+
+
+def spec(name: str) -> KBSpec:
+    """The spec of a KB name; :class:`UnknownNameError` lists the known ones."""
+    try:
+        return KBS[name]
+    except KeyError:
+        raise UnknownNameError("knowledge base", name, KB_NAMES) from None
+
+
+def store_path(name: str) -> Path:
+    """Path of the store file of KB ``name`` (it may not exist yet)."""
+    return paths.kb_dir() / f"{spec(name).name}.sqlite"
+
+
+def _manifest_path() -> Path:
+    return paths.kb_dir() / "manifest.json"
+
+
+def manifest() -> dict[str, dict[str, Any]]:
+    """The install manifest (``{}`` before the first install or if it is unreadable)."""
+    try:
+        data = json.loads(_manifest_path().read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_manifest(entries: dict[str, dict[str, Any]]) -> None:
+    path = _manifest_path()
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(entries, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def installed(name: str) -> dict[str, Any] | None:
+    """The manifest entry of KB ``name`` if its store is present and current, else ``None``."""
+    entry = manifest().get(spec(name).name)
+    path = store_path(name)
+    if not entry or entry.get("format") != FORMAT_VERSION or not path.is_file():
+        return None
+    return entry if path.stat().st_size == entry.get("store_bytes") else None
+
+
+def _source_key(kb: KBSpec, from_files: Sequence[Path]) -> str:
+    if not from_files:
+        return kb.source
+    return "files: " + ", ".join(f"{p.resolve()} sha256={sha256(p)}" for p in from_files)
+
+
+def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: Progress) -> InstallResult:
+    for f in from_files:
+        if not f.is_file():
+            raise InputError(f"--from {f}: file not found")
+    key = _source_key(kb, from_files)
+    current = installed(kb.name)
+    if current is not None and current.get("source_key") == key and not force:
+        return InstallResult(
+            kb.name,
+            True,
+            int(current["n_terms"]),
+            0.0,
+            int(current.get("source_bytes", 0)),
+            int(current["store_bytes"]),
+        )
+    t0 = time.perf_counter()
+    out = store_path(kb.name)
+    data, n, sources = kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+    if data is not None:
+        progress(f"writing {out.name} ({n} terms)")
+        write_store(data, out)
+    lo, hi = kb.expected
+    if not from_files and not lo <= n <= hi:
+        progress(f"warning: {kb.name} has {n} entries, outside the expected {lo}-{hi}")
+    release = data.release if data is not None and data.release else kb.release
+    seconds = round(time.perf_counter() - t0, 2)
+    source_bytes = sum(p.stat().st_size for p in sources)
+    entry: dict[str, Any] = {
+        "format": FORMAT_VERSION,
+        "source": kb.source if not from_files else "file",
+        "source_key": key,
+        "release": release if not from_files else "from file",
+        "n_terms": n,
+        "store": out.name,
+        "store_bytes": out.stat().st_size,
+        "sources": {p.name: {"sha256": sha256(p), "bytes": p.stat().st_size} for p in sources},
+        "source_bytes": source_bytes,
+        "seconds": seconds,
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    entries = manifest()
+    entries[kb.name] = entry
+    _write_manifest(entries)
+    return InstallResult(kb.name, False, n, seconds, source_bytes, out.stat().st_size)
+
+
+def install(
+    names: Sequence[str],
+    from_files: Sequence[Path] = (),
+    force: bool = False,
+    progress: Progress | None = None,
+) -> list[InstallResult]:
+    """Install (or verify) knowledge bases.
+
+    Args:
+        names: KB names, or ``["all"]``.
+        from_files: User files in a standard format (``--from``); needs exactly one KB name.
+        force: Rebuild even when the manifest says the KB is current.
+        progress: Called with one line per step (the CLI prints them to stderr).
+
+    Raises:
+        UnknownNameError: an unknown KB name. SourceError: a source that cannot be fetched or read.
+    """
+    report = progress or (lambda _msg: None)
+    chosen = list(KB_NAMES) if list(names) == ["all"] else [spec(n).name for n in names]
+    if not chosen:
+        raise InputError("name at least one knowledge base (or 'all'); known: " + ", ".join(KB_NAMES))
+    if from_files and len(chosen) != 1:
+        raise InputError("--from FILE needs exactly one knowledge-base name")
+    results = []
+    for i, name in enumerate(dict.fromkeys(chosen), 1):
+
+        def step(msg: str, _i: int = i, _name: str = name) -> None:
+            report(f"[{_i}/{len(chosen)}] {_name}: {msg}")
+
+        res = _install_one(KBS[name], from_files, force, step)
+        step(
+            "already installed" if res.skipped else f"installed {res.n_terms} entries in {res.seconds:.1f} s"
+        )
+        results.append(res)
+    return results
+
+
+_CACHE: dict[tuple[str, float], Ontology] = {}
+
+
+def _require(name: str, genes: bool) -> Path:
+    kb = spec(name)
+    if kb.is_genes != genes:
+        kind = "gene store (use GeneStore)" if kb.is_genes else "ontology (use load_ontology)"
+        raise InputError(f"knowledge base {name!r} is a {kind}")
+    if installed(name) is None:
+        raise KBNotInstalledError(
+            f"knowledge base {name!r} is not installed: run `knowsum kb install {name}`"
+        )
+    return store_path(name)
+
+
+def load_ontology(name: str) -> Ontology:
+    """Open an installed ontology KB (cached per process until the store changes).
+
+    Raises:
+        UnknownNameError: unknown name. KBNotInstalledError: says the install command.
+        SourceError: the store is corrupt.
+    """
+    path = _require(name, genes=False)
+    key = (name, path.stat().st_mtime)
+    if key not in _CACHE:
+        _CACHE[key] = Ontology.open(name, path)
+    return _CACHE[key]
+
+
+def load_genes() -> GeneStore:
+    """Open the installed gene store (``knowsum kb install genes``)."""
+    return GeneStore(_require("genes", genes=True))

@@ -1,0 +1,1 @@
+"""Loaders: one module per source format, each returning an :class:`~knowsum.kb._store.OntologyData`."""
