@@ -3,7 +3,8 @@
 Forms (``--model``):
 
 - *(none)* → the default registry model (:data:`~knowsum.models.DEFAULT_MODEL`) on the local backend;
-- ``NAME`` or ``local:NAME`` → registry model ``NAME`` on the local backend (must be installed);
+- ``NAME`` or ``local:NAME`` → registry model ``NAME`` on the local backend (must be installed; a
+  unique prefix such as ``smollm2`` also works without ``local:``);
 - ``local:/path/to/any.gguf`` → any GGUF file;
 - ``openai:MODEL`` → an OpenAI-compatible endpoint (``base_url`` required);
 - ``mock`` or ``mock:ID`` → the scripted mock backend (echo answers).
@@ -42,6 +43,9 @@ def resolve_model(spec: str | None) -> ModelRef:
             return ModelRef("mock", "mock")
         if spec in REGISTRY:
             return ModelRef("local", spec)
+        prefixed = [name for name in REGISTRY if name.startswith(spec)]
+        if len(prefixed) == 1:  # a unique prefix, e.g. "smollm2"
+            return ModelRef("local", prefixed[0])
         raise UnknownNameError("model", spec, [*REGISTRY, *_FORMS])
     if not rest:
         raise ConfigError(f"invalid model {spec!r}: nothing after {kind + ':'!r}")

@@ -1,0 +1,157 @@
+"""Shared CLI helpers: model/backend options, sampling options, the response store option.
+
+Other command modules reuse these decorators so every command spells ``--model``, ``--base-url``,
+``--store``, ``--temperature`` … the same way::
+
+    @click.command()
+    @model_options
+    @sampling_options
+    def mycommand(**kw): backend = backend_from(kw); params = params_from(kw)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from knowsum.models import Backend, GenerationParams, ResponseStore, open_backend
+
+__all__ = ["backend_from", "model_options", "params_from", "sampling_options", "store_from", "store_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
+    for deco in reversed(decorators):
+        func = deco(func)
+    return func
+
+
+def store_option(func: F) -> F:
+    """``--store PATH``: the response store (default ``$KNOWSUM_HOME/store.sqlite``)."""
+    option = click.option(
+        "--store",
+        "store_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Response store (SQLite). Default: store.sqlite in the knowsum home.",
+    )
+    return option(func)
+
+
+def model_options(func: F) -> F:
+    """``--model``, ``--base-url``, ``--api``, ``--concurrency``, ``--timeout``, ``--retries``."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--model",
+                "-m",
+                envvar="KNOWSUM_MODEL",
+                default=None,
+                help="Registry name (e.g. smollm2-135m-instruct), local:/path.gguf, openai:MODEL or mock. "
+                "Default: $KNOWSUM_MODEL, else qwen2.5-coder-1.5b-instruct.",
+            ),
+            click.option(
+                "--base-url", default=None, help="API root of an OpenAI-compatible server (openai:MODEL)."
+            ),
+            click.option(
+                "--api",
+                type=click.Choice(["chat", "completions"]),
+                default="chat",
+                show_default=True,
+                help="Chat template (prompt = one user message) or raw completion.",
+            ),
+            click.option(
+                "--concurrency",
+                type=click.IntRange(min=1),
+                default=8,
+                show_default=True,
+                help="Requests in flight (openai backend).",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(min=0, min_open=True),
+                default=120.0,
+                show_default=True,
+                help="Seconds per HTTP request (openai backend).",
+            ),
+            click.option(
+                "--retries",
+                type=click.IntRange(min=0),
+                default=8,
+                show_default=True,
+                help="Retries per request on 429/5xx/timeouts (openai backend).",
+            ),
+        ],
+    )
+
+
+def sampling_options(func: F) -> F:
+    """``--temperature --top-p --top-k --min-p --max-tokens --seed --stop`` (defaults: KnowSum's setting)."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--temperature",
+                "-t",
+                type=float,
+                default=1.0,
+                show_default=True,
+                help="Sampling temperature (0 = greedy).",
+            ),
+            click.option(
+                "--top-p", type=float, default=1.0, show_default=True, help="Nucleus mass (1 = off)."
+            ),
+            click.option("--top-k", type=int, default=0, show_default=True, help="Top-k (0 = off)."),
+            click.option("--min-p", type=float, default=0.0, show_default=True, help="Min-p (0 = off)."),
+            click.option(
+                "--max-tokens", type=int, default=512, show_default=True, help="Max generated tokens."
+            ),
+            click.option(
+                "--seed",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Run seed; each sample's seed derives from it, the prompt and the sample index.",
+            ),
+            click.option("--stop", multiple=True, help="Stop sequence (repeatable)."),
+        ],
+    )
+
+
+def params_from(kw: dict[str, Any]) -> GenerationParams:
+    """:class:`GenerationParams` from the values of :func:`sampling_options` (validated)."""
+    return GenerationParams(
+        temperature=kw["temperature"],
+        top_p=kw["top_p"],
+        top_k=kw["top_k"],
+        min_p=kw["min_p"],
+        max_tokens=kw["max_tokens"],
+        seed=kw["seed"],
+        stop=tuple(kw["stop"]),
+    )
+
+
+def backend_from(kw: dict[str, Any]) -> Backend:
+    """Open the backend named by the values of :func:`model_options`."""
+    model = kw["model"]
+    if kw["base_url"] or (model or "").startswith("openai:"):
+        options: dict[str, Any] = {
+            "api": kw["api"],
+            "concurrency": kw["concurrency"],
+            "timeout": kw["timeout"],
+            "max_retries": kw["retries"],
+        }
+        return open_backend(model, base_url=kw["base_url"], **options)
+    if model and (model == "mock" or model.startswith("mock:")):
+        return open_backend(model)
+    return open_backend(model, api=kw["api"])
+
+
+def store_from(kw: dict[str, Any]) -> ResponseStore:
+    """Open the response store of :func:`store_option` (default path if not given)."""
+    return ResponseStore(kw.get("store_path"))

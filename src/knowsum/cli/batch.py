@@ -1,0 +1,82 @@
+"""``knowsum batch export|import``: OpenAI Batch JSONL files (OpenAI Batch API, vLLM ``run-batch``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from knowsum.cli._common import (
+    backend_from,
+    model_options,
+    params_from,
+    sampling_options,
+    store_from,
+    store_option,
+)
+from knowsum.errors import ConfigError, InputFileError
+from knowsum.models import export_batch, import_batch, make_requests
+
+__all__ = ["batch"]
+
+
+def _prompts(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, f"cannot read prompts ({exc})") from exc
+    prompts = [ln.strip() for ln in lines if ln.strip()]
+    if not prompts:
+        raise InputFileError(path, "no prompts (one prompt per non-empty line)")
+    return prompts
+
+
+@click.group()
+def batch() -> None:
+    """Scale out: export pending requests as OpenAI Batch JSONL, import the results.
+
+    \b
+    knowsum batch export -m openai:MODEL --prompts prompts.txt -n 1000 -o batch.jsonl
+    vllm run-batch -i batch.jsonl -o results.jsonl --model MODEL      (or the OpenAI Batch API)
+    knowsum batch import results.jsonl
+    """
+
+
+@batch.command("export")
+@click.option(
+    "--prompts",
+    "prompts_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Text file, one prompt per line.",
+)
+@click.option("-n", "n", type=click.IntRange(min=1), default=1, show_default=True, help="Samples per prompt.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@model_options
+@sampling_options
+@store_option
+def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
+    """Write the requests not yet in the store as an OpenAI Batch JSONL file.
+
+    --base-url defaults to https://api.openai.com/v1; it is part of each sample's key, so use the
+    same value when you later sample the same run online.
+    """
+    if not (kw["model"] or "").startswith("openai:"):
+        raise ConfigError("batch export needs --model openai:MODEL (the model name the batch server serves)")
+    kw["base_url"] = kw["base_url"] or "https://api.openai.com/v1"
+    requests = make_requests(_prompts(prompts_file), params_from(kw), n=n)
+    backend = backend_from(kw)
+    with store_from(kw) as st:
+        count = export_batch(backend, requests, st, output)
+    click.echo(f"exported {count} pending requests ({len(requests) - count} already stored) to {output}")
+
+
+@batch.command("import")
+@click.argument("results", type=click.Path(dir_okay=False, path_type=Path))
+@store_option
+def import_(results: Path, **kw: Any) -> None:
+    """Import an OpenAI Batch results JSONL file into the store (all or nothing)."""
+    with store_from(kw) as st:
+        count, errors = import_batch(st, results)
+    click.echo(f"imported {count} responses ({errors} errors) from {results}")

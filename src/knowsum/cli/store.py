@@ -1,0 +1,61 @@
+"""``knowsum store info|export``: inspect and export the response store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from knowsum.cli._common import store_from, store_option
+from knowsum.errors import InputFileError
+
+__all__ = ["store"]
+
+
+@click.group()
+def store() -> None:
+    """Inspect and export the response store (SQLite)."""
+
+
+@store.command("info")
+@store_option
+def info(**kw: Any) -> None:
+    """Path, number of responses (and errors), models and size of the store."""
+    with store_from(kw) as st:
+        data = st.info()
+    click.echo(f"path:      {data.path}")
+    click.echo(f"responses: {data.responses} ({data.errors} errors)")
+    click.echo(f"size:      {data.size:,} bytes")
+    click.echo("models:" + ("" if data.models else "    (none)"))
+    for backend, model, count in data.models:
+        click.echo(f"  {backend}:{model}  {count}")
+
+
+@store.command("export")
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Output file (default: stdout).",
+)
+@click.option("--no-errors", is_flag=True, help="Leave out recorded errors.")
+@store_option
+def export(fmt: str, output: Path | None, no_errors: bool, **kw: Any) -> None:
+    """Export every stored response as JSON lines (key parts, params, prompt, text, tokens, …)."""
+    with store_from(kw) as st:
+        if output is None:
+            st.export_jsonl(sys.stdout, errors=not no_errors)
+            return
+        tmp = output.with_name(output.name + ".tmp")
+        try:
+            with tmp.open("w", encoding="utf-8") as fh:
+                n = st.export_jsonl(fh, errors=not no_errors)
+            tmp.replace(output)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise InputFileError(output, f"cannot write ({exc})") from exc
+    click.echo(f"exported {n} responses to {output}", err=True)
