@@ -124,7 +124,7 @@ def _resolve_k(
     prev: Prevalence, estimator: str, k: int | Literal["auto"] | None, select: dict[str, Any]
 ) -> tuple[int | None, KSource, KSelection | None, list[str]]:
     if estimator not in HAS_K:
-        notes = [] if k is None else [f"--k {k} ignored: estimator {estimator} has no user-given k"]
+        notes = [] if k is None else [f"k = {k} ignored: estimator {estimator} has no user-given k"]
         return None, ("formula" if estimator == "osw-binomial" else "none"), None, notes
     if k == "auto":
         selection = select_k(prev, **select)

@@ -1,0 +1,190 @@
+"""Read observation files for ``knowsum estimate`` into a :class:`~knowsum.stats.Prevalence`.
+
+Three tab-separated formats (blank lines and lines starting with ``#`` are skipped):
+
+``items``       one observation per line: ``ITEM``, or ``QUERY<TAB>ITEM`` to group by query.
+``counts``      ``ITEM<TAB>COUNT`` (one line per distinct item; a header line is allowed).
+``prevalence``  ``S<TAB>N_S``: N_S distinct items seen exactly S times (a header line is allowed).
+
+:func:`read_observations` auto-detects the format when none is given and says why it chose it.
+Every problem raises :class:`~knowsum.errors.InputFileError` naming the file, the line number and
+the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from knowsum.errors import InputFileError
+from knowsum.stats import Prevalence, StatsError
+
+__all__ = ["FORMATS", "Format", "Observations", "read_observations"]
+
+Format = Literal["items", "counts", "prevalence"]
+FORMATS: tuple[Format, ...] = ("items", "counts", "prevalence")
+
+_INT = re.compile(r"[+-]?\d+")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
+_PREVALENCE_HEADERS = {"s", "n_s", "ns", "f", "f_s", "frequency", "times", "prevalence"}
+_COUNT_HEADERS = {"item", "items", "label", "species", "name", "id", "count", "counts", "abundance"}
+Line = tuple[int, str, list[str]]  # (1-based number, raw text, tab-separated fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Observations:
+    """A parsed observation file.
+
+    Attributes:
+        prevalence: The sample.
+        format: The format read.
+        detected: Whether the format was auto-detected (not given).
+        reason: Why that format was chosen (for the user).
+        n_records: Number of data lines read.
+    """
+
+    prevalence: Prevalence
+    format: Format
+    detected: bool
+    reason: str
+    n_records: int
+
+
+def _read_lines(path: Path) -> list[Line]:
+    if not path.exists():
+        raise InputFileError(path, "no such file; check the path")
+    if path.is_dir():
+        raise InputFileError(path, "is a directory, not an observation file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
+        ) from exc
+    except OSError as exc:
+        raise InputFileError(path, f"cannot be read ({exc.strerror})") from exc
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            lines.append((number, raw, [field.strip() for field in raw.split("\t")]))
+    if not lines:
+        raise InputFileError(
+            path, "empty input: no observations (see `knowsum estimate --help` for the formats)"
+        )
+    return lines
+
+
+def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
+    """A first line whose second field is not a number, followed by numeric lines, is a header."""
+    first = lines[0]
+    is_header = len(first[2]) == 2 and not _NUMBER.fullmatch(first[2][1]) and len(lines) > 1
+    if is_header and all(len(f) == 2 and _NUMBER.fullmatch(f[1]) for _, _, f in lines[1:]):
+        return first, lines[1:]
+    return None, lines
+
+
+def _detect(lines: list[Line]) -> tuple[Format, str]:
+    widths = {len(fields) for _, _, fields in lines}
+    if widths == {1}:
+        return "items", "one field per line: one observation (item) per line"
+    header, body = _split_header(lines)
+    numeric = sum(1 for _, _, f in body if len(f) == 2 and _NUMBER.fullmatch(f[1]))
+    if numeric < 0.8 * len(body):
+        return "items", "two fields whose second is not a count: QUERY<TAB>ITEM observations"
+    if header is not None:
+        names = {header[2][0].lower(), header[2][1].lower()}
+        if names & _PREVALENCE_HEADERS:
+            return "prevalence", f"header '{' / '.join(header[2])}' names a prevalence table S<TAB>N_S"
+        if names & _COUNT_HEADERS:
+            return "counts", f"header '{' / '.join(header[2])}' names an ITEM<TAB>COUNT table"
+    firsts = [f[0] for _, _, f in body]
+    if all(_INT.fullmatch(x) and int(x) >= 1 for x in firsts) and len(set(map(int, firsts))) == len(firsts):
+        return (
+            "prevalence",
+            "two integer columns with distinct first values: S<TAB>N_S (use --format counts if not)",
+        )
+    return "counts", "second column is a count: ITEM<TAB>COUNT"
+
+
+def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int:
+    if not _INT.fullmatch(value):
+        kind = "a number" if _NUMBER.fullmatch(value) else "not a number"
+        raise InputFileError(
+            path, f"{what} must be a whole number >= {minimum}, got {value!r} ({kind})", *line[:2]
+        )
+    number = int(value)
+    if number < minimum:
+        raise InputFileError(path, f"{what} must be a whole number >= {minimum}, got {number}", *line[:2])
+    return number
+
+
+def _two_fields(path: Path, line: Line, expected: str) -> tuple[str, str]:
+    fields = line[2]
+    if len(fields) != 2 or not fields[0]:
+        raise InputFileError(
+            path, f"expected {expected} ({len(fields)} tab-separated fields found)", *line[:2]
+        )
+    return fields[0], fields[1]
+
+
+def _parse_items(path: Path, lines: list[Line]) -> Prevalence:
+    width = len(lines[0][2])
+    items: list[Hashable] = []
+    queries: list[Hashable] = []
+    for line in lines:
+        fields = line[2]
+        if len(fields) != width or width > 2 or not all(fields):
+            shape = "ITEM" if width == 1 else "QUERY<TAB>ITEM"
+            raise InputFileError(path, f"expected {shape} like the first data line", *line[:2])
+        items.append(fields[-1])
+        if width == 2:
+            queries.append(fields[0])
+    return Prevalence.from_items(items, queries if width == 2 else None)
+
+
+def _parse_counts(path: Path, lines: list[Line]) -> Prevalence:
+    _, body = _split_header(lines)
+    counts: dict[str, int] = {}
+    first_seen: dict[str, int] = {}
+    for line in body:
+        item, raw = _two_fields(path, line, "ITEM<TAB>COUNT")
+        if item in counts:
+            raise InputFileError(
+                path, f"item {item!r} is listed twice (first on line {first_seen[item]})", *line[:2]
+            )
+        counts[item], first_seen[item] = _integer(path, line, raw, "count", 0), line[0]
+    return Prevalence.from_counts(counts)
+
+
+def _parse_prevalence(path: Path, lines: list[Line]) -> Prevalence:
+    _, body = _split_header(lines)
+    table: dict[int, int] = {}
+    for line in body:
+        s_raw, n_raw = _two_fields(path, line, "S<TAB>N_S")
+        s = _integer(path, line, s_raw, "S", 1)
+        if s in table:
+            raise InputFileError(path, f"S = {s} appears twice in the prevalence table", *line[:2])
+        table[s] = _integer(path, line, n_raw, "N_S", 0)
+    return Prevalence.from_table(table)
+
+
+def read_observations(path: str | Path, fmt: Format | None = None) -> Observations:
+    """Parse ``path`` in format ``fmt`` (auto-detected when ``None``).
+
+    Raises:
+        InputFileError: Missing/unreadable file, empty input, malformed line, negative or
+            non-integer count.
+    """
+    path = Path(path)
+    lines = _read_lines(path)
+    detected = fmt is None
+    chosen, reason = _detect(lines) if fmt is None else (fmt, "given with --format")
+    parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}
+    try:
+        prevalence = parsers[chosen](path, lines)
+    except StatsError as exc:  # e.g. every count is zero
+        raise InputFileError(path, f"{exc}") from exc
+    return Observations(prevalence, chosen, detected, reason, len(lines))
