@@ -197,7 +197,11 @@ class Matcher:
         return result
 
     def search(self, text: str, limit: int = 5) -> list[Match]:
-        """The best few candidate terms for ``text`` (rapidfuzz ``WRatio``, no cut-off), one per ID."""
+        """The best few candidate terms for ``text``, one per ID, no cut-off.
+
+        Candidates are ranked by rapidfuzz ``WRatio`` (which rewards partial and token matches),
+        ties broken by ``ratio`` (closer overall length first).
+        """
         if not text or not text.strip():
             raise InputError("empty text to search: give a non-blank string")
         norm = normalize_text(text) or text.strip().casefold()
