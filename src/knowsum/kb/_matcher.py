@@ -206,11 +206,12 @@ class Matcher:
             raise InputError("empty text to search: give a non-blank string")
         norm = normalize_text(text) or text.strip().casefold()
         hits = process.extract(
-            norm, self.choices, scorer=fuzz.WRatio, processor=None, limit=max(limit * 4, 20)
+            norm, self.choices, scorer=fuzz.WRatio, processor=None, limit=max(limit * 10, 50)
         )
+        ranked = sorted(hits, key=lambda h: (-h[1], -fuzz.ratio(norm, h[0]), h[2]))
         seen: dict[str, Match] = {}
-        for _choice, score, idx in hits:
+        for _choice, score, idx in ranked:
             tid = self.choice_ids[idx]
             if tid not in seen:
                 seen[tid] = self._make(text, idx, score / 100, "search")
-        return sorted(seen.values(), key=lambda m: -m.score)[:limit]
+        return list(seen.values())[:limit]
