@@ -195,6 +195,12 @@ class Prevalence:
         """Number of queries when the observations were grouped by query, else ``None``."""
         return None if self.by_query is None else int(self.by_query.shape[0])
 
+    @property
+    def coverage(self) -> float:
+        """Good's (1953) sample coverage ``1 − n_1 / n``: the estimated probability mass of the
+        seen items (the Good–Turing estimate of the unseen mass is ``n_1 / n``)."""
+        return 1.0 - self.f(1) / self.n_observations
+
     def f(self, s: int) -> int:
         """``n_s`` for one ``s`` (0 beyond the largest count)."""
         return int(self.n_s[s]) if 0 <= s < self.n_s.size else 0

@@ -105,6 +105,7 @@ class Summary:
                 "negative": est.diagnostics.negative,
                 "theorem1_bound": est.diagnostics.theorem1_bound,
                 "within_bound": est.diagnostics.within_bound,
+                "std_error": est.diagnostics.std_error,
             },
             "selection": None
             if sel is None

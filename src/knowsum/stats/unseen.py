@@ -73,12 +73,16 @@ class Diagnostics:
             and ``t ≥ k − 1``, else ``None``.
         within_bound: Whether ``Û(t)`` respects that bound (``None`` when it does not apply).
         max_abs_weight: ``max_s |h_s|`` for the linear estimators (``None`` for Chao1).
+        std_error: ``sqrt(Σ_s h_s² n_s)``, the Poisson-model standard error of a linear estimator
+            (Efron & Thisted 1976, eq. 3.4; for Good–Toulmin ``sqrt(Σ_s t^{2s} n_s)``); ``None`` for
+            Chao1.
     """
 
     negative: bool
     theorem1_bound: float | None = None
     within_bound: bool | None = None
     max_abs_weight: float | None = None
+    std_error: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +270,7 @@ def apply_plan(plan: EstimatorPlan, prev: Prevalence) -> UnseenEstimate:
         theorem1_bound=bound,
         within_bound=None if bound is None else bool(value <= bound * (1 + 1e-12)),
         max_abs_weight=float(np.max(np.abs(h))),
+        std_error=float(np.sqrt(np.dot(h * h, prev.n_s[: h.size]))),
     )
     return _finish(plan, prev, value, diag)
 
