@@ -152,8 +152,9 @@ class OpenAIBackend(Backend):
         return f"OpenAIBackend(model={self.model_id!r}, endpoint={self.endpoint!r})"
 
     async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.aclose()
+        """Close the HTTP connection pool (a pool of an earlier, finished event loop died with it)."""
+        if self._loop in (None, asyncio.get_running_loop()):
+            await self._client.aclose()
 
     def body(self, requests: Sequence[Request]) -> dict[str, Any]:
         """The JSON body asking for ``len(requests)`` choices of the first request's prompt."""

@@ -146,6 +146,7 @@ class LoopbackServer:
 
     def _serve_thread(self) -> None:
         loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
         self._loop = loop
         loop.run_until_complete(self._main(forever=False))
         loop.run_forever()

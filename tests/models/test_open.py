@@ -1,0 +1,50 @@
+"""Model spec resolution and open_backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowsum.errors import ConfigError, InputFileError, ModelNotInstalledError, UnknownNameError
+from knowsum.models import DEFAULT_MODEL, MockBackend, ModelRef, open_backend, resolve_model
+from knowsum.models._openai import OpenAIBackend
+
+
+@pytest.mark.parametrize(
+    ("spec", "ref"),
+    [
+        (None, ModelRef("local", DEFAULT_MODEL)),
+        ("smollm2-135m-instruct", ModelRef("local", "smollm2-135m-instruct")),
+        ("smollm2", ModelRef("local", "smollm2-135m-instruct")),
+        ("local:qwen2.5-coder-0.5b-instruct", ModelRef("local", "qwen2.5-coder-0.5b-instruct")),
+        ("local:/data/any.gguf", ModelRef("local", "/data/any.gguf", True)),
+        ("openai:meta-llama/Llama-3-8B", ModelRef("openai", "meta-llama/Llama-3-8B")),
+        ("mock", ModelRef("mock", "mock")),
+        ("mock:scripted", ModelRef("mock", "scripted")),
+    ],
+)
+def test_resolve(spec: str | None, ref: ModelRef) -> None:
+    assert resolve_model(spec) == ref
+
+
+@pytest.mark.parametrize("spec", ["gpt-17", "qwen", "local:nope", "vllm:x"])
+def test_unknown_names_list_the_known_ones(spec: str) -> None:
+    with pytest.raises(UnknownNameError, match="known: .*smollm2-135m-instruct|known: local, mock, openai"):
+        resolve_model(spec)
+
+
+def test_open_backend_kinds(tmp_home: Path) -> None:
+    assert isinstance(open_backend("mock"), MockBackend)
+    b = open_backend("openai:m", base_url="http://127.0.0.1:9/v1/")
+    assert isinstance(b, OpenAIBackend) and b.endpoint == "http://127.0.0.1:9/v1/chat/completions"
+    with pytest.raises(ConfigError, match="needs --base-url"):
+        open_backend("openai:m")
+    with pytest.raises(ConfigError, match="only applies to openai"):
+        open_backend("mock", base_url="http://x/v1")
+    with pytest.raises(ModelNotInstalledError, match="knowsum models install smollm2-135m-instruct"):
+        open_backend("smollm2-135m-instruct")
+    with pytest.raises(InputFileError, match="missing.gguf: GGUF model file not found"):
+        open_backend(f"local:{tmp_home}/missing.gguf")
+    with pytest.raises(ConfigError):
+        open_backend("local:")
