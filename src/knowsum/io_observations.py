@@ -87,12 +87,14 @@ def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
 
 
 def _detect(lines: list[Line]) -> tuple[Format, str]:
-    widths = {len(fields) for _, _, fields in lines}
-    if widths == {1}:
+    """Choose a format from the shape of the lines (a malformed minority is left to the parser)."""
+    singles = sum(1 for _, _, fields in lines if len(fields) == 1)
+    if singles == len(lines) or singles > len(lines) / 2:
         return "items", "one field per line: one observation (item) per line"
     header, body = _split_header(lines)
-    numeric = sum(1 for _, _, f in body if len(f) == 2 and _NUMBER.fullmatch(f[1]))
-    if numeric < 0.8 * len(body):
+    pairs = [f for _, _, f in body if len(f) == 2]
+    numeric = sum(1 for f in pairs if _NUMBER.fullmatch(f[1]))
+    if numeric < 0.8 * len(pairs):
         return "items", "two fields whose second is not a count: QUERY<TAB>ITEM observations"
     if header is not None:
         names = {header[2][0].lower(), header[2][1].lower()}
@@ -100,7 +102,7 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
             return "prevalence", f"header '{' / '.join(header[2])}' names a prevalence table S<TAB>N_S"
         if names & _COUNT_HEADERS:
             return "counts", f"header '{' / '.join(header[2])}' names an ITEM<TAB>COUNT table"
-    firsts = [f[0] for _, _, f in body]
+    firsts = [f[0] for f in pairs]
     if all(_INT.fullmatch(x) and int(x) >= 1 for x in firsts) and len(set(map(int, firsts))) == len(firsts):
         return (
             "prevalence",

@@ -1,0 +1,232 @@
+"""`knowsum estimate`: formats, auto-detection, table and JSON output, every bad-input case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+FISHER = ROOT / "examples" / "fisher_butterflies.tsv"
+FIXTURES = ROOT / "tests" / "fixtures" / "estimate"
+JSON_KEYS = {"n_observations", "n_seen", "n_unseen", "n_total", "skr", "t", "k", "estimator", "interval"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["estimate", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    record: dict[str, object] = json.loads(out)
+    return record
+
+
+def test_demo_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(FISHER), "--t", "1", "--k", "auto")
+    assert code == 0 and err == ""
+    assert "format     prevalence  (auto-detected: header 's / n_s'" in out
+    assert "k          " in out and "held-out: 100 binomial thinnings × r_obs 1/2, 1/3, 1/4" in out
+    for label in (
+        "observations  n",
+        "3,306",
+        "seen          N_seen",
+        "501",
+        "Û(t)",
+        "N̂_tot",
+        "SKR(t)",
+        "95% interval",
+    ):
+        assert label in out
+    assert "bootstrap: 1,000 resamples (multinomial on the counts), seed 0" in out
+
+
+def test_json_has_the_documented_keys_and_values(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, str(FISHER), "--t", "1", "--k", "8", "--estimator", "et")
+    assert set(record) >= JSON_KEYS
+    assert record["n_observations"] == 3306 and record["n_seen"] == 501
+    assert record["t"] == 1.0 and record["k"] == 8 and record["estimator"] == "et"
+    assert record["n_unseen"] == pytest.approx(76.484375)  # Σ_{s≤8} h_s n_s at t = 1 (exact: 2^-8 weights)
+    assert record["n_total"] == pytest.approx(501 + 76.484375)
+    interval = record["interval"]
+    assert isinstance(interval, list) and len(interval) == 2 and interval[0] < 76.48 < interval[1]
+    assert record["format"] == "prevalence" and record["format_detected"] is True
+
+
+def test_bootstrap_zero_skips_the_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_json(capsys, str(FISHER), "--bootstrap", "0", "--k", "8")["interval"] is None
+    code, out, _ = run(capsys, str(FISHER), "--bootstrap", "0", "--k", "8")
+    assert code == 0 and "bootstrap: skipped (--bootstrap 0)" in out
+
+
+def test_seed_makes_output_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    a = run_json(capsys, str(FISHER), "--seed", "3", "--bootstrap", "200")
+    b = run_json(capsys, str(FISHER), "--seed", "3", "--bootstrap", "200")
+    c = run_json(capsys, str(FISHER), "--seed", "4", "--bootstrap", "200")
+    assert a == b and a["interval"] != c["interval"]
+
+
+def test_items_with_queries_autodetected(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(
+        capsys, str(FIXTURES / "theorems_by_query.tsv"), "--t", "2", "--k", "2", "--bootstrap", "50"
+    )
+    assert record["format"] == "items" and record["n_queries"] == 10
+    assert (record["n_observations"], record["n_seen"]) == (20, 11)
+    assert record["bootstrap_method"] == "queries"
+    code, out, _ = run(capsys, str(FIXTURES / "theorems_by_query.tsv"), "--k", "2", "--bootstrap", "0")
+    assert code == 0
+    assert "items  (auto-detected: two fields whose second is not a count" in out and "10 queries" in out
+
+
+def test_plain_items_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("the\ncat\nthe\n# a comment\n\nsat\n")
+    record = run_json(capsys, str(path), "--bootstrap", "0", "--k", "1", "--t", "1")
+    assert record["format"] == "items" and (record["n_observations"], record["n_seen"]) == (4, 3)
+    assert record["n_unseen"] == pytest.approx(1.0)  # k = 1, t = 1: n_1 / 2 = 2 / 2
+
+
+def test_counts_with_header(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(
+        capsys, str(FIXTURES / "counts_with_header.tsv"), "--estimator", "chao1", "--bootstrap", "0"
+    )
+    assert record["format"] == "counts" and record["n_seen"] == 8 and record["n_observations"] == 16
+    assert record["n_total"] == pytest.approx(8 + 4 * 3 / (2 * 3))  # bias-corrected Chao1, f1 = 4, f2 = 2
+    assert record["t"] is None and record["k"] is None
+
+
+def test_explicit_format_overrides_detection(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "numeric_ids.tsv"
+    path.write_text("1\t5\n2\t1\n3\t1\n")  # looks like a prevalence table
+    assert run_json(capsys, str(path), "--bootstrap", "0", "--k", "2")["format"] == "prevalence"
+    record = run_json(capsys, str(path), "--format", "counts", "--bootstrap", "0", "--k", "2")
+    assert record["format"] == "counts" and record["format_detected"] is False and record["n_seen"] == 3
+
+
+@pytest.mark.parametrize("name", ["good-toulmin", "osw-poisson", "chao1"])
+def test_k_is_ignored_and_said_so(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    code, out, _ = run(
+        capsys,
+        str(FISHER),
+        "--estimator",
+        name,
+        "--t",
+        "1.5" if name != "good-toulmin" else "0.5",
+        "--k",
+        "5",
+        "--bootstrap",
+        "0",
+    )
+    assert code == 0
+    assert f"note: k = 5 ignored: estimator {name} has no user-given k" in out
+    assert "(not used by this estimator)" in out
+
+
+def test_osw_binomial_reports_its_formula_k(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, str(FISHER), "--estimator", "osw-binomial", "--t", "10", "--bootstrap", "0")
+    assert record["k_source"] == "formula" and isinstance(record["k"], int)
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+BAD_FILES = [
+    ("empty.txt", "", "empty input"),
+    ("blank.txt", "\n\n# only a comment\n", "empty input"),
+    ("zeros.tsv", "a\t0\nb\t0\n", "empty input"),
+    ("negative.tsv", "a\t3\nb\t-2\nc\t1\n", ":2: count must be a whole number >= 0, got -2 (line: 'b\\t-2')"),
+    ("fraction.tsv", "a\t3\nb\t2.5\nc\t1\n", ":2: count must be a whole number >= 0, got '2.5' (a number)"),
+    (
+        "malformed.tsv",
+        "a\t3\nb\t2\nc\t1\textra\n",
+        ":3: expected ITEM<TAB>COUNT (3 tab-separated fields found)",
+    ),
+    ("prev_s0.tsv", "s\tn_s\n0\t4\n1\t2\n", ":2: S must be a whole number >= 1, got 0"),
+    ("prev_dup.tsv", "1\t4\n2\t2\n1\t2\n", "prevalence"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), BAD_FILES)
+def test_bad_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    fmt = ["--format", "prevalence"] if name == "prev_dup.tsv" else []
+    code, out, err = run(capsys, write(tmp_path, name, text), *fmt)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("knowsum: error: ")
+    assert message in err and name in err
+    if name == "prev_dup.tsv":
+        assert ":3: S = 1 appears twice" in err
+
+
+def test_malformed_items_line_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(
+        capsys, write(tmp_path, "items.tsv", "q1\ta\nq2\tb\nq3\tc\tzzz\n"), "--format", "items"
+    )
+    assert code == 2 and out == ""
+    assert ":3: expected QUERY<TAB>ITEM like the first data line (line: 'q3\\tc\\tzzz')" in err
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, str(tmp_path / "nope.tsv"))
+    assert (code, out) == (2, "")
+    assert err == f"knowsum: error: {tmp_path / 'nope.tsv'}: no such file; check the path\n"
+
+
+def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, str(tmp_path))
+    assert (code, out) == (2, "") and "is a directory" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--t", "0"], "--t must be a number > 0, got '0'"),
+        (["--t", "-3"], "--t must be a number > 0, got '-3'"),
+        (["--t", "abc"], "--t must be a number > 0, got 'abc'"),
+        (["--t", "nan"], "--t must be a number > 0, got 'nan'"),
+        (["--k", "0"], "--k must be a whole number >= 1, got '0'"),
+        (["--k", "-2"], "--k must be a whole number >= 1, got '-2'"),
+        (["--k", "2.5"], "--k must be a whole number >= 1, got '2.5'"),
+        (["--bootstrap", "-1"], "--bootstrap must be a whole number >= 0, got '-1'"),
+        (["--seed", "x"], "--seed must be a whole number >= 0, got 'x'"),
+        (
+            ["--estimator", "magic"],
+            "unknown estimator 'magic'; known: chao1, et, good-toulmin, osw-binomial, osw-poisson",
+        ),
+        (["--format", "csv"], "unknown format 'csv'; known: counts, items, prevalence"),
+    ],
+)
+def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    code, out, err = run(capsys, str(FISHER), *args)
+    assert (code, out) == (2, "")
+    assert err == f"knowsum: error: {message}\n"
+
+
+def test_osw_with_t_at_most_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(FISHER), "--estimator", "osw-poisson", "--t", "1")
+    assert (code, out) == (2, "") and "defined for t > 1" in err and err.count("\n") == 1
+
+
+def test_negative_estimate_is_shown_with_a_warning_note(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, "doubles.tsv", "s\tn_s\n1\t1\n2\t10\n")
+    record = run_json(capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0")
+    assert record["n_unseen"] == pytest.approx(1 - 10)
+    notes = record["notes"]
+    assert isinstance(notes, list) and any("negative" in str(n) for n in notes)
+
+
+def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "QUERY<TAB>ITEM" in out and "--bootstrap" in out
