@@ -70,7 +70,7 @@ def test_a_malformed_line_names_file_and_line_and_writes_nothing(tmp_path: Path)
 def test_unknown_custom_id_is_rejected(tmp_path: Path) -> None:
     with (
         ResponseStore(tmp_path / "s.sqlite") as store,
-        pytest.raises(InputFileError, match=":1: custom_id .* was not exported"),
+        pytest.raises(InputFileError, match=r":1: custom_id .* was not exported"),
     ):
         import_batch(store, FIXTURES / "batch_results.jsonl")
 

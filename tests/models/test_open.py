@@ -30,7 +30,7 @@ def test_resolve(spec: str | None, ref: ModelRef) -> None:
 
 @pytest.mark.parametrize("spec", ["gpt-17", "qwen", "local:nope", "vllm:x"])
 def test_unknown_names_list_the_known_ones(spec: str) -> None:
-    with pytest.raises(UnknownNameError, match="known: .*smollm2-135m-instruct|known: local, mock, openai"):
+    with pytest.raises(UnknownNameError, match=r"known: .*smollm2-135m-instruct|known: local, mock, openai"):
         resolve_model(spec)
 
 
@@ -44,7 +44,7 @@ def test_open_backend_kinds(tmp_home: Path) -> None:
         open_backend("mock", base_url="http://x/v1")
     with pytest.raises(ModelNotInstalledError, match="knowsum models install smollm2-135m-instruct"):
         open_backend("smollm2-135m-instruct")
-    with pytest.raises(InputFileError, match="missing.gguf: GGUF model file not found"):
+    with pytest.raises(InputFileError, match=r"missing\.gguf: GGUF model file not found"):
         open_backend(f"local:{tmp_home}/missing.gguf")
     with pytest.raises(ConfigError):
         open_backend("local:")

@@ -14,7 +14,7 @@ from knowsum.models import PAPER_PARAMS, GenerationParams, MockBackend, Request,
 
 
 def test_paper_setting_is_temperature_one_with_every_truncation_off() -> None:
-    assert PAPER_PARAMS == GenerationParams(temperature=1.0, top_p=1.0, top_k=0, min_p=0.0)
+    assert GenerationParams(temperature=1.0, top_p=1.0, top_k=0, min_p=0.0) == PAPER_PARAMS
     assert PAPER_PARAMS.as_dict() == {
         "temperature": 1.0,
         "top_p": 1.0,

@@ -40,8 +40,8 @@ def test_migrations_upgrade_an_older_database_and_keep_its_rows(tmp_path: Path) 
     conn = sqlite3.connect(path, isolation_level=None)
     assert apply_migrations(conn, upto=1) == ["0001_responses"]
     conn.execute(
-        "INSERT INTO responses (key, backend, model, endpoint, params, prompt, sample_index, text, finish_reason,"
-        " created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO responses (key, backend, model, endpoint, params, prompt, sample_index, text,"
+        " finish_reason, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
             "k1",
             "mock",
@@ -133,5 +133,5 @@ def test_info_and_export(tmp_path: Path) -> None:
 def test_unopenable_store_is_a_store_error(tmp_path: Path) -> None:
     bad = tmp_path / "not-a-db.sqlite"
     bad.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="not-a-db.sqlite"):
+    with pytest.raises(StoreError, match=r"not-a-db\.sqlite"):
         ResponseStore(bad)

@@ -107,7 +107,7 @@ class LocalBackend(Backend):
             text_in = "\n".join(m["content"] for m in r.chat_messages())
             n_in = len(llm.tokenize(text_in.encode(), add_bos=False, special=False))
             if n_in >= self.n_ctx:
-                why = f"prompt has {n_in} tokens, the context window n_ctx={self.n_ctx}: shorten it or raise n_ctx"
+                why = f"prompt has {n_in} tokens >= context n_ctx={self.n_ctx}: shorten it or raise n_ctx"
                 out.append(self.failure(r, why))
                 continue
             try:
