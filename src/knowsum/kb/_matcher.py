@@ -38,7 +38,7 @@ from knowsum.kb._term import Term
 __all__ = ["Match", "Matcher", "Stage"]
 
 Stage = Literal["exact", "normalized", "fuzzy", "search"]
-_CHUNK = 1024
+_CHUNK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +108,11 @@ class Matcher:
     def __len__(self) -> int:
         return len(self.choices)
 
+    @property
+    def exact_labels(self) -> Mapping[str, tuple[str, str]]:
+        """Stage 1 table: stripped label as written → ``(ID, label)`` (first owner in priority order)."""
+        return self._exact
+
     def _make(self, query: str, idx: int, score: float, stage: Stage) -> Match:
         tid = self.choice_ids[idx]
         return Match(query, tid, self._names[tid], self.choice_labels[idx], score, stage)
@@ -166,7 +171,13 @@ class Matcher:
         return a, b
 
     def _fuzzy_batch(self, norms: Sequence[str]) -> list[tuple[int, float]]:
-        """``(choice index or -1, score 0-100)`` per normalized query, via blocked ``cdist``."""
+        """``(choice index or -1, score 0-100)`` per normalized query, via blocked ``cdist``.
+
+        Ties must go to the first label in priority order (as ``extractOne`` does). Scores are
+        fractions ``100·k/(|a|+|b|)``, so two different scores differ by at least
+        ``100/(|a|+|b|)²``; subtracting ``index·eps`` with ``eps·len(choices)`` below half that
+        gap makes ``argmax`` pick the best score and, among equal scores, the lowest index.
+        """
         result: list[tuple[int, float]] = [(-1, 0.0)] * len(norms)
         by_len: dict[int, list[int]] = {}
         for i, q in enumerate(norms):
@@ -177,6 +188,9 @@ class Matcher:
             if a >= b:
                 continue
             cols = self._order[a:b]
+            longest = length + int(self._sorted_len[b - 1])
+            eps = 100.0 / longest**2 / (2 * len(self.choices) + 2)
+            penalty = cols.astype(np.float64) * eps
             for start in range(0, len(rows), _CHUNK):
                 chunk = rows[start : start + _CHUNK]
                 scores = process.cdist(
@@ -185,15 +199,15 @@ class Matcher:
                     scorer=fuzz.ratio,
                     processor=None,
                     score_cutoff=cutoff,
-                    dtype=np.float32,
+                    dtype=np.float64,
                     workers=-1,
                 )
-                top = scores.max(axis=1)
-                first = np.where(scores == top[:, None], cols[None, :], np.iinfo(np.int64).max).min(axis=1)
-                for row, qi in enumerate(chunk):
-                    if top[row] > 0 and top[row] >= cutoff - 1e-3:
-                        idx = int(first[row])
-                        result[qi] = (idx, float(fuzz.ratio(norms[qi], self.choices[idx])))
+                scores -= penalty[None, :]
+                best = scores.argmax(axis=1)
+                found = scores[np.arange(len(chunk)), best] > cutoff / 2
+                for row in np.flatnonzero(found):
+                    qi, idx = chunk[row], int(cols[best[row]])
+                    result[qi] = (idx, float(fuzz.ratio(norms[qi], self.choices[idx])))
         return result
 
     def search(self, text: str, limit: int = 5) -> list[Match]:

@@ -43,7 +43,7 @@ _GREEK = {
     "ω": "omega",
 }
 _GREEK_RE = re.compile("|".join(_GREEK))
-_QUOTES = "'\"`´‘’‚‛“”„‟′″"
+_QUOTES = str.maketrans("", "", "'\"`´‘’‚‛“”„‟′″")
 _POSSESSIVE = re.compile(r"(?<=\w)['’`´]s\b")
 _TRAILING_QUALIFIER = re.compile(
     r"\s*[\(\[]\s*(?:[A-Za-z][A-Za-z0-9_.]*\s*[:_]\s*[A-Za-z0-9.]+|disorder|disease|finding|"
@@ -73,6 +73,6 @@ def normalize_text(text: str) -> str:
     s = _POSSESSIVE.sub("", s)
     s = s.casefold()
     s = _GREEK_RE.sub(lambda m: f" {_GREEK[m.group(0)]} ", s)
-    s = s.translate({ord(q): None for q in _QUOTES})
+    s = s.translate(_QUOTES)
     s = _NON_WORD.sub(" ", s).replace("_", " ")
     return " ".join(s.split())

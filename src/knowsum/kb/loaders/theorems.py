@@ -1,7 +1,10 @@
 """The named-theorem list (``shared/data/theorems/theorems_1000plus.tsv``), keyed by Wikidata ID.
 
 Columns: ``wikidata``, ``name``, ``wikipedia_titles`` (``|``-separated), ``msc``. The name is the
-term name, Wikipedia titles are synonyms (scope ``TITLE``), the MSC code is the namespace.
+term name, Wikipedia titles are synonyms (scope ``TITLE``), the MSC code is the namespace. Rows
+repeating a Wikidata ID (17 in the 1,200-row snapshot, e.g. Q1067156 "Dominated convergence
+theorem" / "Bounded convergence theorem") add their name as a synonym (scope ``NAME``), so the
+1,200 rows give 1,183 theorems.
 """
 
 from __future__ import annotations
@@ -35,9 +38,15 @@ def load_theorems_tsv(text: str, data: OntologyData, where: str) -> OntologyData
             continue
         if len(row) < 2 or not _QID.fullmatch(row[0].strip()) or not row[1].strip():
             raise InputFileError(where, "expected a Wikidata ID (Q…) and a name", no, "\t".join(row))
-        rec = data.add(TermRecord(row[0].strip(), row[1].strip(), row[3].strip() if len(row) > 3 else ""))
-        titles = row[2].split("|") if len(row) > 2 else []
-        rec.synonyms = [(t.strip(), "TITLE") for t in titles if t.strip() and t.strip() != rec.name]
+        qid, name = row[0].strip(), row[1].strip()
+        rec = data.terms.get(qid)
+        if rec is None:
+            rec = data.add(TermRecord(qid, name, row[3].strip() if len(row) > 3 else ""))
+        else:  # a second row for the same Wikidata item: another name of the same theorem
+            rec.synonyms.append((name, "NAME"))
+        titles = [t.strip() for t in row[2].split("|")] if len(row) > 2 else []
+        known = {rec.name, *(s for s, _ in rec.synonyms)}
+        rec.synonyms += [(t, "TITLE") for t in dict.fromkeys(titles) if t and t not in known]
     if not data.terms:
         raise InputFileError(where, "no theorem rows")
     return data
