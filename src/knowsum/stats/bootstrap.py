@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -72,7 +71,10 @@ class BootstrapResult:
     n_nonfinite: int
 
 
-def _batch_stats(plan: EstimatorPlan, counts: rs.IntMatrix) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+BatchStats = tuple[NDArray[np.float64], NDArray[np.int64]]
+
+
+def _batch_stats(plan: EstimatorPlan, counts: rs.IntMatrix) -> BatchStats:
     """``(Û, N_seen)`` of each column of an ``(n_items, B)`` count matrix."""
     n_items = counts.shape[0]
     support = plan.support
@@ -115,29 +117,27 @@ def bootstrap_plan(
         raise StatsError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
     if not 0 < level < 1:
         raise StatsError(f"level must be in (0, 1), got {level!r}")
-    rng = np.random.default_rng(seed)
-    slices = list(rs.batches(n_resamples))
-    workers = 2
+    # one child generator per batch: batches can be drawn in parallel, and the result depends only
+    # on the seed, not on thread scheduling
+    sizes = [s.stop - s.start for s in rs.batches(n_resamples)]
+    jobs = list(zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=True))
     method: Literal["queries", "multinomial"]
-    results: list[tuple[NDArray[np.float64], NDArray[np.int64]]] = []
     if prev.n_queries is not None and prev.n_queries >= 2:
         method, n_queries = "queries", prev.n_queries
         item_query = rs.item_query_matrix(prev)
-        for i in range(0, len(slices), workers):  # draw in the main thread, compute in parallel
-            weights = [
-                rs.multinomial_query_weights(rng, n_queries, s.stop - s.start)
-                for s in slices[i : i + workers]
-            ]
-            results += rs.parallel_map(
-                lambda wq: _batch_stats(plan, rs.query_counts(item_query, wq)), weights
-            )
+
+        def one_batch(job: tuple[int, np.random.SeedSequence]) -> BatchStats:
+            weights = rs.multinomial_query_weights(np.random.default_rng(job[1]), n_queries, job[0])
+            return _batch_stats(plan, rs.query_counts(item_query, weights))
     else:
         method = "multinomial"
-        for i in range(0, len(slices), workers):
-            draws = [
-                rs.multinomial_counts(rng, prev.counts, s.stop - s.start) for s in slices[i : i + workers]
-            ]
-            results += rs.parallel_map(partial(_batch_stats, plan), draws)
+
+        def one_batch(job: tuple[int, np.random.SeedSequence]) -> BatchStats:
+            return _batch_stats(
+                plan, rs.multinomial_counts(np.random.default_rng(job[1]), prev.counts, job[0])
+            )
+
+    results = rs.parallel_map(one_batch, jobs)
     unseen = np.concatenate([r[0] for r in results]).astype(np.float64)
     seen = np.concatenate([r[1] for r in results]).astype(np.int64)
     if not np.all(np.isfinite(unseen)):

@@ -60,7 +60,10 @@ def _count_array(values: Any, what: str) -> IntArray:
 
 
 def _factorize(values: Iterable[Hashable]) -> tuple[IntArray, tuple[Hashable, ...]]:
-    """Integer codes (in order of first appearance) and the distinct labels."""
+    """Integer codes and the distinct labels (first-appearance order; sorted for numpy input)."""
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "iuU":
+        uniques, inverse = np.unique(values, return_inverse=True)
+        return inverse.astype(np.int64).ravel(), tuple(uniques.tolist())
     index: dict[Hashable, int] = {}
     codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int64)
     return codes, tuple(index)
