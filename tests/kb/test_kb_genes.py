@@ -1,0 +1,99 @@
+"""GeneStore built from the org.Hs.eg.db slice and from NCBI gene_info + GAF files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowsum.errors import InputFileError, SourceError
+from knowsum.kb import GeneStore
+from knowsum.kb.loaders import genes
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, kb_fix: Path) -> GeneStore:
+    out = tmp_path_factory.mktemp("genes") / "genes.sqlite"
+    assert genes.build_from_orgdb(kb_fix / "org.Hs.eg.slice.sqlite", out, "fixture") == 25
+    return GeneStore(out)
+
+
+def test_tp53_record(store: GeneStore) -> None:
+    tp53 = store.by_symbol("tp53")
+    assert tp53 is not None
+    assert (tp53.gene_id, tp53.symbol, tp53.name) == (7157, "TP53", "tumor protein p53")
+    assert (tp53.chromosome, tp53.band, tp53.gene_type) == ("17", "17p13.1", "protein-coding")
+    assert {"P53", "LFS1"} <= set(tp53.aliases)
+    assert tp53.pubmed_count == len(store.pubmed_ids(7157)) > 0
+    assert {a.aspect for a in tp53.go} == {"BP", "MF", "CC"}
+    assert all(a.go_id.startswith("GO:") and a.evidence for a in tp53.go)
+    assert store[7157] == store["TP53"] == tp53
+    assert store.meta["entrez_date"] == "2022-Sep12"
+
+
+def test_lookup_by_id_symbol_alias(store: GeneStore) -> None:
+    assert [g.symbol for g in store.lookup("7157")] == ["TP53"]
+    assert [g.symbol for g in store.lookup("brca1")] == ["BRCA1"]
+    assert "TP53" in [g.symbol for g in store.by_alias("p53")]
+    assert store.lookup("NO-SUCH-GENE") == []
+    assert store.get(123456789) is None
+    with pytest.raises(KeyError):
+        store["NO-SUCH-GENE"]
+
+
+def test_par_gene_on_x_and_y(store: GeneStore) -> None:
+    csf2ra = store.by_symbol("CSF2RA")
+    assert csf2ra is not None and set(csf2ra.chromosomes) == {"X", "Y"}
+
+
+def test_queries(store: GeneStore) -> None:
+    assert len(store) == 25 and 7157 in store and list(store)[:2] == [1, 2]
+    loc = store.query(loc=True)
+    assert loc == [100996442, 112268148]
+    assert all(store[i].is_loc for i in loc)
+    assert not set(loc) & set(store.query(loc=False))
+    assert 7157 in store.query(gene_type="protein-coding", chromosome="17")
+    assert store.query(chromosome="MT") == [4508, 4513]
+    assert store.query(chromosome="X") == [1438] == store.query(chromosome="Y")
+    assert sum(store.type_counts().values()) == 25
+    go_id = store[7157].go[0].go_id
+    assert 7157 in store.genes_for_go(go_id)
+    assert all(a.aspect == "MF" for a in store.go_annotations(7157, "MF"))
+
+
+def test_gene_info_and_gaf(tmp_path: Path, kb_fix: Path, store: GeneStore) -> None:
+    out = tmp_path / "g.sqlite"
+    assert genes.build_from_gene_info(kb_fix / "gene_info.tsv", kb_fix / "genes.gaf", out) == 25
+    other = GeneStore(out)
+    a, b = other[7157], store[7157]
+    assert (a.symbol, a.name, a.gene_type, a.chromosomes, a.bands) == (
+        b.symbol,
+        b.name,
+        b.gene_type,
+        b.chromosomes,
+        b.bands,
+    )
+    assert set(a.aliases) == set(b.aliases)
+    assert set(other.by_symbol("A1BG").go) <= set(store.by_symbol("A1BG").go)  # type: ignore[union-attr]
+    assert other.query(loc=True) == store.query(loc=True)
+
+
+def test_bad_gene_files(tmp_path: Path, kb_fix: Path) -> None:
+    bad = tmp_path / "gene_info"
+    bad.write_text("GeneID\tSymbol\n1\tA1BG\n")
+    with pytest.raises(InputFileError, match=r"gene_info:1"):
+        genes.build_from_gene_info(bad, None, tmp_path / "x.sqlite")
+    lines = (kb_fix / "gene_info.tsv").read_text().splitlines()
+    short = tmp_path / "short_info"
+    short.write_text("\n".join([*lines[:3], lines[3][:20]]) + "\n")
+    with pytest.raises(InputFileError, match=r"short_info:4"):
+        genes.build_from_gene_info(short, None, tmp_path / "x.sqlite")
+    gaf = tmp_path / "bad.gaf"
+    gaf.write_text("!gaf-version: 2.2\nNCBIGene\t7157\tTP53\n")
+    with pytest.raises(InputFileError, match=r"bad\.gaf:2"):
+        genes.build_from_gene_info(kb_fix / "gene_info.tsv", gaf, tmp_path / "x.sqlite")
+    assert not (tmp_path / "x.sqlite").exists() and not list(tmp_path.glob("*.tmp"))
+    notdb = tmp_path / "org.sqlite"
+    notdb.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(SourceError, match=r"org\.sqlite"):
+        genes.build_from_orgdb(notdb, tmp_path / "y.sqlite", "x")
