@@ -53,6 +53,17 @@ def _fmt(x: float | None, digits: int = 1) -> str:
     return f"{x:,.{digits}f}"
 
 
+def _json_safe(value: Any) -> Any:
+    """JSON has no NaN/Infinity: undefined numbers (e.g. SKR when N̂_tot = 0) become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
+    return value
+
+
 def _pad(text: str, width: int) -> str:
     """Left-justify, not counting combining marks (the hat of N̂) as columns."""
     return text + " " * max(0, width - sum(1 for ch in text if not unicodedata.combining(ch)))
@@ -193,7 +204,7 @@ def estimate(
         record = summary.to_dict()
         record.update(file=file, format=obs.format, format_detected=obs.detected, format_reason=obs.reason)
         record["notes"] = notes
-        click.echo(json.dumps(record, ensure_ascii=False))
+        click.echo(json.dumps(_json_safe(record), ensure_ascii=False, allow_nan=False))
     else:
         click.echo(_table(file, obs, summary, notes))
     return 0
