@@ -235,7 +235,9 @@ def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
 def test_undefined_skr_is_null_in_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Good–Toulmin at t = 1 with only n_2 = 1: Û = −1, N_seen = 1, so N̂_tot = 0 and SKR is undefined.
     path = write(tmp_path, "one_double.tsv", "s\tn_s\n2\t1\n")
-    code, out, err = run(capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0", "--json")
+    code, out, err = run(
+        capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0", "--json"
+    )
     assert code == 0, err
     record = json.loads(out)
     assert record["n_total"] == 0 and record["skr"] is None
