@@ -44,7 +44,7 @@ _GREEK = {
 }
 _GREEK_RE = re.compile("|".join(_GREEK))
 _QUOTES = str.maketrans("", "", "'\"`´‘’‚‛“”„‟′″")
-_POSSESSIVE = re.compile(r"(?<=\w)['’`´]s\b")
+_POSSESSIVE = re.compile(r"(?<=\w)['’`´]s\b", re.IGNORECASE)
 _TRAILING_QUALIFIER = re.compile(
     r"\s*[\(\[]\s*(?:[A-Za-z][A-Za-z0-9_.]*\s*[:_]\s*[A-Za-z0-9.]+|disorder|disease|finding|"
     r"morphologic abnormality|clinical)\s*[\)\]]\s*$",

