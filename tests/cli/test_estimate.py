@@ -241,3 +241,8 @@ def test_undefined_skr_is_null_in_json(capsys: pytest.CaptureFixture[str], tmp_p
     assert code == 0, err
     record = json.loads(out)
     assert record["n_total"] == 0 and record["skr"] is None
+
+
+def test_huge_count_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, write(tmp_path, "huge.tsv", "a\t99999999999999999999\nb\t1\n"))
+    assert (code, out) == (2, "") and "too large" in err and err.count("\n") == 1

@@ -71,3 +71,17 @@ def test_integral_floats_are_accepted() -> None:
 def test_stats_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         Prevalence.from_counts([-1])
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Prevalence.from_counts({"a": 10**20}),
+        lambda: Prevalence.from_counts(np.array([1e30])),
+        lambda: Prevalence.from_table({1: 10**20}),
+        lambda: Prevalence.from_table({1: 10**9}),  # more than MAX_ITEMS distinct items
+    ],
+)
+def test_absurdly_large_counts_are_refused_not_overflowed(build: object) -> None:
+    with pytest.raises(StatsError, match=r"too large|more than"):
+        build()  # type: ignore[operator]

@@ -25,6 +25,10 @@ from knowsum.stats._errors import StatsError
 __all__ = ["Prevalence"]
 
 IntArray = NDArray[np.int64]
+MAX_COUNT = 2**53
+"""Largest accepted count (exact in float64; sums of counts stay within int64)."""
+MAX_ITEMS = 10**8
+"""Largest number of distinct items (one int64 count is kept per item)."""
 
 
 def _to_count(value: object, what: str) -> int:
@@ -37,6 +41,8 @@ def _to_count(value: object, what: str) -> int:
     as_int = int(value) if isinstance(value, Integral) else int(as_float)
     if as_int < 0:
         raise StatsError(f"{what} must be a non-negative integer, got {value!r}")
+    if as_int > MAX_COUNT:
+        raise StatsError(f"{what} is too large ({value!r} > 2^53)")
     return as_int
 
 
@@ -51,11 +57,15 @@ def _count_array(values: Any, what: str) -> IntArray:
         if not np.all(np.isfinite(arr)) or not np.all(arr == np.floor(arr)):
             bad = arr[~(np.isfinite(arr) & (arr == np.floor(arr)))][0]
             raise StatsError(f"{what} must be non-negative integers, got {bad!r}")
+        if arr.size and float(np.max(np.abs(arr))) > MAX_COUNT:
+            raise StatsError(f"{what} too large: {float(np.max(np.abs(arr)))!r} > 2^53")
         out = arr.astype(np.int64)
     else:
         out = np.array([_to_count(v, what) for v in arr.tolist()], dtype=np.int64)
     if out.size and out.min() < 0:
         raise StatsError(f"{what} must be non-negative integers, got {int(out.min())}")
+    if out.size and out.max() > MAX_COUNT:
+        raise StatsError(f"{what} too large: {int(out.max())} > 2^53")
     return out
 
 
@@ -172,6 +182,8 @@ class Prevalence:
             if s in table:
                 raise StatsError(f"s = {s} appears twice in the prevalence table")
             table[s] = _to_count(n_raw, f"n_s for s = {s}")
+        if sum(table.values()) > MAX_ITEMS:
+            raise StatsError(f"the prevalence table describes more than {MAX_ITEMS:,} distinct items")
         s_values = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
         n_values = np.fromiter(table.values(), dtype=np.int64, count=len(table))
         return cls(np.repeat(s_values, n_values))
