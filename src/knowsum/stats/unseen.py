@@ -3,19 +3,14 @@
 Given the prevalence ``n_s`` of ``n`` observations, ``U(t)`` is the number of distinct items that
 are absent from the sample but would appear among ``t·n`` further observations.
 
-============== ====================================================== ============================
-name           estimator                                              reference
-============== ====================================================== ============================
-``et``         ``Σ_{s≤k} h_s n_s``, ``h_s = −(−t)^s P(Bin(k, 1/(t+1)) ≥ s)``  KnowSum eq. (1); Efron &
-               (smoothed Good–Turing; the default, ``t = 100``)        Thisted 1976
-``osw-binomial`` ``h_s = −(−t)^s P(Bin(k, 2/(t+2)) ≥ s)``,             Orlitsky, Suresh & Wu,
-               ``k = ⌈½ log₃(n t²/(t−1))⌉``                            PNAS 2016
-``osw-poisson``  ``h_s = −(−t)^s P(Poi(r) ≥ s)``,                       idem
-               ``r = ln(n (t+1)²/(t−1)) / (2t)``
-``good-toulmin`` ``−Σ_s (−t)^s n_s`` (unbiased, explodes for ``t > 1``) Good & Toulmin 1956
-``chao1``      total ``S + f₁(f₁−1)/(2(f₂+1))`` (bias-corrected) or     Chao 1984; Chao 2005
-               ``S + (n−1)/n · f₁²/(2f₂)``; ``Û = Chao1 − N_seen``
-============== ====================================================== ============================
+- ``et`` (the default, ``t = 100``): smoothed Good–Turing / Efron–Thisted, KnowSum eq. (1),
+  ``Û = Σ_{s≤k} h_s n_s`` with ``h_s = −(−t)^s P(Bin(k, 1/(t+1)) ≥ s)`` (Efron & Thisted 1976).
+- ``osw-binomial``: ``h_s = −(−t)^s P(Bin(k, 2/(t+2)) ≥ s)``, ``k = ⌈½ log₃(n t²/(t−1))⌉``
+  (Orlitsky, Suresh & Wu, PNAS 2016; ``t > 1``).
+- ``osw-poisson``: ``h_s = −(−t)^s P(Poi(r) ≥ s)``, ``r = ln(n (t+1)²/(t−1)) / (2t)`` (idem).
+- ``good-toulmin``: ``−Σ_s (−t)^s n_s``, unbiased but explosive for ``t > 1`` (Good & Toulmin 1956).
+- ``chao1``: the total ``S + f₁(f₁−1)/(2(f₂+1))`` (bias-corrected, Chao 2005) or
+  ``S + (n−1)/n · f₁²/(2f₂)`` (classic, Chao 1984); ``Û = Chao1 − N_seen``, ``t`` unused.
 
 Every estimator returns an :class:`UnseenEstimate`. A negative ``Û(t)`` is returned as computed,
 with a :class:`~knowsum.stats.StatsWarning`; it is never clipped.
