@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import zipfile
 from pathlib import Path
@@ -85,6 +86,8 @@ def registry_cache(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     registry install path (cache lookup, zip members, dpkg-deb -x, loaders, store, manifest) runs
     offline.
     """
+    if shutil.which("dpkg-deb") is None:
+        pytest.skip("dpkg-deb (Debian dpkg) is needed to build the fixture .deb files")
     wheels = tmp_home / "cache" / "wheels"
     debs = tmp_home / "cache" / "debs"
     wheels.mkdir(parents=True)
