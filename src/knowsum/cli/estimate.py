@@ -141,6 +141,7 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
 @click.option(
     "--t",
     "t_raw",
+    metavar="T",
     default="100",
     show_default=True,
     help="Extrapolation factor t > 0 (U(t) = new items in t·n more observations).",
@@ -148,6 +149,7 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
 @click.option(
     "--k",
     "k_raw",
+    metavar="auto|INT",
     default="auto",
     show_default=True,
     help="Truncation level for 'et': auto (held-out selection among 6, 8, 10) or an integer >= 1.",
@@ -155,12 +157,18 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
 @click.option(
     "--bootstrap",
     "boot_raw",
+    metavar="N",
     default="1000",
     show_default=True,
     help="Bootstrap resamples for the interval; 0 skips it.",
 )
 @click.option(
-    "--seed", "seed_raw", default="0", show_default=True, help="Seed for held-out splits and bootstrap."
+    "--seed",
+    "seed_raw",
+    metavar="S",
+    default="0",
+    show_default=True,
+    help="Seed for held-out splits and bootstrap.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def estimate(
