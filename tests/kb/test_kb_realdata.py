@@ -61,8 +61,11 @@ def test_tp53(genes: GeneStore) -> None:
     tp53 = genes.by_symbol("TP53")
     assert tp53 is not None
     assert (tp53.name, tp53.chromosome, tp53.band, tp53.gene_type) == (
-        "tumor protein p53", "17", "17p13.1", "protein-coding"
-    )  # fmt: skip
+        "tumor protein p53",
+        "17",
+        "17p13.1",
+        "protein-coding",
+    )
     assert tp53.gene_id == 7157 and tp53.pubmed_count > 10_000
     assert {"BP", "MF", "CC"} == {a.aspect for a in tp53.go}
 

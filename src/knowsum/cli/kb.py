@@ -90,12 +90,16 @@ def list_cmd(as_json: bool) -> None:
     rows: list[dict[str, Any]] = []
     for name, s in KBS.items():
         entry = installed(name)
-        rows.append({
-            "name": name, "installed": entry is not None,
-            "release": entry["release"] if entry else s.release,
-            "entries": entry["n_terms"] if entry else None,
-            "source": entry["source"] if entry else s.source, "description": s.description,
-        })  # fmt: skip
+        rows.append(
+            {
+                "name": name,
+                "installed": entry is not None,
+                "release": entry["release"] if entry else s.release,
+                "entries": entry["n_terms"] if entry else None,
+                "source": entry["source"] if entry else s.source,
+                "description": s.description,
+            }
+        )
     if as_json:
         _dump(rows)
         return
