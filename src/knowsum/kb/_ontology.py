@@ -36,7 +36,7 @@ class Ontology(Mapping[str, Term]):
     def __init__(
         self,
         name: str,
-        terms: dict[str, Term],
+        terms: Mapping[str, Term],
         alt_ids: dict[str, str] | None = None,
         meta: dict[str, str] | None = None,
         roots: Iterable[str] | None = None,
@@ -48,9 +48,14 @@ class Ontology(Mapping[str, Term]):
         self.syntax: IdSyntax | None = SYNTAX.get(name)
         self._children: dict[tuple[str, str], list[str]] | None = None
         self._anc_cache: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
-        if roots is None:
-            roots = (t.id for t in terms.values() if not t.obsolete and not t.parents(IS_A))
-        self.roots = tuple(roots)
+        self._roots = None if roots is None else tuple(roots)
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """Root terms: as given (DOID: ``DOID:4``), else the non-obsolete terms without an is_a parent."""
+        if self._roots is None:
+            self._roots = tuple(t.id for t in self._terms.values() if not t.obsolete and not t.parents(IS_A))
+        return self._roots
 
     @classmethod
     def open(cls, name: str, path: Path) -> Ontology:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowsum.errors import SourceError
 from knowsum.kb._term import Synonym, Term
 
-__all__ = ["FORMAT_VERSION", "OntologyData", "TermRecord", "read_store", "write_store"]
+__all__ = ["FORMAT_VERSION", "OntologyData", "TermRecord", "TermTable", "read_store", "write_store"]
 
 #: Bumped whenever the schema or a loader's normalization changes; installs with another version redo.
 FORMAT_VERSION = "1"
@@ -118,7 +119,54 @@ def _grouped(rows: list[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
     return out
 
 
-def read_store(path: Path) -> tuple[dict[str, str], dict[str, Term], dict[str, str]]:
+_NONE: list[tuple[str, ...]] = []
+
+
+class TermTable(Mapping[str, Term]):
+    """Terms by primary ID, built from the store rows on first access (then cached).
+
+    Building every frozen :class:`Term` up front costs more than reading the rows; most uses touch a
+    fraction of the terms, so loading stays well under a second even for GO.
+    """
+
+    def __init__(
+        self, rows: dict[str, tuple[str, str, int, str]], parts: dict[str, dict[str, list[tuple[str, ...]]]]
+    ):
+        self._rows = rows
+        self._parts = parts
+        self._cache: dict[str, Term] = {}
+
+    def __getitem__(self, tid: str) -> Term:
+        term = self._cache.get(tid)
+        if term is None:
+            name, ns, obs, definition = self._rows[tid]
+            p = self._parts
+            term = Term(
+                tid,
+                name,
+                ns,
+                bool(obs),
+                definition,
+                tuple(Synonym(t, s) for t, s in p["syn"].get(tid, _NONE)),
+                tuple(a for (a,) in p["alt"].get(tid, _NONE)),
+                tuple((r, q) for r, q in p["rel"].get(tid, _NONE)),
+                tuple(x for (x,) in p["xref"].get(tid, _NONE)),
+                tuple((k, v) for k, v in p["prop"].get(tid, _NONE)),
+            )
+            self._cache[tid] = term
+        return term
+
+    def __contains__(self, tid: object) -> bool:
+        return tid in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+def read_store(path: Path) -> tuple[dict[str, str], TermTable, dict[str, str]]:
     """Read a store written by :func:`write_store`.
 
     Returns:
@@ -130,31 +178,20 @@ def read_store(path: Path) -> tuple[dict[str, str], dict[str, Term], dict[str, s
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as con:
             meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-            syn = _grouped(con.execute("SELECT id, text, scope FROM synonyms").fetchall())
-            rel = _grouped(con.execute("SELECT id, rel, parent FROM relations").fetchall())
-            xref = _grouped(con.execute("SELECT id, xref FROM xrefs").fetchall())
-            prop = _grouped(con.execute("SELECT id, key, value FROM props").fetchall())
+            parts = {
+                "syn": _grouped(con.execute("SELECT id, text, scope FROM synonyms").fetchall()),
+                "rel": _grouped(con.execute("SELECT id, rel, parent FROM relations").fetchall()),
+                "xref": _grouped(con.execute("SELECT id, xref FROM xrefs").fetchall()),
+                "prop": _grouped(con.execute("SELECT id, key, value FROM props").fetchall()),
+            }
             alts = dict(con.execute("SELECT alt, id FROM alt_ids").fetchall())
-            alt_by_id = _grouped([(p, a) for a, p in alts.items()])
-            rows = con.execute("SELECT id, name, namespace, obsolete, definition FROM terms").fetchall()
+            parts["alt"] = _grouped([(p, a) for a, p in alts.items()])
+            rows = {
+                r[0]: r[1:]
+                for r in con.execute("SELECT id, name, namespace, obsolete, definition FROM terms")
+            }
     except sqlite3.DatabaseError as exc:
         raise SourceError(
             f"{path}: not a readable knowledge-base store ({exc}); reinstall it with --force"
         ) from exc
-    none: list[tuple[str, ...]] = []
-    terms = {
-        tid: Term(
-            tid,
-            name,
-            ns,
-            bool(obs),
-            definition,
-            tuple(Synonym(t, s) for t, s in syn.get(tid, none)),
-            tuple(a for (a,) in alt_by_id.get(tid, none)),
-            tuple((r, p) for r, p in rel.get(tid, none)),
-            tuple(x for (x,) in xref.get(tid, none)),
-            tuple((k, v) for k, v in prop.get(tid, none)),
-        )
-        for tid, name, ns, obs, definition in rows
-    }
-    return meta, terms, alts
+    return meta, TermTable(rows, parts), alts
