@@ -17,20 +17,27 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 TEST_MODEL := smollm2-135m-instruct
 TEST_KBS := all
 
-.PHONY: install data test lint typecheck demo bench clean
+.PHONY: browser install data test lint typecheck demo bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PIP) install -q -e '.[local,dev]'
+	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[local,embed,dev]'
 	rm -f $(VENV)/.installed-* && touch $@
 
 install: $(STAMP)
 
-data: install
+data: install browser
 	$(KNOWSUM) models install $(TEST_MODEL)
 	$(KNOWSUM) kb install $(TEST_KBS)
+
+# headless Chromium for the report tests (Debian package; CI runs as root)
+browser:
+	@command -v chromium >/dev/null || { ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 lint: install
 	$(VENV)/bin/ruff check src tests bench
