@@ -173,7 +173,7 @@ def bootstrap(
     level: float = 0.95,
     seed: int | None = 0,
 ) -> BootstrapResult:
-    """Percentile bootstrap intervals for ``Û(t)``, ``N̂_tot`` and ``SKR(t)``.
+    """Bootstrap intervals (percentile, re-centred on the estimate) for ``Û(t)``, ``N̂_tot``, ``SKR(t)``.
 
     Args:
         prev: The sample (queries are resampled when known, else counts are redrawn).
