@@ -1,1 +1,43 @@
-"""knowsum.report layer."""
+"""knowsum.report — tables, plots and self-contained HTML pages built from result records.
+
+Generic primitives, shared by every instrument:
+
+- :mod:`knowsum.report._html` — ``escape``, ``Markup``, ``page``, ``section``, ``table``,
+  ``key_numbers``, ``figure``/``figure_png`` (base64-embedded PNGs), ``write_page`` (atomic).
+  Model text passed as plain ``str`` is always escaped.
+- :mod:`knowsum.report._plots` — matplotlib figures without pyplot state: ``bars``, ``barh``,
+  ``grouped_bars``, ``curves`` (with interval bands and a secondary axis), ``scatter_identity``,
+  ``to_png``, ``save``.
+- :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
+
+This layer reads result records only; it never imports an instrument or the CLI. Instrument
+pages (e.g. :mod:`knowsum.report.census`) are imported from their own modules.
+"""
+
+from knowsum.report._html import (
+    Markup,
+    escape,
+    figure,
+    figure_png,
+    key_numbers,
+    page,
+    section,
+    table,
+    write_page,
+)
+from knowsum.report._tables import format_value, markdown_table, text_table
+
+__all__ = [
+    "Markup",
+    "escape",
+    "figure",
+    "figure_png",
+    "format_value",
+    "key_numbers",
+    "markdown_table",
+    "page",
+    "section",
+    "table",
+    "text_table",
+    "write_page",
+]

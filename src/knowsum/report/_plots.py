@@ -1,0 +1,225 @@
+"""Generic matplotlib plot primitives for the knowsum reports (headless, Agg backend).
+
+Each function builds and returns one ``matplotlib.figure.Figure`` (never touching pyplot's global
+state, so it is thread-safe and leaks nothing); :func:`to_png` renders it to PNG bytes and closes
+it, :func:`save` writes it to a file. Instruments compose these into their own figures, e.g. the
+census prevalence histogram (KnowSum paper Fig. 4) is :func:`bars` with a log y axis.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["barh", "bars", "curves", "grouped_bars", "new_figure", "save", "scatter_identity", "to_png"]
+
+PALETTE = ("#2f5fb3", "#d9822b", "#1b7f3b", "#b3261e", "#7a4fb3", "#5b6476", "#c0a000", "#008b8b")
+"""Colours used in order for series."""
+
+
+def new_figure(width: float = 7.0, height: float = 4.0) -> tuple[Any, Any]:
+    """A new ``(figure, axes)`` pair on the Agg canvas (no pyplot, no display)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def _label(ax: Any, title: str | None, xlabel: str | None, ylabel: str | None) -> None:
+    if title:
+        ax.set_title(title)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    if ylabel:
+        ax.set_ylabel(ylabel)
+
+
+def bars(
+    x: Sequence[float],
+    heights: Sequence[float],
+    *,
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    log_y: bool = False,
+    color: str = PALETTE[0],
+    annotate: bool = False,
+) -> Any:
+    """A vertical bar chart of ``heights`` at positions ``x``.
+
+    Args:
+        x: bar positions (e.g. frequencies s = 1, 2, …).
+        heights: bar heights (e.g. n_s).
+        log_y: logarithmic y axis (zero-height bars are simply not drawn).
+        annotate: write each height above its bar.
+    """
+    fig, ax = new_figure()
+    ax.bar(list(x), list(heights), color=color, width=0.8)
+    if log_y and any(h > 0 for h in heights):
+        ax.set_yscale("log")
+    if annotate:
+        for xi, hi in zip(x, heights, strict=True):
+            if hi > 0:
+                ax.annotate(f"{hi:g}", (xi, hi), ha="center", va="bottom", fontsize=8)
+    _label(ax, title, xlabel, ylabel)
+    return fig
+
+
+def grouped_bars(
+    categories: Sequence[str],
+    series: dict[str, Sequence[float]],
+    *,
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+) -> Any:
+    """Side-by-side bars: one group per category, one bar per named series."""
+    fig, ax = new_figure(max(6.0, 0.6 * len(categories) * max(1, len(series)) ** 0.5), 4.0)
+    n = max(1, len(series))
+    width = 0.8 / n
+    for i, (name, values) in enumerate(series.items()):
+        offs = [j + (i - (n - 1) / 2) * width for j in range(len(categories))]
+        ax.bar(offs, list(values), width=width, label=name, color=PALETTE[i % len(PALETTE)])
+    ax.set_xticks(range(len(categories)), list(categories), rotation=30, ha="right")
+    if series:
+        ax.legend()
+    _label(ax, title, xlabel, ylabel)
+    return fig
+
+
+def barh(
+    labels: Sequence[str],
+    values: Sequence[float],
+    *,
+    title: str | None = None,
+    xlabel: str | None = None,
+    max_label: int = 48,
+    color: str = PALETTE[0],
+) -> Any:
+    """Horizontal bars, first label on top (e.g. the most frequent items, paper Fig. 5).
+
+    Labels are drawn as plain text (matplotlib mathtext is disabled for them), shortened to
+    ``max_label`` characters.
+    """
+    shown = [lab if len(lab) <= max_label else lab[: max_label - 1] + "…" for lab in labels]
+    fig, ax = new_figure(7.5, max(2.5, 0.28 * len(labels) + 1.2))
+    pos = list(range(len(labels)))[::-1]
+    ax.barh(pos, list(values), color=color)
+    ax.set_yticks(pos, shown)
+    for tick in ax.get_yticklabels():
+        tick.set_usetex(False)
+        tick.set_parse_math(False)
+    _label(ax, title, xlabel, None)
+    return fig
+
+
+def curves(
+    x: Sequence[float],
+    series: dict[str, Sequence[float]],
+    *,
+    bands: dict[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    vlines: dict[str, float] | None = None,
+    ax_right: dict[str, Sequence[float]] | None = None,
+    ylabel_right: str | None = None,
+) -> Any:
+    """Line curves over a shared x, with optional shaded interval bands and a right axis.
+
+    Args:
+        x: shared abscissa (e.g. extrapolation factor t).
+        series: name → y values (left axis).
+        bands: name → (lower, upper) shaded around the series of the same name.
+        vlines: label → x of a dashed vertical marker (e.g. t = 1, "observed").
+        ax_right: name → y values drawn dashed on a secondary axis (e.g. SKR(t)).
+        ylabel_right: label of the secondary axis.
+    """
+    fig, ax = new_figure()
+    xs = list(x)
+    for i, (name, ys) in enumerate(series.items()):
+        colour = PALETTE[i % len(PALETTE)]
+        ax.plot(xs, list(ys), label=name, color=colour, lw=2)
+        if bands and name in bands:
+            lo, hi = bands[name]
+            ax.fill_between(xs, list(lo), list(hi), color=colour, alpha=0.18, lw=0)
+    handles, labels = ax.get_legend_handles_labels()
+    if ax_right:
+        ax2 = ax.twinx()
+        for j, (name, ys) in enumerate(ax_right.items()):
+            colour = PALETTE[(len(series) + j) % len(PALETTE)]
+            ax2.plot(xs, list(ys), label=name, color=colour, lw=1.8, ls="--")
+        if ylabel_right:
+            ax2.set_ylabel(ylabel_right)
+        h2, l2 = ax2.get_legend_handles_labels()
+        handles, labels = handles + h2, labels + l2
+    for label, xv in (vlines or {}).items():
+        ax.axvline(xv, color="#888888", ls=":", lw=1)
+        ax.annotate(label, (xv, 0.02), xycoords=("data", "axes fraction"), fontsize=8, rotation=90)
+    if handles:
+        ax.legend(handles, labels, loc="best", fontsize=9)
+    _label(ax, title, xlabel, ylabel)
+    return fig
+
+
+def scatter_identity(
+    actual: Sequence[float],
+    estimated: Sequence[float],
+    *,
+    groups: Sequence[str] | None = None,
+    title: str | None = None,
+    xlabel: str = "actual",
+    ylabel: str = "estimated",
+) -> Any:
+    """Estimated vs actual with the identity line (a held-out check, paper Fig. 7).
+
+    Args:
+        actual: true values (x).
+        estimated: estimates (y).
+        groups: optional group name per point; one colour and legend entry per group.
+    """
+    fig, ax = new_figure(5.5, 4.5)
+    names = list(groups) if groups is not None else ["" for _ in actual]
+    order = list(dict.fromkeys(names))
+    for i, name in enumerate(order):
+        idx = [j for j, g in enumerate(names) if g == name]
+        ax.scatter(
+            [actual[j] for j in idx],
+            [estimated[j] for j in idx],
+            label=name or None,
+            color=PALETTE[i % len(PALETTE)],
+            s=36,
+            zorder=3,
+        )
+    values = [v for v in list(actual) + list(estimated) if v == v]
+    if values:
+        lo, hi = min(values), max(values)
+        pad = 0.05 * (hi - lo or 1.0)
+        ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888", ls="--", lw=1, label="y = x")
+    ax.legend(fontsize=9)
+    _label(ax, title, xlabel, ylabel)
+    return fig
+
+
+def to_png(fig: Any, dpi: int = 100) -> bytes:
+    """Render ``fig`` to PNG bytes and release it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    fig.clear()
+    return buf.getvalue()
+
+
+def save(fig: Any, path: str | os.PathLike[str], dpi: int = 100) -> bytes:
+    """Write ``fig`` as PNG to ``path`` (parents created) and return the bytes (for embedding)."""
+    png = to_png(fig, dpi)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(png)
+    return png
