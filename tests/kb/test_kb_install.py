@@ -62,7 +62,7 @@ def test_from_files(tmp_home: Path, kb_fix: Path, tmp_path: Path) -> None:
     (r,) = install(["hpo"], [kb_fix / "hp.obo"])
     assert r.n_terms == 596 and not r.skipped
     assert load_ontology("hpo")["HP:0001250"].name == "Seizure"
-    assert manifest()["hpo"]["release"] == "from file"
+    assert manifest()["hpo"]["release"] == "hp/releases/2025-01-16"  # the OBO data-version
     assert install(["hpo"], [kb_fix / "hp.obo"])[0].skipped
     copy = tmp_path / "hp.obo"
     shutil.copy(kb_fix / "hp.obo", copy)

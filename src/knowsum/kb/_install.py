@@ -118,20 +118,22 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
     t0 = time.perf_counter()
     out = store_path(kb.name)
     data, n, sources = kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+    file_release = data.release if data is not None and "from file" not in data.release else ""
+    release = (file_release or "from file") if from_files else kb.release
     if data is not None:
+        data.release = release
         progress(f"writing {out.name} ({n} terms)")
         write_store(data, out)
     lo, hi = kb.expected
     if not from_files and not lo <= n <= hi:
         progress(f"warning: {kb.name} has {n} entries, outside the expected {lo}-{hi}")
-    release = data.release if data is not None and data.release else kb.release
     seconds = round(time.perf_counter() - t0, 2)
     source_bytes = sum(p.stat().st_size for p in sources)
     entry: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "source": kb.source if not from_files else "file",
         "source_key": key,
-        "release": release if not from_files else "from file",
+        "release": release,
         "n_terms": n,
         "store": out.name,
         "store_bytes": out.stat().st_size,

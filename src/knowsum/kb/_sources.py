@@ -8,6 +8,7 @@ files are read in place (wheel members through :mod:`zipfile`, Debian payloads e
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import subprocess
@@ -24,7 +25,13 @@ _APT_LISTS = Path("/var/lib/apt/lists")
 
 
 def sha256(path: Path) -> str:
-    """Hex SHA-256 of a file."""
+    """Hex SHA-256 of a file (memoized per path, size and modification time)."""
+    st = path.stat()
+    return _sha256(str(path.resolve()), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _sha256(path: str, size: int, mtime_ns: int) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
