@@ -103,11 +103,12 @@ def list_cmd(as_json: bool) -> None:
     if as_json:
         _dump(rows)
         return
-    click.echo(f"{'NAME':<9} {'INST':<4} {'ENTRIES':>8}  {'RELEASE':<40} SOURCE")
+    w = max(len(r["release"]) for r in rows)
+    click.echo(f"{'NAME':<9} {'INST':<4} {'ENTRIES':>8}  {'RELEASE':<{w}}  SOURCE")
     for r in rows:
         entries = str(r["entries"]) if r["entries"] is not None else "-"
         inst = "yes" if r["installed"] else "no"
-        click.echo(f"{r['name']:<9} {inst:<4} {entries:>8}  {r['release'][:40]:<40} {r['source']}")
+        click.echo(f"{r['name']:<9} {inst:<4} {entries:>8}  {r['release']:<{w}}  {r['source']}")
 
 
 def _gene_dict(g: GeneRecord) -> dict[str, Any]:
