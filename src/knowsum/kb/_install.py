@@ -9,10 +9,12 @@ instant. Stores are written atomically, so an interrupted install leaves the pre
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -148,6 +150,17 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
     return InstallResult(kb.name, False, n, seconds, source_bytes, out.stat().st_size)
 
 
+@contextlib.contextmanager
+def _locked() -> Iterator[None]:
+    """Serialize installs of concurrent processes (the manifest is read-modified-written)."""
+    with open(paths.kb_dir() / ".install.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def install(
     names: Sequence[str],
     from_files: Sequence[Path] = (),
@@ -172,16 +185,19 @@ def install(
     if from_files and len(chosen) != 1:
         raise InputError("--from FILE needs exactly one knowledge-base name")
     results = []
-    for i, name in enumerate(dict.fromkeys(chosen), 1):
+    with _locked():
+        for i, name in enumerate(dict.fromkeys(chosen), 1):
 
-        def step(msg: str, _i: int = i, _name: str = name) -> None:
-            report(f"[{_i}/{len(chosen)}] {_name}: {msg}")
+            def step(msg: str, _i: int = i, _name: str = name) -> None:
+                report(f"[{_i}/{len(chosen)}] {_name}: {msg}")
 
-        res = _install_one(KBS[name], from_files, force, step)
-        step(
-            "already installed" if res.skipped else f"installed {res.n_terms} entries in {res.seconds:.1f} s"
-        )
-        results.append(res)
+            res = _install_one(KBS[name], from_files, force, step)
+            step(
+                "already installed"
+                if res.skipped
+                else f"installed {res.n_terms} entries in {res.seconds:.1f} s"
+            )
+            results.append(res)
     return results
 
 
