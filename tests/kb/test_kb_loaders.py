@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.errors import InputFileError, SourceError
+from knowsum.kb import PARENT
 from knowsum.kb._store import OntologyData, read_store, write_store
 from knowsum.kb.loaders import bioc, cellxgene, hpo, icd, indra, obo, theorems
 
@@ -134,7 +135,8 @@ def test_cellxgene_uberon(kb_fix: Path) -> None:
     data = cellxgene.load_cellxgene_json((kb_fix / "uberon.json.zst").read_bytes(), _data("uberon"), "u.zst")
     kidney = data.terms["UBERON:0002113"]
     assert kidney.name == "kidney"
-    assert kidney.relations and all(r == cellxgene.PARENT for r, _ in kidney.relations)
+    assert kidney.relations and all(r == PARENT for r, _ in kidney.relations)
+    assert data.meta["taxonomy"] == PARENT
     deprecated = [r for r in data.terms.values() if r.obsolete]
     assert len(deprecated) >= 5
     assert all(r.name == "" or r.name.startswith("obsolete") for r in deprecated)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowsum.kb import IS_A, PART_OF, Ontology
+from knowsum.kb import IS_A, PARENT, PART_OF, Ontology
 
 
 def test_mapping_protocol(go: Ontology) -> None:
@@ -90,3 +91,21 @@ def test_labels_skip_obsolete(hpo: Ontology) -> None:
     assert obsolete
     assert not obsolete & {i for i, _ in hpo.labels()}
     assert obsolete <= {i for i, _ in hpo.labels(include_obsolete=True)}
+
+
+def test_untyped_parents_are_the_taxonomy(kb_fix: Path, tmp_path: Path) -> None:
+    from knowsum.kb._store import OntologyData, write_store
+    from knowsum.kb.loaders import cellxgene
+
+    data = OntologyData("uberon", "fixture", "fixture")
+    cellxgene.load_cellxgene_json((kb_fix / "uberon.json.zst").read_bytes(), data, "uberon.json.zst")
+    write_store(data, tmp_path / "uberon.sqlite")
+    uberon = Ontology.open("uberon", tmp_path / "uberon.sqlite")
+    assert uberon.taxonomy == PARENT
+    kidney = "UBERON:0002113"
+    assert uberon[kidney].name == "kidney"
+    assert "UBERON:0000062" in uberon.ancestors(kidney)  # organ, via the default relations
+    assert uberon.is_a(kidney, "UBERON:0000062")
+    assert kidney in uberon.descendants("UBERON:0000062")
+    assert 0 < len(uberon.roots) < 10 and all(not uberon[r].parents() for r in uberon.roots)
+    assert uberon.category(kidney) and not set(uberon.category(kidney)) & set(uberon.roots)

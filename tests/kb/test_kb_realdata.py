@@ -89,7 +89,9 @@ def test_other_kbs() -> None:
     assert onto("hpo")["HP:0001250"].name == "Seizure"
     assert onto("mesh")["D000544"].name == "Alzheimer Disease"
     assert onto("hgnc")["HGNC:11998"].name == "TP53"
-    assert onto("uberon")["UBERON:0002113"].name == "kidney"
+    uberon = onto("uberon")
+    assert uberon["UBERON:0002113"].name == "kidney"
+    assert uberon.is_a("UBERON:0002113", "UBERON:0000062")  # kidney is an organ (untyped parents)
     assert onto("mondo")["MONDO:0004975"].name == "Alzheimer disease"
     theorems = onto("theorems")
     assert theorems["Q11518"].name == "Pythagorean theorem"

@@ -29,12 +29,13 @@ from knowsum.kb._ontology import IdStatus, Ontology
 from knowsum.kb._popularity import POPULARITY_FILES, PopularityRow, load_popularity
 from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
 from knowsum.kb._syntax import SYNTAX, IdSyntax
-from knowsum.kb._term import IS_A, PART_OF, Synonym, Term
+from knowsum.kb._term import IS_A, PARENT, PART_OF, Synonym, Term
 
 __all__ = [
     "IS_A",
     "KBS",
     "KB_NAMES",
+    "PARENT",
     "PART_OF",
     "POPULARITY_FILES",
     "SYNTAX",

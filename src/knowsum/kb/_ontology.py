@@ -8,14 +8,14 @@ from typing import Literal
 
 from knowsum.kb._store import read_store
 from knowsum.kb._syntax import SYNTAX, IdSyntax
-from knowsum.kb._term import IS_A, PART_OF, Term
+from knowsum.kb._term import IS_A, PARENT, PART_OF, Term
 
 __all__ = ["IdStatus", "Ontology"]
 
 #: What an ID string is, as told by :meth:`Ontology.id_status`.
 IdStatus = Literal["primary", "alt", "obsolete", "nonexistent", "malformed"]
 
-_DEFAULT_RELATIONS: tuple[str, ...] = (IS_A, PART_OF)
+_DEFAULT_RELATIONS: tuple[str, ...] = (IS_A, PART_OF, PARENT)
 
 
 class Ontology(Mapping[str, Term]):
@@ -30,7 +30,8 @@ class Ontology(Mapping[str, Term]):
         terms: Terms by primary ID.
         alt_ids: Alternative ID → primary ID.
         meta: Store metadata (``release``, ``source``…).
-        roots: IDs whose children define :meth:`category` (default: terms with no ``is_a`` parent).
+        roots: IDs whose children define :meth:`category` (default: terms with no taxonomy parent).
+        taxonomy: The subsumption relation: ``is_a``, or ``parent`` for sources without typed edges.
     """
 
     def __init__(
@@ -40,12 +41,14 @@ class Ontology(Mapping[str, Term]):
         alt_ids: dict[str, str] | None = None,
         meta: dict[str, str] | None = None,
         roots: Iterable[str] | None = None,
+        taxonomy: str = IS_A,
     ) -> None:
         self.name = name
         self._terms = terms
         self._alt = alt_ids or {}
         self.meta = meta or {}
         self.syntax: IdSyntax | None = SYNTAX.get(name)
+        self.taxonomy = taxonomy
         self._children: dict[tuple[str, str], list[str]] | None = None
         self._anc_cache: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
         self._roots = None if roots is None else tuple(roots)
@@ -54,7 +57,9 @@ class Ontology(Mapping[str, Term]):
     def roots(self) -> tuple[str, ...]:
         """Root terms: as given (DOID: ``DOID:4``), else the non-obsolete terms without an is_a parent."""
         if self._roots is None:
-            self._roots = tuple(t.id for t in self._terms.values() if not t.obsolete and not t.parents(IS_A))
+            self._roots = tuple(
+                t.id for t in self._terms.values() if not t.obsolete and not t.parents(self.taxonomy)
+            )
         return self._roots
 
     @classmethod
@@ -62,7 +67,7 @@ class Ontology(Mapping[str, Term]):
         """Load an ontology from its store file (see :mod:`knowsum.kb._store`)."""
         meta, terms, alts = read_store(path)
         roots = meta.get("roots")
-        return cls(name, terms, alts, meta, roots.split() if roots else None)
+        return cls(name, terms, alts, meta, roots.split() if roots else None, meta.get("taxonomy", IS_A))
 
     # -- Mapping ---------------------------------------------------------------------------------
     def __getitem__(self, key: str) -> Term:
@@ -155,18 +160,18 @@ class Ontology(Mapping[str, Term]):
                 out |= self.ancestors(tid, rels)
         return frozenset(out)
 
-    def children(self, tid: str, relation: str = IS_A) -> tuple[str, ...]:
-        """Direct children of ``tid`` over one relation."""
+    def children(self, tid: str, relation: str | None = None) -> tuple[str, ...]:
+        """Direct children of ``tid`` over one relation (default: the taxonomy relation)."""
         if self._children is None:
             index: dict[tuple[str, str], list[str]] = {}
             for t in self._terms.values():
                 for r, p in t.relations:
                     index.setdefault((p, r), []).append(t.id)
             self._children = index
-        return tuple(self._children.get((self[tid].id, relation), ()))
+        return tuple(self._children.get((self[tid].id, relation or self.taxonomy), ()))
 
-    def descendants(self, tid: str, relation: str = IS_A) -> frozenset[str]:
-        """All descendants of ``tid`` (excluding itself) over one relation."""
+    def descendants(self, tid: str, relation: str | None = None) -> frozenset[str]:
+        """All descendants of ``tid`` (excluding itself) over one relation (default: the taxonomy)."""
         seen: set[str] = set()
         stack = [self[tid].id]
         while stack:
@@ -184,17 +189,19 @@ class Ontology(Mapping[str, Term]):
         A root itself has no category (``()``).
         """
         term = self[tid]
-        lineage = {term.id} | self.ancestors(term.id, (IS_A,))
+        lineage = {term.id} | self.ancestors(term.id, (self.taxonomy,))
         roots = set(self.roots)
         return tuple(
-            sorted(t for t in lineage if t not in roots and set(self._terms[t].parents(IS_A)) & roots)
+            sorted(
+                t for t in lineage if t not in roots and set(self._terms[t].parents(self.taxonomy)) & roots
+            )
         )
 
     def is_a(self, tid: str, ancestor: str) -> bool:
         """Whether ``tid`` is ``ancestor`` or descends from it over is_a."""
         a = self[ancestor].id
         t = self[tid].id
-        return t == a or a in self.ancestors(t, (IS_A,))
+        return t == a or a in self.ancestors(t, (self.taxonomy,))
 
     def labels(self, include_obsolete: bool = False) -> Iterator[tuple[str, str]]:
         """``(ID, label)`` pairs for every name and synonym (primary IDs)."""

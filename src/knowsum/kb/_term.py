@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IS_A", "PART_OF", "Synonym", "Term"]
+__all__ = ["IS_A", "PARENT", "PART_OF", "Synonym", "Term"]
 
 #: Relation names used for parents; loaders map source spellings ("isa", "part of") onto these.
 IS_A = "is_a"
 PART_OF = "part_of"
+#: Untyped parent edge, for sources that give ancestors without relation types (cellxgene's Uberon, MONDO).
+PARENT = "parent"
 
 
 @dataclass(frozen=True, slots=True)

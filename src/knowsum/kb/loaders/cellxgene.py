@@ -3,7 +3,7 @@
 Each file maps ``ID → {label, synonyms, description, deprecated, ancestors: {ID: distance},
 replaced_by, consider}``. The files carry ancestor *distances*, not typed edges: distance-1
 ancestors become parents under the relation ``parent`` (is_a or part_of in the source ontology),
-so :meth:`~knowsum.kb.Ontology.ancestors` with ``relations=None`` gives the full closure.
+which is also the ontology's taxonomy relation (roots, categories, ``is_a`` tests).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from typing import Any
 
 from knowsum.errors import SourceError
 from knowsum.kb._store import OntologyData, TermRecord
+from knowsum.kb._term import PARENT
 
-__all__ = ["PARENT", "load_cellxgene_json"]
-
-PARENT = "parent"
+__all__ = ["load_cellxgene_json"]
 
 
 def load_cellxgene_json(raw: bytes, data: OntologyData, where: str) -> OntologyData:
@@ -32,6 +31,7 @@ def load_cellxgene_json(raw: bytes, data: OntologyData, where: str) -> OntologyD
         ) from exc
     if not isinstance(items, dict) or not items:
         raise SourceError(f"{where}: expected a JSON object of terms")
+    data.meta["taxonomy"] = PARENT
     for tid, item in items.items():
         rec = data.add(TermRecord(tid, item.get("label", ""), "", bool(item.get("deprecated"))))
         rec.definition = item.get("description") or ""
