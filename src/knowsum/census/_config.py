@@ -1,0 +1,148 @@
+"""The census configuration: one validated pydantic record, from CLI options or a TOML file.
+
+Defaults follow the KnowSum paper where they make sense (temperature 1, nucleus sampling off,
+``t = 100``, ``k`` chosen from {6, 8, 10} by held-out validation, fuzzy cut-off 0.9), with query
+counts sized for the embedded local model on a laptop (the paper uses 3,000 × 50 diseases and
+30,000 × 20 theorems on hosted models).
+
+TOML example (every key optional except ``task``)::
+
+    task = "diseases"
+    model = "qwen2.5-coder-1.5b-instruct"
+    queries = 40
+    criterion = "strict"
+    until_new_rate = 0.5
+
+A custom task sets ``task = "custom"`` and describes itself::
+
+    task = "custom"
+    prompt = "List {n} human bones, one per line."
+    answers = 20
+    decoder = "lines"
+    kb = "uberon"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from knowsum.errors import ConfigError, InputFileError
+
+__all__ = ["CensusConfig", "Criterion", "DecoderName", "config_error", "load_config"]
+
+Criterion = Literal["strict", "relaxed"]
+DecoderName = Literal["lines", "comma", "whole"]
+
+
+class CensusConfig(BaseModel):
+    """Everything that defines a census run (task, model, sampling, estimation, outputs)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task: str = Field(
+        description="diseases | theorems | ontology:KB | diversity[:applications|:dream-jobs] | custom"
+    )
+    model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
+    base_url: str | None = Field(None, description="API root for openai:MODEL")
+    queries: int = Field(
+        30, ge=1, le=10_000_000, description="N_query: independent queries (the maximum with until_new_rate)"
+    )
+    answers: int | None = Field(None, ge=1, le=1000, description="N_ans per query; None = task default")
+    temperature: float = Field(1.0, ge=0.0, le=2.0, description="sampling temperature (paper: 1)")
+    top_p: float = Field(1.0, gt=0.0, le=1.0, description="nucleus mass (paper: 1 = off)")
+    max_tokens: int | None = Field(None, ge=1, description="token budget per response; None = from answers")
+    seed: int = Field(0, ge=0, description="run seed (each draw's seed derives from it)")
+    t: float = Field(100.0, gt=0.0, le=1e6, description="extrapolation factor t (paper: 100)")
+    k: int | Literal["auto"] = Field("auto", description="truncation k, or 'auto' (held-out choice)")
+    k_candidates: tuple[int, ...] = Field((6, 8, 10), min_length=1, description="candidates for k='auto'")
+    estimator: str = Field("et", description="estimator name (knowsum.stats.ESTIMATORS); paper: et")
+    n_bootstrap: int = Field(1000, ge=0, le=100_000, description="bootstrap resamples (0 = no interval)")
+    level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
+    criterion: Criterion = Field("relaxed", description="strict or relaxed verification (paper §4.1)")
+    cutoff: float = Field(0.9, gt=0.0, le=1.0, description="fuzzy match cut-off (paper App. B.3: 0.9)")
+    count_duplicates: bool = Field(
+        False, description="count a cluster once per mention (paper B.3) instead of once per response"
+    )
+    until_new_rate: float | None = Field(
+        None, gt=0.0, description="stop when fewer than this many new verified items per query are predicted"
+    )
+    batch_queries: int | None = Field(None, ge=1, description="queries per batch with until_new_rate")
+    quantile: float = Field(0.5, gt=0.0, lt=1.0, description="diversity: q of the pooled 10-NN distances")
+    neighbours: int = Field(10, ge=1, le=100, description="diversity: nearest neighbours for the threshold")
+    pool_with: tuple[Path, ...] = Field((), description="diversity: other run dirs pooled for the threshold")
+    prompt: str | None = Field(None, description="prompt override ({n} = answers)")
+    decoder: DecoderName | None = Field(None, description="custom: lines | comma | whole")
+    separator: str | None = Field(None, description="custom: item separator (overrides decoder)")
+    kb: str | None = Field(None, description="custom: verifier knowledge base")
+    namespace: str | None = Field(None, description="ontology/custom: keep only terms of this namespace")
+    name_words: tuple[str, ...] = Field((), description="custom strict rule: canonical name contains a word")
+    top: int = Field(25, ge=1, le=1000, description="top items kept in the result")
+    out: Path | None = Field(None, description="run directory (default: ./census-runs/<task>-<model>)")
+    store: Path | None = Field(None, description="response store (default: the knowsum home's)")
+
+    @field_validator("k")
+    @classmethod
+    def _k_range(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and not 1 <= v <= 50:
+            raise ValueError("k must be 'auto' or an integer in [1, 50]")
+        return v
+
+    @field_validator("k_candidates")
+    @classmethod
+    def _cands(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if any(not 1 <= k <= 50 for k in v):
+            raise ValueError("k candidates must be integers in [1, 50]")
+        return v
+
+    @field_validator("task")
+    @classmethod
+    def _task(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("task must not be empty")
+        return v.strip()
+
+
+def config_error(exc: ValidationError, where: str) -> ConfigError:
+    """One readable line from a pydantic error: ``where: field=value: problem``."""
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"]) or "config"
+    value = err.get("input")
+    shown = "" if isinstance(value, dict) else f"={value!r}"
+    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+    return ConfigError(f"{where}: invalid {field}{shown}: {err['msg']}{more}")
+
+
+def load_config(path: Path, overrides: dict[str, Any] | None = None) -> CensusConfig:
+    """Read a TOML config, apply ``overrides`` (non-``None`` CLI options) and validate.
+
+    Raises:
+        InputFileError: missing, unreadable or malformed TOML.
+        ConfigError: an invalid value (names the file, the key and the value).
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputFileError(path, "config file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, f"cannot read config: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(path, f"not valid TOML: {exc}") from None
+    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    base = path.parent
+    for key in ("out", "store"):
+        if (
+            isinstance(data.get(key), str)
+            and not Path(data[key]).is_absolute()
+            and key not in (overrides or {})
+        ):
+            data[key] = str(base / data[key])
+    try:
+        return CensusConfig(**data)
+    except ValidationError as exc:
+        raise config_error(exc, str(path)) from None
+    except TypeError as exc:
+        raise ConfigError(f"{path}: {exc}") from None

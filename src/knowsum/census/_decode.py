@@ -1,0 +1,104 @@
+"""Decoders: split one model response into candidate items (KnowSum Algorithm 1, decoder ``C``).
+
+A decoder removes stylistic variation and keeps the core of each answer: list markers and
+numbering (``-``, ``*``, ``•``, ``1.``, ``2)``), Markdown emphasis, trailing punctuation, and a
+claimed identifier in parentheses or after a dash (``Asthma (DOID:2841)`` → text ``Asthma``,
+claimed ``DOID:2841``), which is kept apart as a free memorization signal. Lines that are headers
+(end with a colon) or chat filler ("Here are 50 diseases") are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["DecodedItem", "decode"]
+
+_MARKER = re.compile(r"^\s*(?:[-*•·▪◦–—+>]+|\(?\d{1,4}[.):\]]|\(?[a-zA-Z][.)])\s+")
+_NUM_ONLY = re.compile(r"^\s*\d{1,4}[.):]?\s*")
+_CLAIM_PAREN = re.compile(r"\s*[(\[]\s*((?:[A-Za-z][A-Za-z0-9_]*)\s*:\s*[A-Za-z]?\d[\w.]*)\s*[)\]]")
+_CLAIM_TAIL = re.compile(r"\s*(?:[-–—:,]\s*)((?:[A-Za-z][A-Za-z0-9_]*)\s*:\s*[A-Za-z]?\d[\w.]*)\s*$")
+_EMPHASIS = re.compile(r"[*_`]{1,3}")
+_FILLER = re.compile(
+    r"^(?:note:|(?:sure|certainly|of course|here (?:is|are)|below (?:is|are)|i hope|let me know"
+    r"|these are)\b)",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+MAX_ITEM_CHARS = 200
+"""Longer pieces are not list items (kept as one item only by the ``whole`` decoder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedItem:
+    """One candidate item of one response.
+
+    Attributes:
+        query: Index of the response (query) it came from.
+        position: 0-based position within the response.
+        text: The cleaned item text.
+        claimed_id: An identifier the model attached to it (``DOID:2841``), normalized to
+            ``PREFIX:digits`` without spaces, or ``None``.
+    """
+
+    query: int
+    position: int
+    text: str
+    claimed_id: str | None = None
+
+
+def _clean(piece: str) -> tuple[str, str | None]:
+    text = _EMPHASIS.sub("", piece).strip()
+    text = _MARKER.sub("", text, count=1)
+    claimed = None
+    m = _CLAIM_PAREN.search(text) or _CLAIM_TAIL.search(text)
+    if m is not None:
+        claimed = re.sub(r"\s+", "", m.group(1)).upper()
+        text = (text[: m.start()] + " " + text[m.end() :]).strip()
+    text = _NUM_ONLY.sub("", text) if re.match(r"^\s*\d{1,4}[.):]\s", text) else text
+    text = _SPACES.sub(" ", text).strip().strip("\"'“”‘’").strip()
+    text = text.rstrip(".;,:!?").strip()
+    if text.lower().startswith("and "):
+        text = text[4:].strip()
+    return text, claimed
+
+
+def _pieces(response: str, decoder: str, separator: str | None) -> list[str]:
+    if separator is not None:
+        return [p for line in response.splitlines() for p in line.split(separator)]
+    if decoder == "whole":
+        return [response]
+    lines = response.splitlines()
+    if decoder == "comma":
+        return [p for line in lines for p in re.split(r",|;", line)]
+    return lines
+
+
+def decode(
+    response: str, query: int, decoder: str = "lines", separator: str | None = None
+) -> list[DecodedItem]:
+    """Split ``response`` into cleaned items.
+
+    Args:
+        response: The model's text.
+        query: Index of the response (stored in each item).
+        decoder: ``lines`` (one item per line), ``comma`` (items separated by commas, semicolons
+            or newlines) or ``whole`` (the whole response is one item, for open-ended answers).
+        separator: A custom separator (splits each line on it); overrides ``decoder``.
+
+    Returns:
+        Items in order; empty pieces, headers, filler sentences and over-long pieces are dropped.
+    """
+    if decoder == "whole" and separator is None:
+        text = _SPACES.sub(" ", response).strip()
+        return [DecodedItem(query, 0, text)] if text else []
+    out: list[DecodedItem] = []
+    for piece in _pieces(response, decoder, separator):
+        raw = piece.strip()
+        if not raw or raw.endswith(":") or _FILLER.match(_MARKER.sub("", raw)):
+            continue
+        text, claimed = _clean(raw)
+        if not text or len(text) > MAX_ITEM_CHARS or not re.search(r"[^\W\d_]", text):
+            continue
+        out.append(DecodedItem(query, len(out), text, claimed))
+    return out

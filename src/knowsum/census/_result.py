@@ -1,0 +1,185 @@
+"""The census result record (``result.json``) and the per-item record (``items.jsonl``).
+
+Both are pydantic models with a schema ``version``; undefined numbers (e.g. no verified item, so
+no estimate) are ``null`` in JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowsum.errors import InputFileError
+
+__all__ = [
+    "RESULT_VERSION",
+    "CensusResult",
+    "Counts",
+    "CurvePoint",
+    "DiversityInfo",
+    "HeldoutPoint",
+    "ItemRecord",
+    "StopInfo",
+    "TopItem",
+    "load_result",
+]
+
+RESULT_VERSION = 1
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="null")
+
+
+class ItemRecord(_Record):
+    """One decoded item (one line of ``items.jsonl``)."""
+
+    query: int = Field(description="index of the response (sample index)")
+    position: int = Field(description="position of the item in the response")
+    text: str = Field(description="decoded item text")
+    claimed_id: str | None = Field(None, description="identifier the model attached, if any")
+    status: Literal["valid", "excluded", "unverified", "invalid"] = Field(description="verifier verdict")
+    key: str | None = Field(None, description="cluster key (matched ID, or embedding cluster)")
+    name: str | None = Field(None, description="canonical name of the matched term / cluster")
+    score: float | None = Field(None, description="match similarity in [0, 1]")
+    stage: str | None = Field(None, description="match stage: exact, normalized, fuzzy")
+    claimed_ok: bool | None = Field(None, description="claimed ID resolves to the matched term")
+    counted: bool = Field(False, description="counted in the prevalence (valid, first in its response)")
+
+
+class Counts(_Record):
+    """How many responses and items went through each stage."""
+
+    responses: int = Field(description="responses used (successful generations)")
+    failed_responses: int = Field(0, description="requests that ended in an error (not used)")
+    items: int = Field(description="decoded items")
+    valid: int = Field(description="items that passed verification")
+    excluded: int = Field(description="matched items that fail the criterion")
+    unverified: int = Field(description="items passing the name rule but not in the KB (theorems)")
+    invalid: int = Field(description="items that matched nothing")
+    counted: int = Field(description="valid items counted (n); duplicates within a response dropped")
+    claimed_ids: int = Field(0, description="matched items that came with a claimed ID")
+    claimed_agree: int = Field(0, description="of those, how many claimed the matched ID")
+
+
+class CurvePoint(_Record):
+    """``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` at one ``t``, with bootstrap bands."""
+
+    t: float
+    unseen: float
+    unseen_lower: float | None = None
+    unseen_upper: float | None = None
+    n_total: float
+    skr: float | None
+    skr_lower: float | None = None
+    skr_upper: float | None = None
+
+
+class HeldoutPoint(_Record):
+    """Held-out check (paper §5.1, Fig. 7): mean estimated vs actual unseen over random splits."""
+
+    r_obs: float = Field(description="observed fraction of the queries")
+    t: float = Field(description="extrapolation factor of this point (held-out / observed queries)")
+    estimated: float = Field(description="mean estimated unseen")
+    actual: float = Field(description="mean actual number of new items in the held-out queries")
+    estimated_sd: float
+    actual_sd: float
+
+
+class TopItem(_Record):
+    """One of the most frequent clusters (paper Tables 6-8)."""
+
+    key: str
+    name: str
+    count: int = Field(description="times counted")
+    fraction: float = Field(description="count / n (all counted observations)")
+
+
+class StopInfo(_Record):
+    """Where and why an adaptive (``until_new_rate``) run stopped."""
+
+    reason: Literal["rate", "max-queries"]
+    queries: int = Field(description="queries used when it stopped")
+    threshold: float = Field(description="the EPS asked for (new verified items per query)")
+    history: list[tuple[int, float]] = Field(description="(queries so far, predicted new items per query)")
+    message: str
+
+
+class DiversityInfo(_Record):
+    """Embedding clustering of an open-ended task (paper §4.3, App. B.3.3)."""
+
+    embedding_model: str
+    quantile: float
+    neighbours: int
+    threshold: float = Field(description="cosine distance below which two responses are equivalent")
+    pooled_runs: list[str] = Field(description="other runs whose k-NN distances were pooled")
+    n_distances: int
+
+
+class CensusResult(_Record):
+    """Everything a census run found (``result.json``)."""
+
+    version: int = Field(RESULT_VERSION, description="schema version")
+    created: str = Field(description="UTC time the result was written (ISO 8601)")
+    task: str
+    kind: str
+    prompt: str
+    model: str = Field(description="model id")
+    backend: str = Field(description="backend kind: local, openai, mock")
+    criterion: str
+    parameters: dict[str, Any] = Field(description="the full validated configuration")
+    counts: Counts
+    prevalence: list[tuple[int, int]] = Field(description="(s, n_s) pairs, n_s > 0")
+    n_queries: int
+    n_observations: int = Field(description="n = Σ s·n_s")
+    n_seen: int
+    n_unseen: float | None = Field(description="Û(t)")
+    n_total: float | None = Field(description="N̂_tot = N_seen + Û(t)")
+    skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot")
+    interval: tuple[float, float] | None = Field(description="bootstrap interval of Û(t)")
+    interval_total: tuple[float, float] | None = None
+    interval_skr: tuple[float, float] | None = None
+    level: float
+    t: float
+    k: int | None
+    k_source: str
+    estimator: str
+    k_errors: dict[str, float] = Field(description="held-out NMSE of each candidate k")
+    curve: list[CurvePoint]
+    heldout: list[HeldoutPoint]
+    top_items: list[TopItem]
+    unverified_top: list[TopItem] = Field(description="theorems passing the name rule but not in the list")
+    examples: list[str] = Field(default_factory=list, description="a few raw responses (model text)")
+    stop: StopInfo | None = None
+    diversity: DiversityInfo | None = None
+    timings: dict[str, float] = Field(description="seconds per stage")
+    notes: list[str] = Field(default_factory=list)
+
+
+def load_result(path: Path) -> CensusResult:
+    """Read ``result.json`` (a run directory or the file itself).
+
+    Raises:
+        InputFileError: missing file, bad JSON, another schema version or invalid fields.
+    """
+    file = path / "result.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputFileError(file, "no census result here (run `knowsum census run` first)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputFileError(file, f"cannot read census result: {exc}") from None
+    if not isinstance(data, dict) or data.get("version") != RESULT_VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        raise InputFileError(
+            file, f"unsupported census result version {version!r} (expected {RESULT_VERSION})"
+        )
+    try:
+        return CensusResult.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise InputFileError(file, f"invalid census result field {where}: {err['msg']}") from None

@@ -1,0 +1,151 @@
+"""Census tasks: prompt template + decoder + verifier + clustering key, built in or custom.
+
+Built-in tasks (KnowSum §4, App. B):
+
+========================  ==========================================================  ============
+task                      verifier / cluster key                                      N_ans
+========================  ==========================================================  ============
+``diseases``              DOID names + synonyms, fuzzy 0.9 → DOID (strict: disease    50
+                          of anatomical entity DOID:7; relaxed: any DOID disease)
+``theorems``              theorem list KB → Wikidata ID (strict: name contains        20
+                          "theorem"; relaxed: one of 12 concept words)
+``ontology:KB``           any installed ontology → its ID (optional namespace)        20
+``diversity``             none; embedding clusters (``:applications``,                 1
+                          ``:dream-jobs``)
+``custom``                from the config: prompt, decoder/separator, kb, criterion   config
+========================  ==========================================================  ============
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from knowsum.census import _prompts as prompts
+from knowsum.census._config import CensusConfig
+from knowsum.errors import ConfigError, UnknownNameError
+
+__all__ = ["BUILTIN_TASKS", "CONCEPT_WORDS", "Task", "TaskKind", "resolve_task"]
+
+TaskKind = Literal["diseases", "theorems", "ontology", "diversity", "text"]
+
+CONCEPT_WORDS: tuple[str, ...] = (
+    "theorem",
+    "lemma",
+    "law",
+    "principle",
+    "formula",
+    "criterion",
+    "identity",
+    "conjecture",
+    "rule",
+    "equation",
+    "postulate",
+    "corollary",
+)
+"""The 12 math-concept words of the relaxed theorem criterion (KnowSum §4.1, App. B.4)."""
+
+BUILTIN_TASKS = ("diseases", "theorems", "ontology:KB", "diversity", "diversity:dream-jobs", "custom")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A resolved census task.
+
+    Attributes:
+        name: Task name as given (``diseases``, ``ontology:go``…).
+        kind: Which verifier and clustering apply.
+        prompt: The rendered prompt (``{n}`` replaced by ``answers``).
+        answers: Answers requested per query (``N_ans``).
+        decoder: ``lines``, ``comma`` or ``whole``.
+        separator: Custom item separator, or ``None``.
+        kb: Knowledge base of the verifier, or ``None`` (diversity, unverified custom tasks).
+        namespace: Keep only KB terms of this namespace (``None`` = all).
+        name_words: Strict rule of custom tasks: the canonical name contains one of these words.
+        max_tokens: Token budget per response.
+    """
+
+    name: str
+    kind: TaskKind
+    prompt: str
+    answers: int
+    decoder: str
+    separator: str | None
+    kb: str | None
+    namespace: str | None
+    name_words: tuple[str, ...]
+    max_tokens: int
+
+
+def _tokens(answers: int, per_answer: int) -> int:
+    return min(8192, 48 + per_answer * answers)
+
+
+def _diversity_prompt(variant: str) -> str:
+    table = {"applications": prompts.LLM_APPLICATIONS_PROMPT, "dream-jobs": prompts.DREAM_JOBS_PROMPT}
+    if variant not in table:
+        raise UnknownNameError("diversity prompt", variant, list(table))
+    return table[variant]
+
+
+def resolve_task(cfg: CensusConfig) -> Task:
+    """Resolve ``cfg.task`` (and the config's prompt/decoder/kb overrides) to a :class:`Task`.
+
+    Raises:
+        UnknownNameError: an unknown task or KB name (lists the known ones).
+        ConfigError: a custom task without a prompt, or ``ontology:`` without a KB.
+    """
+    name, _, arg = cfg.task.partition(":")
+    if name == "diseases":
+        n = cfg.answers or 50
+        kind: TaskKind = "diseases"
+        template, decoder, kb, per = prompts.DISEASES_PROMPT, "lines", "doid", 16
+    elif name == "theorems":
+        n = cfg.answers or 20
+        kind, template, decoder, kb, per = "theorems", prompts.THEOREMS_PROMPT, "comma", "theorems", 10
+    elif name == "ontology":
+        from knowsum.kb import KB_NAMES, KBS
+
+        if not arg:
+            raise ConfigError("task 'ontology:KB' needs a knowledge base, e.g. ontology:go")
+        if arg not in KB_NAMES or KBS[arg].is_genes:
+            raise UnknownNameError("ontology", arg, [k for k in KB_NAMES if not KBS[k].is_genes])
+        n = cfg.answers or 20
+        subject, source = prompts.ontology_subject(arg, KBS[arg].description)
+        template = prompts.render(prompts.ONTOLOGY_PROMPT, n, subject=subject, source=source)
+        kind, decoder, kb, per = "ontology", "lines", arg, 14
+    elif name == "diversity":
+        n = cfg.answers or 1
+        template = _diversity_prompt(arg or "applications")
+        kind, decoder, kb, per = "diversity", "whole", None, 80
+    elif name == "custom" and not arg:
+        if not cfg.prompt:
+            raise ConfigError("task 'custom' needs prompt = \"...\" in the config (use {n} for the count)")
+        n = cfg.answers or 20
+        template, decoder, kb, per = cfg.prompt, cfg.decoder or "lines", cfg.kb, 14
+        kind = "ontology" if kb else "text"
+        if kb is not None:
+            from knowsum.kb import KB_NAMES
+
+            if kb not in KB_NAMES:
+                raise UnknownNameError("knowledge base", kb, list(KB_NAMES))
+    else:
+        raise UnknownNameError("census task", cfg.task, BUILTIN_TASKS)
+    if cfg.prompt and name != "custom":
+        template = cfg.prompt
+    if cfg.decoder and name != "custom":
+        decoder = cfg.decoder
+    if name == "diversity" and n != 1:
+        per = per * n
+    return Task(
+        name=cfg.task,
+        kind=kind,
+        prompt=prompts.render(template, n),
+        answers=n,
+        decoder=decoder,
+        separator=cfg.separator,
+        kb=kb,
+        namespace=cfg.namespace,
+        name_words=tuple(w.lower() for w in cfg.name_words),
+        max_tokens=cfg.max_tokens or _tokens(n, per),
+    )

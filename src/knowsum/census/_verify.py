@@ -1,0 +1,156 @@
+"""Verification (KnowSum Algorithm 1, step 2): is a decoded item real knowledge, and which one?
+
+Each verifier maps item texts to :class:`Verdict` objects in one batch call (the KB verifiers go
+through :meth:`knowsum.kb.Matcher.match_many`: exact → normalized → fuzzy at cut-off 0.9, App. B.3).
+A verdict's ``status`` is:
+
+- ``valid`` — matched and passes the criterion; its ``id`` is the cluster key (DOID, Wikidata ID…);
+- ``excluded`` — matched, but fails the strict criterion (e.g. a DOID disease outside "disease of
+  anatomical entity", App. B.4);
+- ``unverified`` — theorems only: not in the (small) theorem list, but its text passes the name
+  rule of the criterion; reported apart, never counted;
+- ``invalid`` — no match (hallucination, misspelling beyond the cut-off, non-item text).
+
+Criteria: diseases strict = the DOID category contains ``DOID:7`` (disease of anatomical entity),
+relaxed = any term under ``DOID:4`` (disease). Theorems strict = the canonical name contains
+"theorem", relaxed = it contains one of :data:`~knowsum.census._tasks.CONCEPT_WORDS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from knowsum.census._tasks import CONCEPT_WORDS, Task
+from knowsum.kb import normalize_text
+
+if TYPE_CHECKING:
+    from knowsum.kb import Match, Ontology
+
+__all__ = ["ANATOMICAL", "DISEASE_ROOT", "Status", "Verdict", "Verifier", "make_verifier", "words_rule"]
+
+Status = Literal["valid", "excluded", "unverified", "invalid"]
+DISEASE_ROOT = "DOID:4"
+"""DOID "disease": the relaxed disease criterion accepts anything under it."""
+ANATOMICAL = "DOID:7"
+"""DOID "disease of anatomical entity": the strict disease criterion (App. B.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The verifier's decision on one item.
+
+    Attributes:
+        status: ``valid``, ``excluded``, ``unverified`` or ``invalid`` (module docstring).
+        key: Cluster key: the matched ID (KB tasks) or the normalized text (unverified text tasks).
+        name: Canonical name of the matched term (or the item text).
+        score: Match similarity in [0, 1], or ``None``.
+        stage: ``exact``, ``normalized``, ``fuzzy`` or ``None``.
+        claimed_ok: Whether the identifier the model claimed resolves to the matched term
+            (``None`` when no ID was claimed or nothing matched).
+    """
+
+    status: Status
+    key: str | None = None
+    name: str | None = None
+    score: float | None = None
+    stage: str | None = None
+    claimed_ok: bool | None = None
+
+
+def words_rule(words: Sequence[str]) -> re.Pattern[str]:
+    """A case-insensitive whole-word pattern for ``words`` (plurals ``-s``/``-es``/``-ta`` allowed)."""
+    alt = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"\b(?:{alt})(?:s|es|ta)?\b", re.IGNORECASE)
+
+
+class Verifier:
+    """Base verifier: every item is valid and clusters by its normalized text (custom, no KB)."""
+
+    def __init__(self, task: Task, criterion: str) -> None:
+        self.task = task
+        self.criterion = criterion
+
+    def verify(self, texts: Sequence[str], claimed: Sequence[str | None]) -> list[Verdict]:
+        """One verdict per text (``claimed`` = the ID each item claimed, aligned with ``texts``)."""
+        out = []
+        for text in texts:
+            key = normalize_text(text)
+            out.append(Verdict("valid", key, text, None, None) if key else Verdict("invalid"))
+        return out
+
+
+class KBVerifier(Verifier):
+    """Match against a knowledge base, then apply the task's criterion to the matched term."""
+
+    def __init__(self, task: Task, criterion: str, ontology: Ontology, cutoff: float) -> None:
+        from knowsum.kb import Matcher
+
+        super().__init__(task, criterion)
+        self.ontology = ontology
+        self.matcher = Matcher(ontology, cutoff=cutoff)
+        words: tuple[str, ...] = ()
+        if task.kind == "theorems":
+            words = ("theorem",) if criterion == "strict" else CONCEPT_WORDS
+        elif criterion == "strict" and task.name_words:
+            words = task.name_words
+        self.name_rule = words_rule(words) if words else None
+        self._passes: dict[str, bool] = {}
+
+    def _passes_uncached(self, tid: str) -> bool:
+        term = self.ontology[tid]
+        if self.task.namespace is not None and term.namespace != self.task.namespace:
+            return False
+        if self.task.kind == "diseases":
+            if self.criterion == "strict":
+                return ANATOMICAL in self.ontology.category(tid)
+            return tid == DISEASE_ROOT or self.ontology.is_a(tid, DISEASE_ROOT)
+        if self.name_rule is not None:
+            return bool(self.name_rule.search(term.name))
+        return True
+
+    def passes(self, tid: str) -> bool:
+        """Whether matched term ``tid`` satisfies the criterion (cached per term)."""
+        hit = self._passes.get(tid)
+        if hit is None:
+            hit = self._passes[tid] = self._passes_uncached(tid)
+        return hit
+
+    def _claimed(self, claim: str | None, match: Match) -> bool | None:
+        if claim is None:
+            return None
+        return self.ontology.resolve(claim) == match.id
+
+    def verify(self, texts: Sequence[str], claimed: Sequence[str | None]) -> list[Verdict]:
+        """Batch-match ``texts`` and decide each one (see module docstring)."""
+        matches = self.matcher.match_many(texts)
+        out: list[Verdict] = []
+        for text, claim, m in zip(texts, claimed, matches, strict=True):
+            if m is None:
+                if (
+                    self.task.kind == "theorems"
+                    and self.name_rule is not None
+                    and self.name_rule.search(text)
+                ):
+                    out.append(Verdict("unverified", normalize_text(text) or text, text))
+                else:
+                    out.append(Verdict("invalid"))
+                continue
+            status: Status = "valid" if self.passes(m.id) else "excluded"
+            out.append(Verdict(status, m.id, m.name, round(m.score, 4), m.stage, self._claimed(claim, m)))
+        return out
+
+
+def make_verifier(task: Task, criterion: str, cutoff: float) -> Verifier:
+    """The verifier of ``task`` (loads its KB; diversity tasks get the pass-through verifier).
+
+    Raises:
+        KBNotInstalledError: the task's KB is not installed (the message gives the command).
+    """
+    if task.kb is None:
+        return Verifier(task, criterion)
+    from knowsum.kb import load_ontology
+
+    return KBVerifier(task, criterion, load_ontology(task.kb), cutoff)

@@ -1,0 +1,235 @@
+"""Census reports: the four plots, the self-contained ``report.html``, comparison tables.
+
+Plots (matplotlib, KnowSum figure numbers):
+
+- ``prevalence.png`` — frequency-of-frequencies histogram ``n_s`` vs ``s`` (Fig. 4);
+- ``curve.png`` — ``N̂_tot(t) = N_seen + Û(t)`` with its bootstrap band, and ``SKR(t)`` on the
+  right axis (Fig. 8);
+- ``heldout.png`` — held-out check: mean estimated vs actual unseen for ``r_obs`` ∈ {1/2, 1/3, 1/4}
+  (Fig. 7);
+- ``top_items.png`` — most frequent verified items (Fig. 5 / Tables 6-8).
+
+This module reads result records only (``knowsum.census.CensusResult``, duck-typed here so the
+report layer does not import the instrument). All model text is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from knowsum.report import _html as h
+from knowsum.report import _plots as p
+from knowsum.report._tables import format_value, markdown_table, text_table
+
+if TYPE_CHECKING:
+    from knowsum.census import CensusResult
+
+__all__ = [
+    "compare_html",
+    "compare_rows",
+    "compare_table",
+    "plots",
+    "render_report",
+    "summary_table",
+    "write_compare",
+    "write_report",
+]
+
+COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
+
+
+def _fmt_interval(iv: Sequence[float] | None) -> str:
+    return "–" if iv is None else f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
+
+
+def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
+    """The report's figures: name → (matplotlib figure, caption). Empty parts are left out."""
+    out: dict[str, tuple[Any, str]] = {}
+    if result.prevalence:
+        s, n_s = zip(*result.prevalence, strict=True)
+        out["prevalence"] = (
+            p.bars(list(s), list(n_s), title="Prevalence histogram", xlabel="s (times seen)",
+                   ylabel="n_s (items seen s times)", log_y=True),
+            "Frequency of frequencies n_s (KnowSum Fig. 4).",
+        )  # fmt: skip
+    if result.curve:
+        ts = [c.t for c in result.curve]
+        total = [c.n_total for c in result.curve]
+        lo = [
+            result.n_seen + (c.unseen_lower if c.unseen_lower is not None else c.unseen) for c in result.curve
+        ]
+        hi = [
+            result.n_seen + (c.unseen_upper if c.unseen_upper is not None else c.unseen) for c in result.curve
+        ]
+        skr = [c.skr if c.skr is not None else float("nan") for c in result.curve]
+        fig = p.curves(
+            ts, {"N_tot(t) = N_seen + U(t)": total}, bands={"N_tot(t) = N_seen + U(t)": (lo, hi)},
+            ax_right={"SKR(t)": skr}, ylabel_right="SKR(t)", xlabel="extrapolation factor t",
+            ylabel="estimated total items", title="Extrapolation", vlines={f"t = {result.t:g}": result.t},
+        )  # fmt: skip
+        fig.axes[0].set_xscale("log")
+        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {result.level:.0%} bootstrap band (KnowSum Fig. 8).")
+    if result.heldout:
+        groups = [f"r_obs = 1/{round(1 / pt.r_obs)}" for pt in result.heldout]
+        out["heldout"] = (
+            p.scatter_identity([pt.actual for pt in result.heldout], [pt.estimated for pt in result.heldout],
+                               groups=groups, title="Held-out check", xlabel="actual unseen",
+                               ylabel="estimated unseen"),
+            "Mean estimated vs actual new items in held-out queries (KnowSum §5.1, Fig. 7).",
+        )  # fmt: skip
+    if result.top_items:
+        top = result.top_items[:20]
+        out["top_items"] = (
+            p.barh(
+                [t.name for t in top], [t.count for t in top], title="Most frequent items", xlabel="count"
+            ),
+            "Most frequently generated verified items (KnowSum Fig. 5).",
+        )
+    return out
+
+
+def _summary_rows(result: CensusResult) -> list[list[Any]]:
+    c = result.counts
+    rows: list[list[Any]] = [
+        ["task", result.task],
+        ["model", result.model],
+        ["criterion", result.criterion],
+        ["responses", c.responses],
+        [
+            "items (valid / excluded / unverified / invalid)",
+            f"{c.valid} / {c.excluded} / {c.unverified} / {c.invalid}",
+        ],
+        ["observations n", result.n_observations],
+        ["N_seen", result.n_seen],
+        [f"U(t), t = {result.t:g}", result.n_unseen],
+        [f"U(t) {result.level:.0%} interval", _fmt_interval(result.interval)],
+        ["N_tot (estimated)", result.n_total],
+        ["N_tot interval", _fmt_interval(result.interval_total)],
+        ["SKR", result.skr],
+        ["k", f"{result.k} ({result.k_source})"],
+    ]
+    if c.claimed_ids:
+        rows.append(["claimed IDs that agree", f"{c.claimed_agree} / {c.claimed_ids}"])
+    if result.stop is not None:
+        rows.append(["stopped", result.stop.message])
+    return rows
+
+
+def summary_table(result: CensusResult, markdown: bool = False) -> str:
+    """The key numbers as a terminal (or Markdown) table."""
+    return (markdown_table if markdown else text_table)(["quantity", "value"], _summary_rows(result))
+
+
+def render_report(result: CensusResult, figures: dict[str, bytes], captions: dict[str, str]) -> str:
+    """The HTML document for one run (``figures``: name → PNG bytes)."""
+    c = result.counts
+    tiles = [
+        ("N_seen", result.n_seen, "distinct verified items"),
+        ("N_tot", result.n_total, f"estimated, t = {result.t:g}; {_fmt_interval(result.interval_total)}"),
+        ("U(t)", result.n_unseen, f"unseen; {_fmt_interval(result.interval)}"),
+        ("SKR", result.skr, "seen knowledge ratio"),
+        ("k", result.k, result.k_source),
+        ("responses", c.responses, f"{c.items} items, {c.valid} valid"),
+    ]
+    parts: list[str] = [h.key_numbers(tiles)]
+    if result.stop is not None:
+        parts.append(h.paragraph(result.stop.message, cls="stop"))
+    parts.append(h.section("Summary", h.table(["quantity", "value"], _summary_rows(result))))
+    figs = [
+        h.figure_png(png, alt=captions[name], caption=captions[name], name=name)
+        for name, png in figures.items()
+    ]
+    if figs:
+        parts.append(h.section("Plots", *figs))
+    if result.top_items:
+        rows = [[i + 1, t.name, t.key, t.count, t.fraction] for i, t in enumerate(result.top_items)]
+        parts.append(h.section("Top items", h.table(["#", "name", "key", "count", "fraction"], rows)))
+    if result.unverified_top:
+        rows = [[t.name, t.count] for t in result.unverified_top]
+        parts.append(
+            h.section("Unverified (pass the name rule, not in the list)", h.table(["text", "count"], rows))
+        )
+    if result.k_errors:
+        rows = [[k, e] for k, e in result.k_errors.items()]
+        parts.append(h.section("Held-out choice of k", h.table(["k", "NMSE"], rows)))
+    prompt = [h.paragraph("Prompt:"), h.code_block(result.prompt)]
+    examples = [h.code_block(x) for x in result.examples]
+    parts.append(
+        h.section("Prompt and example responses", *prompt, h.paragraph("Example responses:"), *examples)
+    )
+    sub = (
+        f"{result.task} · {result.model} ({result.backend}) · criterion {result.criterion} · {result.created}"
+    )
+    return h.page(
+        f"Census: {result.task}", *parts, subtitle=sub, footer="knowsum census · KnowSum (Li et al. 2025)"
+    )
+
+
+def write_report(result: CensusResult, out_dir: Path) -> Path:
+    """Save the plots under ``out_dir/plots`` and write ``out_dir/report.html``; return its path."""
+    figures: dict[str, bytes] = {}
+    captions: dict[str, str] = {}
+    for name, (fig, caption) in plots(result).items():
+        figures[name] = p.save(fig, out_dir / "plots" / f"{name}.png")
+        captions[name] = caption
+    return h.write_page(out_dir / "report.html", render_report(result, figures, captions))
+
+
+def compare_rows(results: Sequence[CensusResult]) -> list[list[Any]]:
+    """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
+    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1)."""
+
+    def ranks(values: list[float]) -> list[int]:
+        order = sorted(range(len(values)), key=lambda i: -values[i])
+        out = [0] * len(values)
+        for pos, i in enumerate(order, 1):
+            out[i] = pos
+        return out
+
+    seen = ranks([float(r.n_seen) for r in results])
+    total = ranks([float(r.n_total) if r.n_total is not None else float(r.n_seen) for r in results])
+    rows: list[tuple[int, list[Any]]] = []
+    for r, a, b in zip(results, seen, total, strict=True):
+        change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
+        rows.append((b, [r.model, r.task, r.n_seen, r.n_total, r.skr, a, b, change]))
+    return [row for _, row in sorted(rows, key=lambda x: x[0])]
+
+
+def compare_table(results: Sequence[CensusResult], markdown: bool = False) -> str:
+    """The comparison as a terminal (or Markdown) table, ordered by rank of N̂_tot."""
+    return (markdown_table if markdown else text_table)(COMPARE_HEADERS, compare_rows(results))
+
+
+def compare_html(results: Sequence[CensusResult], links: Sequence[str] | None = None) -> str:
+    """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table)."""
+    rows = compare_rows(results)
+    cells: list[list[Any]] = []
+    for row in rows:
+        change = row[7]
+        cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
+        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>')])
+    labels = [f"{r.model} · {r.task}" for r in results]
+    fig = p.grouped_bars(
+        labels,
+        {"N_seen": [r.n_seen for r in results], "N_tot (est.)": [r.n_total or 0.0 for r in results]},
+        title="Seen vs estimated total", ylabel="items",
+    )  # fmt: skip
+    parts = [
+        h.section(
+            "Ranking",
+            h.table(COMPARE_HEADERS, cells, numeric=[False, False, True, True, True, True, True, False]),
+        ),
+        h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),
+    ]
+    if links:
+        parts.append(h.section("Runs", *[h.paragraph(h.link(u, u)) for u in links]))
+    return h.page(
+        "Census comparison", *parts, subtitle=f"{len(results)} runs; change = rank by N_tot vs rank by N_seen"
+    )
+
+
+def write_compare(results: Sequence[CensusResult], path: Path, links: Sequence[str] | None = None) -> Path:
+    """Write :func:`compare_html` to ``path``."""
+    return h.write_page(path, compare_html(results, links))
