@@ -28,6 +28,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "store": ("knowsum.cli.store", "store", "Inspect and export the response store."),
     "batch": ("knowsum.cli.batch", "batch", "Export/import OpenAI Batch JSONL files (scale out)."),
     "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
+    "census": ("knowsum.cli.census", "census", "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."),
 }
 
 
