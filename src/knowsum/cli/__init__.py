@@ -29,6 +29,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "batch": ("knowsum.cli.batch", "batch", "Export/import OpenAI Batch JSONL files (scale out)."),
     "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
     "census": ("knowsum.cli.census", "census", "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."),
+    "recall": ("knowsum.cli.recall", "recall", "Has the model memorized ontology IDs? (run/score/compare)"),
 }
 
 

@@ -1,0 +1,235 @@
+"""``knowsum recall run|score|compare``: ontology-ID memorization (Bombieri et al.)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import ValidationError
+
+from knowsum.cli._common import backend_from, model_options, store_option
+from knowsum.errors import ConfigError
+from knowsum.models import ResponseStore
+from knowsum.recall import (
+    RecallConfig,
+    RecallResult,
+    compare_tables,
+    load_result,
+    run_recall,
+    score_predictions,
+    write_outputs,
+)
+from knowsum.report import markdown_table, text_table
+
+__all__ = ["recall"]
+
+JSON_KEYS = (
+    "n",
+    "accuracy",
+    "n_unique_predicted",
+    "invented_unique_pct",
+    "wrong_due_to_invented_pct",
+    "mean_levenshtein",
+    "mean_jaccard",
+)
+POP_KEYS = ("bucket_spearman", "bucket_spearman_p", "granger_f", "granger_p")
+
+
+def _flat(result: RecallResult) -> dict[str, Any]:
+    s = result.scores
+    out: dict[str, Any] = {"kb": result.kb, "model": result.model}
+    out.update({k: getattr(s, k) for k in JSON_KEYS})
+    out.update(n_correct=s.n_correct, n_no_id=s.n_no_id, n_jaccard=s.n_jaccard, n_levenshtein=s.n_levenshtein)
+    if s.popularity is not None:
+        p = s.popularity
+        out.update({k: getattr(p, k) for k in POP_KEYS})
+        out.update(
+            n_buckets=p.n_buckets,
+            levenshtein_spearman=p.levenshtein_spearman,
+            jaccard_spearman=p.jaccard_spearman,
+            rb_spearman=p.rb_spearman,
+            top_k_used=p.top_k_used,
+        )
+    for inv in result.invariance:
+        out[f"{inv.method}_mean_pi"] = inv.mean_pi
+        out[f"{inv.method}_spearman"] = inv.spearman
+    return out
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _summary(result: RecallResult) -> str:
+    lines = [f"recall {result.kb} — {result.model} ({result.api})"]
+    lines += [f"  {k:<28} {_fmt(v)}" for k, v in _flat(result).items() if k not in ("kb", "model")]
+    return "\n".join(lines)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
+
+
+@click.group()
+def recall() -> None:
+    """Has the model memorized an ontology's IDs? (label → ID probe, errors, popularity, invariance)
+
+    \b
+    Examples:
+      knowsum recall run go -m smollm2-135m-instruct --per-bucket 2 --invariance pi2,pi3
+      knowsum recall score --ontology go --predictions gpt4_go.csv --json
+      knowsum recall compare runs/go-gpt4 runs/go-gpt35
+    """
+
+
+def _invariance(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    items = tuple(v.strip().lower() for v in value.split(",") if v.strip())
+    bad = [v for v in items if v not in ("pi1", "pi2", "pi3")]
+    if bad:
+        raise click.BadParameter(f"unknown method(s) {', '.join(bad)}; use pi1, pi2, pi3")
+    return items
+
+
+@recall.command("run")
+@click.argument("kb_name", metavar="KB")
+@model_options
+@store_option
+@click.option("--sample", type=click.IntRange(min=1), default=None, help="Probe N random concepts.")
+@click.option("--per-bucket", type=click.IntRange(min=1), default=None, help="Probe K concepts per bucket.")
+@click.option(
+    "--popularity",
+    default="auto",
+    show_default=True,
+    help="auto, web, annotations, pubmed, none, or a table file of ID,count rows.",
+)
+@click.option(
+    "--invariance", callback=_invariance, default=None, help="Comma list of pi1,pi2,pi3 (paper §6)."
+)
+@click.option("--template", default=None, help="Prompt template with {label} (overrides the paper's).")
+@click.option("--temperature", "-t", type=click.FloatRange(0, 2), default=0.0, show_default=True)
+@click.option(
+    "--max-tokens", type=click.IntRange(min=1), default=None, help="Default 32 chat, 10 completions."
+)
+@click.option("--n-buckets", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--top-k", type=click.IntRange(min=1), default=500, show_default=True)
+@click.option("--n-perm", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--no-polysemy", is_flag=True, help="Accept only the gold ID (not other IDs with the same label)."
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Run directory (default ./recall-KB-MODEL).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the key numbers as one JSON object.")
+def run_cmd(kb_name: str, **kw: Any) -> None:
+    """Probe a model on the IDs of KB and write result.json, predictions.jsonl, plots and report.html.
+
+    Resumable: answers are kept in the response store; rerunning asks only what is missing.
+    """
+    select = "stratified" if kw["per_bucket"] else "sample" if kw["sample"] else "all"
+    if kw["per_bucket"] and kw["sample"]:
+        raise ConfigError("give either --sample N or --per-bucket K, not both")
+    try:
+        config = RecallConfig(
+            kb=kb_name,
+            api=kw["api"],
+            template=kw["template"],
+            select=select,
+            sample=kw["sample"],
+            per_bucket=kw["per_bucket"],
+            popularity=kw["popularity"],
+            n_buckets=kw["n_buckets"],
+            top_k=kw["top_k"],
+            n_perm=kw["n_perm"],
+            seed=kw["seed"],
+            temperature=kw["temperature"],
+            max_tokens=kw["max_tokens"],
+            polysemy=not kw["no_polysemy"],
+            invariance=kw["invariance"],
+        )
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise ConfigError(f"invalid recall option {'.'.join(map(str, err['loc']))}: {err['msg']}") from exc
+    backend = backend_from(kw)
+    with ResponseStore(kw.get("store_path")) as store:
+        result, records = run_recall(config, backend, store=store)
+    out = kw["out_dir"] or Path(f"recall-{kb_name}-{_slug(backend.model_id)}")
+    write_outputs(out, result, records)
+    if kw["as_json"]:
+        click.echo(json.dumps(_flat(result), ensure_ascii=False))
+    else:
+        click.echo(_summary(result))
+        click.echo(f"wrote {out}/result.json, predictions.jsonl, report.html")
+
+
+@recall.command("score")
+@click.option(
+    "--ontology", "kb_name", required=True, metavar="KB", help="Installed KB of the IDs (go, icd10…)."
+)
+@click.option(
+    "--predictions",
+    "path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Release ;-rows, CSV or JSONL with id, prediction [label, popularity].",
+)
+@click.option(
+    "--popularity", default=None, help="Override the file's popularity: web, annotations, pubmed or a file."
+)
+@click.option("--n-buckets", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--top-k", type=click.IntRange(min=1), default=500, show_default=True)
+@click.option("--n-perm", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--no-polysemy", is_flag=True, help="Accept only the gold ID.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write result.json, predictions.jsonl, plots and report.html here.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
+    """Score predictions made elsewhere (no model call): every recall metric."""
+    result, records = score_predictions(
+        kb_name,
+        path,
+        popularity=kw["popularity"],
+        n_buckets=kw["n_buckets"],
+        top_k=kw["top_k"],
+        n_perm=kw["n_perm"],
+        seed=kw["seed"],
+        polysemy=not kw["no_polysemy"],
+    )
+    if kw["out_dir"] is not None:
+        write_outputs(kw["out_dir"], result, records)
+    if kw["as_json"]:
+        click.echo(json.dumps(_flat(result), ensure_ascii=False, allow_nan=False))
+    else:
+        click.echo(_summary(result))
+
+
+@recall.command("compare")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
+def compare_cmd(runs: tuple[Path, ...], markdown: bool) -> None:
+    """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models)."""
+    results = [load_result(p) for p in runs]
+    render = markdown_table if markdown else text_table
+    blocks = []
+    for title, headers, rows in compare_tables(results):
+        blocks.append(f"{'### ' if markdown else ''}{title}\n\n{render(headers, rows)}")
+    click.echo("\n\n".join(blocks))

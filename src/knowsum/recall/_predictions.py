@@ -1,0 +1,251 @@
+"""Read predictions made elsewhere and score them (``knowsum recall score``), with no model call.
+
+Accepted formats (detected from the content):
+
+- the paper's public release: ``;``-separated, no header,
+  ``ID;label;n_annotations;n_web_occurrences;prediction`` (the 4th column is the popularity);
+- CSV with a header naming at least ``id`` and ``prediction`` (optional ``label``, ``popularity``);
+- JSONL, one object per line with ``id`` and ``prediction`` (optional ``label``, ``popularity``).
+
+The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. Bad
+rows raise :class:`~knowsum.errors.InputFileError` naming the file, the first bad line and how
+many more there are.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from knowsum.errors import InputFileError
+from knowsum.kb import load_ontology
+from knowsum.recall._concepts import Concept, LabelIndex
+from knowsum.recall._extract import IdExtractor
+from knowsum.recall._popularity import Buckets, load_popularity_source
+from knowsum.recall._result import PredictionRecord, RecallResult
+from knowsum.recall._score import judge, summarize
+
+__all__ = ["PredictionRow", "read_predictions", "score_predictions"]
+
+
+@dataclass(frozen=True, slots=True)
+class PredictionRow:
+    """One row of a predictions file."""
+
+    line: int
+    id: str
+    prediction: str
+    label: str | None = None
+    popularity: float | None = None
+
+
+class _BadRowError(ValueError):
+    pass
+
+
+def _number(value: Any, what: str) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise _BadRowError(f"{what} {value!r} is not a number") from None
+    if not math.isfinite(x) or x < 0:
+        raise _BadRowError(f"{what} {value!r} must be a finite number >= 0")
+    return x
+
+
+def _release_rows(lines: list[str]) -> Iterator[tuple[int, str, PredictionRow | None]]:
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        cols = line.split(";")
+        if len(cols) < 5:
+            yield no, line, None
+            continue
+        try:
+            pop = _number(cols[-2].strip(), "n_web_occurrences")
+        except _BadRowError:
+            yield no, line, None
+            continue
+        label = ";".join(cols[1:-3])
+        yield no, line, PredictionRow(no, cols[0].strip(), cols[-1].strip(), label or None, pop)
+
+
+def _dict_row(no: int, obj: Any) -> PredictionRow:
+    if not isinstance(obj, dict):
+        raise _BadRowError("expected a JSON object")
+    keys = {str(k).strip().lower(): v for k, v in obj.items()}
+    gid, pred = keys.get("id"), keys.get("prediction")
+    if not isinstance(gid, str) or not gid.strip():
+        raise _BadRowError("missing or empty 'id'")
+    if pred is not None and not isinstance(pred, str):
+        raise _BadRowError(f"'prediction' must be text, got {pred!r}")
+    label = keys.get("label")
+    return PredictionRow(
+        no,
+        gid.strip(),
+        pred or "",
+        str(label) if label else None,
+        _number(keys.get("popularity"), "popularity"),
+    )
+
+
+def _detect(path: Path, text: str) -> str:
+    if path.suffix.lower() in (".jsonl", ".json", ".ndjson") or text.lstrip().startswith("{"):
+        return "jsonl"
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    header = {h.strip().lower() for h in next(csv.reader([first]), [])}
+    if {"id", "prediction"} <= header:
+        return "csv"
+    return "release"
+
+
+def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
+    """Detect the format and read every row.
+
+    Returns:
+        The format name (``release``, ``csv`` or ``jsonl``) and the rows.
+
+    Raises:
+        InputFileError: unreadable file, no rows, or bad rows (first one named, others counted).
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, f"cannot read predictions: {exc}") from exc
+    fmt = _detect(path, text)
+    rows: list[PredictionRow] = []
+    bad: list[tuple[int, str, str]] = []
+    if fmt == "release":
+        for no, line, row in _release_rows(text.splitlines()):
+            if row is None:
+                bad.append((no, line, "expected ID;label;n_annotations;n_web_occurrences;prediction"))
+            else:
+                rows.append(row)
+    elif fmt == "csv":
+        reader = csv.DictReader(io.StringIO(text))
+        for rec in reader:
+            no = reader.line_num
+            try:
+                if None in rec:
+                    raise _BadRowError("more fields than the header")
+                rows.append(_dict_row(no, rec))
+            except _BadRowError as exc:
+                bad.append((no, ",".join(str(v) for v in rec.values() if v is not None), str(exc)))
+    else:
+        for no, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(_dict_row(no, json.loads(line)))
+            except (json.JSONDecodeError, _BadRowError) as exc:
+                bad.append(
+                    (no, line, str(exc) if isinstance(exc, _BadRowError) else f"invalid JSON ({exc.msg})")
+                )
+    if bad:
+        no, line, problem = bad[0]
+        more = (
+            f" ({len(bad) - 1} more bad rows: lines {', '.join(str(b[0]) for b in bad[1:6])}"
+            if len(bad) > 1
+            else ""
+        )
+        more += ("…" if len(bad) > 6 else "") + (")" if more else "")
+        raise InputFileError(path, f"{fmt} format: {problem}{more}", no, line)
+    if not rows:
+        raise InputFileError(path, "no prediction rows")
+    return fmt, rows
+
+
+def score_predictions(
+    kb: str,
+    path: Path,
+    *,
+    popularity: str | None = None,
+    n_buckets: int = 50,
+    top_k: int = 500,
+    n_perm: int = 10_000,
+    seed: int = 0,
+    polysemy: bool = True,
+) -> tuple[RecallResult, list[PredictionRecord]]:
+    """Score a predictions file against the installed ``kb`` (every metric of a run, no model).
+
+    Args:
+        kb: Installed KB the IDs belong to.
+        path: Predictions file (see module docstring).
+        popularity: Popularity source overriding the file's column (``web``, a file, a proxy);
+            ``None`` uses the file's popularity values if any.
+        n_buckets, top_k, n_perm, seed, polysemy: As in :class:`~knowsum.recall.RecallConfig`.
+
+    Raises:
+        InputFileError: bad rows, or a gold ID that is not a well-formed ``kb`` ID.
+    """
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    ontology = load_ontology(kb)
+    extractor = IdExtractor(kb)
+    timings["load_kb"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    fmt, rows = read_predictions(path)
+    gold: list[str] = []
+    for r in rows:
+        gid = extractor.normalize(r.id)
+        if gid is None:
+            raise InputFileError(path, f"gold ID {r.id!r} is not a well-formed {kb} ID", r.line)
+        gold.append(gid)
+    timings["read"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    source = f"{fmt} file"
+    if popularity is not None:
+        pop = load_popularity_source(kb, popularity, set(gold))
+        source = popularity
+    else:
+        pop = {g: r.popularity for g, r in zip(gold, rows, strict=True) if r.popularity is not None}
+    known = {g: pop[g] for g in gold if pop is not None and g in pop}
+    buckets = Buckets.build(known, n_buckets) if known else None
+    index = LabelIndex.of(ontology) if polysemy else None
+    prefix = extractor.syntax.prefix
+    records: list[PredictionRecord] = []
+    for gid, r in zip(gold, rows, strict=True):
+        label = r.label if r.label is not None else (ontology[gid].name if gid in ontology else "")
+        concept = Concept(gid, label, known.get(gid), buckets.of.get(gid) if buckets is not None else None)
+        accepted = index.ids(label) if index is not None else frozenset()
+        records.append(
+            judge(concept, r.prediction, extractor.extract(r.prediction, prefix), ontology, accepted)
+        )
+    timings["judge"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    scores = summarize(
+        records, buckets, source=source, top_k=top_k, n_perm=n_perm, seed=seed, resolve=ontology.resolve
+    )
+    timings["statistics"] = time.perf_counter() - t0
+    config = {
+        "kb": kb,
+        "predictions": str(path),
+        "format": fmt,
+        "popularity": popularity,
+        "n_buckets": n_buckets,
+        "top_k": top_k,
+        "n_perm": n_perm,
+        "seed": seed,
+        "polysemy": polysemy,
+    }
+    result = RecallResult(
+        kb=kb,
+        kb_release=ontology.meta.get("release", ""),
+        model=path.name,
+        api="file",
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        config=config,
+        scores=scores,
+        timings=timings,
+    )
+    return result, records

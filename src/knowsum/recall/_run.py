@@ -1,0 +1,178 @@
+"""Run the recall probe end to end: select concepts, ask the model, judge, score, invariance.
+
+Data flow::
+
+    config ─► universe (+ popularity buckets) ─► selection ─► prompts (§4.2)
+           ─► models.sample_sync (store: resumable) ─► extract ID ─► judge ─► summarize
+           ─► PI-1/2/3 (optional) ─► RecallResult + PredictionRecords ─► write_outputs
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from knowsum.errors import BackendError, ConfigError
+from knowsum.kb import Ontology, load_ontology
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with_buckets
+from knowsum.recall._config import RecallConfig
+from knowsum.recall._extract import IdExtractor
+from knowsum.recall._invariance import invariance_requests, summarize_invariance
+from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
+from knowsum.recall._result import InvarianceSummary, PredictionRecord, RecallResult
+from knowsum.recall._score import judge, summarize
+from knowsum.recall._templates import completion_prefix, render_prompt
+
+__all__ = ["ask", "prepare", "run_recall"]
+
+
+def prepare(config: RecallConfig, ontology: Ontology) -> tuple[list[Concept], Buckets | None, str]:
+    """The concepts to probe, the popularity buckets of the universe, and the popularity source name.
+
+    Raises:
+        ConfigError: a popularity source that covers none of the eligible concepts.
+    """
+    plain = universe(config.kb, ontology)
+    source = resolve_source(config.kb, config.popularity)
+    pop = load_popularity_source(config.kb, source, {c.id for c in plain})
+    buckets = None
+    if pop is not None:
+        known = {c.id: pop[c.id] for c in plain if c.id in pop}
+        if not known:
+            raise ConfigError(f"popularity source {source!r} has no value for any {config.kb} concept")
+        buckets = Buckets.build(known, config.n_buckets)
+    concepts = with_buckets(plain, buckets)
+    chosen = select(concepts, config.select, n=config.sample, per_bucket=config.per_bucket, seed=config.seed)
+    return chosen, buckets, source
+
+
+def ask(
+    backend: Backend,
+    requests: Sequence[Request],
+    store: ResponseStore | None,
+    progress: bool | None,
+    description: str,
+) -> list[str]:
+    """Texts answering ``requests`` (same order); stored answers are reused.
+
+    Raises:
+        BackendError: some requests failed for good (they are retried by the next run).
+    """
+    responses = sample_sync(backend, requests, store=store, progress=progress, description=description)
+    by_key = {r.key: r for r in responses}
+    texts: list[str] = []
+    failed = 0
+    for req in requests:
+        resp = by_key.get(backend.key(req))
+        if resp is None or not resp.ok:
+            failed += 1
+            texts.append("")
+        else:
+            texts.append(resp.text)
+    if failed:
+        raise BackendError(
+            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
+        )
+    return texts
+
+
+def run_recall(
+    config: RecallConfig,
+    backend: Backend,
+    *,
+    store: ResponseStore | None = None,
+    progress: bool | None = None,
+) -> tuple[RecallResult, list[PredictionRecord]]:
+    """Probe ``backend`` on ``config.kb`` and score it.
+
+    Args:
+        config: The run configuration.
+        backend: The model (its ``api`` must match ``config.api`` for local/OpenAI backends).
+        store: Response store; a rerun with the same store asks only what is missing.
+        progress: Progress bars on stderr (``None``: when stderr is a terminal).
+
+    Raises:
+        KBNotInstalledError: the KB is not installed.
+        ConfigError: invalid combination (PI-3 with a custom template, popularity problems…).
+        BackendError: requests that failed for good.
+    """
+    if "pi3" in config.invariance and config.template is not None:
+        raise ConfigError("PI-3 translates the shipped prompts; it cannot be combined with a custom template")
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    ontology = load_ontology(config.kb)
+    extractor = IdExtractor(config.kb)
+    concepts, buckets, source = prepare(config, ontology)
+    if not concepts:
+        raise ConfigError(f"no {config.kb} concept selected")
+    index = LabelIndex.of(ontology) if config.polysemy else None
+    timings["prepare"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    params = GenerationParams(temperature=config.temperature, max_tokens=config.tokens, seed=config.seed)
+    prompts = [render_prompt(config.kb, c.label, config.api, template=config.template) for c in concepts]
+    texts = ask(backend, [Request(prompt=p, params=params) for p in prompts], store, progress, "recall")
+    timings["generate"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    prefix = completion_prefix(config.kb) if config.api == "completions" else ""
+
+    def accepted(c: Concept) -> frozenset[str]:
+        return index.ids(c.label) if index is not None else frozenset()
+
+    records = [
+        judge(c, text, extractor.extract(text, prefix), ontology, accepted(c), prompt)
+        for c, text, prompt in zip(concepts, texts, prompts, strict=True)
+    ]
+    scores = summarize(
+        records,
+        buckets,
+        source=source,
+        top_k=config.top_k,
+        n_perm=config.n_perm,
+        seed=config.seed,
+        resolve=ontology.resolve,
+    )
+    timings["score"] = time.perf_counter() - t0
+
+    summaries: list[InvarianceSummary] = []
+    answers_by_method: dict[str, list[list[str | None]]] = {}
+    for method in config.invariance:
+        t0 = time.perf_counter()
+        variants, per_concept = invariance_requests(config, method, concepts)
+        flat = [r for reqs in per_concept for r in reqs]
+        got = ask(backend, flat, store, progress, f"recall {method}")
+        m = len(variants)
+        answers = [
+            [extractor.extract(t, prefix) for t in got[i * m : (i + 1) * m]] for i in range(len(concepts))
+        ]
+        correct = [
+            [a is not None and (a == c.id or a in accepted(c)) for a in ans]
+            for c, ans in zip(concepts, answers, strict=True)
+        ]
+        answers_by_method[method] = answers
+        summaries.append(
+            summarize_invariance(
+                method, variants, concepts, answers, correct, n_perm=config.n_perm, seed=config.seed
+            )
+        )
+        timings[method] = time.perf_counter() - t0
+    if answers_by_method:
+        records = [
+            r.model_copy(update={"answers": {m: a[i] for m, a in answers_by_method.items()}})
+            for i, r in enumerate(records)
+        ]
+    result = RecallResult(
+        kb=config.kb,
+        kb_release=ontology.meta.get("release", ""),
+        model=backend.model_id,
+        api=config.api,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        config=config.model_dump(mode="json"),
+        scores=scores,
+        invariance=summaries,
+        timings=timings,
+    )
+    return result, records

@@ -1,0 +1,253 @@
+"""Judge answers and compute every recall metric (paper §4.1 RQ1, §5.1 RQ2).
+
+:func:`judge` classifies one answer (correct / wrong / invented / no ID) and computes its error
+measures; :func:`summarize` aggregates judged predictions into :class:`RecallScores`:
+
+- accuracy = correct / all;
+- Levenshtein distance between gold and predicted ID over every wrong well-formed ID (existing
+  or invented); Jaccard similarity of the gold and predicted labels over wrong IDs that exist
+  (an invented ID has no label);
+- unique predicted IDs, % of them invented (absent from the whole ontology, obsolete and
+  alternative IDs included), % of wrong predictions (no-ID answers included) caused by invented IDs;
+- with popularity: per-bucket accuracy, Spearman ρ of bucket rank vs accuracy with a
+  permutation p-value, Granger F (bucket mean popularity → accuracy, lag 3), Spearman of bucket
+  rank vs mean Levenshtein / Jaccard, and the top-k repeated wrong IDs with ``R_B`` per bucket.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from knowsum.kb import Ontology
+from knowsum.recall._concepts import Concept
+from knowsum.recall._popularity import Buckets
+from knowsum.recall._result import BucketStats, PopularityScores, PredictionRecord, RecallScores
+from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
+from knowsum.stats import spearman_permutation
+
+__all__ = ["GRANGER_LAG", "granger_f", "judge", "spearman_or_none", "summarize"]
+
+GRANGER_LAG = 3
+
+
+def judge(
+    concept: Concept,
+    text: str,
+    predicted: str | None,
+    ontology: Ontology,
+    accepted: frozenset[str] = frozenset(),
+    prompt: str = "",
+) -> PredictionRecord:
+    """Classify one answer.
+
+    Args:
+        concept: The gold concept.
+        text: Raw answer.
+        predicted: Canonical extracted ID or ``None``.
+        ontology: The whole ontology (for existence and labels of predicted IDs).
+        accepted: Further IDs that count as correct (polysemy: terms with the same label).
+        prompt: The prompt sent, recorded as is.
+    """
+    common = {
+        "id": concept.id,
+        "label": concept.label,
+        "popularity": concept.popularity,
+        "bucket": concept.bucket,
+        "prompt": prompt,
+        "text": text,
+        "predicted": predicted,
+    }
+    if predicted is None:
+        return PredictionRecord(**common, status="no_id")
+    if predicted == concept.id or predicted in accepted:
+        return PredictionRecord(**common, status="correct")
+    dist = levenshtein(concept.id, predicted)
+    tid = ontology.resolve(predicted)
+    if tid is None:
+        return PredictionRecord(**common, status="invented", levenshtein=dist)
+    other = ontology[tid].name
+    sim = jaccard(label_tokens(concept.label), label_tokens(other))
+    return PredictionRecord(**common, status="wrong", levenshtein=dist, jaccard=sim, predicted_label=other)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return float(np.mean(values)) if values else None
+
+
+def spearman_or_none(
+    x: Sequence[float], y: Sequence[float], n_perm: int, seed: int
+) -> tuple[float | None, float | None]:
+    """Spearman ρ and permutation p-value; ``(None, None)`` below 3 pairs or for a constant input."""
+    if len(x) < 3:
+        return None, None
+    res = spearman_permutation(np.asarray(x, float), np.asarray(y, float), n_perm=n_perm, seed=seed)
+    if math.isnan(res.rho):
+        return None, None
+    return res.rho, res.p_value
+
+
+def granger_f(
+    effect: Sequence[float], cause: Sequence[float], lag: int = GRANGER_LAG
+) -> tuple[float | None, float | None]:
+    """Granger (1969) F statistic and p-value that ``cause`` helps predict ``effect`` at ``lag``.
+
+    The series are ordered by popularity bucket (cross-sectional Granger, paper §5.1 fn. 12). Uses
+    statsmodels' ``ssr_ftest``. ``(None, None)`` when the series are too short or degenerate.
+    """
+    if len(effect) < 3 * lag + 2 or np.ptp(effect) == 0 or np.ptp(cause) == 0:
+        return None, None
+    from statsmodels.tsa.stattools import grangercausalitytests
+
+    data = np.column_stack([np.asarray(effect, float), np.asarray(cause, float)])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = grangercausalitytests(data, maxlag=[lag])
+    except (ValueError, np.linalg.LinAlgError):
+        return None, None
+    f, p = float(res[lag][0]["ssr_ftest"][0]), float(res[lag][0]["ssr_ftest"][1])
+    return (f, p) if math.isfinite(f) and math.isfinite(p) else (None, None)
+
+
+def _pct(num: int, den: int) -> float | None:
+    return 100.0 * num / den if den else None
+
+
+def summarize(
+    records: Sequence[PredictionRecord],
+    buckets: Buckets | None = None,
+    *,
+    source: str = "",
+    top_k: int = 500,
+    n_perm: int = 10_000,
+    seed: int = 0,
+    resolve: Callable[[str], str | None] | None = None,
+) -> RecallScores:
+    """Aggregate judged predictions into :class:`RecallScores` (see module docstring).
+
+    Args:
+        records: Judged predictions (:func:`judge`).
+        buckets: Popularity buckets of the universe; ``None`` skips the popularity analysis.
+        source: Name of the popularity source, recorded.
+        top_k: k of the top-k repeated wrong IDs (paper: 500).
+        n_perm: Permutations of each Spearman test (paper: permutation test; default 10,000).
+        seed: Seed of the permutation tests.
+        resolve: Maps a predicted ID to its primary ID (alternative IDs), for the bucket lookup.
+    """
+    n = len(records)
+    status = Counter(r.status for r in records)
+    predicted = {r.predicted for r in records if r.predicted is not None}
+    invented_ids = {r.predicted for r in records if r.status == "invented"}
+    n_wrong = n - status["correct"]
+    levs = [float(r.levenshtein) for r in records if r.levenshtein is not None]
+    jacs = [r.jaccard for r in records if r.jaccard is not None]
+    pop = _popularity(records, buckets, source, top_k, n_perm, seed, resolve) if buckets is not None else None
+    return RecallScores(
+        n=n,
+        n_correct=status["correct"],
+        accuracy=status["correct"] / n if n else 0.0,
+        n_no_id=status["no_id"],
+        n_wrong=n_wrong,
+        n_invented=status["invented"],
+        n_unique_predicted=len(predicted),
+        n_invented_unique=len(invented_ids),
+        invented_unique_pct=_pct(len(invented_ids), len(predicted)),
+        wrong_due_to_invented_pct=_pct(status["invented"], n_wrong),
+        mean_levenshtein=_mean(levs),
+        n_levenshtein=len(levs),
+        mean_jaccard=_mean(jacs),
+        n_jaccard=len(jacs),
+        popularity=pop,
+    )
+
+
+def _top_k(
+    records: Sequence[PredictionRecord],
+    buckets: Buckets,
+    k: int,
+    resolve: Callable[[str], str | None] | None,
+) -> tuple[list[tuple[str, int, int]], Counter[int]]:
+    counts = Counter(r.predicted for r in records if r.status == "wrong" and r.predicted is not None)
+    ranked: list[tuple[str, int, int]] = []
+    for pid, times in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        bucket = buckets.of.get(pid)
+        if bucket is None and resolve is not None:
+            primary = resolve(pid)
+            bucket = buckets.of.get(primary) if primary is not None else None
+        if bucket is not None:
+            ranked.append((pid, times, bucket))
+            if len(ranked) == k:
+                break
+    return ranked, Counter(b for _, _, b in ranked)
+
+
+def _popularity(
+    records: Sequence[PredictionRecord],
+    buckets: Buckets,
+    source: str,
+    top_k: int,
+    n_perm: int,
+    seed: int,
+    resolve: Callable[[str], str | None] | None,
+) -> PopularityScores:
+    members: dict[int, list[PredictionRecord]] = {}
+    for r in records:
+        if r.bucket is not None:
+            members.setdefault(r.bucket, []).append(r)
+    ranked, n_b = _top_k(records, buckets, top_k, resolve)
+    k_used, big_n = len(ranked), sum(buckets.sizes)
+    stats: list[BucketStats] = []
+    for b in range(1, buckets.n + 1):
+        rs = members.get(b, [])
+        correct = sum(r.status == "correct" for r in rs)
+        rb = repetition_ratio(n_b[b], buckets.sizes[b - 1], big_n, k_used)
+        stats.append(
+            BucketStats(
+                bucket=b,
+                lo=float(buckets.edges[b - 1]),
+                hi=float(buckets.edges[b]),
+                n_universe=buckets.sizes[b - 1],
+                n=len(rs),
+                n_correct=correct,
+                accuracy=correct / len(rs) if rs else None,
+                mean_popularity=_mean([r.popularity for r in rs if r.popularity is not None]),
+                mean_levenshtein=_mean([float(r.levenshtein) for r in rs if r.levenshtein is not None]),
+                mean_jaccard=_mean([r.jaccard for r in rs if r.jaccard is not None]),
+                n_top_k=n_b[b],
+                r_b=None if math.isnan(rb) else rb,
+            )
+        )
+    filled = [s for s in stats if s.accuracy is not None]
+    acc = [s.accuracy for s in filled if s.accuracy is not None]
+    rho, p = spearman_or_none([s.bucket for s in filled], acc, n_perm, seed)
+    gf, gp = granger_f(acc, [s.mean_popularity or 0.0 for s in filled])
+    lev = [(s.bucket, s.mean_levenshtein) for s in stats if s.mean_levenshtein is not None]
+    jac = [(s.bucket, s.mean_jaccard) for s in stats if s.mean_jaccard is not None]
+    rbs = [(s.bucket, s.r_b) for s in stats if s.r_b is not None] if k_used else []
+    lrho, lp = spearman_or_none([b for b, _ in lev], [v for _, v in lev], n_perm, seed)
+    jrho, jp = spearman_or_none([b for b, _ in jac], [v for _, v in jac], n_perm, seed)
+    rrho, rp = spearman_or_none([b for b, _ in rbs], [v for _, v in rbs], n_perm, seed)
+    return PopularityScores(
+        source=source,
+        n_buckets=buckets.n,
+        n_with_popularity=sum(len(v) for v in members.values()),
+        buckets=stats,
+        bucket_spearman=rho,
+        bucket_spearman_p=p,
+        granger_f=gf,
+        granger_p=gp,
+        levenshtein_spearman=lrho,
+        levenshtein_spearman_p=lp,
+        jaccard_spearman=jrho,
+        jaccard_spearman_p=jp,
+        top_k=top_k,
+        top_k_used=k_used,
+        rb_spearman=rrho,
+        rb_spearman_p=rp,
+        top_ids=ranked[:20],
+    )
