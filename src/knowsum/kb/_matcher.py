@@ -38,7 +38,7 @@ from knowsum.kb._term import Term
 __all__ = ["Match", "Matcher", "Stage"]
 
 Stage = Literal["exact", "normalized", "fuzzy", "search"]
-_CHUNK = 256
+_CHUNK = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +173,10 @@ class Matcher:
     def _fuzzy_batch(self, norms: Sequence[str]) -> list[tuple[int, float]]:
         """``(choice index or -1, score 0-100)`` per normalized query, via blocked ``cdist``.
 
-        Ties must go to the first label in priority order (as ``extractOne`` does). Scores are
-        fractions ``100·k/(|a|+|b|)``, so two different scores differ by at least
-        ``100/(|a|+|b|)²``; subtracting ``index·eps`` with ``eps·len(choices)`` below half that
-        gap makes ``argmax`` pick the best score and, among equal scores, the lowest index.
+        Ties must go to the first label in priority order (as ``extractOne`` does), so within a
+        length window the labels are scored in their original order and ``argmax`` (first maximum)
+        picks the winner. Scores are fractions ``100·k/(|a|+|b|)``: two different ones differ by at
+        least ``100/(|a|+|b|)²`` (> 6e-4 below 400 characters), far above float32 resolution.
         """
         result: list[tuple[int, float]] = [(-1, 0.0)] * len(norms)
         by_len: dict[int, list[int]] = {}
@@ -187,24 +187,21 @@ class Matcher:
             a, b = self._window(length)
             if a >= b:
                 continue
-            cols = self._order[a:b]
-            longest = length + int(self._sorted_len[b - 1])
-            eps = 100.0 / longest**2 / (2 * len(self.choices) + 2)
-            penalty = cols.astype(np.float64) * eps
+            cols = np.sort(self._order[a:b])
+            window = [self.choices[i] for i in cols]
             for start in range(0, len(rows), _CHUNK):
                 chunk = rows[start : start + _CHUNK]
                 scores = process.cdist(
                     [norms[i] for i in chunk],
-                    self._sorted_choices[a:b],
+                    window,
                     scorer=fuzz.ratio,
                     processor=None,
                     score_cutoff=cutoff,
-                    dtype=np.float64,
+                    dtype=np.float32,
                     workers=-1,
                 )
-                scores -= penalty[None, :]
                 best = scores.argmax(axis=1)
-                found = scores[np.arange(len(chunk)), best] > cutoff / 2
+                found = scores[np.arange(len(chunk)), best] > 0
                 for row in np.flatnonzero(found):
                     qi, idx = chunk[row], int(cols[best[row]])
                     result[qi] = (idx, float(fuzz.ratio(norms[qi], self.choices[idx])))
