@@ -61,7 +61,12 @@ def kb() -> None:
     """
 
 
-@kb.command("install")
+_FROM_HELP = "\b\nKnowledge bases (--from formats):\n" + "\n".join(
+    f"  {name:<9} {s.from_formats}" for name, s in KBS.items()
+)
+
+
+@kb.command("install", epilog=_FROM_HELP)
 @click.argument("names", nargs=-1, required=True)
 @click.option(
     "--from",
