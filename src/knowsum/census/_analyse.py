@@ -8,6 +8,7 @@ stage took (``timings``) for the benchmark.
 from __future__ import annotations
 
 import time
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from knowsum.census._result import (
 )
 from knowsum.census._tasks import Task
 from knowsum.census._verify import Verdict, Verifier
-from knowsum.stats import Prevalence, summarize
+from knowsum.stats import Prevalence, StatsWarning, summarize
 
 __all__ = ["Analysis", "analyse", "cluster_items", "verify_items"]
 
@@ -191,16 +192,19 @@ def analyse(
         timings.update(estimate=0.0, curve=0.0, heldout=0.0)
     else:
         t0 = time.perf_counter()
-        summary = summarize(
-            prev,
-            cfg.estimator,
-            cfg.t,
-            cfg.k,
-            cfg.n_bootstrap,
-            cfg.level,
-            cfg.seed,
-            candidates=cfg.k_candidates,
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", StatsWarning)
+            summary = summarize(
+                prev,
+                cfg.estimator,
+                cfg.t,
+                cfg.k,
+                cfg.n_bootstrap,
+                cfg.level,
+                cfg.seed,
+                candidates=cfg.k_candidates,
+            )
+        notes.extend(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, StatsWarning)))
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
         sel = summary.selection

@@ -1,0 +1,146 @@
+"""End to end with the mock backend: known Zipf law over real DOID names → exact histogram."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.census import CensusConfig, load_result, run_census
+from knowsum.kb import load_ontology
+from knowsum.models import MockBackend, Request
+from knowsum.stats import Prevalence, summarize
+
+from .zipf import disease_names, make_responses, truth_counts
+
+N_QUERIES, PER_QUERY = 120, 12
+
+
+def _backend(texts: list[str], **kw: object) -> MockBackend:
+    return MockBackend(lambda r: texts[r.sample_index], model_id="zipf", batch_size=16, **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def zipf(kb_home: Path) -> tuple[list[str], list[list[str]]]:
+    names = disease_names(load_ontology("doid"), 300)
+    assert len(names) == 300
+    return make_responses(names, N_QUERIES, PER_QUERY)
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_zipf_histogram_and_estimate_equal_the_truth(
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+) -> None:
+    texts, truth = zipf
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, out=tmp_path / "run", store=tmp_path / "s.sqlite",
+                       n_bootstrap=200)  # fmt: skip
+    outcome = run_census(cfg, backend=_backend(texts))
+    result = outcome.analysis.result
+
+    expected = Prevalence.from_counts(truth_counts(truth))
+    assert result.prevalence == sorted(expected.table().items())
+    assert result.n_seen == expected.n_seen
+    assert result.n_observations == N_QUERIES * PER_QUERY
+
+    ids = [tid for ids in truth for tid in ids]
+    queries = [q for q, ids in enumerate(truth) for _ in ids]
+    ref = summarize(Prevalence.from_items(ids, queries), "et", 100.0, "auto", 200, 0.95, 0)
+    assert result.k == ref.estimate.k and result.k_source == "held-out"
+    assert result.n_unseen == pytest.approx(ref.n_unseen, rel=1e-12)
+    assert result.n_total == pytest.approx(ref.n_total, rel=1e-12)
+    assert result.interval == pytest.approx(ref.interval, rel=1e-9)
+
+    c = result.counts
+    assert c.responses == N_QUERIES and c.counted == N_QUERIES * PER_QUERY
+    assert c.invalid > 0 and c.valid > c.counted  # noise rejected; in-response duplicates not counted
+    assert 0 < c.claimed_agree < c.claimed_ids  # right and wrong claimed IDs both seen
+    top = result.top_items[0]
+    assert top.key == truth_counts(truth).most_common(1)[0][0]
+
+    out = outcome.out_dir
+    assert {p.name for p in out.iterdir()} >= {"result.json", "items.jsonl", "report.html", "plots"}
+    assert sorted(p.name for p in (out / "plots").iterdir()) == [
+        "curve.png", "heldout.png", "prevalence.png", "top_items.png"
+    ]  # fmt: skip
+    items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+    assert len(items) == c.items and sum(i["counted"] for i in items) == c.counted
+    assert load_result(out) == result
+    assert result.curve[-1].t == 100.0 and result.curve[-1].unseen_lower is not None
+    assert {round(1 / p.r_obs) for p in result.heldout} == {2, 3, 4}
+
+
+def test_strict_criterion_keeps_only_anatomical_diseases(
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+) -> None:
+    texts, truth = zipf
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0,
+                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+    result = run_census(cfg, backend=_backend(texts)).analysis.result
+    doid = load_ontology("doid")
+    anatomical = {t: n for t, n in truth_counts(truth).items() if "DOID:7" in doid.category(t)}
+    assert 0 < len(anatomical) < len(truth_counts(truth))
+    assert result.prevalence == sorted(Prevalence.from_counts(anatomical).table().items())
+    assert result.counts.excluded > 0
+
+
+def test_resume_after_interrupt_asks_nothing_twice(
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+) -> None:
+    texts, _ = zipf
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=100, out=tmp_path / "run",
+                       store=tmp_path / "s.sqlite")  # fmt: skip
+
+    def dying(r: Request) -> str:
+        if r.sample_index == 70:
+            raise KeyboardInterrupt  # the user presses Ctrl-C mid-run
+        return texts[r.sample_index]
+
+    first = MockBackend(dying, model_id="zipf", batch_size=16)
+    with pytest.raises(KeyboardInterrupt):
+        run_census(cfg, backend=first)
+    assert not (tmp_path / "run" / "result.json").exists()
+    asked_first = {r.sample_index for r in first.calls}
+    stored = set(range(64))  # batches 0-15 … 48-63 finished; the batch holding 70 died
+    assert stored <= asked_first
+
+    second = _backend(texts)
+    resumed = run_census(cfg, backend=second).analysis.result
+    asked_second = [r.sample_index for r in second.calls]
+    assert sorted(asked_second) == list(range(64, N_QUERIES))  # nothing stored is asked again
+
+    again = _backend(texts)
+    rerun = run_census(cfg, backend=again).analysis.result
+    assert again.calls == []  # a finished run is served from the store
+    fresh = run_census(cfg.model_copy(update={"store": tmp_path / "fresh.sqlite", "out": tmp_path / "f"}),
+                       backend=_backend(texts)).analysis.result  # fmt: skip
+    for r in (resumed, rerun):
+        assert r.prevalence == fresh.prevalence
+        assert (r.n_seen, r.n_unseen, r.interval, r.k) == (
+            fresh.n_seen,
+            fresh.n_unseen,
+            fresh.interval,
+            fresh.k,
+        )
+
+
+def test_until_new_rate_stops_early_and_says_why(
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+) -> None:
+    texts, _ = zipf
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, until_new_rate=1.0, batch_queries=20,
+                       n_bootstrap=0, out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+    backend = _backend(texts)
+    result = run_census(cfg, backend=backend).analysis.result
+    stop = result.stop
+    assert stop is not None and stop.reason == "rate"
+    assert stop.queries < N_QUERIES and stop.queries % 20 == 0
+    assert result.n_queries == stop.queries == len(backend.calls)
+    rates = [rate for _, rate in stop.history]
+    assert rates[-1] < 1.0 <= rates[-2]
+    assert "stopped after" in stop.message
+
+    tight = cfg.model_copy(update={"until_new_rate": 1e-9, "out": tmp_path / "r2"})
+    result2 = run_census(tight, backend=_backend(texts)).analysis.result
+    assert result2.stop is not None and result2.stop.reason == "max-queries"
+    assert result2.n_queries == N_QUERIES
