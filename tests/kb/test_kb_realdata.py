@@ -83,6 +83,8 @@ def test_icd10() -> None:
     assert levels.count("category") == 2_050 and levels.count("subcategory") == 10_196
     cm = onto("icd10cm")
     assert cm["G30.9"].name == "Alzheimer's disease, unspecified"
+    assert len(cm) == 98_466  # = simple-icd-10-cm's code list, 7th-character extensions included
+    assert cm["S00.00XA"].name == "Unspecified superficial injury of scalp, initial encounter"
 
 
 def test_other_kbs() -> None:

@@ -156,15 +156,25 @@ def _xml_from(name: str, loader: Callable[[bytes, OntologyData, str], OntologyDa
 
 def _icd10cm_build(out: Path, progress: Progress) -> Built:
     progress("fetching wheel simple-icd-10-cm==1.5.0")
-    m = WheelMember(
-        fetch_wheel("simple-icd-10-cm", "1.5.0"), "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml"
-    )
-    data = icd.load_icd10cm_xml(
-        m.read_bytes(),
-        OntologyData("icd10cm", "ICD-10-CM April 2026", "PyPI simple-icd-10-cm==1.5.0"),
-        str(m),
-    )
+    wheel = fetch_wheel("simple-icd-10-cm", "1.5.0")
+    m = WheelMember(wheel, "simple_icd_10_cm/data/icd10c-tabular-April-1-2026.xml")
+    codes = WheelMember(wheel, "simple_icd_10_cm/data/code-list-April-2026.txt").read_text().split()
+    source = OntologyData("icd10cm", "ICD-10-CM April 2026", "PyPI simple-icd-10-cm==1.5.0")
+    data = icd.load_icd10cm_xml(m.read_bytes(), source, str(m), set(codes))
     return data, len(data.terms), [m.wheel]
+
+
+def _icd10cm_from(files: Sequence[Path], out: Path, progress: Progress) -> Built:
+    if not 1 <= len(files) <= 2:
+        raise InputError("kb install icd10cm --from takes the tabular XML and optionally the code list")
+    for f in files:
+        if not f.is_file():
+            raise InputFileError(f, "file not found")
+    codes = set(files[1].read_text(encoding="utf-8").split()) if len(files) == 2 else None
+    data = icd.load_icd10cm_xml(
+        files[0].read_bytes(), OntologyData("icd10cm", "from file", str(files[0])), str(files[0]), codes
+    )
+    return data, len(data.terms), list(files)
 
 
 def _hpo_build(out: Path, progress: Progress) -> Built:
@@ -265,13 +275,13 @@ KBS: dict[str, KBSpec] = {
         ),
         KBSpec(
             "icd10cm",
-            "ICD-10-CM tabular list",
+            "ICD-10-CM tabular list with 7th-character extensions",
             "PyPI simple-icd-10-cm==1.5.0",
             "ICD-10-CM April 2026",
-            (45_000, 50_000),
+            (95_000, 100_000),
             _icd10cm_build,
-            _xml_from("icd10cm", icd.load_icd10cm_xml),
-            "the ICD-10-CM tabular XML",
+            _icd10cm_from,
+            "the ICD-10-CM tabular XML [+ the code list]",
         ),
         KBSpec(
             "hpo",

@@ -25,7 +25,7 @@ from knowsum.kb._term import Synonym, Term
 __all__ = ["FORMAT_VERSION", "OntologyData", "TermRecord", "TermTable", "read_store", "write_store"]
 
 #: Bumped whenever the schema or a loader's normalization changes; installs with another version redo.
-FORMAT_VERSION = "2"
+FORMAT_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
