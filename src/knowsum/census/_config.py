@@ -133,13 +133,15 @@ def load_config(path: Path, overrides: dict[str, Any] | None = None) -> CensusCo
         raise InputFileError(path, f"not valid TOML: {exc}") from None
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
     base = path.parent
+    given = overrides or {}
     for key in ("out", "store"):
-        if (
-            isinstance(data.get(key), str)
-            and not Path(data[key]).is_absolute()
-            and key not in (overrides or {})
-        ):
+        if isinstance(data.get(key), str) and given.get(key) is None and not Path(data[key]).is_absolute():
             data[key] = str(base / data[key])
+    if isinstance(data.get("pool_with"), list) and given.get("pool_with") is None:
+        data["pool_with"] = [
+            str(base / p) if isinstance(p, str) and not Path(p).is_absolute() else p
+            for p in data["pool_with"]
+        ]
     try:
         return CensusConfig(**data)
     except ValidationError as exc:

