@@ -1,0 +1,86 @@
+"""The census report.html in real headless Chromium: loads cleanly, shows the numbers and plots,
+and shows a ``<script>`` written by the model as text without running it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from knowsum.census import CensusConfig, run_census
+from knowsum.models import MockBackend, Request
+
+from ._cdp import Browser, chromium
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
+
+
+def _answer(r: Request) -> str:
+    pool = ["Pythagorean theorem", "Binomial theorem", "Schwenk's theorem", "Balinski's theorem",
+            "Arrow's impossibility theorem", "Pythagorean theorem"]  # fmt: skip
+    picks = [pool[(r.sample_index * 7 + j * 3) % len(pool)] for j in range(3 + r.sample_index % 3)]
+    if r.sample_index == 0:
+        picks.append(EVIL)
+    return ", ".join(picks)
+
+
+@pytest.fixture(scope="module")
+def browser_bin() -> str:
+    found = chromium()
+    if found is None:
+        pytest.skip("Chromium is not installed (make browser)")
+    return found
+
+
+def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, browser_bin: str) -> None:
+    cfg = CensusConfig(task="theorems", queries=40, n_bootstrap=100, out=tmp_path / "run",
+                       store=tmp_path / "s.sqlite")  # fmt: skip
+    outcome = run_census(cfg, backend=MockBackend(_answer, model_id="mock-<b>bold</b>"))
+    result = outcome.analysis.result
+    html = outcome.report.read_text(encoding="utf-8")
+    assert "<script" not in html and "&lt;script&gt;" in html
+    assert re.search(r"<img [^>]*src=x", html) is None
+
+    with Browser(browser_bin) as b:
+        b.open(outcome.report)
+        page = b.evaluate(
+            """({
+              pwned: window.__pwned === undefined ? null : window.__pwned,
+              scripts: document.querySelectorAll('script').length,
+              text: document.body.innerText,
+              title: document.title,
+              tiles: Object.fromEntries([...document.querySelectorAll('.tile')].map(
+                  t => [t.dataset.key, t.querySelector('.value').textContent])),
+              plots: [...document.querySelectorAll('figure[data-plot] img')].map(
+                  i => [i.closest('figure').dataset.plot, i.complete, i.naturalWidth]),
+            })"""
+        )
+        ARTIFACTS.mkdir(exist_ok=True)
+        b.screenshot(ARTIFACTS / "census-report.png")
+        errors = b.errors()
+    assert errors == []
+    assert page["pwned"] is None and page["scripts"] == 0
+    assert "<script>window.__pwned = 1;" in page["text"]  # shown as text
+    assert "mock-<b>bold</b>" in page["text"]  # the model id is text too
+    assert page["title"] == "Census: theorems"
+    assert page["tiles"]["N_seen"] == str(result.n_seen) == "5"
+    assert page["tiles"]["SKR"] == f"{result.skr:,.4g}"
+    assert {name for name, done, width in page["plots"] if done and width > 100} == {
+        "prevalence", "curve", "heldout", "top_items"
+    }  # fmt: skip
+    assert (ARTIFACTS / "census-report.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_console_errors_are_caught(tmp_path: Path, browser_bin: str) -> None:
+    """Control: the harness does see console errors and script effects when there are some."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        "<html><body><script>window.__pwned = 1; console.error('boom'); undefinedFn();</script></body></html>"
+    )
+    with Browser(browser_bin) as b:
+        b.open(page)
+        assert b.evaluate("window.__pwned") == 1
+        errors = b.errors()
+    assert any("boom" in e for e in errors) and any("undefinedFn" in e for e in errors)
