@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from pydantic import ValidationError
@@ -77,6 +78,43 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _analysis_options(func: F) -> F:
+    """``--n-buckets --top-k --n-perm --seed --no-polysemy``, shared by ``run`` and ``score``."""
+    options = [
+        click.option(
+            "--n-buckets",
+            type=click.IntRange(min=1),
+            default=50,
+            show_default=True,
+            help="Popularity buckets (paper: 50).",
+        ),
+        click.option(
+            "--top-k",
+            type=click.IntRange(min=1),
+            default=500,
+            show_default=True,
+            help="Top-k repeated wrong IDs for R_B (paper: 500).",
+        ),
+        click.option(
+            "--n-perm",
+            type=click.IntRange(min=1),
+            default=10_000,
+            show_default=True,
+            help="Permutations per Spearman test.",
+        ),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        click.option(
+            "--no-polysemy", is_flag=True, help="Accept only the gold ID (not other IDs with the same label)."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @click.group()
 def recall() -> None:
     """Has the model memorized an ontology's IDs? (label → ID probe, errors, popularity, invariance)
@@ -95,7 +133,7 @@ def _invariance(_ctx: click.Context, _param: click.Parameter, value: str | None)
     items = tuple(v.strip().lower() for v in value.split(",") if v.strip())
     bad = [v for v in items if v not in ("pi1", "pi2", "pi3")]
     if bad:
-        raise click.BadParameter(f"unknown method(s) {', '.join(bad)}; use pi1, pi2, pi3")
+        raise ConfigError(f"--invariance: unknown method(s) {', '.join(bad)}; use pi1, pi2, pi3")
     return items
 
 
@@ -119,13 +157,7 @@ def _invariance(_ctx: click.Context, _param: click.Parameter, value: str | None)
 @click.option(
     "--max-tokens", type=click.IntRange(min=1), default=None, help="Default 32 chat, 10 completions."
 )
-@click.option("--n-buckets", type=click.IntRange(min=1), default=50, show_default=True)
-@click.option("--top-k", type=click.IntRange(min=1), default=500, show_default=True)
-@click.option("--n-perm", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option(
-    "--no-polysemy", is_flag=True, help="Accept only the gold ID (not other IDs with the same label)."
-)
+@_analysis_options
 @click.option(
     "--out",
     "out_dir",
@@ -189,11 +221,7 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 @click.option(
     "--popularity", default=None, help="Override the file's popularity: web, annotations, pubmed or a file."
 )
-@click.option("--n-buckets", type=click.IntRange(min=1), default=50, show_default=True)
-@click.option("--top-k", type=click.IntRange(min=1), default=500, show_default=True)
-@click.option("--n-perm", type=click.IntRange(min=1), default=10_000, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--no-polysemy", is_flag=True, help="Accept only the gold ID.")
+@_analysis_options
 @click.option(
     "--out",
     "out_dir",

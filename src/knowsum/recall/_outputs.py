@@ -72,9 +72,11 @@ def load_result(path: Path) -> RecallResult:
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(file, f"cannot read a recall result: {exc}") from exc
+        raise InputFileError(
+            file, f"cannot read a recall result ({exc}); pass a run directory or its result.json"
+        ) from exc
     if not isinstance(data, dict) or data.get("kind") != "recall":
-        raise InputFileError(file, "not a recall result.json (kind != 'recall')")
+        raise InputFileError(file, "not a recall result.json (kind != 'recall'); pass a recall run directory")
     if int(data.get("version", 0)) > RESULT_VERSION:
         raise InputFileError(file, f"result version {data.get('version')} is newer than this knowsum reads")
     try:

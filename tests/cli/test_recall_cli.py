@@ -1,0 +1,182 @@
+"""``knowsum recall run|score|compare`` through ``main([...])``: outputs, exit codes, stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.cli import main
+from knowsum.kb import install
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "recall"
+POP = str(FIX / "mini_go_popularity.csv")
+KEYS = {
+    "n",
+    "accuracy",
+    "n_unique_predicted",
+    "invented_unique_pct",
+    "wrong_due_to_invented_pct",
+    "mean_levenshtein",
+    "mean_jaccard",
+    "bucket_spearman",
+    "bucket_spearman_p",
+    "granger_f",
+}
+
+
+@pytest.fixture
+def mini_go(tmp_home: Path) -> Path:
+    install(["go"], from_files=[FIX / "mini_go.obo"])
+    return tmp_home
+
+
+def _run(tmp_path: Path, *extra: str) -> list[str]:
+    return [
+        "recall",
+        "run",
+        "go",
+        "--model",
+        "mock",
+        "--popularity",
+        POP,
+        "--n-buckets",
+        "3",
+        "--n-perm",
+        "200",
+        "--store",
+        str(tmp_path / "store.sqlite"),
+        *extra,
+    ]
+
+
+def test_run_writes_every_artifact(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(_run(tmp_path, "--out", str(out), "--invariance", "pi1,pi3")) == 0
+    stdout = capsys.readouterr().out
+    assert "recall go — mock (chat)" in stdout and "accuracy" in stdout and str(out) in stdout
+    for name in (
+        "result.json",
+        "predictions.jsonl",
+        "report.html",
+        "accuracy_per_bucket.png",
+        "rb_per_bucket.png",
+        "invariance_per_bucket.png",
+    ):
+        assert (out / name).is_file(), name
+    result = json.loads((out / "result.json").read_text())
+    # the mock echoes the prompt, which contains "GO ID" but no well-formed ID
+    assert result["scores"]["n"] == 10 and result["scores"]["n_no_id"] == 10
+    assert [i["method"] for i in result["invariance"]] == ["pi1", "pi3"]
+    preds = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
+    assert preds[0]["prompt"].startswith('Provide the GO ID for the label "')
+    assert set(preds[0]["answers"]) == {"pi1", "pi3"}
+
+
+def test_run_json_and_sample(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_run(tmp_path, "--sample", "4", "--json", "--out", str(tmp_path / "o"))) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["n"] == 4 and data["accuracy"] == 0.0 and set(data) >= KEYS
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sample", "2", "--per-bucket", "1"], "either --sample N or --per-bucket K"),
+        (["--invariance", "pi4"], "unknown method(s) pi4"),
+        (["--template", "no label here"], "must contain {label}"),
+        (["--popularity", "/nonexistent.csv"], "neither a file nor one of"),
+        (["--invariance", "pi3", "--template", "{label}?"], "PI-3 translates the shipped prompts"),
+    ],
+)
+def test_run_bad_options(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    out = tmp_path / "never"
+    assert main([*_run(tmp_path, *extra), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) <= 2
+    assert not out.exists()
+
+
+def test_run_kb_not_installed(tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "recall",
+                "run",
+                "uberon",
+                "--model",
+                "mock",
+                "--popularity",
+                "none",
+                "--out",
+                str(tmp_path / "x"),
+            ]
+        )
+        == 3
+    )
+    assert "knowsum kb install uberon" in capsys.readouterr().err
+
+
+def _release(tmp_path: Path) -> Path:
+    path = tmp_path / "release.csv"
+    path.write_text(
+        "GO:0001822;kidney development;12;1000;GO:0001822\n"
+        "GO:0060993;kidney morphogenesis;3;500;The ID is GO:0001822\n"
+        "GO:0003179;heart valve morphogenesis;1;10;GO:0061384\n"
+        "GO:0000003;reproduction;80;200;GO:0000004\n"
+    )
+    return path
+
+
+def test_score_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "scored"
+    args = ["recall", "score", "--ontology", "go", "--predictions", str(_release(tmp_path)), "--json"]
+    assert main([*args, "--n-buckets", "2", "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= KEYS
+    assert data["n"] == 4 and data["accuracy"] == 0.25
+    assert data["n_unique_predicted"] == 3 and data["invented_unique_pct"] == pytest.approx(100 / 3)
+    assert data["wrong_due_to_invented_pct"] == pytest.approx(100 / 3)
+    # GO:0060993→GO:0001822 = 5, GO:0003179→GO:0061384 = 5, GO:0000003→GO:0000004 = 1 (test_metrics)
+    assert data["mean_levenshtein"] == pytest.approx((5 + 5 + 1) / 3)
+    assert (out / "report.html").is_file() and (out / "result.json").is_file()
+
+
+def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _release(tmp_path)
+    assert main(["recall", "score", "--ontology", "go", "--predictions", str(good)]) == 0
+    assert "recall go — release.csv (file)" in capsys.readouterr().out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(
+        '{"id": "GO:0001822", "prediction": "GO:0001822"}\n{"id": "GO:0000003", "prediction": 7}\n{]\n'
+    )
+    assert main(["recall", "score", "--ontology", "go", "--predictions", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"knowsum: error: {bad}:2:") and "(1 more bad rows: lines 3)" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_compare(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert (
+        main(
+            ["recall", "score", "--ontology", "go", "--predictions", str(_release(tmp_path)), "--out", str(a)]
+        )
+        == 0
+    )
+    assert main(_run(tmp_path, "--out", str(b))) == 0
+    capsys.readouterr()
+    assert main(["recall", "compare", str(a), str(b / "result.json"), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "### Table 1. Accuracy" in out and "| Dataset | release.csv | mock |" in out
+    assert "| go | 0.25 | 0 |" in out
+    assert "Levenshtein d. (go)" in out and "%Inv" in out
+    assert main(["recall", "compare", str(_release(tmp_path))]) == 2
+    assert "cannot read a recall result" in capsys.readouterr().err
+    other = tmp_path / "other.json"
+    other.write_text('{"kind": "census"}')
+    assert main(["recall", "compare", str(a), str(other)]) == 2
+    assert f"{other}: not a recall result.json" in capsys.readouterr().err

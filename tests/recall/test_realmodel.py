@@ -1,0 +1,50 @@
+"""A small real run: smollm2-135m-instruct on a stratified GO sample writes every artifact.
+
+The test model is tiny and weak: this asserts the pipeline completes, not answer quality.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.kb import installed
+from knowsum.models import is_installed, model_spec, open_backend
+from knowsum.recall import RecallConfig, run_recall, write_outputs
+
+pytestmark = [pytest.mark.realmodel, pytest.mark.realdata, pytest.mark.slow]
+
+
+def test_smollm2_stratified_go_sample(tmp_path: Path) -> None:
+    if not is_installed(model_spec("smollm2-135m-instruct")) or installed("go") is None:
+        pytest.fail("needs `knowsum models install smollm2-135m-instruct` and `knowsum kb install go`")
+    cfg = RecallConfig(
+        kb="go",
+        select="stratified",
+        per_bucket=1,
+        n_buckets=3,
+        popularity="web",
+        max_tokens=8,
+        n_perm=500,
+        invariance=("pi1",),
+        pi1_repeats=2,
+    )
+    backend = open_backend("smollm2-135m-instruct")
+    result, records = run_recall(cfg, backend, progress=False)
+    assert result.scores.n == len(records) == 3
+    assert {r.bucket for r in records} == {1, 2, 3}
+    assert all(r.prompt.startswith("Provide the GO ID for the label") for r in records)
+    assert result.scores.popularity is not None and result.invariance[0].m == 2
+    out = tmp_path / "run"
+    names = {p.name for p in write_outputs(out, result, records)}
+    assert {
+        "result.json",
+        "predictions.jsonl",
+        "report.html",
+        "accuracy_per_bucket.png",
+        "rb_per_bucket.png",
+        "invariance_per_bucket.png",
+    } <= names
+    assert json.loads((out / "result.json").read_text())["model"] == "smollm2-135m-instruct"
