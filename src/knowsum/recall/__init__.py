@@ -36,7 +36,7 @@ from knowsum.recall._result import (
     RecallScores,
 )
 from knowsum.recall._run import prepare, run_recall
-from knowsum.recall._score import granger_f, judge, summarize
+from knowsum.recall._score import Judge, granger_f, judge, summarize
 from knowsum.recall._templates import CHAT_TEMPLATES, COMPLETION_TEMPLATES, LANGUAGES, render_prompt
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "IdExtractor",
     "InvarianceBucket",
     "InvarianceSummary",
+    "Judge",
     "LabelIndex",
     "PopularityScores",
     "PredictionRecord",

@@ -23,7 +23,7 @@ from knowsum.errors import ConfigError
 from knowsum.kb import Ontology
 from knowsum.recall._popularity import Buckets
 
-__all__ = ["Concept", "LabelIndex", "Selection", "select", "universe"]
+__all__ = ["Concept", "LabelIndex", "Selection", "primary_names", "select", "universe"]
 
 Selection = Literal["all", "sample", "stratified"]
 
@@ -104,6 +104,14 @@ def select(
     return [c for i, c in enumerate(concepts) if i in picked]
 
 
+def primary_names(ontology: Ontology, include_obsolete: bool = False) -> dict[str, str]:
+    """Primary ID → name, read in one pass over :meth:`Ontology.labels` (the name comes first)."""
+    names: dict[str, str] = {}
+    for tid, label in ontology.labels(include_obsolete=include_obsolete):
+        names.setdefault(tid, label)
+    return names
+
+
 def _key(label: str) -> str:
     return " ".join(label.casefold().split())
 
@@ -119,8 +127,8 @@ class LabelIndex:
 
     @classmethod
     def of(cls, ontology: Ontology) -> LabelIndex:
-        """Index the primary names of ``ontology``."""
-        return cls((tid, t.name) for tid, t in ((i, ontology[i]) for i in ontology) if not t.obsolete)
+        """Index the primary names of the non-obsolete terms of ``ontology``."""
+        return cls(primary_names(ontology).items())
 
     def ids(self, label: str) -> frozenset[str]:
         """IDs whose name is ``label`` (empty if none)."""

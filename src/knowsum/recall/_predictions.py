@@ -31,7 +31,7 @@ from knowsum.recall._concepts import Concept, LabelIndex
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._result import PredictionRecord, RecallResult
-from knowsum.recall._score import judge, summarize
+from knowsum.recall._score import Judge, summarize
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
 
@@ -212,15 +212,16 @@ def score_predictions(
     known = {g: pop[g] for g in gold if pop is not None and g in pop}
     buckets = Buckets.build(known, n_buckets) if known else None
     index = LabelIndex.of(ontology) if polysemy else None
+    judge = Judge(ontology)
     prefix = extractor.syntax.prefix
+    timings["buckets_and_labels"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     records: list[PredictionRecord] = []
     for gid, r in zip(gold, rows, strict=True):
         label = r.label if r.label is not None else (ontology[gid].name if gid in ontology else "")
         concept = Concept(gid, label, known.get(gid), buckets.of.get(gid) if buckets is not None else None)
         accepted = index.ids(label) if index is not None else frozenset()
-        records.append(
-            judge(concept, r.prediction, extractor.extract(r.prediction, prefix), ontology, accepted)
-        )
+        records.append(judge(concept, r.prediction, extractor.extract(r.prediction, prefix), accepted))
     timings["judge"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     scores = summarize(

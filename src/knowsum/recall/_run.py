@@ -22,7 +22,7 @@ from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import invariance_requests, summarize_invariance
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._result import InvarianceSummary, PredictionRecord, RecallResult
-from knowsum.recall._score import judge, summarize
+from knowsum.recall._score import Judge, summarize
 from knowsum.recall._templates import completion_prefix, render_prompt
 
 __all__ = ["ask", "prepare", "run_recall"]
@@ -108,6 +108,7 @@ def run_recall(
     if not concepts:
         raise ConfigError(f"no {config.kb} concept selected")
     index = LabelIndex.of(ontology) if config.polysemy else None
+    judge = Judge(ontology)
     timings["prepare"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -123,7 +124,7 @@ def run_recall(
         return index.ids(c.label) if index is not None else frozenset()
 
     records = [
-        judge(c, text, extractor.extract(text, prefix), ontology, accepted(c), prompt)
+        judge(c, text, extractor.extract(text, prefix), accepted(c), prompt)
         for c, text, prompt in zip(concepts, texts, prompts, strict=True)
     ]
     scores = summarize(

@@ -20,19 +20,84 @@ import math
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from knowsum.kb import Ontology
-from knowsum.recall._concepts import Concept
+from knowsum.recall._concepts import Concept, primary_names
 from knowsum.recall._popularity import Buckets
 from knowsum.recall._result import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
 from knowsum.stats import spearman_permutation
 
-__all__ = ["GRANGER_LAG", "granger_f", "judge", "spearman_or_none", "summarize"]
+__all__ = ["GRANGER_LAG", "Judge", "granger_f", "judge", "spearman_or_none", "summarize"]
 
 GRANGER_LAG = 3
+
+
+class Judge:
+    """Classifies answers against one ontology (see :func:`judge`); builds its ID → label table once.
+
+    Existence is decided over the *whole* ontology: primary IDs of live and obsolete terms and
+    every alternative ID (paper §4.1 fn. 8).
+    """
+
+    def __init__(self, ontology: Ontology) -> None:
+        self.ontology = ontology
+        names = primary_names(ontology, include_obsolete=True)
+        for alt, primary in ontology.alt_ids.items():
+            if primary in names:
+                names.setdefault(alt, names[primary])
+        self._names = names
+        self._tokens: dict[str, frozenset[str]] = {}
+
+    def _label_of(self, pid: str) -> str | None:
+        name = self._names.get(pid)
+        if name is None:
+            tid = self.ontology.resolve(pid)  # an odd spelling the table does not hold
+            name = None if tid is None else self.ontology[tid].name
+        return name
+
+    def _tok(self, label: str) -> frozenset[str]:
+        tokens = self._tokens.get(label)
+        if tokens is None:
+            tokens = self._tokens[label] = label_tokens(label)
+        return tokens
+
+    def __call__(
+        self,
+        concept: Concept,
+        text: str,
+        predicted: str | None,
+        accepted: frozenset[str] = frozenset(),
+        prompt: str = "",
+    ) -> PredictionRecord:
+        """Classify one answer (arguments as in :func:`judge`)."""
+        common: dict[str, Any] = {
+            "id": concept.id,
+            "label": concept.label,
+            "popularity": concept.popularity,
+            "bucket": concept.bucket,
+            "prompt": prompt,
+            "text": text,
+            "predicted": predicted,
+            "levenshtein": None,
+            "jaccard": None,
+            "predicted_label": None,
+            "answers": {},
+        }
+        if predicted is None:
+            return PredictionRecord.model_construct(**common, status="no_id")
+        if predicted == concept.id or predicted in accepted:
+            return PredictionRecord.model_construct(**common, status="correct")
+        common["levenshtein"] = levenshtein(concept.id, predicted)
+        other = self._label_of(predicted)
+        if other is None:
+            return PredictionRecord.model_construct(**common, status="invented")
+        common["jaccard"] = jaccard(self._tok(concept.label), self._tok(other))
+        common["predicted_label"] = other
+        return PredictionRecord.model_construct(**common, status="wrong")
 
 
 def judge(
@@ -43,7 +108,11 @@ def judge(
     accepted: frozenset[str] = frozenset(),
     prompt: str = "",
 ) -> PredictionRecord:
-    """Classify one answer.
+    """Classify one answer: correct, wrong (another existing ID), invented, or no ID.
+
+    Errors with an ID get the Levenshtein distance between gold and predicted ID; wrong existing
+    IDs also get the Jaccard similarity of the gold label and the predicted ID's label. For many
+    answers, build one :class:`Judge` and call it instead.
 
     Args:
         concept: The gold concept.
@@ -53,26 +122,7 @@ def judge(
         accepted: Further IDs that count as correct (polysemy: terms with the same label).
         prompt: The prompt sent, recorded as is.
     """
-    common = {
-        "id": concept.id,
-        "label": concept.label,
-        "popularity": concept.popularity,
-        "bucket": concept.bucket,
-        "prompt": prompt,
-        "text": text,
-        "predicted": predicted,
-    }
-    if predicted is None:
-        return PredictionRecord(**common, status="no_id")
-    if predicted == concept.id or predicted in accepted:
-        return PredictionRecord(**common, status="correct")
-    dist = levenshtein(concept.id, predicted)
-    tid = ontology.resolve(predicted)
-    if tid is None:
-        return PredictionRecord(**common, status="invented", levenshtein=dist)
-    other = ontology[tid].name
-    sim = jaccard(label_tokens(concept.label), label_tokens(other))
-    return PredictionRecord(**common, status="wrong", levenshtein=dist, jaccard=sim, predicted_label=other)
+    return Judge(ontology)(concept, text, predicted, accepted, prompt)
 
 
 def _mean(values: Sequence[float]) -> float | None:
