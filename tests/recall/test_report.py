@@ -1,0 +1,71 @@
+"""The recall report.html in real headless Chromium: loads cleanly, shows the numbers and the three
+plots (paper Figs. 2–4), and shows a ``<script>`` written by the model as text without running it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowsum.models import MockBackend, Request
+from knowsum.recall import RecallConfig, run_recall, write_outputs
+
+from .test_run_mock import responder
+
+EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def _answer(r: Request) -> str:
+    text = responder(r)
+    return EVIL + " " + text if "kidney development" in str(r.prompt) else text
+
+
+@pytest.fixture(scope="module")
+def browser_bin() -> str:
+    from report._cdp import chromium  # tests/report, the shared headless-Chromium harness
+
+    found = chromium()
+    if found is None:
+        pytest.skip("Chromium is not installed (make browser)")
+    return found
+
+
+def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, browser_bin: str) -> None:
+    from report._cdp import Browser
+
+    cfg = RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=200,
+                       invariance=("pi2", "pi3"))  # fmt: skip
+    result, records = run_recall(cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), progress=False)
+    out = tmp_path / "run"
+    write_outputs(out, result, records)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "<script" not in html and "&lt;script&gt;" in html
+    with Browser(browser_bin) as b:
+        b.open(out / "report.html")
+        page = b.evaluate(
+            """({
+              pwned: window.__pwned === undefined ? null : window.__pwned,
+              scripts: document.querySelectorAll('script').length,
+              text: document.body.innerText,
+              tiles: Object.fromEntries([...document.querySelectorAll('.tile')].map(
+                  t => [t.dataset.key, t.querySelector('.value').textContent])),
+              plots: [...document.querySelectorAll('figure[data-plot] img')].map(
+                  i => [i.closest('figure').dataset.plot, i.complete, i.naturalWidth]),
+            })"""
+        )
+        ARTIFACTS.mkdir(exist_ok=True)
+        b.screenshot(ARTIFACTS / "recall-report.png")
+        errors = b.errors()
+    assert errors == []
+    assert page["pwned"] is None and page["scripts"] == 0
+    assert "<script>window.__pwned = 1;" in page["text"]
+    assert "mock-<b>bold</b>" in page["text"]
+    assert page["tiles"]["accuracy"] == "0.3"
+    assert page["tiles"]["unique predicted IDs"] == "9"
+    assert {name for name, done, width in page["plots"] if done and width > 100} == {
+        "accuracy",
+        "rb",
+        "invariance",
+    }
+    assert result.scores.accuracy == 0.3
