@@ -55,5 +55,5 @@ def test_uberon_universe_is_native_terms() -> None:
 def test_gene_annotation_proxy() -> None:
     ann = load_popularity_source("go", "annotations", {"GO:0005515", "GO:0005634", "GO:0001822"})
     assert ann is not None and set(ann) == {"GO:0005515", "GO:0005634", "GO:0001822"}
-    # protein binding annotates more human genes than the nucleus, which annotates more than kidney development
+    # protein binding annotates more human genes than the nucleus, the nucleus more than kidney development
     assert ann["GO:0005515"] > ann["GO:0005634"] > ann["GO:0001822"] > 10
