@@ -103,7 +103,6 @@ class Matcher:
         lengths = np.fromiter((len(c) for c in self.choices), dtype=np.int64, count=len(self.choices))
         self._order = np.argsort(lengths, kind="stable")
         self._sorted_len = lengths[self._order]
-        self._sorted_choices = [self.choices[i] for i in self._order]
 
     def __len__(self) -> int:
         return len(self.choices)
