@@ -68,11 +68,14 @@ def normalize_text(text: str) -> str:
         >>> normalize_text("TGF-β signalling")
         'tgf beta signalling'
     """
-    s = unicodedata.normalize("NFKC", text)
-    s = _TRAILING_QUALIFIER.sub("", s)
+    ascii_only = text.isascii()  # the common case skips the Unicode-only steps
+    s = text if ascii_only else unicodedata.normalize("NFKC", text)
+    if s.rstrip().endswith((")", "]")):
+        s = _TRAILING_QUALIFIER.sub("", s)
     s = _POSSESSIVE.sub("", s)
     s = s.casefold()
-    s = _GREEK_RE.sub(lambda m: f" {_GREEK[m.group(0)]} ", s)
+    if not ascii_only:
+        s = _GREEK_RE.sub(lambda m: f" {_GREEK[m.group(0)]} ", s)
     s = s.translate(_QUOTES)
     s = _NON_WORD.sub(" ", s).replace("_", " ")
     return " ".join(s.split())
