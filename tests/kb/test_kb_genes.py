@@ -41,6 +41,14 @@ def test_lookup_by_id_symbol_alias(store: GeneStore) -> None:
         store["NO-SUCH-GENE"]
 
 
+def test_bulk_records_equal_single_lookups(store: GeneStore) -> None:
+    everything = store.records()
+    assert [r.gene_id for r in everything] == list(store)
+    assert everything == [store[g] for g in store]
+    some = store.records([7157, 672, 999_999_999, 7157])
+    assert [r.symbol for r in some] == ["BRCA1", "TP53"]
+
+
 def test_par_gene_on_x_and_y(store: GeneStore) -> None:
     csf2ra = store.by_symbol("CSF2RA")
     assert csf2ra is not None and set(csf2ra.chromosomes) == {"X", "Y"}

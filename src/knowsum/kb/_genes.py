@@ -12,7 +12,7 @@ Records are read lazily with indexed queries, so opening the store is instant.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,6 +105,7 @@ class GeneStore:
         self.path = path
         try:
             self._con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            self._con.execute("PRAGMA temp_store = MEMORY")
             self.meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{path}: not a readable gene store ({exc}); reinstall with --force") from exc
@@ -149,6 +150,50 @@ class GeneStore:
             self.go_annotations(gid),
             self.pubmed_count(gid),
         )
+
+    def records(self, gene_ids: Iterable[int] | None = None) -> list[GeneRecord]:
+        """Many records at once (all genes by default), with four bulk queries instead of four per gene.
+
+        Args:
+            gene_ids: Entrez IDs to fetch (unknown ones are skipped); ``None`` for every gene.
+
+        Returns:
+            Records in Entrez ID order.
+        """
+        con = self._con
+        con.execute("DROP TABLE IF EXISTS temp.wanted")
+        con.execute("CREATE TEMP TABLE wanted(gene_id INTEGER PRIMARY KEY)")
+        if gene_ids is None:
+            con.execute("INSERT INTO temp.wanted SELECT gene_id FROM genes")
+        else:
+            con.executemany("INSERT OR IGNORE INTO temp.wanted VALUES (?)", ((int(g),) for g in gene_ids))
+        join = "JOIN temp.wanted w USING (gene_id)"
+        aliases: dict[int, list[str]] = {}
+        for gid, alias in con.execute(f"SELECT gene_id, alias FROM aliases {join}"):
+            aliases.setdefault(gid, []).append(alias)
+        go: dict[int, list[GoAnnotation]] = {}
+        order = "ORDER BY gene_id, aspect, go_id, evidence"
+        for gid, go_id, ev, aspect in con.execute(
+            f"SELECT gene_id, go_id, evidence, aspect FROM go {join} {order}"
+        ):
+            go.setdefault(gid, []).append(GoAnnotation(go_id, ev, aspect))
+        pubmed = dict(con.execute(f"SELECT gene_id, count(*) FROM pubmed {join} GROUP BY gene_id").fetchall())
+        rows = con.execute(f"SELECT g.* FROM genes g {join} ORDER BY g.gene_id").fetchall()
+        con.execute("DROP TABLE temp.wanted")
+        return [
+            GeneRecord(
+                gid,
+                sym,
+                name,
+                gtype,
+                _split(chrom),
+                _split(band),
+                tuple(aliases.get(gid, ())),
+                tuple(go.get(gid, ())),
+                int(pubmed.get(gid, 0)),
+            )
+            for gid, sym, name, gtype, chrom, band in rows
+        ]
 
     def __getitem__(self, key: int | str) -> GeneRecord:
         rec = self.get(key) if isinstance(key, int) else self.by_symbol(key)
