@@ -134,3 +134,15 @@ def test_t_grid_and_heldout_check_against_brute_force() -> None:
     seen = {it for it, q in zip(items.tolist(), queries.tolist(), strict=True) if q in observed_q}
     new = {it for it, q in zip(items.tolist(), queries.tolist(), strict=True) if q not in observed_q} - seen
     assert pt.actual == len(new) and pt.t == 1.0 and pt.r_obs == 0.5
+
+
+@pytest.mark.parametrize("t", [0.25, 1.0, 3.0, 100.0])
+def test_fast_et_path_equals_the_estimator_core(t: float) -> None:
+    from knowsum.census._estimate import _unseen
+    from knowsum.stats import estimate_unseen
+
+    prev = Prevalence.from_items((np.random.default_rng(1).zipf(1.4, size=3000) % 500).tolist())
+    for k in (6, 8, 10):
+        assert _unseen(prev, "et", t, k) == pytest.approx(
+            estimate_unseen(prev, "et", t, k).estimate, rel=1e-12
+        )

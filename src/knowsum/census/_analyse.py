@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 import warnings
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,7 +34,7 @@ from knowsum.census._tasks import Task
 from knowsum.census._verify import Verdict, Verifier
 from knowsum.stats import Prevalence, StatsWarning, summarize
 
-__all__ = ["Analysis", "analyse", "cluster_items", "verify_items"]
+__all__ = ["Analysis", "analyse", "count_flags", "verify_items"]
 
 CURVE_RESAMPLES = 200
 """Bootstrap resamples per point of the Û(t) band (the headline interval uses ``n_bootstrap``)."""
@@ -42,13 +42,26 @@ CURVE_RESAMPLES = 200
 
 @dataclass
 class Analysis:
-    """The outcome of :func:`analyse`: the result record, every item, and (diversity) embeddings."""
+    """The outcome of :func:`analyse`: the result record, and every item with its verdict.
+
+    Items are kept as parallel lists (``decoded``, ``verdicts``, ``counted``) and turned into
+    :class:`ItemRecord` rows only when iterated (:meth:`items`), as there may be millions.
+    """
 
     result: CensusResult
-    items: list[ItemRecord]
+    decoded: list[DecodedItem]
+    verdicts: list[Verdict]
+    counted: list[bool]
     embeddings: np.ndarray[Any, Any] | None = None
     prevalence: Prevalence | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    def items(self) -> Iterator[ItemRecord]:
+        """Every decoded item with its verdict, in response order."""
+        for d, v, c in zip(self.decoded, self.verdicts, self.counted, strict=True):
+            yield ItemRecord(
+                d.query, d.position, d.text, d.claimed_id, v.status, v.key, v.name, v.score, v.stage,
+                v.claimed_ok, c,
+            )  # fmt: skip
 
 
 def verify_items(
@@ -62,35 +75,22 @@ def verify_items(
     return decoded, verdicts, t1 - t0, time.perf_counter() - t1
 
 
-def cluster_items(
+def count_flags(
     decoded: Sequence[DecodedItem], verdicts: Sequence[Verdict], count_duplicates: bool
-) -> list[ItemRecord]:
-    """Item records with ``counted`` set: valid, and (unless ``count_duplicates``) the first
-    mention of its cluster in its response."""
-    seen: set[tuple[int, str]] = set()
-    out = []
-    for d, v in zip(decoded, verdicts, strict=True):
-        counted = False
-        if v.status == "valid" and v.key is not None:
-            pair = (d.query, v.key)
-            counted = count_duplicates or pair not in seen
-            seen.add(pair)
-        out.append(
-            ItemRecord(
-                query=d.query,
-                position=d.position,
-                text=d.text,
-                claimed_id=d.claimed_id,
-                status=v.status,
-                key=v.key,
-                name=v.name,
-                score=v.score,
-                stage=v.stage,
-                claimed_ok=v.claimed_ok,
-                counted=counted,
-            )
-        )
-    return out
+) -> list[bool]:
+    """Which items are counted: valid ones, and (unless ``count_duplicates``) only the first
+    mention of a cluster within its response (items of one response are contiguous)."""
+    flags = [False] * len(decoded)
+    current, seen = -1, set[str | None]()
+    for i, (d, v) in enumerate(zip(decoded, verdicts, strict=True)):
+        if v.status != "valid":
+            continue
+        if d.query != current:
+            current, seen = d.query, set()
+        if count_duplicates or v.key not in seen:
+            flags[i] = True
+            seen.add(v.key)
+    return flags
 
 
 def _diversity(
@@ -119,46 +119,41 @@ def _diversity(
     return out, vectors, info
 
 
-def _prevalence(counted: Sequence[ItemRecord], queries: Sequence[int]) -> Prevalence:
-    """Counts by cluster, with the query × cluster matrix over *all* responses (empty ones too,
-    so held-out splits and the bootstrap resample every query that was asked)."""
-    row_of = {q: i for i, q in enumerate(queries)}
+def _prevalence(keys: Sequence[str], rows: Sequence[int], n_queries: int) -> Prevalence:
+    """Counts by cluster, with the query × cluster matrix over *all* ``n_queries`` responses
+    (empty ones too, so held-out splits and the bootstrap resample every query that was asked)."""
     codes: dict[str, int] = {}
-    cols = np.fromiter((codes.setdefault(str(it.key), len(codes)) for it in counted), dtype=np.int64)
-    rows = np.fromiter((row_of[it.query] for it in counted), dtype=np.int64, count=len(counted))
+    cols = np.fromiter((codes.setdefault(k, len(codes)) for k in keys), dtype=np.int64, count=len(keys))
     matrix = sp.csr_matrix(
-        (np.ones(len(counted), dtype=np.int64), (rows, cols)), shape=(len(queries), len(codes))
+        (np.ones(len(keys), dtype=np.int64), (np.asarray(rows, dtype=np.int64), cols)),
+        shape=(n_queries, len(codes)),
     )
     matrix.sum_duplicates()
     counts = np.bincount(cols, minlength=len(codes)).astype(np.int64)
     return Prevalence(counts, tuple(codes), matrix)
 
 
-def _top(items: Sequence[ItemRecord], status: str, n: int, total: int, counted_only: bool) -> list[TopItem]:
-    counts: Counter[str] = Counter()
-    names: dict[str, str] = {}
-    for it in items:
-        if it.status == status and it.key is not None and (it.counted or not counted_only):
-            counts[it.key] += 1
-            names.setdefault(it.key, it.name or it.text)
+def _top_counts(counts: Counter[str], names: dict[str, str], n: int, total: int) -> list[TopItem]:
     denom = max(total, 1)
-    return [TopItem(key=k, name=names[k], count=c, fraction=c / denom) for k, c in counts.most_common(n)]
+    return [
+        TopItem(key=k, name=names.get(k, k), count=c, fraction=c / denom) for k, c in counts.most_common(n)
+    ]
 
 
-def _counts(items: Sequence[ItemRecord], responses: int, failed: int) -> Counts:
-    by = Counter(it.status for it in items)
-    claimed = [it for it in items if it.claimed_ok is not None]
+def _counts(verdicts: Sequence[Verdict], counted: int, responses: int, failed: int) -> Counts:
+    by = Counter(v.status for v in verdicts)
+    claimed = Counter(v.claimed_ok for v in verdicts if v.claimed_ok is not None)
     return Counts(
         responses=responses,
         failed_responses=failed,
-        items=len(items),
+        items=len(verdicts),
         valid=by["valid"],
         excluded=by["excluded"],
         unverified=by["unverified"],
         invalid=by["invalid"],
-        counted=sum(it.counted for it in items),
-        claimed_ids=len(claimed),
-        claimed_agree=sum(bool(it.claimed_ok) for it in claimed),
+        counted=counted,
+        claimed_ids=claimed[True] + claimed[False],
+        claimed_agree=claimed[True],
     )
 
 
@@ -180,9 +175,11 @@ def analyse(
     embeddings, diversity = None, None
     if task.kind == "diversity":
         verdicts, embeddings, diversity = _diversity(cfg, decoded, verdicts)
-    items = cluster_items(decoded, verdicts, cfg.count_duplicates)
-    counted = [it for it in items if it.counted]
-    prev = _prevalence(counted, [q for q, _ in responses]) if counted else None
+    flags = count_flags(decoded, verdicts, cfg.count_duplicates)
+    row_of = {q: i for i, (q, _) in enumerate(responses)}
+    picked = [i for i, f in enumerate(flags) if f]
+    keys = [str(verdicts[i].key) for i in picked]
+    prev = _prevalence(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
     fields: dict[str, Any] = {"n_unseen": None, "n_total": None, "skr": None, "interval": None}
@@ -232,6 +229,9 @@ def analyse(
         fields["heldout"] = heldout_check(prev, cfg.estimator, summary.estimate.k, seed=cfg.seed)
         timings["heldout"] = time.perf_counter() - t0
     n_obs = prev.n_observations if prev is not None else 0
+    unique = {id(v): v for v in verdicts}.values()
+    names = {str(v.key): v.name or "" for v in unique if v.key is not None}
+    unverified = [str(v.key) for v in verdicts if v.status == "unverified"]
     result = CensusResult(
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         task=task.name,
@@ -241,7 +241,7 @@ def analyse(
         backend=backend,
         criterion=cfg.criterion,
         parameters=cfg.model_dump(mode="json"),
-        counts=_counts(items, len(responses), failed),
+        counts=_counts(verdicts, len(picked), len(responses), failed),
         prevalence=sorted(prev.table().items()) if prev is not None else [],
         n_queries=len(responses),
         n_observations=n_obs,
@@ -249,10 +249,8 @@ def analyse(
         level=cfg.level,
         t=cfg.t,
         estimator=cfg.estimator,
-        top_items=_top(items, "valid", cfg.top, n_obs, counted_only=True),
-        unverified_top=_top(
-            items, "unverified", cfg.top, max(1, sum(i.status == "unverified" for i in items)), False
-        ),
+        top_items=_top_counts(Counter(keys), names, cfg.top, n_obs),
+        unverified_top=_top_counts(Counter(unverified), names, cfg.top, len(unverified)),
         examples=[text for _, text in responses[:5]],
         stop=stop,
         diversity=diversity,
@@ -260,4 +258,4 @@ def analyse(
         notes=notes,
         **fields,
     )
-    return Analysis(result, items, embeddings, prev)
+    return Analysis(result, list(decoded), verdicts, flags, embeddings, prev)

@@ -9,8 +9,9 @@ claimed ``DOID:2841``), which is kept apart as a free memorization signal. Lines
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["DecodedItem", "decode"]
 
@@ -25,13 +26,14 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _SPACES = re.compile(r"\s+")
+_LETTER = re.compile(r"[^\W\d_]")
+_NUM_LEAD = re.compile(r"^\s*\d{1,4}[.):]\s")
 MAX_ITEM_CHARS = 200
 """Longer pieces are not list items (kept as one item only by the ``whole`` decoder)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DecodedItem:
-    """One candidate item of one response.
+class DecodedItem(NamedTuple):
+    """One candidate item of one response (a named tuple: millions are made, cheaply).
 
     Attributes:
         query: Index of the response (query) it came from.
@@ -53,13 +55,30 @@ def _clean(piece: str) -> tuple[str, str | None]:
     claimed = None
     m = _CLAIM_PAREN.search(text) or _CLAIM_TAIL.search(text)
     if m is not None:
-        claimed = re.sub(r"\s+", "", m.group(1)).upper()
+        claimed = _SPACES.sub("", m.group(1)).upper()
         text = (text[: m.start()] + " " + text[m.end() :]).strip()
-    text = _NUM_ONLY.sub("", text) if re.match(r"^\s*\d{1,4}[.):]\s", text) else text
+    text = _NUM_ONLY.sub("", text) if _NUM_LEAD.match(text) else text
     text = _SPACES.sub(" ", text).strip().strip("\"'“”‘’").strip()
     text = text.rstrip(".;,:!?").strip()
     if text.lower().startswith("and "):
         text = text[4:].strip()
+    return text, claimed
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _line(piece: str) -> tuple[str, str | None] | None:
+    """:func:`_piece` of a raw line (memoized: list lines repeat a lot across responses)."""
+    return _piece(_MARKER.sub("", piece.strip(), count=1))
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _piece(raw: str) -> tuple[str, str | None] | None:
+    """The cleaned ``(text, claimed ID)`` of one piece (stripped, list marker removed), or ``None``."""
+    if not raw or raw.endswith(":") or _FILLER.match(raw):
+        return None
+    text, claimed = _clean(raw)
+    if not text or len(text) > MAX_ITEM_CHARS or not _LETTER.search(text):
+        return None
     return text, claimed
 
 
@@ -93,12 +112,8 @@ def decode(
         text = _SPACES.sub(" ", response).strip()
         return [DecodedItem(query, 0, text)] if text else []
     out: list[DecodedItem] = []
-    for piece in _pieces(response, decoder, separator):
-        raw = piece.strip()
-        if not raw or raw.endswith(":") or _FILLER.match(_MARKER.sub("", raw)):
-            continue
-        text, claimed = _clean(raw)
-        if not text or len(text) > MAX_ITEM_CHARS or not re.search(r"[^\W\d_]", text):
-            continue
-        out.append(DecodedItem(query, len(out), text, claimed))
+    make = tuple.__new__
+    for kept in map(_line, _pieces(response, decoder, separator)):
+        if kept is not None:
+            out.append(make(DecodedItem, (query, len(out), kept[0], kept[1])))
     return out

@@ -16,9 +16,12 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from knowsum.census._result import CurvePoint, HeldoutPoint
 from knowsum.stats import Prevalence, StatsWarning, bootstrap, estimate_unseen
+from knowsum.stats.unseen import plan_estimator
+from knowsum.stats.weights import binomial_tail_weights, et_q
 
 __all__ = ["curve", "heldout_check", "new_rate", "t_grid"]
 
@@ -36,6 +39,34 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+def _resampled_counts(prev: Prevalence, n_resamples: int, seed: int | None) -> NDArray[np.int64]:
+    """Item counts ``(n_items, n_resamples)`` of bootstrap resamples of whole queries (or, without
+    queries, multinomial redraws of the observations)."""
+    rng = np.random.default_rng(seed)
+    if prev.by_query is None:
+        n = prev.n_observations
+        return rng.multinomial(n, prev.counts / n, size=n_resamples).T.astype(np.int64)
+    n_q = int(prev.by_query.shape[0])
+    item_query = prev.by_query.T.tocsr()
+    out = np.empty((prev.n_seen, n_resamples), dtype=np.int64)
+    for start in range(0, n_resamples, 50):
+        stop = min(start + 50, n_resamples)
+        weights = np.stack(
+            [np.bincount(rng.integers(n_q, size=n_q), minlength=n_q) for _ in range(start, stop)], 1
+        )
+        out[:, start:stop] = item_query @ weights
+    return out
+
+
+def _recentred(point: float, draws: NDArray[np.float64], level: float) -> tuple[float | None, float | None]:
+    finite = draws[np.isfinite(draws)]
+    if finite.size == 0 or not math.isfinite(point):
+        return None, None
+    lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
+    centre = float(finite.mean())
+    return point - (centre - float(lo)), point + (float(hi) - centre)
+
+
 def curve(
     prev: Prevalence,
     estimator: str,
@@ -46,17 +77,33 @@ def curve(
     seed: int | None,
     points: int = 12,
 ) -> list[CurvePoint]:
-    """The extrapolation curve with bootstrap bands (``n_resamples = 0``: no bands)."""
+    """The extrapolation curve with bootstrap bands (``n_resamples = 0``: no bands).
+
+    One set of resamples serves every ``t`` (the weights ``h_s(t)`` are re-applied to the same
+    resampled counts), and the bands are re-centred percentile intervals as in
+    :func:`knowsum.stats.bootstrap`.
+    """
+    grid = t_grid(t, points)
+    draws = _resampled_counts(prev, n_resamples, seed) if n_resamples else None
+    seen_b = (draws > 0).sum(axis=0).astype(np.float64) if draws is not None else None
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
-        for ti in t_grid(t, points):
+        for ti in grid:
             est = estimate_unseen(prev, estimator, ti, k)
             lo = hi = slo = shi = None
-            if n_resamples:
-                boot = bootstrap(prev, estimator, ti, k, n_resamples, level, seed)
-                lo, hi = boot.unseen
-                slo, shi = boot.skr
+            if draws is not None and seen_b is not None:
+                plan = plan_estimator(prev, estimator, ti, k)
+                if plan.weights is not None:
+                    h = plan.weights(int(draws.max()))
+                    unseen_b = h[draws].sum(axis=0)
+                else:  # Chao1 has no weights: its own bootstrap
+                    boot = bootstrap(prev, estimator, ti, k, n_resamples, level, seed)
+                    unseen_b = np.asarray(boot.unseen_draws, dtype=np.float64)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    skr_b = seen_b / (seen_b + unseen_b)
+                lo, hi = _recentred(est.estimate, unseen_b, level)
+                slo, shi = _recentred(est.skr, skr_b, level)
             out.append(
                 CurvePoint(
                     t=ti,
@@ -78,7 +125,7 @@ def heldout_check(
     k: int | None,
     fractions: Sequence[float] = (1 / 2, 1 / 3, 1 / 4),
     points: int = 5,
-    n_shuffles: int = 30,
+    n_shuffles: int | None = None,
     seed: int | None = 0,
 ) -> list[HeldoutPoint]:
     """Mean estimated vs actual unseen over ``n_shuffles`` random query orders (empty without queries).
@@ -89,13 +136,16 @@ def heldout_check(
         k: Truncation level (the selected one).
         fractions: Observed fractions ``r_obs``.
         points: Held-out sizes per fraction, evenly spaced up to all held-out queries.
-        n_shuffles: Random query orders (shared by all fractions).
+        n_shuffles: Random query orders (shared by all fractions); default 30, fewer for very
+            large samples (``2·10⁷ / entries``, at least 8) to bound the cost.
         seed: Seed of the shuffles.
     """
     if prev.by_query is None or (prev.n_queries or 0) < 4:
         return []
     n_q = int(prev.by_query.shape[0])
     csc = prev.by_query.tocsc()
+    if n_shuffles is None:
+        n_shuffles = max(8, min(30, int(2e7 // max(csc.nnz, 1))))
     starts = csc.indptr[:-1]
     rows, data = csc.indices, csc.data
     rng = np.random.default_rng(seed)
@@ -118,7 +168,7 @@ def heldout_check(
                     continue
                 sub = Prevalence(observed)
                 for h in grids[r]:
-                    e = estimate_unseen(sub, estimator, h / m, k).estimate
+                    e = _unseen(sub, estimator, h / m, k)
                     a = int(np.count_nonzero((first >= m) & (first < m + h)))
                     est.setdefault((r, h), []).append(e)
                     act.setdefault((r, h), []).append(a)
@@ -136,6 +186,15 @@ def heldout_check(
             )
         )
     return out
+
+
+def _unseen(prev: Prevalence, estimator: str, t: float, k: int | None) -> float:
+    """``Û(t)``; for ``et`` straight from ``n_1..n_k`` (eq. 1), skipping weights beyond ``k``."""
+    if estimator == "et" and k is not None:
+        h = binomial_tail_weights(t, k, et_q(t))
+        n_s = np.bincount(np.minimum(prev.counts, k + 1), minlength=k + 2)
+        return float(np.dot(h[1 : k + 1], n_s[1 : k + 1]))
+    return estimate_unseen(prev, estimator, t, k).estimate
 
 
 def new_rate(prev: Prevalence, n_queries: int, batch: int, k: int | None) -> float:

@@ -7,6 +7,7 @@ no estimate) are ``null`` in JSON.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,20 +35,54 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", ser_json_inf_nan="null")
 
 
-class ItemRecord(_Record):
-    """One decoded item (one line of ``items.jsonl``)."""
+@dataclass(frozen=True, slots=True)
+class ItemRecord:
+    """One decoded item (one line of ``items.jsonl``; a slotted dataclass, as there are millions).
 
-    query: int = Field(description="index of the response (sample index)")
-    position: int = Field(description="position of the item in the response")
-    text: str = Field(description="decoded item text")
-    claimed_id: str | None = Field(None, description="identifier the model attached, if any")
-    status: Literal["valid", "excluded", "unverified", "invalid"] = Field(description="verifier verdict")
-    key: str | None = Field(None, description="cluster key (matched ID, or embedding cluster)")
-    name: str | None = Field(None, description="canonical name of the matched term / cluster")
-    score: float | None = Field(None, description="match similarity in [0, 1]")
-    stage: str | None = Field(None, description="match stage: exact, normalized, fuzzy")
-    claimed_ok: bool | None = Field(None, description="claimed ID resolves to the matched term")
-    counted: bool = Field(False, description="counted in the prevalence (valid, first in its response)")
+    Attributes:
+        query: Index of the response (sample index).
+        position: Position of the item in the response.
+        text: Decoded item text.
+        claimed_id: Identifier the model attached, if any.
+        status: Verifier verdict: ``valid``, ``excluded``, ``unverified`` or ``invalid``.
+        key: Cluster key (matched ID, or embedding cluster ``C<n>``).
+        name: Canonical name of the matched term / cluster.
+        score: Match similarity in [0, 1].
+        stage: Match stage: ``exact``, ``normalized``, ``fuzzy``.
+        claimed_ok: Whether the claimed ID resolves to the matched term.
+        counted: Counted in the prevalence (valid, first of its cluster in its response).
+    """
+
+    query: int
+    position: int
+    text: str
+    claimed_id: str | None
+    status: str
+    key: str | None
+    name: str | None
+    score: float | None
+    stage: str | None
+    claimed_ok: bool | None
+    counted: bool
+
+    def to_json(self) -> str:
+        """The JSON line of ``items.jsonl``."""
+        return json.dumps(
+            {
+                "query": self.query,
+                "position": self.position,
+                "text": self.text,
+                "claimed_id": self.claimed_id,
+                "status": self.status,
+                "key": self.key,
+                "name": self.name,
+                "score": self.score,
+                "stage": self.stage,
+                "claimed_ok": self.claimed_ok,
+                "counted": self.counted,
+            },
+            ensure_ascii=False,
+        )
 
 
 class Counts(_Record):

