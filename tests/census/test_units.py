@@ -146,3 +146,14 @@ def test_fast_et_path_equals_the_estimator_core(t: float) -> None:
         assert _unseen(prev, "et", t, k) == pytest.approx(
             estimate_unseen(prev, "et", t, k).estimate, rel=1e-12
         )
+
+
+@pytest.mark.parametrize("name", ["diseases.toml", "bones.toml"])
+def test_example_configs_are_valid(name: str) -> None:
+    from knowsum.census import load_config
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "census" / name
+    cfg = load_config(path)
+    task = resolve_task(cfg)
+    assert cfg.out is not None and cfg.out.is_absolute()
+    assert task.answers == 20 and "{n}" not in task.prompt
