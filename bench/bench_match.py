@@ -184,7 +184,8 @@ def main() -> None:
         f"batch  match_many     : {t_batch:8.2f} s  {args.n / t_batch:12,.0f} names/s  (CPU {c_batch:.2f} s)"
     )
     print(
-        f"speed-up: {t_naive / t_batch:.1f}x wall-clock, {c_naive / c_batch:.1f}x CPU time; load {os.getloadavg()[0]:.1f}"
+        f"speed-up: {t_naive / t_batch:.1f}x wall-clock, {c_naive / c_batch:.1f}x CPU time; "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
 
 
