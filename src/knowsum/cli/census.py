@@ -103,7 +103,10 @@ def run(task: str | None, config_path: Path | None, markdown: bool, **opts: Any)
     outcome = run_census(cfg, echo=lambda m: click.echo(m, err=True))
     from knowsum.report.census import summary_table
 
-    click.echo(summary_table(outcome.analysis.result, markdown=markdown))
+    result = outcome.analysis.result
+    for note in result.notes:
+        click.echo(f"census: note: {note}", err=True)
+    click.echo(summary_table(result, markdown=markdown))
     click.echo(f"report: {outcome.report}")
 
 
