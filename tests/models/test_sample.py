@@ -64,7 +64,9 @@ def test_each_response_is_written_before_the_next_batch(tmp_path: Path) -> None:
             seen_counts.append(store.count())
             return "ok"
 
-        sample_sync(MockBackend(spy, batch_size=1), make_requests(["q"], PARAMS, n=5), store=store)
+        sample_sync(
+            MockBackend(spy, batch_size=1, delay=0.02), make_requests(["q"], PARAMS, n=5), store=store
+        )
     assert seen_counts == [0, 1, 2, 3, 4]
 
 

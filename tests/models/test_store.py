@@ -112,6 +112,8 @@ def test_done_keys_and_responses_in_chunks(tmp_path: Path) -> None:
         assert store.done_keys(keys) == set(keys[::2])
         assert {r.key for r in store.responses(keys)} == set(keys[::2])
         assert len(list(store.responses())) == 6000
+        few = keys[:10]  # few keys among many rows: looked up by primary key instead of a scan
+        assert store.done_keys(few) == set(few[::2])
 
 
 def test_info_and_export(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.models._params import _SEP, GenerationParams, Request, Response, _canonical
+from knowsum.models._params import _SEP, GenerationParams, Request, Response
 
 __all__ = ["Backend"]
 
@@ -52,7 +52,7 @@ class Backend(abc.ABC):
                         self.kind.encode(),
                         self.model_id.encode(),
                         self.endpoint.encode(),
-                        _canonical(request.params.as_dict()),
+                        request.params.to_json().encode(),
                         b"",
                     )
                 )

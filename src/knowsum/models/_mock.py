@@ -75,8 +75,7 @@ class MockBackend(Backend):
 
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
         """Answer each request from the script (after ``delay`` seconds)."""
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        await asyncio.sleep(self.delay)  # also 0: yields to the event loop like a real backend
         self.calls.extend(requests)
         out = []
         for r in requests:

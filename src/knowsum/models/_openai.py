@@ -193,6 +193,8 @@ class OpenAIBackend(Backend):
                 g.append(r)
             else:
                 groups.append([r])
+        if len(groups) == 1:
+            return await self._call(groups[0])
         results = await asyncio.gather(*(self._call(g) for g in groups))
         return [resp for chunk in results for resp in chunk]
 

@@ -12,6 +12,7 @@ Keys and seeds are pure functions of the request (never of timing)::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -83,6 +84,10 @@ class GenerationParams:
         if not isinstance(self.stop, tuple):
             object.__setattr__(self, "stop", tuple(self.stop))
 
+    def to_json(self) -> str:
+        """The canonical JSON of :meth:`as_dict` (cached per parameter set)."""
+        return _params_json(self)
+
     def as_dict(self) -> dict[str, Any]:
         """The parameters as a JSON-ready dict (stored with every response)."""
         return {
@@ -99,6 +104,11 @@ class GenerationParams:
     def from_dict(cls, data: dict[str, Any]) -> GenerationParams:
         """Inverse of :meth:`as_dict`."""
         return cls(**{**data, "stop": tuple(data.get("stop", ()))})
+
+
+@functools.lru_cache(maxsize=1024)
+def _params_json(params: GenerationParams) -> str:
+    return _canonical(params.as_dict()).decode()
 
 
 PAPER_PARAMS = GenerationParams(temperature=1.0, top_p=1.0, top_k=0, min_p=0.0)
@@ -132,6 +142,7 @@ class Request:
     params: GenerationParams = field(default_factory=GenerationParams)
     sample_index: int = 0
     payload: bytes = field(init=False, repr=False, compare=False)
+    _seed: int | None = field(init=False, repr=False, compare=False, default=-1)
 
     def __post_init__(self) -> None:
         if (self.prompt is None) == (self.messages is None):
@@ -149,9 +160,14 @@ class Request:
     @property
     def seed(self) -> int | None:
         """This sample's own seed (:func:`derive_seed`), or ``None`` for an unseeded run."""
-        if self.params.seed is None:
-            return None
-        return derive_seed(self.params.seed, self.payload, self.sample_index)
+        if self._seed == -1:  # computed once, on first use
+            seed = (
+                None
+                if self.params.seed is None
+                else derive_seed(self.params.seed, self.payload, self.sample_index)
+            )
+            object.__setattr__(self, "_seed", seed)
+        return self._seed
 
     def chat_messages(self) -> list[dict[str, str]]:
         """The request as OpenAI-style chat messages."""
