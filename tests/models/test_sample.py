@@ -56,7 +56,10 @@ def test_duplicate_requests_are_asked_once() -> None:
     assert len(mock.calls) == 1
 
 
-def test_each_response_is_written_before_the_next_batch(tmp_path: Path) -> None:
+def test_each_response_is_written_before_the_next_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("knowsum.models._sample._COMMIT_INTERVAL", 0.0)  # slow arrivals: one commit each
     seen_counts: list[int] = []
     with ResponseStore(tmp_path / "s.sqlite") as store:
 
@@ -65,7 +68,7 @@ def test_each_response_is_written_before_the_next_batch(tmp_path: Path) -> None:
             return "ok"
 
         sample_sync(
-            MockBackend(spy, batch_size=1, delay=0.02), make_requests(["q"], PARAMS, n=5), store=store
+            MockBackend(spy, batch_size=1, delay=0.001), make_requests(["q"], PARAMS, n=5), store=store
         )
     assert seen_counts == [0, 1, 2, 3, 4]
 
