@@ -11,16 +11,22 @@ __all__ = ["compare_tables"]
 Table = tuple[str, list[str], list[list[object]]]
 
 
+def _column(result: RecallResult) -> str:
+    """Column name: the model, marked when it was probed with completion prompts (base models)."""
+    return f"{result.model} (completion)" if result.api == "completions" else result.model
+
+
 def compare_tables(results: Sequence[RecallResult]) -> list[Table]:
     """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique IDs, % invented,
     % of wrong predictions due to invented IDs) for a set of runs.
 
     Returns:
-        ``(title, headers, rows)`` per table; a missing (KB, model) pair is ``None``.
+        ``(title, headers, rows)`` per table; a missing (KB, model) pair is ``None``. A model probed
+        with completion prompts gets its own column; for a repeated (KB, model) the last run wins.
     """
-    models = list(dict.fromkeys(r.model for r in results))
+    models = list(dict.fromkeys(_column(r) for r in results))
     kbs = list(dict.fromkeys(r.kb for r in results))
-    cell = {(r.kb, r.model): r.scores for r in results}
+    cell = {(r.kb, _column(r)): r.scores for r in results}
 
     def get(kb: str, model: str, attr: str) -> object:
         s = cell.get((kb, model))
