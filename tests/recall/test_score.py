@@ -88,6 +88,16 @@ def test_every_format_scores_like_the_run(
     assert [r.status for r in records].count("invented") == 2
 
 
+def test_csv_delimiters(mini_go: Path, tmp_path: Path) -> None:
+    for delimiter in (";", "\t"):
+        path = tmp_path / "p.csv"
+        path.write_text(f"ID{delimiter}Prediction\nGO:0001822{delimiter}GO:0001822\nGO:0000003{delimiter}\n")
+        fmt, rows = read_predictions(path)
+        assert fmt == "csv" and [r.prediction for r in rows] == ["GO:0001822", ""]
+        result, _ = score_predictions("go", path)
+        assert result.scores.accuracy == 0.5 and result.scores.n_no_id == 1
+
+
 def test_without_popularity_no_bucket_analysis(mini_go: Path, tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": "GO:0001822", "prediction": "GO:0001822"}\n{"id": "go:3", "prediction": null}\n')

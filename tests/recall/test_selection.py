@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from knowsum.errors import ConfigError
+from knowsum.errors import ConfigError, SourceError
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, Request
 from knowsum.recall import (
@@ -114,3 +114,14 @@ def test_completion_mode_prepends_the_prefix(mini_go: Path) -> None:
     assert result.scores.n_correct == 3 and result.scores.n_invented == 2
     assert result.config["max_tokens"] is None and cfg.tokens == 10  # the paper's 10 new tokens
     assert {r.id: r.predicted for r in records}["GO:0003179"] == "GO:0061384"
+
+
+def test_auto_popularity_without_the_shared_tables(mini_go: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(kb: str | None = None, path: Path | None = None) -> list[object]:
+        raise SourceError("data/web_popularity/go_web_occurrences.csv not found")
+
+    monkeypatch.setattr("knowsum.recall._popularity.load_popularity", missing)
+    result, _ = run_recall(RecallConfig(kb="go"), MockBackend(["GO:0001822"]), progress=False)
+    assert result.scores.popularity is None and result.scores.n == 10
+    with pytest.raises(SourceError, match="not found"):
+        run_recall(RecallConfig(kb="go", popularity="web"), MockBackend(["GO:0001822"]), progress=False)

@@ -4,7 +4,8 @@ Accepted formats (detected from the content):
 
 - the paper's public release: ``;``-separated, no header,
   ``ID;label;n_annotations;n_web_occurrences;prediction`` (the 4th column is the popularity);
-- CSV with a header naming at least ``id`` and ``prediction`` (optional ``label``, ``popularity``);
+- CSV (``,``, ``;`` or tab) with a header naming at least ``id`` and ``prediction`` (optional
+  ``label``, ``popularity``);
 - JSONL, one object per line with ``id`` and ``prediction`` (optional ``label``, ``popularity``).
 
 The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. Bad
@@ -99,14 +100,16 @@ def _dict_row(no: int, obj: Any) -> PredictionRow:
     )
 
 
-def _detect(path: Path, text: str) -> str:
+def _detect(path: Path, text: str) -> tuple[str, str]:
+    """Format name and, for CSV, the delimiter (``,``, ``;`` or tab) of the header naming the columns."""
     if path.suffix.lower() in (".jsonl", ".json", ".ndjson") or text.lstrip().startswith("{"):
-        return "jsonl"
+        return "jsonl", ""
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    header = {h.strip().lower() for h in next(csv.reader([first]), [])}
-    if {"id", "prediction"} <= header:
-        return "csv"
-    return "release"
+    for delimiter in (",", ";", "\t"):
+        header = {h.strip().lower() for h in next(csv.reader([first], delimiter=delimiter), [])}
+        if {"id", "prediction"} <= header:
+            return "csv", delimiter
+    return "release", ""
 
 
 def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
@@ -122,7 +125,7 @@ def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputFileError(path, f"cannot read predictions: {exc}") from exc
-    fmt = _detect(path, text)
+    fmt, delimiter = _detect(path, text)
     rows: list[PredictionRow] = []
     bad: list[tuple[int, str, str]] = []
     if fmt == "release":
@@ -132,7 +135,7 @@ def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
             else:
                 rows.append(row)
     elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text))
+        reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
         for rec in reader:
             no = reader.line_num
             try:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from knowsum.errors import BackendError, ConfigError
+from knowsum.errors import BackendError, ConfigError, SourceError
 from knowsum.kb import Ontology, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with_buckets
@@ -36,7 +36,12 @@ def prepare(config: RecallConfig, ontology: Ontology) -> tuple[list[Concept], Bu
     """
     plain = universe(config.kb, ontology)
     source = resolve_source(config.kb, config.popularity)
-    pop = load_popularity_source(config.kb, source, {c.id for c in plain})
+    try:
+        pop = load_popularity_source(config.kb, source, {c.id for c in plain})
+    except SourceError:
+        if config.popularity != "auto":
+            raise
+        source, pop = "none", None  # "auto" without the shared tables: no popularity analysis
     buckets = None
     if pop is not None:
         known = {c.id: pop[c.id] for c in plain if c.id in pop}
