@@ -22,7 +22,11 @@ __all__ = ["cli", "main"]
 
 # name -> (module, attribute, one-line help shown by `knowsum --help` without importing it)
 _COMMANDS: dict[str, tuple[str, str, str]] = {
-    "estimate": ("knowsum.cli.estimate", "estimate", "Estimate unseen items from observations (Good-Turing family)."),
+    "estimate": (
+        "knowsum.cli.estimate",
+        "estimate",
+        "Estimate unseen items from observations (Good-Turing family).",
+    ),
     "ask": ("knowsum.cli.ask", "ask", "Sample a model on one prompt and print the answers."),
     "models": ("knowsum.cli.models", "models", "List and install the embedded local models."),
     "store": ("knowsum.cli.store", "store", "Inspect and export the response store."),
