@@ -274,14 +274,17 @@ def _popularity(
         )
     filled = [s for s in stats if s.accuracy is not None]
     acc = [s.accuracy for s in filled if s.accuracy is not None]
-    rho, p = spearman_or_none([s.bucket for s in filled], acc, n_perm, seed)
     gf, gp = granger_f(acc, [s.mean_popularity or 0.0 for s in filled])
-    lev = [(s.bucket, s.mean_levenshtein) for s in stats if s.mean_levenshtein is not None]
-    jac = [(s.bucket, s.mean_jaccard) for s in stats if s.mean_jaccard is not None]
-    rbs = [(s.bucket, s.r_b) for s in stats if s.r_b is not None] if k_used else []
-    lrho, lp = spearman_or_none([b for b, _ in lev], [v for _, v in lev], n_perm, seed)
-    jrho, jp = spearman_or_none([b for b, _ in jac], [v for _, v in jac], n_perm, seed)
-    rrho, rp = spearman_or_none([b for b, _ in rbs], [v for _, v in rbs], n_perm, seed)
+
+    def trend(attr: str) -> tuple[float | None, float | None]:
+        """Spearman ρ (permutation p) of bucket rank vs a per-bucket value, over defined buckets."""
+        pairs = [(s.bucket, getattr(s, attr)) for s in stats if getattr(s, attr) is not None]
+        return spearman_or_none([b for b, _ in pairs], [v for _, v in pairs], n_perm, seed)
+
+    rho, p = trend("accuracy")
+    lrho, lp = trend("mean_levenshtein")
+    jrho, jp = trend("mean_jaccard")
+    rrho, rp = trend("r_b") if k_used else (None, None)
     return PopularityScores(
         source=source,
         n_buckets=buckets.n,
