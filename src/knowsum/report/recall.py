@@ -7,6 +7,7 @@ passed to the HTML helpers as plain text, so they are always escaped.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,7 +39,7 @@ def _figures(result: Mapping[str, Any]) -> dict[str, Any]:
         figs["accuracy"] = plots.bars(
             xs,
             [0.0 if r["accuracy"] is None else r["accuracy"] for r in rows],
-            title=f"Accuracy per popularity bucket — {result['model']} on {result['kb']} (cf. paper Fig. 2)",
+            title=f"Accuracy per bucket — {result['model']} on {result['kb']} (cf. paper Fig. 2)",
             xlabel="bucket (1 = least popular)",
             ylabel="accuracy",
         )
@@ -66,6 +67,10 @@ def _figures(result: Mapping[str, Any]) -> dict[str, Any]:
             ylabel="AvPI",
             ylabel_right="accuracy",
         )
+    for fig in figs.values():  # bucket numbers are integers
+        from matplotlib.ticker import MaxNLocator
+
+        fig.axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     return figs
 
 
@@ -186,7 +191,7 @@ def recall_page(
     return h.page(
         f"knowsum recall — {result['model']} on {result['kb']}",
         *parts,
-        h.section("Configuration", h.code_block(str(result.get("config", {})))),
+        h.section("Configuration", h.code_block(json.dumps(result.get("config", {}), indent=1))),
         subtitle=f"KB release {result.get('kb_release') or '?'} · {result['api']} prompts · "
         f"{result['created']}",
         footer=f"Bombieri et al., “Do LLMs Dream of Ontologies?” · timings: {timing}",
