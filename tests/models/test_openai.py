@@ -129,8 +129,7 @@ def test_unreachable_endpoint_says_so_after_retries() -> None:
 
 
 def test_wrong_path_is_a_backend_error(server: LoopbackServer) -> None:
-    backend = OpenAIBackend("m", server.base_url.replace("/v1", "/nope/x"), max_retries=0)
-    backend.endpoint = server.base_url.replace("/v1", "/nothing")
+    backend = OpenAIBackend("m", server.base_url.replace("/v1", "/nothing"), max_retries=0)
     with pytest.raises(BackendError, match="HTTP 404"):
         sample_sync(backend, make_requests(["x"], PARAMS))
 

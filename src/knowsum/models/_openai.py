@@ -118,6 +118,7 @@ class OpenAIBackend(Backend):
         self.base_url = base_url.rstrip("/")
         self.api = api
         self.endpoint = f"{self.base_url}/{'chat/completions' if api == 'chat' else 'completions'}"
+        self._url = httpx.URL(self.endpoint)  # parsed once, not per request
         self.concurrency = concurrency
         self.batch_size = n_per_request
         self.max_retries = max_retries
@@ -222,7 +223,7 @@ class OpenAIBackend(Backend):
 
     async def _post(self, body: dict[str, Any]) -> Any:
         try:
-            resp = await self._client.post(self.endpoint, json=body)
+            resp = await self._client.post(self._url, json=body)
         except httpx.TimeoutException as exc:
             raise _RetryableError(f"timeout ({type(exc).__name__})") from exc
         except httpx.ConnectError as exc:
@@ -244,7 +245,9 @@ class OpenAIBackend(Backend):
 
     def _parse(self, group: list[Request], data: Any, latency: float) -> list[Response]:
         try:
-            choices = sorted(data["choices"], key=lambda c: c.get("index", 0))
+            choices = data["choices"]
+            if len(choices) > 1:
+                choices = sorted(choices, key=lambda c: c.get("index", 0))
             texts = [c["message"]["content"] if self.api == "chat" else c["text"] for c in choices]
             reasons = [str(c.get("finish_reason") or "stop") for c in choices]
             usage = data.get("usage") or {}

@@ -195,8 +195,8 @@ class LoopbackServer:
 
     async def _respond(self, method: str, target: str, raw: bytes, writer: asyncio.StreamWriter) -> bool:
         """Answer one request; False if the connection must be closed."""
-        chat = target.endswith("/chat/completions")
-        if method != "POST" or not (chat or target.endswith("/completions")):
+        chat = target == "/v1/chat/completions"
+        if method != "POST" or not (chat or target == "/v1/completions"):
             self._write(writer, 404, b'{"error": {"message": "not found"}}')
             return True
         digest = hashlib.sha256(raw).hexdigest()
