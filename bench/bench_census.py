@@ -136,11 +136,13 @@ def main() -> None:
     ap.add_argument("--model", default="smollm2-135m-instruct")
     ap.add_argument("--model-queries", type=int, default=4)
     ap.add_argument("--model-answers", type=int, default=20)
-    ap.add_argument("--no-model", action="store_true")
+    ap.add_argument("--no-model", action="store_true", help="skip part 2 (local model)")
+    ap.add_argument("--no-pipeline", action="store_true", help="skip part 1 (mock pipeline)")
     args = ap.parse_args()
     cpu = platform.processor() or platform.machine()
     print(f"{cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
-    bench_pipeline(args.queries, args.items)
+    if not args.no_pipeline:
+        bench_pipeline(args.queries, args.items)
     if not args.no_model:
         bench_model(args.model, args.model_queries, args.model_answers)
 

@@ -157,3 +157,11 @@ def test_example_configs_are_valid(name: str) -> None:
     task = resolve_task(cfg)
     assert cfg.out is not None and cfg.out.is_absolute()
     assert task.answers == 20 and "{n}" not in task.prompt
+
+
+def test_parenthesised_alternatives_are_tried(kb_home: Path) -> None:
+    task = resolve_task(CensusConfig(task="diseases"))
+    v = make_verifier(task, "relaxed", 0.9).verify(
+        ["AD (Alzheimer's disease)", "Alzheimer's disease (xyzzy)", "xyzzy (plugh)"], [None, None, None]
+    )
+    assert [x.key for x in v] == ["DOID:10652", "DOID:10652", None]

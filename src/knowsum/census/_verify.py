@@ -11,6 +11,9 @@ A verdict's ``status`` is:
   rule of the criterion; reported apart, never counted;
 - ``invalid`` — no match (hallucination, misspelling beyond the cut-off, non-item text).
 
+A text of the form ``A (B)`` that matches nothing as a whole is retried as ``A``, then ``B``
+(models often write "COPD (chronic obstructive pulmonary disease)").
+
 Criteria: diseases strict = the DOID category contains ``DOID:7`` (disease of anatomical entity),
 relaxed = any term under ``DOID:4`` (disease). Theorems strict = the canonical name contains
 "theorem", relaxed = it contains one of :data:`~knowsum.census._tasks.CONCEPT_WORDS`.
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["ANATOMICAL", "DISEASE_ROOT", "Status", "Verdict", "Verifier", "make_verifier", "words_rule"]
 
 Status = Literal["valid", "excluded", "unverified", "invalid"]
+_PAREN = re.compile(r"\s*([^()]+?)\s*\(\s*([^()]+?)\s*\)\s*")
 DISEASE_ROOT = "DOID:4"
 """DOID "disease": the relaxed disease criterion accepts anything under it."""
 ANATOMICAL = "DOID:7"
@@ -123,6 +127,21 @@ class KBVerifier(Verifier):
             return None
         return self.ontology.resolve(claim) == match.id
 
+    def _retry_parentheses(self, matches: dict[str, Match | None]) -> None:
+        """``COPD (chronic obstructive pulmonary disease)``: when the whole text matches nothing,
+        try the part before the parenthesis, then the part inside it."""
+        retry: dict[str, list[str]] = {}
+        for text, m in matches.items():
+            found = _PAREN.fullmatch(text) if m is None else None
+            if found is not None:
+                retry[text] = [found.group(1), found.group(2)]
+        if not retry:
+            return
+        parts = list(dict.fromkeys(p for pair in retry.values() for p in pair))
+        got = dict(zip(parts, self.matcher.match_many(parts), strict=True))
+        for text, pair in retry.items():
+            matches[text] = got[pair[0]] or got[pair[1]]
+
     def _decide(self, text: str, claim: str | None, m: Match | None) -> Verdict:
         if m is None:
             if self.task.kind == "theorems" and self.name_rule is not None and self.name_rule.search(text):
@@ -138,6 +157,7 @@ class KBVerifier(Verifier):
         """
         unique = list(dict.fromkeys(texts))
         matches = dict(zip(unique, self.matcher.match_many(unique), strict=True))
+        self._retry_parentheses(matches)
         decided: dict[tuple[str, str | None], Verdict] = {}
         out: list[Verdict] = []
         for pair in zip(texts, claimed, strict=True):
