@@ -8,27 +8,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from knowsum import paths
 from knowsum.census import CensusConfig, run_census
 from knowsum.census import _diversity as dv
 from knowsum.models import MockBackend, is_installed, model_spec
 
 MODEL = "smollm2-135m-instruct"
+REAL_MODELS = paths.models_dir()  # taken at import, before any fixture points KNOWSUM_HOME elsewhere
 
 
 @pytest.mark.realmodel
 def test_small_real_census_with_smollm2_writes_every_artifact(kb_home: Path, tmp_path: Path) -> None:
     pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
-    import os
-
-    real_home = Path(os.environ.get("KNOWSUM_REAL_HOME", Path.home() / ".local" / "share" / "knowsum"))
-    weights = real_home / "models"
-    if not weights.is_dir():
-        pytest.skip(f"run `knowsum models install {MODEL}`")
-    os.environ["KNOWSUM_HOME"] = str(kb_home)
-    (kb_home / "models").symlink_to(weights, target_is_directory=True)
+    # the KBs come from the fixtures (kb_home); the weights from the real knowsum home
+    (kb_home / "models").symlink_to(REAL_MODELS, target_is_directory=True)
     if not is_installed(model_spec(MODEL)):
         pytest.skip(f"run `knowsum models install {MODEL}`")
-    cfg = CensusConfig(task="diseases", model=MODEL, queries=2, answers=5, max_tokens=48, n_bootstrap=50,
+    cfg = CensusConfig(task="diseases", model=MODEL, queries=2, answers=3, max_tokens=32, n_bootstrap=50,
                        out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
     outcome = run_census(cfg)
     result = outcome.analysis.result
