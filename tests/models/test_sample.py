@@ -151,3 +151,14 @@ def test_seeded_mock_is_reproducible() -> None:
     one = [r.text for r in sample_sync(MockBackend(seeded_choice=choices), reqs)]
     two = [r.text for r in sample_sync(MockBackend(seeded_choice=choices), reqs)]
     assert one == two and len(set(one)) > 5
+
+
+def test_fast_arrivals_share_transactions(tmp_path: Path) -> None:
+    """Responses arriving faster than the commit interval are committed together, never lost."""
+    statements: list[str] = []
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        store._conn.set_trace_callback(statements.append)
+        got = sample_sync(MockBackend(batch_size=1), make_requests(["q"], PARAMS, n=200), store=store)
+        assert len(got) == store.count() == 200
+    commits = sum(s.strip().upper().startswith("COMMIT") for s in statements)
+    assert 1 <= commits < 200

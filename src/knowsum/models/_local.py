@@ -91,51 +91,47 @@ class LocalBackend(Backend):
     def generate_blocking(self, requests: Sequence[Request]) -> list[Response]:
         """Blocking :meth:`generate` (one reset context and one derived seed per request)."""
         llm = self.llm
-        out = []
-        for r in requests:
-            p = r.params
-            options: dict[str, Any] = {
-                "temperature": p.temperature,
-                "top_p": p.top_p,
-                "top_k": p.top_k,
-                "min_p": p.min_p,
-                "max_tokens": p.max_tokens,
-                "stop": list(p.stop),
-                "seed": r.seed,
-            }
-            start = time.perf_counter()
-            text_in = "\n".join(m["content"] for m in r.chat_messages())
-            n_in = len(llm.tokenize(text_in.encode(), add_bos=False, special=False))
-            if n_in >= self.n_ctx:
-                why = f"prompt has {n_in} tokens >= context n_ctx={self.n_ctx}: shorten it or raise n_ctx"
-                out.append(self.failure(r, why))
-                continue
-            try:
-                with self._lock:
-                    llm.reset()
-                    if self.api == "chat":
-                        result = llm.create_chat_completion(messages=r.chat_messages(), **options)
-                        text = result["choices"][0]["message"]["content"] or ""
-                    elif r.messages is not None:
-                        raise ValueError("chat messages need api='chat'")
-                    else:
-                        result = llm.create_completion(prompt=r.prompt, **options)
-                        text = result["choices"][0]["text"]
-            except (ValueError, RuntimeError) as exc:
-                out.append(self.failure(r, f"{type(exc).__name__}: {exc}", time.perf_counter() - start))
-                continue
-            usage = result.get("usage") or {}
-            out.append(
-                self.response(
-                    r,
-                    text,
-                    str(result["choices"][0].get("finish_reason") or "stop"),
-                    prompt_tokens=int(usage.get("prompt_tokens", 0)),
-                    completion_tokens=int(usage.get("completion_tokens", 0)),
-                    latency=time.perf_counter() - start,
-                )
-            )
-        return out
+        return [self._one(llm, r) for r in requests]
+
+    def _one(self, llm: Any, r: Request) -> Response:
+        p = r.params
+        options: dict[str, Any] = {
+            "temperature": p.temperature,
+            "top_p": p.top_p,
+            "top_k": p.top_k,
+            "min_p": p.min_p,
+            "max_tokens": p.max_tokens,
+            "stop": list(p.stop),
+            "seed": r.seed,
+        }
+        start = time.perf_counter()
+        try:
+            with self._lock:
+                text_in = "\n".join(m["content"] for m in r.chat_messages())
+                n_in = len(llm.tokenize(text_in.encode(), add_bos=False, special=False))
+                if n_in >= self.n_ctx:
+                    why = f"prompt has {n_in} tokens >= context n_ctx={self.n_ctx}: shorten it or raise n_ctx"
+                    return self.failure(r, why)
+                llm.reset()
+                if self.api == "chat":
+                    result = llm.create_chat_completion(messages=r.chat_messages(), **options)
+                    text = result["choices"][0]["message"]["content"] or ""
+                elif r.messages is not None:
+                    raise ValueError("chat messages need api='chat'")
+                else:
+                    result = llm.create_completion(prompt=r.prompt, **options)
+                    text = result["choices"][0]["text"]
+        except (ValueError, RuntimeError) as exc:
+            return self.failure(r, f"{type(exc).__name__}: {exc}", time.perf_counter() - start)
+        usage = result.get("usage") or {}
+        return self.response(
+            r,
+            text,
+            str(result["choices"][0].get("finish_reason") or "stop"),
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            latency=time.perf_counter() - start,
+        )
 
     async def aclose(self) -> None:
         """Free the model."""
