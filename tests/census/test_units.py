@@ -165,3 +165,31 @@ def test_parenthesised_alternatives_are_tried(kb_home: Path) -> None:
         ["AD (Alzheimer's disease)", "Alzheimer's disease (xyzzy)", "xyzzy (plugh)"], [None, None, None]
     )
     assert [x.key for x in v] == ["DOID:10652", "DOID:10652", None]
+
+
+def test_fast_jsonl_lines_equal_the_record_json(kb_home: Path) -> None:
+    import io
+    import json
+
+    from knowsum.census import analyse
+
+    cfg = CensusConfig(task="diseases", n_bootstrap=0)
+    task = resolve_task(cfg)
+    texts = [
+        (0, '- Asthma (DOID:2841)\n- asthma\n- "banana"\n- Alzheimer\'s disease'),
+        (1, "- Asthma\n- malaria\n- Alzheimer disease"),
+    ]
+    a = analyse(cfg, task, make_verifier(task, "relaxed", 0.9), texts, model="m", backend="mock")
+    buf = io.StringIO()
+    assert a.write_jsonl(buf) == 7
+    lines = buf.getvalue().splitlines()
+    assert [json.loads(x) for x in lines] == [json.loads(r.to_json()) for r in a.items()]
+    assert [json.loads(x)["counted"] for x in lines] == [
+        True,
+        False,
+        False,
+        True,
+        True,
+        False,
+        True,
+    ]  # malaria is not in the slice

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -54,6 +54,26 @@ class Analysis:
     counted: list[bool]
     embeddings: np.ndarray[Any, Any] | None = None
     prevalence: Prevalence | None = None
+
+    def write_jsonl(self, fh: IO[str]) -> int:
+        """Write ``items.jsonl`` (same lines as ``item.to_json()`` for :meth:`items`); returns the count.
+
+        The JSON of the repeated part (text, claimed ID, verdict) is built once per distinct
+        combination, which makes writing millions of lines fast.
+        """
+        cache: dict[tuple[str, str | None, int], str] = {}
+        n = 0
+        for d, v, c in zip(self.decoded, self.verdicts, self.counted, strict=True):
+            ck = (d.text, d.claimed_id, id(v))
+            middle = cache.get(ck)
+            if middle is None:
+                full = ItemRecord(0, 0, d.text, d.claimed_id, v.status, v.key, v.name, v.score, v.stage,
+                                  v.claimed_ok, False).to_json()  # fmt: skip
+                middle = cache[ck] = full[full.index(', "text"') : full.rindex(', "counted"')]
+            flag = "true" if c else "false"
+            fh.write(f'{{"query": {d.query}, "position": {d.position}{middle}, "counted": {flag}}}\n')
+            n += 1
+        return n
 
     def items(self) -> Iterator[ItemRecord]:
         """Every decoded item with its verdict, in response order."""

@@ -87,8 +87,7 @@ def write_run(analysis: Analysis, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "result.json").unlink(missing_ok=True)  # absent until this run is completely written
     with _atomic(out_dir / "items.jsonl") as fh:
-        for item in analysis.items():
-            fh.write(item.to_json() + "\n")
+        analysis.write_jsonl(fh)
     if analysis.embeddings is not None:
         fd, tmp = tempfile.mkstemp(prefix=".embeddings.", suffix=".npy", dir=out_dir)
         os.close(fd)
