@@ -146,19 +146,25 @@ class Matcher:
     def match_many(self, texts: Iterable[str]) -> list[Match | None]:
         """Match many strings at once (same results as :meth:`match`; blank strings give ``None``)."""
         queries = list(texts)
-        out: list[Match | None] = [None] * len(queries)
-        pending: dict[str, list[int]] = {}
+        positions: dict[str, list[int]] = {}  # identical strings are matched once
         for i, q in enumerate(queries):
+            positions.setdefault(q, []).append(i)
+        out: list[Match | None] = [None] * len(queries)
+        pending: dict[str, list[str]] = {}  # normalized query -> the raw strings that gave it
+        for q, where in positions.items():
             found = self._lookup(q) if q and q.strip() else None
             if isinstance(found, str):
-                pending.setdefault(found, []).append(i)
+                pending.setdefault(found, []).append(q)
             else:
-                out[i] = found
+                for i in where:
+                    out[i] = found
         best = self._fuzzy_batch(list(pending))
         for norm, (idx, score) in zip(pending, best, strict=True):
             if idx >= 0:
-                for i in pending[norm]:
-                    out[i] = self._make(queries[i], idx, score / 100, "fuzzy")
+                for q in pending[norm]:
+                    m = self._make(q, idx, score / 100, "fuzzy")
+                    for i in positions[q]:
+                        out[i] = m
         return out
 
     def _window(self, length: int) -> tuple[int, int]:
