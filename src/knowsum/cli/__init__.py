@@ -16,7 +16,6 @@ import click
 
 from knowsum import __version__
 from knowsum.errors import KnowsumError
-from knowsum.stats import StatsError
 
 __all__ = ["cli", "main"]
 
@@ -88,7 +87,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KnowsumError as exc:
         click.echo(f"knowsum: error: {exc}", err=True)
         return exc.exit_code
-    except StatsError as exc:
+    except ValueError as exc:
+        # knowsum.stats.StatsError (a ValueError) is bad input too. Look it up only if the stats layer
+        # was imported: if it was not, no StatsError can have been raised, and `knowsum --help`
+        # stays free of the SciPy import.
+        stats_errors = sys.modules.get("knowsum.stats._errors")
+        if stats_errors is None or not isinstance(exc, stats_errors.StatsError):
+            raise
         click.echo(f"knowsum: error: {exc}", err=True)
         return 2
     except KeyboardInterrupt:
