@@ -193,3 +193,20 @@ def test_fast_jsonl_lines_equal_the_record_json(kb_home: Path) -> None:
         False,
         True,
     ]  # malaria is not in the slice
+
+
+def test_decode_glosses_and_unclosed_claims() -> None:
+    text = (
+        "- Asthma - A chronic respiratory condition of the airways\n"
+        "- Muscular dystrophy (DOID: 0000492\n"
+        "- Type 2 diabetes: a metabolic disorder of glucose\n"
+        "- Creutzfeldt-Jakob disease\n"
+        "- Hepatitis A - liver\n"
+    )
+    assert [(i.text, i.claimed_id) for i in decode(text, 0)] == [
+        ("Asthma", None),
+        ("Muscular dystrophy", "DOID:0000492"),
+        ("Type 2 diabetes", None),
+        ("Creutzfeldt-Jakob disease", None),
+        ("Hepatitis A - liver", None),
+    ]

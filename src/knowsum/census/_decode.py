@@ -3,7 +3,9 @@
 A decoder removes stylistic variation and keeps the core of each answer: list markers and
 numbering (``-``, ``*``, ``•``, ``1.``, ``2)``), Markdown emphasis, trailing punctuation, and a
 claimed identifier in parentheses or after a dash (``Asthma (DOID:2841)`` → text ``Asthma``,
-claimed ``DOID:2841``), which is kept apart as a free memorization signal. Lines that are headers
+claimed ``DOID:2841``), which is kept apart as a free memorization signal, and a gloss after a
+dash or colon (``Asthma - a chronic disease of the airways`` → ``Asthma``, when the gloss has at
+least three words). Lines that are headers
 (end with a colon) or chat filler ("Here are 50 diseases") are dropped.
 """
 
@@ -18,6 +20,8 @@ __all__ = ["DecodedItem", "decode"]
 _MARKER = re.compile(r"^\s*(?:[-*•·▪◦–—+>]+|\(?\d{1,4}[.):\]]|\(?[a-zA-Z][.)])\s+")
 _NUM_ONLY = re.compile(r"^\s*\d{1,4}[.):]?\s*")
 _CLAIM_PAREN = re.compile(r"\s*[(\[]\s*((?:[A-Za-z][A-Za-z0-9_]*)\s*:\s*[A-Za-z]?\d[\w.]*)\s*[)\]]")
+_CLAIM_OPEN = re.compile(r"\s*[(\[]\s*((?:[A-Za-z][A-Za-z0-9_]*)\s*:\s*[A-Za-z]?\d[\w.]*)?\s*$")
+_GLOSS = re.compile(r"\s+[-–—]\s+|:\s+")
 _CLAIM_TAIL = re.compile(r"\s*(?:[-–—:,]\s*)((?:[A-Za-z][A-Za-z0-9_]*)\s*:\s*[A-Za-z]?\d[\w.]*)\s*$")
 _EMPHASIS = re.compile(r"[*_`]{1,3}")
 _FILLER = re.compile(
@@ -54,9 +58,14 @@ def _clean(piece: str) -> tuple[str, str | None]:
     text = _MARKER.sub("", text, count=1)
     claimed = None
     m = _CLAIM_PAREN.search(text) or _CLAIM_TAIL.search(text)
+    if m is None:
+        m = _CLAIM_OPEN.search(text)  # "Asthma (DOID: 2841" cut off or unclosed
     if m is not None:
-        claimed = _SPACES.sub("", m.group(1)).upper()
+        claimed = _SPACES.sub("", m.group(1)).upper() if m.group(1) else None
         text = (text[: m.start()] + " " + text[m.end() :]).strip()
+    gloss = _GLOSS.search(text)
+    if gloss is not None and gloss.start() > 0 and len(text[gloss.end() :].split()) >= 3:
+        text = text[: gloss.start()]  # "Asthma - a chronic condition of the airways"
     text = _NUM_ONLY.sub("", text) if _NUM_LEAD.match(text) else text
     text = _SPACES.sub(" ", text).strip().strip("\"'“”‘’").strip()
     text = text.rstrip(".;,:!?").strip()

@@ -99,7 +99,7 @@ def resolve_task(cfg: CensusConfig) -> Task:
     if name == "diseases":
         n = cfg.answers or 50
         kind: TaskKind = "diseases"
-        template, decoder, kb, per = prompts.DISEASES_PROMPT, "lines", "doid", 16
+        template, decoder, kb, per = prompts.DISEASES_PROMPT, "lines", "doid", 22
     elif name == "theorems":
         n = cfg.answers or 20
         kind, template, decoder, kb, per = "theorems", prompts.THEOREMS_PROMPT, "comma", "theorems", 10
