@@ -6,9 +6,10 @@ values (KnowSum's temperature 1 with top-p/top-k/min-p off) and ``reset()`` befo
 generate identical texts; the benchmark checks that. Rounds alternate; medians are reported.
 Target ratio ≥ 0.95.
 
-``sample()`` runs llama-cpp-python in a worker thread (``asyncio.to_thread``). On the 2-core test
-machine, the same calls made from the *main* thread ran several times slower, so the direct baseline
-runs in a worker thread as well (like with like); ``--main-thread`` adds the main-thread figure.
+The local backend runs llama-cpp-python in one dedicated worker thread; the direct baseline runs in
+that same thread (like with like); ``--main-thread`` adds direct calls from the main thread.
+(llama.cpp keeps a team of CPU threads per calling thread; when calls alternate between threads, the
+idle team spins and generation slowed several-fold on the 2-core test machine.)
 Rates per second of process CPU time (all threads) are printed too: on a busy shared machine they are
 steadier than wall-clock rates.
 
@@ -21,9 +22,9 @@ import argparse
 import asyncio
 import statistics
 import tempfile
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -67,13 +68,9 @@ def direct(llm: Any, requests: list[Request]) -> Result:
     return tokens / (time.perf_counter() - start), tokens / (time.process_time() - cpu), texts
 
 
-def in_thread(fn: Callable[..., Result], *args: Any) -> Result:
-    """Run ``fn(*args)`` in a fresh worker thread and return its result."""
-    box: list[Result] = []
-    worker = threading.Thread(target=lambda: box.append(fn(*args)))
-    worker.start()
-    worker.join()
-    return box[0]
+def in_thread(pool: ThreadPoolExecutor, fn: Callable[..., Result], *args: Any) -> Result:
+    """Run ``fn(*args)`` in the single worker thread of ``pool`` and return its result."""
+    return pool.submit(fn, *args).result()
 
 
 def through_sample(backend: LocalBackend, requests: list[Request], db: Path) -> Result:
@@ -111,14 +108,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         warm = make_requests(PROMPTS, params, n=1, start=10**6)
         through_sample(backend, warm, Path(tmp) / "warm.sqlite")
-        in_thread(direct, llm, warm)
+        pool = backend._executor  # the very thread sample() uses: one llama.cpp thread team for both
+        in_thread(pool, direct, llm, warm)
         for i in range(args.rounds):
             reqs = make_requests(PROMPTS, params, n=per_prompt, start=i * per_prompt)
             for name in order if i % 2 == 0 else order[::-1]:
                 if name == "sample":
                     runs[name].append(through_sample(backend, reqs, Path(tmp) / f"r{i}.sqlite"))
                 else:
-                    runs[name].append(in_thread(direct, llm, reqs) if name == "thread" else direct(llm, reqs))
+                    runs[name].append(
+                        in_thread(pool, direct, llm, reqs) if name == "thread" else direct(llm, reqs)
+                    )
             assert len({tuple(runs[name][-1][2]) for name in order}) == 1, "texts differ"
     asyncio.run(backend.aclose())
     print(f"model {args.model}, {per_prompt * len(PROMPTS)} samples/round, max_tokens {args.max_tokens}")

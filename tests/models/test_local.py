@@ -29,7 +29,7 @@ def backend() -> Iterator[LocalBackend]:
     pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
     if not is_installed(model_spec(NAME)):
         pytest.skip(f"run `knowsum models install {NAME}`")
-    b = open_backend(NAME)
+    b = open_backend(NAME, n_threads=1)  # 1 thread: robust on a busy 2-core CI machine
     assert isinstance(b, LocalBackend)
     yield b
     asyncio.run(b.aclose())
@@ -55,7 +55,7 @@ def test_completions_api_and_store(tmp_path: Path) -> None:
     pytest.importorskip("llama_cpp")
     if not is_installed(model_spec(NAME)):
         pytest.skip(f"run `knowsum models install {NAME}`")
-    b = open_backend(f"local:{NAME}", api="completions", n_ctx=512)
+    b = open_backend(f"local:{NAME}", api="completions", n_ctx=512, n_threads=1)
     reqs = make_requests(["The capital of France is"], GenerationParams(temperature=0.0, max_tokens=5))
     with ResponseStore(tmp_path / "s.sqlite") as store:
         got = run(b, reqs, store=store)
@@ -65,7 +65,7 @@ def test_completions_api_and_store(tmp_path: Path) -> None:
 
 
 def test_any_gguf_path_runs(backend: LocalBackend) -> None:
-    b = open_backend(f"local:{backend.path}", n_ctx=512)
+    b = open_backend(f"local:{backend.path}", n_ctx=512, n_threads=1)
     assert b.model_id == str(backend.path)
     got = run(b, make_requests(["Hi"], GenerationParams(temperature=0.0, max_tokens=4)))
     assert got[0].ok
@@ -73,7 +73,7 @@ def test_any_gguf_path_runs(backend: LocalBackend) -> None:
 
 
 def test_a_prompt_longer_than_the_context_is_recorded_as_an_error(backend: LocalBackend) -> None:
-    b = open_backend(f"local:{backend.path}", n_ctx=64)
+    b = open_backend(f"local:{backend.path}", n_ctx=64, n_threads=1)
     got = run(b, make_requests(["word " * 200], GenerationParams(max_tokens=4)))
     assert got[0].error is not None and "context" in got[0].error.lower()
     asyncio.run(b.aclose())

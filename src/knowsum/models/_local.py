@@ -4,7 +4,7 @@ llama-cpp-python's ``create_chat_completion`` defaults to temperature 0.2, top_k
 min_p 0.05; knowsum always passes its own values. A fixed seed reproduces the same text only if the
 context is ``reset()`` before each call (otherwise the KV-cache prefix reuse changes the numerics), so
 every request starts from a reset context with its own derived seed. Chat templates come from the
-GGUF metadata. Generation runs in a worker thread, one request at a time.
+GGUF metadata. Generation runs in one dedicated worker thread, one request at a time.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,9 @@ class LocalBackend(Backend):
         self.n_threads = n_threads
         self._llm: Any = None
         self._lock = threading.Lock()
+        # always the same thread: llama.cpp keeps a CPU thread team per calling thread, and idle teams
+        # of other threads spin-wait, which slowed generation several-fold on 2 cores
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knowsum-llama")
 
     @property
     def llm(self) -> Any:
@@ -85,8 +89,9 @@ class LocalBackend(Backend):
             return self._llm
 
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
-        """Generate the requests one after another in a worker thread."""
-        return await asyncio.to_thread(self.generate_blocking, requests)
+        """Generate the requests one after another in the backend's own worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.generate_blocking, requests)
 
     def generate_blocking(self, requests: Sequence[Request]) -> list[Response]:
         """Blocking :meth:`generate` (one reset context and one derived seed per request)."""
@@ -139,3 +144,5 @@ class LocalBackend(Backend):
             if self._llm is not None:
                 self._llm.close()
                 self._llm = None
+        self._executor.shutdown(wait=False)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knowsum-llama")
