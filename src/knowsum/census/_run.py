@@ -13,17 +13,14 @@ Run directory: ``result.json`` (written last: its presence marks a finished run)
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 
+from knowsum._atomic import atomic_write
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
@@ -66,36 +63,19 @@ def default_out(cfg: CensusConfig, model_id: str) -> Path:
     )
 
 
-@contextmanager
-def _atomic(path: Path, mode: str = "w") -> Iterator[IO[str]]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, encoding="utf-8") as fh:
-            yield fh
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_run(analysis: Analysis, out_dir: Path) -> Path:
     """Write ``items.jsonl``, plots, ``report.html`` and finally ``result.json``; return the report path."""
     from knowsum.report.census import write_report
 
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "result.json").unlink(missing_ok=True)  # absent until this run is completely written
-    with _atomic(out_dir / "items.jsonl") as fh:
+    with atomic_write(out_dir / "items.jsonl") as fh:
         analysis.write_jsonl(fh)
     if analysis.embeddings is not None:
-        fd, tmp = tempfile.mkstemp(prefix=".embeddings.", suffix=".npy", dir=out_dir)
-        os.close(fd)
-        np.save(tmp, analysis.embeddings, allow_pickle=False)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out_dir / "embeddings.npy")
+        with atomic_write(out_dir / "embeddings.npy", "wb") as fh:
+            np.save(fh, analysis.embeddings, allow_pickle=False)
     report = write_report(analysis.result, out_dir)
-    with _atomic(out_dir / "result.json") as fh:
+    with atomic_write(out_dir / "result.json") as fh:
         fh.write(analysis.result.model_dump_json(indent=2) + "\n")
     return report
 

@@ -7,35 +7,21 @@ interrupted write never leaves a half-written artifact.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from knowsum._atomic import atomic_write
 from knowsum.errors import InputFileError
 from knowsum.recall._result import RESULT_VERSION, PredictionRecord, RecallResult
 
 __all__ = ["load_result", "write_outputs"]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write(path, "wb") as fh:
+        fh.write(data)
 
 
 def write_outputs(

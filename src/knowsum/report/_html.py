@@ -19,10 +19,11 @@ from __future__ import annotations
 import base64
 import html
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from knowsum._atomic import atomic_write
 
 __all__ = [
     "Markup",
@@ -237,15 +238,6 @@ def page(title: str, *parts: str | Markup, subtitle: str | None = None, footer: 
 
 def write_page(path: str | os.PathLike[str], document: str) -> Path:
     """Write ``document`` to ``path`` atomically (temporary file + rename); return the path."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(document)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a report is meant to be shared
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    with atomic_write(path) as fh:
+        fh.write(document)
+    return Path(path)
