@@ -49,11 +49,23 @@ typecheck: install
 test: data lint typecheck
 	$(VENV)/bin/pytest -q
 
+# The main job: a KnowSum disease census on the embedded default model (Qwen2.5-Coder 1.5B, 1.1 GB from
+# PyPI), about 10 minutes on 2 cores; rerunning it is instant (every response is in the store).
+DEMO_QUERIES ?= 25
 demo: install
-	$(KNOWSUM) estimate examples/fisher_butterflies.tsv --t 1 --k auto
+	$(KNOWSUM) models install qwen2.5-coder-1.5b-instruct
+	$(KNOWSUM) kb install doid
+	$(KNOWSUM) census run diseases --queries $(DEMO_QUERIES) --answers 20 --out census-runs/demo
 
-bench: install
+# Benchmarks (each prints its baseline side by side and the ratio; see README, Performance)
+bench: data
 	$(PY) bench/bench_estimate.py
+	$(PY) bench/bench_match.py
+	$(PY) bench/bench_census.py --no-model
+	$(PY) bench/bench_recall.py
+	$(PY) bench/bench_models_http.py
+	$(PY) bench/bench_resume.py
+	$(PY) bench/bench_models_local.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
