@@ -35,7 +35,8 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
             "(builds from source, ~10 min; CMAKE_ARGS=-DLLAVA_BUILD=OFF)"
         ) from exc
     try:
-        return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), verbose=False)
+        threads = n_threads or max(1, (os.cpu_count() or 2) - 1)
+        return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, verbose=False)
     except (ValueError, RuntimeError) as exc:
         raise InputFileError(path, f"cannot load as a GGUF model ({exc})") from exc
 
@@ -47,7 +48,8 @@ class LocalBackend(Backend):
         path: the GGUF file.
         model_id: model id used in store keys (registry name, or the file's absolute path).
         n_ctx: context length.
-        n_threads: CPU threads (default: all cores).
+        n_threads: CPU threads (default: all cores but one, at least 1; llama.cpp's threads spin-wait,
+            and on a busy 2-core machine two of them ran an order of magnitude slower than one).
         api: ``"chat"`` (prompt → one user message, chat template from the GGUF) or
             ``"completions"`` (raw prompt continuation).
     """
