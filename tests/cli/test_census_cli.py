@@ -141,3 +141,29 @@ def test_compare_rejects_a_corrupt_result(tmp_path: Path, capsys: pytest.Capture
     (run / "result.json").write_text('{"version": 99}')
     code, _, stderr = _run(["census", "compare", str(run)], capsys)
     assert code == 2 and "unsupported census result version 99" in stderr
+
+
+def test_run_against_a_faulty_openai_server_stores_every_query_once(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`census run -m openai:… --concurrency` through a real loopback server failing 40% of attempts."""
+    from knowsum.models import ResponseStore
+    from knowsum.models.testing import LoopbackServer
+
+    store = tmp_path / "store.sqlite"
+    faults = ("429", "500", "malformed", "drop")
+    with LoopbackServer(fault_rate=0.4, faults=faults, retry_after="0.05", seed=3) as server:
+        args = ["census", "run", "theorems", "-m", "openai:loop", "--base-url", server.base_url]
+        args += ["--concurrency", "3", "--timeout", "5", "--retries", "10", "--queries", "12"]
+        args += ["--prompt", "Pythagorean theorem, Binomial theorem", "--n-bootstrap", "20"]
+        args += ["--store", str(store), "--out", str(tmp_path / "run")]
+        code, _, stderr = _run(args, capsys)
+        log = list(server.log)
+    assert code == 0, stderr
+    assert sum(a.outcome != "ok" for a in log) >= 0.3 * len(log)  # faults really were injected
+    ok_bodies = [a.body_digest for a in log if a.outcome == "ok"]
+    assert len(ok_bodies) == len(set(ok_bodies)) == 12  # every query answered once, none re-asked
+    with ResponseStore(store) as st:
+        assert st.info().responses == 12
+    result = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert result["n_seen"] >= 1

@@ -48,6 +48,9 @@ class CensusConfig(BaseModel):
     )
     model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
     base_url: str | None = Field(None, description="API root for openai:MODEL")
+    concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
+    timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
+    retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")
     queries: int = Field(
         30, ge=1, le=10_000_000, description="N_query: independent queries (the maximum with until_new_rate)"
     )

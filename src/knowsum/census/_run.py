@@ -63,6 +63,19 @@ def default_out(cfg: CensusConfig, model_id: str) -> Path:
     )
 
 
+def _open(cfg: CensusConfig) -> Backend:
+    """The backend of ``cfg``; HTTP options go only to an OpenAI-compatible endpoint."""
+    if cfg.base_url or (cfg.model or "").startswith("openai:"):
+        return open_backend(
+            cfg.model,
+            base_url=cfg.base_url,
+            concurrency=cfg.concurrency,
+            timeout=cfg.timeout,
+            max_retries=cfg.retries,
+        )
+    return open_backend(cfg.model)
+
+
 def write_run(analysis: Analysis, out_dir: Path) -> Path:
     """Write ``items.jsonl``, plots, ``report.html`` and finally ``result.json``; return the report path."""
     from knowsum.report.census import write_report
@@ -157,7 +170,7 @@ def run_census(
     task = resolve_task(cfg)
     verifier = make_verifier(task, cfg.criterion, cfg.cutoff)  # fail fast if the KB is missing
     own = backend is None
-    be = backend if backend is not None else open_backend(cfg.model, base_url=cfg.base_url)
+    be = backend if backend is not None else _open(cfg)
     params = GenerationParams(
         temperature=cfg.temperature, top_p=cfg.top_p, max_tokens=task.max_tokens, seed=cfg.seed
     )

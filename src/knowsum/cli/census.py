@@ -49,6 +49,9 @@ def census() -> None:
     "--model", "-m", default=None, envvar="KNOWSUM_MODEL", help="Model spec (default: the embedded model)."
 )
 @click.option("--base-url", default=None, help="API root for openai:MODEL.")
+@click.option("--concurrency", type=int, default=None, help="openai: requests in flight [8].")
+@click.option("--timeout", type=float, default=None, help="openai: seconds per request [120].")
+@click.option("--retries", type=int, default=None, help="openai: retries per request [8].")
 @click.option("--queries", type=int, default=None, help="N_query, independent queries [30].")
 @click.option(
     "--answers", type=int, default=None, help="N_ans per query [task default: 50 diseases, 20 theorems]."
