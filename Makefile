@@ -50,8 +50,8 @@ test: data lint typecheck
 	$(VENV)/bin/pytest -q
 
 # The main job: a KnowSum disease census on the embedded default model (Qwen2.5-Coder 1.5B, 1.1 GB from
-# PyPI), about 10 minutes on 2 cores; rerunning it is instant (every response is in the store).
-DEMO_QUERIES ?= 25
+# PyPI), about 8 minutes on 2 idle cores; rerunning it is instant (every response is in the store).
+DEMO_QUERIES ?= 36
 demo: install
 	$(KNOWSUM) models install qwen2.5-coder-1.5b-instruct
 	$(KNOWSUM) kb install doid
