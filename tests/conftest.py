@@ -7,6 +7,7 @@ isolated, temporary ``KNOWSUM_HOME`` (fixture ``tmp_home``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,19 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.fail(f"{SHARED} not found: clone knowsum next to the shared folder")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def browser_bin() -> str:
+    """Headless Chromium for the report tests (``make browser`` installs Debian's package).
+
+    Skipped on a developer machine without it; under CI (``CI`` set) a missing browser fails the run.
+    """
+    from report._cdp import chromium  # tests/report: the shared DevTools-over-pipe harness
+
+    found = chromium()
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is not installed: `make browser` installs Debian's chromium")
+        pytest.skip("Chromium is not installed (make browser)")
+    return found

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from knowsum.models import MockBackend, Request
 from knowsum.recall import RecallConfig, run_recall, write_outputs
 
@@ -19,16 +17,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 def _answer(r: Request) -> str:
     text = responder(r)
     return EVIL + " " + text if "kidney development" in str(r.prompt) else text
-
-
-@pytest.fixture(scope="module")
-def browser_bin() -> str:
-    from report._cdp import chromium  # tests/report, the shared headless-Chromium harness
-
-    found = chromium()
-    if found is None:
-        pytest.skip("Chromium is not installed (make browser)")
-    return found
 
 
 def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, browser_bin: str) -> None:

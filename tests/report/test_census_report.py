@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from knowsum.census import CensusConfig, run_census
 from knowsum.models import MockBackend, Request
 
-from ._cdp import Browser, chromium
+from ._cdp import Browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
@@ -24,14 +22,6 @@ def _answer(r: Request) -> str:
     if r.sample_index == 0:
         picks.append(EVIL)
     return ", ".join(picks)
-
-
-@pytest.fixture(scope="module")
-def browser_bin() -> str:
-    found = chromium()
-    if found is None:
-        pytest.skip("Chromium is not installed (make browser)")
-    return found
 
 
 def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, browser_bin: str) -> None:
