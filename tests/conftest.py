@@ -8,7 +8,9 @@ isolated, temporary ``KNOWSUM_HOME`` (fixture ``tmp_home``).
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,13 +38,25 @@ def shared_dir() -> Path:
 def browser_bin() -> str:
     """Headless Chromium for the report tests (``make browser`` installs Debian's package).
 
-    Skipped on a developer machine without it; under CI (``CI`` set) a missing browser fails the run.
+    Skipped on a developer machine without it (a failure under CI, see below).
     """
     from report._cdp import chromium  # tests/report: the shared DevTools-over-pipe harness
 
     found = chromium()
     if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is not installed: `make browser` installs Debian's chromium")
         pytest.skip("Chromium is not installed (make browser)")
     return found
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """Under CI (``CI`` set) a skipped test fails: ``make test`` installs everything the suite needs
+    (the embedded test model, the knowledge bases, Chromium), so a skip there would hide a missing
+    install step. On a developer machine such tests skip with the command that installs what is missing.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, where everything the suite needs is installed: {reason}"
