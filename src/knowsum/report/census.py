@@ -9,24 +9,23 @@ Plots (matplotlib, KnowSum figure numbers):
   (Fig. 7);
 - ``top_items.png`` — most frequent verified items (Fig. 5 / Tables 6-8).
 
-This module reads result records only (``knowsum.census.CensusResult``, duck-typed here so the
-report layer does not import the instrument). All model text is HTML-escaped.
+This module reads result records only: anything shaped like ``knowsum.census.CensusResult``
+(:class:`CensusRecord` spells out what is read, so the report layer never imports the instrument).
+All model text is HTML-escaped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
 from knowsum.report._tables import format_value, markdown_table, text_table
 
-if TYPE_CHECKING:
-    from knowsum.census import CensusResult
-
 __all__ = [
+    "CensusRecord",
     "compare_html",
     "compare_rows",
     "compare_table",
@@ -37,6 +36,64 @@ __all__ = [
     "write_report",
 ]
 
+
+class CensusRecord(Protocol):
+    """What the census report reads of a result record (``knowsum.census.CensusResult`` fits)."""
+
+    @property
+    def created(self) -> str: ...
+    @property
+    def task(self) -> str: ...
+    @property
+    def prompt(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def backend(self) -> str: ...
+    @property
+    def criterion(self) -> str: ...
+    @property
+    def counts(self) -> Any: ...
+    @property
+    def prevalence(self) -> Sequence[tuple[int, int]]: ...
+    @property
+    def n_observations(self) -> int: ...
+    @property
+    def n_seen(self) -> int: ...
+    @property
+    def n_unseen(self) -> float | None: ...
+    @property
+    def n_total(self) -> float | None: ...
+    @property
+    def skr(self) -> float | None: ...
+    @property
+    def interval(self) -> tuple[float, float] | None: ...
+    @property
+    def interval_total(self) -> tuple[float, float] | None: ...
+    @property
+    def level(self) -> float: ...
+    @property
+    def t(self) -> float: ...
+    @property
+    def k(self) -> int | None: ...
+    @property
+    def k_source(self) -> str: ...
+    @property
+    def k_errors(self) -> dict[str, float]: ...
+    @property
+    def curve(self) -> Sequence[Any]: ...
+    @property
+    def heldout(self) -> Sequence[Any]: ...
+    @property
+    def top_items(self) -> Sequence[Any]: ...
+    @property
+    def unverified_top(self) -> Sequence[Any]: ...
+    @property
+    def examples(self) -> Sequence[str]: ...
+    @property
+    def stop(self) -> Any: ...
+
+
 COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
 
 
@@ -44,7 +101,7 @@ def _fmt_interval(iv: Sequence[float] | None) -> str:
     return "–" if iv is None else f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
 
 
-def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
+def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
     """The report's figures: name → (matplotlib figure, caption). Empty parts are left out."""
     out: dict[str, tuple[Any, str]] = {}
     if result.prevalence:
@@ -90,7 +147,7 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     return out
 
 
-def _summary_rows(result: CensusResult) -> list[list[Any]]:
+def _summary_rows(result: CensusRecord) -> list[list[Any]]:
     c = result.counts
     rows: list[list[Any]] = [
         ["task", result.task],
@@ -117,12 +174,12 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
     return rows
 
 
-def summary_table(result: CensusResult, markdown: bool = False) -> str:
+def summary_table(result: CensusRecord, markdown: bool = False) -> str:
     """The key numbers as a terminal (or Markdown) table."""
     return (markdown_table if markdown else text_table)(["quantity", "value"], _summary_rows(result))
 
 
-def render_report(result: CensusResult, figures: dict[str, bytes], captions: dict[str, str]) -> str:
+def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dict[str, str]) -> str:
     """The HTML document for one run (``figures``: name → PNG bytes)."""
     c = result.counts
     tiles = [
@@ -167,7 +224,7 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
     )
 
 
-def write_report(result: CensusResult, out_dir: Path) -> Path:
+def write_report(result: CensusRecord, out_dir: Path) -> Path:
     """Save the plots under ``out_dir/plots`` and write ``out_dir/report.html``; return its path."""
     figures: dict[str, bytes] = {}
     captions: dict[str, str] = {}
@@ -177,7 +234,7 @@ def write_report(result: CensusResult, out_dir: Path) -> Path:
     return h.write_page(out_dir / "report.html", render_report(result, figures, captions))
 
 
-def compare_rows(results: Sequence[CensusResult]) -> list[list[Any]]:
+def compare_rows(results: Sequence[CensusRecord]) -> list[list[Any]]:
     """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
     (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1)."""
 
@@ -197,12 +254,12 @@ def compare_rows(results: Sequence[CensusResult]) -> list[list[Any]]:
     return [row for _, row in sorted(rows, key=lambda x: x[0])]
 
 
-def compare_table(results: Sequence[CensusResult], markdown: bool = False) -> str:
+def compare_table(results: Sequence[CensusRecord], markdown: bool = False) -> str:
     """The comparison as a terminal (or Markdown) table, ordered by rank of N̂_tot."""
     return (markdown_table if markdown else text_table)(COMPARE_HEADERS, compare_rows(results))
 
 
-def compare_html(results: Sequence[CensusResult], links: Sequence[str] | None = None) -> str:
+def compare_html(results: Sequence[CensusRecord], links: Sequence[str] | None = None) -> str:
     """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table)."""
     rows = compare_rows(results)
     cells: list[list[Any]] = []
@@ -230,6 +287,6 @@ def compare_html(results: Sequence[CensusResult], links: Sequence[str] | None = 
     )
 
 
-def write_compare(results: Sequence[CensusResult], path: Path, links: Sequence[str] | None = None) -> Path:
+def write_compare(results: Sequence[CensusRecord], path: Path, links: Sequence[str] | None = None) -> Path:
     """Write :func:`compare_html` to ``path``."""
     return h.write_page(path, compare_html(results, links))
