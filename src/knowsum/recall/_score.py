@@ -17,7 +17,6 @@ measures; :func:`summarize` aggregates judged predictions into :class:`RecallSco
 from __future__ import annotations
 
 import math
-import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,7 +28,7 @@ from knowsum.recall._concepts import Concept, primary_names
 from knowsum.recall._popularity import Buckets
 from knowsum.recall._result import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
-from knowsum.stats import spearman_permutation
+from knowsum.stats import granger_f, spearman_permutation
 
 __all__ = ["GRANGER_LAG", "Judge", "granger_f", "judge", "spearman_or_none", "summarize"]
 
@@ -139,29 +138,6 @@ def spearman_or_none(
     if math.isnan(res.rho):
         return None, None
     return res.rho, res.p_value
-
-
-def granger_f(
-    effect: Sequence[float], cause: Sequence[float], lag: int = GRANGER_LAG
-) -> tuple[float | None, float | None]:
-    """Granger (1969) F statistic and p-value that ``cause`` helps predict ``effect`` at ``lag``.
-
-    The series are ordered by popularity bucket (cross-sectional Granger, paper §5.1 fn. 12). Uses
-    statsmodels' ``ssr_ftest``. ``(None, None)`` when the series are too short or degenerate.
-    """
-    if len(effect) < 3 * lag + 2 or np.ptp(effect) == 0 or np.ptp(cause) == 0:
-        return None, None
-    from statsmodels.tsa.stattools import grangercausalitytests
-
-    data = np.column_stack([np.asarray(effect, float), np.asarray(cause, float)])
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            res = grangercausalitytests(data, maxlag=[lag])
-    except (ValueError, np.linalg.LinAlgError):
-        return None, None
-    f, p = float(res[lag][0]["ssr_ftest"][0]), float(res[lag][0]["ssr_ftest"][1])
-    return (f, p) if math.isfinite(f) and math.isfinite(p) else (None, None)
 
 
 def _pct(num: int, den: int) -> float | None:
@@ -274,7 +250,7 @@ def _popularity(
         )
     filled = [s for s in stats if s.accuracy is not None]
     acc = [s.accuracy for s in filled if s.accuracy is not None]
-    gf, gp = granger_f(acc, [s.mean_popularity or 0.0 for s in filled])
+    gf, gp = granger_f(acc, [s.mean_popularity or 0.0 for s in filled], lag=GRANGER_LAG)
 
     def trend(attr: str) -> tuple[float | None, float | None]:
         """Spearman ρ (permutation p) of bucket rank vs a per-bucket value, over defined buckets."""

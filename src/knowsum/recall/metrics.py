@@ -5,8 +5,9 @@ Nothing here reads files or calls a model; :mod:`knowsum.recall._score` composes
 - Error analysis (§4.1): :func:`levenshtein` between the gold and the wrongly predicted ID;
   :func:`jaccard` between the token sets (:func:`label_tokens`) of the gold label and the label
   of the wrongly predicted ID.
-- Popularity buckets (§5.2): :func:`bucket_edges` — the 50 percentiles of the *distinct*
-  observed popularity values — and :func:`assign_buckets`; equal values always share a bucket.
+- Popularity buckets (§5.2; re-exported from :mod:`knowsum.stats.buckets`): :func:`bucket_edges`
+  — the 50 percentiles of the *distinct* observed popularity values — and :func:`assign_buckets`;
+  equal values always share a bucket.
 - Repeated IDs (§5.1): :func:`repetition_ratio`, ``R_B = n_B / (N_B / N · k)``.
 - Prediction invariance (§6.1): :func:`prediction_invariance`, ``PI = 1 − (U − 1)/(M − 1)``.
 """
@@ -16,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Iterable, Sequence
 
-import numpy as np
-from numpy.typing import NDArray
 from rapidfuzz.distance import Levenshtein
+
+from knowsum.stats.buckets import assign_buckets, bucket_edges
 
 __all__ = [
     "assign_buckets",
@@ -84,47 +85,6 @@ def prediction_invariance(answers: Sequence[Hashable]) -> float:
         raise ValueError(f"prediction invariance needs M >= 2 answers, got {m}")
     u = len(set(answers))
     return 1.0 - (u - 1) / (m - 1)
-
-
-def bucket_edges(values: Iterable[float], n_buckets: int = 50) -> NDArray[np.float64]:
-    """Bucket boundaries: ``n_buckets + 1`` percentiles of the distinct observed values (§5.2).
-
-    The percentiles are taken over the *distinct* values (NumPy's linear interpolation), so each
-    bucket spans about the same number of distinct popularity values; with a long-tailed
-    popularity, low buckets then hold far more concepts than high ones, as in the paper.
-
-    Raises:
-        ValueError: no values, non-finite values or ``n_buckets < 1``.
-    """
-    arr = np.unique(np.asarray(list(values), dtype=np.float64))
-    if arr.size == 0:
-        raise ValueError("no popularity values to bucket")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("popularity values must be finite")
-    if n_buckets < 1:
-        raise ValueError(f"n_buckets must be >= 1, got {n_buckets}")
-    edges: NDArray[np.float64] = np.percentile(arr, np.linspace(0.0, 100.0, n_buckets + 1))
-    return edges
-
-
-def assign_buckets(
-    values: Sequence[float] | NDArray[np.float64], edges: NDArray[np.float64]
-) -> NDArray[np.int64]:
-    """Bucket number (1-based) of each value: bucket ``i`` holds ``edges[i-1] <= v < edges[i]``.
-
-    The last bucket also holds ``v == edges[-1]``; values below the first edge go to bucket 1 and
-    above the last to the last bucket. Equal values always land in the same bucket.
-
-    Example:
-        >>> e = bucket_edges([0, 1, 2, 3, 4], n_buckets=4)
-        >>> assign_buckets([0, 0, 1, 3.5, 4], e).tolist()
-        [1, 1, 2, 4, 4]
-    """
-    arr = np.asarray(values, dtype=np.float64)
-    n = edges.size - 1
-    idx = np.searchsorted(edges[1:-1], arr, side="right") + 1
-    out: NDArray[np.int64] = np.clip(idx, 1, n).astype(np.int64)
-    return out
 
 
 def repetition_ratio(n_b: int, big_n_b: int, big_n: int, k: int) -> float:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap
+from knowsum.stats.buckets import assign_buckets, bucket_edges
 from knowsum.stats.correlation import SpearmanResult, spearman_permutation
+from knowsum.stats.granger import granger_f
 from knowsum.stats.heldout import KSelection, select_k
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
@@ -45,10 +47,13 @@ __all__ = [
     "StatsWarning",
     "Summary",
     "UnseenEstimate",
+    "assign_buckets",
     "bootstrap",
+    "bucket_edges",
     "chao1",
     "estimate_unseen",
     "extrapolation_curve",
+    "granger_f",
     "macro_prf",
     "select_k",
     "set_prf",
