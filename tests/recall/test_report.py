@@ -11,7 +11,6 @@ from knowsum.recall import RecallConfig, run_recall, write_outputs
 from .test_run_mock import responder
 
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def _answer(r: Request) -> str:
@@ -20,7 +19,7 @@ def _answer(r: Request) -> str:
 
 
 def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, browser_bin: str) -> None:
-    from report._cdp import Browser
+    from report._cdp import inspect_report
 
     cfg = RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=200,
                        invariance=("pi2", "pi3"))  # fmt: skip
@@ -29,22 +28,7 @@ def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, brows
     write_outputs(out, result, records)
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;" in html
-    with Browser(browser_bin) as b:
-        b.open(out / "report.html")
-        page = b.evaluate(
-            """({
-              pwned: window.__pwned === undefined ? null : window.__pwned,
-              scripts: document.querySelectorAll('script').length,
-              text: document.body.innerText,
-              tiles: Object.fromEntries([...document.querySelectorAll('.tile')].map(
-                  t => [t.dataset.key, t.querySelector('.value').textContent])),
-              plots: [...document.querySelectorAll('figure[data-plot] img')].map(
-                  i => [i.closest('figure').dataset.plot, i.complete, i.naturalWidth]),
-            })"""
-        )
-        ARTIFACTS.mkdir(exist_ok=True)
-        b.screenshot(ARTIFACTS / "recall-report.png")
-        errors = b.errors()
+    page, errors = inspect_report(browser_bin, out / "report.html", "recall-report.png")
     assert errors == []
     assert page["pwned"] is None and page["scripts"] == 0
     assert "<script>window.__pwned = 1;" in page["text"]

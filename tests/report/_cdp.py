@@ -149,3 +149,32 @@ class Browser:
         )
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(res["data"]))
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+_INSPECT = """({
+  pwned: window.__pwned === undefined ? null : window.__pwned,
+  scripts: document.querySelectorAll('script').length,
+  text: document.body.innerText,
+  title: document.title,
+  tiles: Object.fromEntries([...document.querySelectorAll('.tile')].map(
+      t => [t.dataset.key, t.querySelector('.value').textContent])),
+  plots: [...document.querySelectorAll('figure[data-plot] img')].map(
+      i => [i.closest('figure').dataset.plot, i.complete, i.naturalWidth]),
+})"""
+
+
+def inspect_report(browser_bin: str, report: Path, screenshot: str) -> tuple[dict[str, Any], list[Any]]:
+    """Open a knowsum report in headless Chromium; return what the page shows and its console errors.
+
+    The page facts: ``pwned`` (set only if an injected script ran), the number of ``<script>``
+    elements, the visible text, the title, the key-number tiles and, per plot, whether its image
+    loaded and its width. A screenshot is kept as ``test-artifacts/<screenshot>``.
+    """
+    with Browser(browser_bin) as b:
+        b.open(report)
+        page = b.evaluate(_INSPECT)
+        ARTIFACTS.mkdir(exist_ok=True)
+        b.screenshot(ARTIFACTS / screenshot)
+        return page, b.errors()

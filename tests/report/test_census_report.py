@@ -9,9 +9,8 @@ from pathlib import Path
 from knowsum.census import CensusConfig, run_census
 from knowsum.models import MockBackend, Request
 
-from ._cdp import Browser
+from ._cdp import ARTIFACTS, Browser, inspect_report
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
 
 
@@ -33,23 +32,7 @@ def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, bro
     assert "<script" not in html and "&lt;script&gt;" in html
     assert re.search(r"<img [^>]*src=x", html) is None
 
-    with Browser(browser_bin) as b:
-        b.open(outcome.report)
-        page = b.evaluate(
-            """({
-              pwned: window.__pwned === undefined ? null : window.__pwned,
-              scripts: document.querySelectorAll('script').length,
-              text: document.body.innerText,
-              title: document.title,
-              tiles: Object.fromEntries([...document.querySelectorAll('.tile')].map(
-                  t => [t.dataset.key, t.querySelector('.value').textContent])),
-              plots: [...document.querySelectorAll('figure[data-plot] img')].map(
-                  i => [i.closest('figure').dataset.plot, i.complete, i.naturalWidth]),
-            })"""
-        )
-        ARTIFACTS.mkdir(exist_ok=True)
-        b.screenshot(ARTIFACTS / "census-report.png")
-        errors = b.errors()
+    page, errors = inspect_report(browser_bin, outcome.report, "census-report.png")
     assert errors == []
     assert page["pwned"] is None and page["scripts"] == 0
     assert "<script>window.__pwned = 1;" in page["text"]  # shown as text
