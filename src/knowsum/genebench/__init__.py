@@ -1,0 +1,104 @@
+"""genebench — SciHorizon-GENE (Huang et al.): how reliably does a model reason from gene knowledge?
+
+Questions are generated from the installed gene records (full names, synonyms, chromosome locations,
+gene types, NCBI other designations, GO annotations; expression patterns, functional summaries and
+PubMed abstracts from user files), asked zero-shot at temperature 0 with the paper's prompts under
+every cyclic rotation of the options, validated per type and scored with the paper's metrics.
+
+Example::
+
+    from knowsum.genebench import GenebenchConfig, run_genebench, write_outputs
+    from knowsum.models import ResponseStore, open_backend
+
+    backend = open_backend("smollm2-135m-instruct")
+    with ResponseStore() as store:
+        result, records, questions = run_genebench(GenebenchConfig(per_type=5), backend, store=store)
+    write_outputs(Path("genebench-run"), result, records, questions)
+"""
+
+from knowsum.genebench._build import TASKS, BuildInputs, BuildReport, build_questions, parse_tasks
+from knowsum.genebench._compare import KNOWLEDGE_TITLES, PERSPECTIVES, compare_tables, perspective_scores
+from knowsum.genebench._config import DEFAULT_MAX_TOKENS, GenebenchConfig
+from knowsum.genebench._goeval import GoMapper, GoScore
+from knowsum.genebench._outputs import load_result, write_outputs
+from knowsum.genebench._parse import Parsed, parse_reply
+from knowsum.genebench._predictions import read_predictions, score_predictions
+from knowsum.genebench._prompts import INSTRUCTIONS, SYSTEM_PROMPT, messages, rotate, rotations
+from knowsum.genebench._result import (
+    RESULT_VERSION,
+    AttentionCurve,
+    Cell,
+    GenebenchResult,
+    GenebenchScores,
+    InstanceRecord,
+    Pearson,
+)
+from knowsum.genebench._run import build_from_kb, instances_of, run_genebench, score_records
+from knowsum.genebench._schema import (
+    KNOWLEDGE,
+    NO_RIGHT_ANSWER,
+    QUESTION_TYPES,
+    ExpressionAnswer,
+    GoAnswer,
+    Question,
+    content_hash,
+    read_questions,
+    write_questions,
+)
+from knowsum.genebench._score import CELLS, Instance, score_instances, summarize
+from knowsum.genebench._userdata import Expression, read_abstracts, read_expression, read_summaries
+
+__all__ = [
+    "CELLS",
+    "DEFAULT_MAX_TOKENS",
+    "INSTRUCTIONS",
+    "KNOWLEDGE",
+    "KNOWLEDGE_TITLES",
+    "NO_RIGHT_ANSWER",
+    "PERSPECTIVES",
+    "QUESTION_TYPES",
+    "RESULT_VERSION",
+    "SYSTEM_PROMPT",
+    "TASKS",
+    "AttentionCurve",
+    "BuildInputs",
+    "BuildReport",
+    "Cell",
+    "Expression",
+    "ExpressionAnswer",
+    "GenebenchConfig",
+    "GenebenchResult",
+    "GenebenchScores",
+    "GoAnswer",
+    "GoMapper",
+    "GoScore",
+    "Instance",
+    "InstanceRecord",
+    "Parsed",
+    "Pearson",
+    "Question",
+    "build_from_kb",
+    "build_questions",
+    "compare_tables",
+    "content_hash",
+    "instances_of",
+    "load_result",
+    "messages",
+    "parse_reply",
+    "parse_tasks",
+    "perspective_scores",
+    "read_abstracts",
+    "read_expression",
+    "read_predictions",
+    "read_questions",
+    "read_summaries",
+    "rotate",
+    "rotations",
+    "run_genebench",
+    "score_instances",
+    "score_predictions",
+    "score_records",
+    "summarize",
+    "write_outputs",
+    "write_questions",
+]

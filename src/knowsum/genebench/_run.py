@@ -1,0 +1,247 @@
+"""Run genebench end to end: questions → prompts (every rotation) → model (store) → validate → score.
+
+Data flow::
+
+    config ─► questions (file, or built from the gene KB + GO + user files)
+           ─► instances (cyclic rotations of choice options, §4.2) ─► Fig. 11 messages
+           ─► models.sample_sync (temperature 0, store: resumable) ─► parse/validate (App. B)
+           ─► score (App. D) ─► summarize (Tables 1, 2, 5, 6) ─► GenebenchResult + InstanceRecords
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from knowsum.errors import BackendError
+from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
+from knowsum.genebench._config import GenebenchConfig
+from knowsum.genebench._goeval import GoMapper
+from knowsum.genebench._prompts import messages, rotations
+from knowsum.genebench._result import GenebenchResult, InstanceRecord
+from knowsum.genebench._schema import Question, dump_question, read_questions
+from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances, summarize
+from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
+from knowsum.kb import installed, load_genes, load_ontology
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+
+__all__ = ["build_from_kb", "instances_of", "missing_reasons", "run_genebench", "score_records"]
+
+_TYPE_KNOWLEDGE = {"Q6": "expression", "Q8": "summary", "Q5": "designation", "Q7": "go_annotation"}
+
+
+def build_from_kb(
+    config: GenebenchConfig, progress: Callable[[str], None] | None = None
+) -> tuple[list[Question], BuildReport]:
+    """Build questions from the installed gene KB (+ GO when installed) and the user files of ``config``.
+
+    Raises:
+        KBNotInstalledError: the genes KB is not installed.
+        InputFileError: a bad row in a user file.
+    """
+    store = load_genes()
+    try:
+        go = load_ontology("go") if installed("go") and "Q7" in config.tasks else None
+        inputs = BuildInputs(
+            genes=store.records(),
+            go=go,
+            expression=read_expression(config.expression) if config.expression else None,
+            summaries=read_summaries(config.summaries) if config.summaries else None,
+            abstracts=read_abstracts(config.abstracts) if config.abstracts else None,
+            max_abstracts=config.max_abstracts,
+        )
+        return build_questions(
+            inputs,
+            config.tasks,
+            per_type=config.per_type,
+            genes=config.genes,
+            seed=config.seed,
+            pubmed=store.pubmed_ids,
+            progress=progress,
+        )
+    finally:
+        store.close()
+
+
+def missing_reasons(report: BuildReport) -> dict[str, str]:
+    """Knowledge type → why it was not asked, from a build report."""
+    return {
+        _TYPE_KNOWLEDGE.get(task, task): why
+        for task, why in report.skipped.items()
+        if task in _TYPE_KNOWLEDGE
+    }
+
+
+def instances_of(questions: Sequence[Question], permutations: str) -> list[tuple[Question, int | None]]:
+    """``(question, rotation)`` pairs: every rotation of a choice question (or rotation 0 only)."""
+    out: list[tuple[Question, int | None]] = []
+    for q in questions:
+        if q.options:
+            rots = rotations(q) if permutations == "cyclic" else (0,)
+            out += [(q, r) for r in rots]
+        else:
+            out.append((q, None))
+    return out
+
+
+def _sha(questions: Sequence[Question]) -> str:
+    h = hashlib.sha256()
+    for q in questions:
+        h.update(dump_question(q).encode() + b"\n")
+    return h.hexdigest()
+
+
+def _summary_scorer(questions: Sequence[Question]) -> SummaryScorerLike | None:
+    if not any(q.question_type == "summary" for q in questions):
+        return None
+    from knowsum.genebench._textscore import SummaryScorer
+
+    return SummaryScorer()
+
+
+def _go_mapper(questions: Sequence[Question]) -> GoMapper | None:
+    if not any(q.question_type == "go_annotation" for q in questions):
+        return None
+    return GoMapper(load_ontology("go"))
+
+
+def score_records(
+    pairs: Sequence[tuple[Question, int | None]],
+    texts: Sequence[str],
+    *,
+    go: GoMapper | None = None,
+    summary: SummaryScorerLike | None = None,
+) -> list[InstanceRecord]:
+    """Score replies ``texts`` to the instances ``pairs`` (same order)."""
+    insts = [Instance(q, r, t) for (q, r), t in zip(pairs, texts, strict=True)]
+    return score_instances(insts, go, summary)
+
+
+def _methods(go: GoMapper | None, summary: SummaryScorerLike | None, permutations: str) -> dict[str, str]:
+    out = {
+        "single choice": "accuracy (eq. 1), mean ± population std over cyclic rotations"
+        if permutations == "cyclic"
+        else "accuracy (eq. 1), options in the given order",
+        "multiple choice": "macro precision/recall/F1 over option letters (eq. 2–3)",
+        "expression": "0.5·category match + 0.5·tissue F1 (eq. 4)",
+        "overall": "equal mean of the knowledge types asked (Table 2); a type = mean of its cells",
+    }
+    if go is not None:
+        out["go_annotation"] = (
+            "CAFA-style: descriptions → GO IDs by normalized names + synonyms; unmappable = hallucinated; "
+            "closure over is_a + part_of without the aspect roots; "
+            f"GO release {go.go.meta.get('release', '?')}"
+        )
+    if summary is not None:
+        out.update(summary.methods())
+    return out
+
+
+def run_genebench(
+    config: GenebenchConfig,
+    backend: Backend,
+    *,
+    store: ResponseStore | None = None,
+    progress: bool | None = None,
+    questions: Sequence[Question] | None = None,
+    build_progress: Callable[[str], None] | None = None,
+) -> tuple[GenebenchResult, list[InstanceRecord], list[Question]]:
+    """Ask ``backend`` every instance of the benchmark and score it.
+
+    Args:
+        config: The run configuration.
+        backend: The model.
+        store: Response store; a rerun asks only what is missing.
+        progress: Progress bars on stderr (``None``: when stderr is a terminal).
+        questions: Questions to ask (overrides ``config.questions`` and building).
+        build_progress: Called with a line per built task.
+
+    Raises:
+        BackendError: requests that failed for good (rerun to retry them).
+    """
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    build: dict[str, Any] = {}
+    missing: dict[str, str] = {}
+    source = "given"
+    if questions is None:
+        if config.questions is not None:
+            questions = read_questions(config.questions)
+            source = str(config.questions)
+        else:
+            questions, report = build_from_kb(config, build_progress)
+            build = {
+                "counts": report.counts,
+                "skipped": report.skipped,
+                "unknown_genes": report.unknown_genes,
+            }
+            missing = missing_reasons(report)
+            source = "built"
+    questions = list(questions)
+    timings["questions"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    pairs = instances_of(questions, config.permutations)
+    requests = [
+        Request(
+            messages=messages(q, r or 0),
+            params=GenerationParams(
+                temperature=config.temperature,
+                top_p=1.0,
+                max_tokens=config.tokens(q.question_type),
+                seed=config.seed,
+            ),
+        )
+        for q, r in pairs
+    ]
+    responses = sample_sync(backend, requests, store=store, progress=progress, description="genebench")
+    by_key = {r.key: r for r in responses}
+    texts: list[str] = []
+    failed = 0
+    for req in requests:
+        resp = by_key.get(backend.key(req))
+        if resp is None or not resp.ok:
+            failed += 1
+            texts.append("")
+        else:
+            texts.append(resp.text)
+    if failed:
+        raise BackendError(
+            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
+        )
+    timings["generate"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    go, summary = _go_mapper(questions), _summary_scorer(questions)
+    records = score_records(pairs, texts, go=go, summary=summary)
+    scores = summarize(
+        records,
+        missing=missing,
+        methods=_methods(go, summary, config.permutations),
+        n_buckets=config.n_buckets,
+        n_perm=config.n_perm,
+        seed=config.seed,
+    )
+    timings["score"] = time.perf_counter() - t0
+    result = GenebenchResult(
+        model=backend.model_id,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        questions_file=source,
+        questions_sha256=_sha(questions),
+        n_questions=len(questions),
+        n_instances=len(pairs),
+        config=config.model_dump(mode="json"),
+        build=build,
+        scores=scores,
+        timings=timings,
+    )
+    return result, records, questions
+
+
+def question_file_path(path: Path) -> Path:
+    """Where a run keeps its question set (``questions.jsonl`` in the run directory)."""
+    return path / "questions.jsonl"

@@ -1,0 +1,295 @@
+"""The question record of SciHorizon-GENE and its JSONL file (one question per line).
+
+The fields are the benchmark's released layout (Huang et al., §3.2 and App. C Fig. 10), so official
+question files run unchanged and files built here can be shared:
+
+=================  =====================================================================================
+``question_index`` sha256 hex of the question content (type, knowledge, question, options, context)
+``question_type``  ``single_choice`` | ``multiple_choice`` | ``expression`` | ``go_annotation`` | ``summary``
+``knowledge``      ``full name`` | ``synonyms`` | ``chromosome`` | ``gene_type`` | ``designation`` |
+                   ``expression`` | ``go_annotation`` | ``summary``
+``question``       the question text (Fig. 10 wording)
+``options``        letter → option text (choice types only)
+``answer``         a letter; a list of letters; a list of ``{"go": "<qualifier> <term name>",
+                   "evidence": CODE}``; ``{"tissue_list": [...], "category": ...}``; a text
+``context``        literature context of Q7/Q8 (``""`` without abstracts)
+``batch_id``       int or null
+``perspective``    ``study_bias`` | ``hallucination`` | ``completeness`` | ``literature_utilize``
+``flag``           ``loc`` | ``non-loc`` | ``no_ref`` | ``with_ref``
+=================  =====================================================================================
+
+Beyond the release (optional, written by ``genebench build``): ``task`` (``Q1`` … ``Q8``, ``Q2-A`` …),
+``gene``, ``gene_id`` and ``pubmed_count`` (the research-attention signal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from knowsum._atomic import atomic_write
+from knowsum.errors import InputFileError
+
+__all__ = [
+    "EXPRESSION_CATEGORIES",
+    "KNOWLEDGE",
+    "NO_RIGHT_ANSWER",
+    "QUESTION_TYPES",
+    "ExpressionAnswer",
+    "GoAnswer",
+    "Knowledge",
+    "Perspective",
+    "Question",
+    "QuestionType",
+    "content_hash",
+    "read_questions",
+    "write_questions",
+]
+
+QuestionType = Literal["single_choice", "multiple_choice", "expression", "go_annotation", "summary"]
+Knowledge = Literal[
+    "full name",
+    "synonyms",
+    "chromosome",
+    "gene_type",
+    "designation",
+    "expression",
+    "go_annotation",
+    "summary",
+]
+Perspective = Literal["study_bias", "hallucination", "completeness", "literature_utilize"]
+Flag = Literal["loc", "non-loc", "no_ref", "with_ref"]
+
+QUESTION_TYPES: tuple[str, ...] = (
+    "single_choice",
+    "multiple_choice",
+    "expression",
+    "go_annotation",
+    "summary",
+)
+#: The eight knowledge types of Table 2, in the paper's column order.
+KNOWLEDGE: tuple[str, ...] = (
+    "full name",
+    "synonyms",
+    "chromosome",
+    "gene_type",
+    "designation",
+    "expression",
+    "go_annotation",
+    "summary",
+)
+#: The option text of a question whose gold is "no recorded value" (§3.2, |a| = 0).
+NO_RIGHT_ANSWER = "No right answer"
+#: The expression categories of the Fig. 11 expression prompt (Human Protein Atlas tissue categories).
+EXPRESSION_CATEGORIES: tuple[str, ...] = (
+    "Low expression",
+    "Broad expression",
+    "Biased expression",
+    "Restricted expression",
+    "Ubiquitous expression",
+)
+_CHOICE = ("single_choice", "multiple_choice")
+
+
+class GoAnswer(BaseModel):
+    """One gold GO annotation: ``"<qualifier> <term name>"`` and its evidence code."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    go: str = Field(min_length=1, description="Qualifier and term name, e.g. 'enables calcium ion binding'.")
+    evidence: str = Field(description="GO evidence code (IDA, IEA, …).")
+
+
+class ExpressionAnswer(BaseModel):
+    """Gold expression pattern: an expression category and the tissues (``['Low expression']`` if low)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tissue_list: tuple[str, ...] = Field(description="Tissues where the gene is expressed.")
+    category: str = Field(description="One of the five expression categories.")
+
+    @field_validator("category")
+    @classmethod
+    def _category(cls, value: str) -> str:
+        if value not in EXPRESSION_CATEGORIES:
+            raise ValueError(f"category {value!r} is not one of {', '.join(EXPRESSION_CATEGORIES)}")
+        return value
+
+
+Answer = str | list[str] | list[GoAnswer] | ExpressionAnswer
+
+
+def content_hash(
+    question_type: str, knowledge: str, question: str, options: dict[str, str] | None, context: str | None
+) -> str:
+    """``question_index`` of a built question: sha256 hex of its canonical content."""
+    payload = json.dumps(
+        [question_type, knowledge, question, options or {}, context or ""],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Question(BaseModel):
+    """One benchmark question, as one line of the released JSONL layout (see the module docstring)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    question_index: str = Field(min_length=1, description="Unique ID: sha256 hex of the question content.")
+    question_type: QuestionType = Field(description="How the answer is given and scored.")
+    knowledge: Knowledge = Field(description="Gene attribute asked (Table 2 column).")
+    question: str = Field(min_length=1, description="Question text (Fig. 10 wording).")
+    options: dict[str, str] | None = Field(None, description="Letter → option text (choice types).")
+    answer: Answer = Field(description="Gold answer; its shape depends on question_type.")
+    context: str | None = Field(None, description="Literature context (Q7/Q8); '' without abstracts.")
+    batch_id: int | None = Field(None, description="Batch of the release (null here).")
+    perspective: Perspective = Field(description="Evaluation perspective (§3.4).")
+    flag: Flag = Field(description="loc / non-loc (research attention) or no_ref / with_ref (literature).")
+    task: str | None = Field(None, description="Question family of Fig. 10 (Q1 … Q8, Q2-A …); not released.")
+    gene: str | None = Field(None, description="Gene symbol asked about; not in the release.")
+    gene_id: int | None = Field(None, description="Entrez Gene ID; not in the release.")
+    pubmed_count: int | None = Field(
+        None, ge=0, description="Linked PubMed articles (attention); not released."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _answer_shape(cls, data: Any) -> Any:
+        """Parse ``answer`` by ``question_type`` (a union would guess)."""
+        if not isinstance(data, dict):
+            return data
+        qtype, answer = data.get("question_type"), data.get("answer")
+        if qtype == "go_annotation" and isinstance(answer, list):
+            data = {**data, "answer": [GoAnswer.model_validate(a) for a in answer]}
+        elif qtype == "expression" and isinstance(answer, dict):
+            data = {**data, "answer": ExpressionAnswer.model_validate(answer)}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Question:
+        qtype, ans = self.question_type, self.answer
+        if qtype in _CHOICE:
+            opts = self.options
+            if not opts or len(opts) < 2:
+                raise ValueError(f"a {qtype} question needs at least two options")
+            letters = list(opts)
+            if letters != [chr(ord("A") + i) for i in range(len(letters))]:
+                raise ValueError(f"options must be lettered A, B, C… in order, got {', '.join(letters)}")
+            gold = [ans] if isinstance(ans, str) else ans
+            if qtype == "single_choice" and not isinstance(ans, str):
+                raise ValueError("a single_choice answer is one letter")
+            if qtype == "multiple_choice" and (not isinstance(ans, list) or not ans):
+                raise ValueError("a multiple_choice answer is a non-empty list of letters")
+            bad = [a for a in gold if not isinstance(a, str) or a not in opts]
+            if bad:
+                raise ValueError(f"answer letter(s) {bad} not among the options {', '.join(letters)}")
+            if isinstance(ans, list) and len(set(ans)) != len(ans):
+                raise ValueError("answer letters repeat")
+        elif self.options:
+            raise ValueError(f"a {qtype} question has no options")
+        elif qtype == "expression" and not isinstance(ans, ExpressionAnswer):
+            raise ValueError("an expression answer is {'tissue_list': [...], 'category': ...}")
+        elif qtype == "go_annotation" and not (
+            isinstance(ans, list) and all(isinstance(a, GoAnswer) for a in ans)
+        ):
+            raise ValueError("a go_annotation answer is a list of {'go': ..., 'evidence': ...}")
+        elif qtype == "summary" and not (isinstance(ans, str) and ans.strip()):
+            raise ValueError("a summary answer is a non-empty text")
+        return self
+
+    @property
+    def gold_letters(self) -> tuple[str, ...]:
+        """The gold option letters of a choice question (``()`` for other types)."""
+        if self.question_type not in _CHOICE:
+            return ()
+        return (self.answer,) if isinstance(self.answer, str) else tuple(str(a) for a in self.answer)
+
+    @property
+    def no_answer(self) -> bool:
+        """Whether the gold is the "No right answer" option (|a| = 0, §3.2)."""
+        opts = self.options or {}
+        return self.question_type == "single_choice" and opts.get(str(self.answer)) == NO_RIGHT_ANSWER
+
+    @property
+    def is_loc(self) -> bool | None:
+        """Whether the gene is a low-attention ``LOC…`` locus (``None`` if the gene is not recorded)."""
+        if self.flag in ("loc", "non-loc"):
+            return self.flag == "loc"
+        if self.gene is None:
+            return None
+        return self.gene.startswith("LOC") and self.gene[3:].isdigit()
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where + ': ' if where else ''}{err['msg']}"
+
+
+def read_questions(path: Path) -> list[Question]:
+    """Read a question file (JSONL, one question per line; blank lines skipped).
+
+    Raises:
+        InputFileError: unreadable file, a line that is not a JSON object, a question that fails
+            validation (unknown type/knowledge, answer letter not in the options…) or a repeated
+            ``question_index`` — naming the file and line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, f"cannot read the question file ({exc})") from exc
+    out: list[Question] = []
+    seen: dict[str, int] = {}
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputFileError(path, f"not a JSON object ({exc.msg})", no, line) from exc
+        if not isinstance(data, dict):
+            raise InputFileError(path, "not a JSON object", no, line)
+        try:
+            q = Question.model_validate(data)
+        except ValidationError as exc:
+            raise InputFileError(path, f"invalid question: {_first_error(exc)}", no, line) from exc
+        if q.question_index in seen:
+            raise InputFileError(
+                path, f"question_index {q.question_index!r} repeats line {seen[q.question_index]}", no, line
+            )
+        seen[q.question_index] = no
+        out.append(q)
+    if not out:
+        raise InputFileError(path, "no questions in the file")
+    return out
+
+
+def dump_question(q: Question) -> str:
+    """One JSONL line of a question (release fields first, ``None`` extensions omitted)."""
+    data = q.model_dump(mode="json", exclude_none=True)
+    for key in ("options", "context", "batch_id"):
+        data.setdefault(key, None)
+    if q.question_type not in _CHOICE:
+        data.pop("options", None)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def write_questions(path: Path, questions: Iterable[Question]) -> int:
+    """Write questions as JSONL atomically (nothing half-written); returns how many were written."""
+    n = 0
+    with atomic_write(path, "w") as fh:
+        for q in questions:
+            fh.write(dump_question(q) + "\n")
+            n += 1
+    return n
+
+
+def iter_lines(questions: Sequence[Question]) -> Iterator[str]:
+    """JSONL lines of ``questions`` (for streaming writers)."""
+    return (dump_question(q) for q in questions)
