@@ -47,7 +47,7 @@ def test_counts_per_family_by_hand(fixture_genes: list[GeneRecord]) -> None:
     assert report.counts["Q2-B"] == {"all": 6}
     assert report.counts["Q3-A"] == {"loc": 5, "non-loc": 16}  # COX3 has no band
     assert report.counts["Q3-B"] == {"no-answer": 1, "control": 21}
-    # LOC: only LOC93622 (protein-coding) and LOC89844 (pseudo) have a type with >= 3 LOC genes (ncRNA) beside theirs
+    # LOC: only LOC93622 (protein-coding) and LOC89844 (pseudo) have another type with >= 3 LOC genes (ncRNA)
     assert report.counts["Q4"] == {"loc": 2, "non-loc": 17}
     assert report.counts["Q7"] == {"no_ref": 4, "with_ref": 0}
     assert set(report.skipped) == {"Q6", "Q8", "Q7 with abstracts"}
@@ -78,7 +78,9 @@ def test_no_right_answer_cases(built: list[Question]) -> None:
     assert _gold_text(located) == "17;17p13.1"
 
 
-def test_multiple_choice_synonyms_and_designations(built: list[Question], fixture_genes: list[GeneRecord]) -> None:
+def test_multiple_choice_synonyms_and_designations(
+    built: list[Question], fixture_genes: list[GeneRecord]
+) -> None:
     q = _one(built, "Q2-B", "RTN4RL2")
     assert q.question_type == "multiple_choice" and q.perspective == "completeness"
     gold = {q.options[a] for a in q.answer}  # type: ignore[index,union-attr]
@@ -86,7 +88,9 @@ def test_multiple_choice_synonyms_and_designations(built: list[Question], fixtur
     others = set(q.options.values()) - gold  # type: ignore[union-attr]
     assert len(others) == 2 and not others & {"RTN4RL2", "NGRH1", "NgR2"}
     d = _one(built, "Q5", "TRA-AGC3-1")
-    assert d.question == "Select all the related proteins of TRA-AGC3-1 gene." and d.knowledge == "designation"
+    assert (
+        d.question == "Select all the related proteins of TRA-AGC3-1 gene." and d.knowledge == "designation"
+    )
     tra = next(g for g in fixture_genes if g.symbol == "TRA-AGC3-1")
     assert {d.options[a] for a in d.answer} <= set(tra.designations)  # type: ignore[index,union-attr]
     assert len(d.answer) >= 2
@@ -95,7 +99,10 @@ def test_multiple_choice_synonyms_and_designations(built: list[Question], fixtur
 def test_odd_one_out(built: list[Question], fixture_genes: list[GeneRecord]) -> None:
     types = {g.symbol: g.gene_type for g in fixture_genes}
     for q in (x for x in built if x.task == "Q4"):
-        assert q.question == "Select the gene symbol that does not belong to the same gene type as the other three."
+        assert (
+            q.question
+            == "Select the gene symbol that does not belong to the same gene type as the other three."
+        )
         odd = _gold_text(q)
         rest = [v for k, v in q.options.items() if k != q.answer]  # type: ignore[union-attr]
         assert len({types[s] for s in rest}) == 1 and types[odd] != types[rest[0]]
@@ -117,7 +124,9 @@ def test_go_answers_carry_qualifiers(built: list[Question]) -> None:
     assert {"enables DNA binding", "part_of protein-containing complex"} <= tp53
 
 
-def test_every_distractor_is_wrong_for_its_gene(built: list[Question], fixture_genes: list[GeneRecord]) -> None:
+def test_every_distractor_is_wrong_for_its_gene(
+    built: list[Question], fixture_genes: list[GeneRecord]
+) -> None:
     by = {g.symbol: g for g in fixture_genes}
     for q in built:
         if not q.options:
@@ -135,7 +144,10 @@ def test_every_distractor_is_wrong_for_its_gene(built: list[Question], fixture_g
 
 
 def test_user_files_and_literature_context(fixture_genes: list[GeneRecord]) -> None:
-    expr = {"TP53": Expression("Low expression", ("Low expression",)), "NOSUCHGENE": Expression("Low expression", ())}
+    expr = {
+        "TP53": Expression("Low expression", ("Low expression",)),
+        "NOSUCHGENE": Expression("Low expression", ()),
+    }
     inputs = BuildInputs(
         fixture_genes,
         mini_ontology(),
@@ -152,11 +164,16 @@ def test_user_files_and_literature_context(fixture_genes: list[GeneRecord]) -> N
     assert q6.answer.category == "Low expression"  # type: ignore[union-attr]
     forms = sorted((q.flag, q.context) for q in qs if q.task == "Q8")
     assert forms == [("no_ref", ""), ("with_ref", "Abstract one.\n---\nAbstract two.")]
-    assert [q.gene for q in qs if q.task == "Q7"] == ["TP53", "TP53"]  # only genes with an abstract, both forms
+    assert [q.gene for q in qs if q.task == "Q7"] == [
+        "TP53",
+        "TP53",
+    ]  # only genes with an abstract, both forms
     assert len({q.question_index for q in qs}) == len(qs)
 
 
-def test_file_round_trip_and_seed(tmp_path: Path, built: list[Question], fixture_genes: list[GeneRecord]) -> None:
+def test_file_round_trip_and_seed(
+    tmp_path: Path, built: list[Question], fixture_genes: list[GeneRecord]
+) -> None:
     path = tmp_path / "q.jsonl"
     assert write_questions(path, built) == len(built)
     back = read_questions(path)  # validates every built question
@@ -201,8 +218,10 @@ def test_parse_tasks() -> None:
 )
 def test_bad_question_lines(tmp_path: Path, line: str, message: str) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"question_index": "ok", "question_type": "summary", "knowledge": "summary", "question": "q", '
-                    '"answer": "text", "perspective": "literature_utilize", "flag": "no_ref"}\n' + line + "\n")
+    path.write_text(
+        '{"question_index": "ok", "question_type": "summary", "knowledge": "summary", "question": "q", '
+        '"answer": "text", "perspective": "literature_utilize", "flag": "no_ref"}\n' + line + "\n"
+    )
     with pytest.raises(InputFileError, match=message) as exc:
         read_questions(path)
     assert f"{path}:2" in str(exc.value)

@@ -31,15 +31,17 @@ def test_fig11_prompts_word_for_word() -> None:
     assert system == (
         "system",
         "You are a biologist. Please carefully read the provided instruction and answer the questions. "
-        "Question: Select the full name of KLKB1 gene. Options: A: option 0\nB: option 1\nC: option 2\nD: option 3",
+        "Question: Select the full name of KLKB1 gene. "
+        "Options: A: option 0\nB: option 1\nC: option 2\nD: option 3",
     )
     assert user == (
         "user",
-        "Task Instruction: Only provide the correct option item (e.g., 'A'). Do not include option details and "
-        "any additional information or explanations.",
+        "Task Instruction: Only provide the correct option item (e.g., 'A'). "
+        "Do not include option details and any additional information or explanations.",
     )
     assert INSTRUCTIONS["multiple_choice"].startswith(
-        "Task Instruction: Only provide the letters of the correct options, separated by commas (e.g., 'A, B')."
+        "Task Instruction: Only provide the letters of the correct options, "
+        "separated by commas (e.g., 'A, B')."
     )
     assert "Context: {context}" in INSTRUCTIONS["go_annotation"]
     assert (

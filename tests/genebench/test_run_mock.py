@@ -29,7 +29,6 @@ import pytest
 from knowsum.cli import main
 from knowsum.genebench import (
     GenebenchConfig,
-    GoAnswer,
     Question,
     content_hash,
     run_genebench,
@@ -42,14 +41,35 @@ from knowsum.models import MockBackend, Request, ResponseStore
 NRA = "No right answer"
 
 
-def _q(task: str, qtype: str, knowledge: str, perspective: str, flag: str, gene: str, question: str,
-       options: dict[str, str] | None, answer: object, context: str | None = None, pubmed: int = 0) -> Question:
-    return Question.model_validate({
-        "question_index": content_hash(qtype, knowledge, question, options, context),
-        "question_type": qtype, "knowledge": knowledge, "question": question, "options": options,
-        "answer": answer, "context": context, "perspective": perspective, "flag": flag, "task": task,
-        "gene": gene, "pubmed_count": pubmed,
-    })
+def _q(
+    task: str,
+    qtype: str,
+    knowledge: str,
+    perspective: str,
+    flag: str,
+    gene: str,
+    question: str,
+    options: dict[str, str] | None,
+    answer: object,
+    context: str | None = None,
+    pubmed: int = 0,
+) -> Question:
+    return Question.model_validate(
+        {
+            "question_index": content_hash(qtype, knowledge, question, options, context),
+            "question_type": qtype,
+            "knowledge": knowledge,
+            "question": question,
+            "options": options,
+            "answer": answer,
+            "context": context,
+            "perspective": perspective,
+            "flag": flag,
+            "task": task,
+            "gene": gene,
+            "pubmed_count": pubmed,
+        }
+    )
 
 
 def _letters(*texts: str) -> dict[str, str]:
@@ -57,27 +77,103 @@ def _letters(*texts: str) -> dict[str, str]:
 
 
 QUESTIONS = [
-    _q("Q1", "single_choice", "full name", "study_bias", "non-loc", "KLKB1", "Select the full name of KLKB1 gene.",
-       _letters("kallikrein B1", "carboxypeptidase B1", "cyclin B1", "chymotrypsinogen B1"), "A", pubmed=88),
-    _q("Q1", "single_choice", "full name", "study_bias", "loc", "LOC84214", "Select the full name of LOC84214 gene.",
-       _letters("uncharacterized LOC90246", "Putative uncharacterized protein FLJ92257", "uncharacterized LOC91450",
-                "uncharacterized LOC89844"), "B", pubmed=1),
-    _q("Q2-A", "single_choice", "synonyms", "hallucination", "non-loc", "CCDC121P1",
-       "Select the synonyms of CCDC121P1 gene.", _letters("CPC8", "OEATC", "MCOPCB9", NRA), "D"),
-    _q("Q2-A", "single_choice", "synonyms", "hallucination", "non-loc", "CCNB1", "Select the synonyms of CCNB1 gene.",
-       _letters("CCNB", "TRNAK13", "UPP", NRA), "A"),
-    _q("Q2-B", "multiple_choice", "synonyms", "completeness", "non-loc", "RTN4RL2",
-       "Select the synonyms of RTN4RL2 gene.", _letters("CFAP255", "NgR2", "NGRH1", "CD32A"), ["B", "C"]),
-    _q("Q7", "go_annotation", "go_annotation", "literature_utilize", "no_ref", "TRAPPC2",
-       "What are the Gene Ontology annotations for TRAPPC2?", None,
-       [{"go": "located_in nucleus", "evidence": "IDA"}, {"go": "part_of TRAPP complex", "evidence": "IDA"}], ""),
-    _q("Q7", "go_annotation", "go_annotation", "literature_utilize", "with_ref", "TRAPPC2",
-       "What are the Gene Ontology annotations for TRAPPC2?", None,
-       [{"go": "located_in nucleus", "evidence": "IDA"}, {"go": "part_of TRAPP complex", "evidence": "IDA"}],
-       "TRAPP is a multisubunit tethering complex."),
-    _q("Q6", "expression", "expression", "completeness", "non-loc", "AADAC",
-       "What is the expression pattern of AADAC gene?", None,
-       {"tissue_list": ["liver", "small intestine", "duodenum"], "category": "Biased expression"}),
+    _q(
+        "Q1",
+        "single_choice",
+        "full name",
+        "study_bias",
+        "non-loc",
+        "KLKB1",
+        "Select the full name of KLKB1 gene.",
+        _letters("kallikrein B1", "carboxypeptidase B1", "cyclin B1", "chymotrypsinogen B1"),
+        "A",
+        pubmed=88,
+    ),
+    _q(
+        "Q1",
+        "single_choice",
+        "full name",
+        "study_bias",
+        "loc",
+        "LOC84214",
+        "Select the full name of LOC84214 gene.",
+        _letters(
+            "uncharacterized LOC90246",
+            "Putative uncharacterized protein FLJ92257",
+            "uncharacterized LOC91450",
+            "uncharacterized LOC89844",
+        ),
+        "B",
+        pubmed=1,
+    ),
+    _q(
+        "Q2-A",
+        "single_choice",
+        "synonyms",
+        "hallucination",
+        "non-loc",
+        "CCDC121P1",
+        "Select the synonyms of CCDC121P1 gene.",
+        _letters("CPC8", "OEATC", "MCOPCB9", NRA),
+        "D",
+    ),
+    _q(
+        "Q2-A",
+        "single_choice",
+        "synonyms",
+        "hallucination",
+        "non-loc",
+        "CCNB1",
+        "Select the synonyms of CCNB1 gene.",
+        _letters("CCNB", "TRNAK13", "UPP", NRA),
+        "A",
+    ),
+    _q(
+        "Q2-B",
+        "multiple_choice",
+        "synonyms",
+        "completeness",
+        "non-loc",
+        "RTN4RL2",
+        "Select the synonyms of RTN4RL2 gene.",
+        _letters("CFAP255", "NgR2", "NGRH1", "CD32A"),
+        ["B", "C"],
+    ),
+    _q(
+        "Q7",
+        "go_annotation",
+        "go_annotation",
+        "literature_utilize",
+        "no_ref",
+        "TRAPPC2",
+        "What are the Gene Ontology annotations for TRAPPC2?",
+        None,
+        [{"go": "located_in nucleus", "evidence": "IDA"}, {"go": "part_of TRAPP complex", "evidence": "IDA"}],
+        "",
+    ),
+    _q(
+        "Q7",
+        "go_annotation",
+        "go_annotation",
+        "literature_utilize",
+        "with_ref",
+        "TRAPPC2",
+        "What are the Gene Ontology annotations for TRAPPC2?",
+        None,
+        [{"go": "located_in nucleus", "evidence": "IDA"}, {"go": "part_of TRAPP complex", "evidence": "IDA"}],
+        "TRAPP is a multisubunit tethering complex.",
+    ),
+    _q(
+        "Q6",
+        "expression",
+        "expression",
+        "completeness",
+        "non-loc",
+        "AADAC",
+        "What is the expression pattern of AADAC gene?",
+        None,
+        {"tissue_list": ["liver", "small intestine", "duodenum"], "category": "Biased expression"},
+    ),
 ]
 
 
@@ -97,8 +193,10 @@ def _reply(request: Request) -> str:
     if "TRAPPC2" in system:
         if "multisubunit" in user:
             return '[{"go": "part of TRAPP complex", "evidence": "IDA"'
-        return ('[{"go": "located in nucleus", "evidence": "IDA"}, '
-                '{"go": "enables quantum flux binding", "evidence": "IEA"}]')
+        return (
+            '[{"go": "located in nucleus", "evidence": "IDA"}, '
+            '{"go": "enables quantum flux binding", "evidence": "IEA"}]'
+        )
     if "AADAC" in system:
         return '{"Tissue": ["liver", "colon"], "Category": "Biased expression"}'
     raise AssertionError(system)
@@ -108,7 +206,9 @@ def _reply(request: Request) -> str:
 def run(slice_go: Ontology, tmp_path: Path):  # type: ignore[no-untyped-def]
     backend = MockBackend(_reply)
     with ResponseStore(tmp_path / "store.sqlite") as store:
-        result, records, questions = run_genebench(GenebenchConfig(), backend, store=store, questions=QUESTIONS)
+        result, records, questions = run_genebench(
+            GenebenchConfig(), backend, store=store, questions=QUESTIONS
+        )
     return result, records, questions, backend
 
 
@@ -117,7 +217,7 @@ def _cell(result, key: str):  # type: ignore[no-untyped-def]
 
 
 def test_every_metric_by_hand(run) -> None:  # type: ignore[no-untyped-def]
-    result, records, _, backend = run
+    result, _records, _, backend = run
     assert result.n_questions == 8 and result.n_instances == 5 * 4 + 3
     c = _cell(result, "Q1/non-loc")
     assert (c.mean, c.std, c.n_questions, c.n_instances) == (0.5, 0.5, 1, 4)
@@ -137,7 +237,11 @@ def test_every_metric_by_hand(run) -> None:  # type: ignore[no-untyped-def]
     assert c.extra["recall"] == pytest.approx(7 / 11) and c.extra["hallucinated_rate"] == 0.5
     assert _cell(result, "Q7/with_ref").mean == 0.0
     c = _cell(result, "Q6")
-    assert c.mean == pytest.approx(0.7) and c.extra["category_match"] == 1.0 and c.extra["tissue_f1"] == pytest.approx(0.4)
+    assert (
+        c.mean == pytest.approx(0.7)
+        and c.extra["category_match"] == 1.0
+        and c.extra["tissue_f1"] == pytest.approx(0.4)
+    )
     s = result.scores
     assert s.knowledge["full name"] == pytest.approx(0.375)
     assert s.knowledge["synonyms"] == pytest.approx((1.0 + np.mean(per_rot)) / 2)
@@ -168,7 +272,7 @@ def test_resume_asks_nothing_twice(slice_go: Ontology, tmp_path: Path) -> None:
     store_path = tmp_path / "store.sqlite"
     first = MockBackend(_reply)
     with ResponseStore(store_path) as store:
-        a, _, _ = run_genebench(GenebenchConfig(), first, store=store, questions=QUESTIONS[:3])
+        _a, _, _ = run_genebench(GenebenchConfig(), first, store=store, questions=QUESTIONS[:3])
     second = MockBackend(_reply)
     with ResponseStore(store_path) as store:
         b, _, _ = run_genebench(GenebenchConfig(), second, store=store, questions=QUESTIONS)
@@ -186,15 +290,32 @@ def test_cli_run_and_score_agree(slice_go: Ontology, tmp_path: Path) -> None:
         result, records, qs = run_genebench(GenebenchConfig(questions=qfile), backend, store=st)
     write_outputs(out, result, records, qs, report=False)
     preds = tmp_path / "preds.jsonl"
-    preds.write_text("".join(
-        json.dumps({"question_index": r.question_index, "permutation": r.permutation, "response": r.response}) + "\n"
-        for r in records
-    ))
+    preds.write_text(
+        "".join(
+            json.dumps(
+                {"question_index": r.question_index, "permutation": r.permutation, "response": r.response}
+            )
+            + "\n"
+            for r in records
+        )
+    )
     code = main(["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--json"])
     assert code == 0
-    scored = main(["genebench", "score", "--questions", str(qfile), "--predictions", str(preds),
-                   "--out", str(tmp_path / "scored")])
+    scored = main(
+        [
+            "genebench",
+            "score",
+            "--questions",
+            str(qfile),
+            "--predictions",
+            str(preds),
+            "--out",
+            str(tmp_path / "scored"),
+        ]
+    )
     assert scored == 0
     again = json.loads((tmp_path / "scored" / "result.json").read_text())
     assert again["scores"]["overall"] == pytest.approx(result.scores.overall)
-    assert [c["mean"] for c in again["scores"]["cells"]] == pytest.approx([c.mean for c in result.scores.cells])
+    assert [c["mean"] for c in again["scores"]["cells"]] == pytest.approx(
+        [c.mean for c in result.scores.cells]
+    )

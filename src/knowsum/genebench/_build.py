@@ -477,6 +477,7 @@ def build_questions(
     per_type: int | None = None,
     genes: int | None = None,
     seed: int = 0,
+    only: Iterable[int] | None = None,
     pubmed: Callable[[int], Sequence[int]] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[list[Question], BuildReport]:
@@ -490,6 +491,7 @@ def build_questions(
         genes: Draw the questions' genes from this many random genes only (distractors still come
             from all genes).
         seed: Seed of every random choice; the same inputs and seed give the same file.
+        only: Ask only about these Entrez gene IDs (distractors still come from all genes).
         pubmed: Gene ID → linked PubMed IDs (needed for the "with abstracts" forms).
         progress: Called with a line per task.
 
@@ -500,6 +502,9 @@ def build_questions(
     b = _Builder(inputs, seed)
     report = BuildReport()
     pool = list(range(len(b.genes)))
+    if only is not None:
+        wanted = set(only)
+        pool = [i for i in pool if b.genes[i].gene_id in wanted]
     if genes is not None and genes < len(pool):
         pool = sorted(random.Random(f"{seed}:genes").sample(pool, genes))
 
@@ -554,7 +559,12 @@ def build_questions(
         counts: dict[str, int] = {}
         for name, ids in groups.items():
             made = 0
-            for i in _pick(rng, ids, per_type):
+            order = list(ids)
+            if per_type is not None and len(order) > per_type:
+                rng.shuffle(order)  # draw until per_type questions are made (a gene may allow none)
+            for i in order:
+                if per_type is not None and made == per_type:
+                    break
                 q = makers[task](i, rng)
                 if q is not None:
                     out.append(q)

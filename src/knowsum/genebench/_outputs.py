@@ -36,15 +36,13 @@ def write_outputs(
     pred = out_dir / "predictions.jsonl"
     with atomic_write(pred, "w") as fh:
         for r in records:
-            fh.write(r.model_dump_json(exclude_none=True) + "\n")
+            fh.write(r.to_json() + "\n")
     written.append(pred)
     if report:
         from knowsum.report.genebench import write_genebench_report
 
         written.extend(
-            write_genebench_report(
-                out_dir, result.model_dump(mode="json"), [r.model_dump(mode="json") for r in records]
-            )
+            write_genebench_report(out_dir, result.model_dump(mode="json"), [r.as_dict() for r in records])
         )
     res = out_dir / "result.json"
     with atomic_write(res, "w") as fh:

@@ -117,11 +117,10 @@ def rotate(question: Question, r: int) -> tuple[dict[str, str], tuple[str, ...]]
     n = len(opts)
     if not 0 <= r < n:
         raise ValueError(f"rotation {r} out of range 0..{n - 1}")
-    letters = list(opts)
     texts = list(opts.values())
-    moved = [texts[(p - r) % n] for p in range(n)]
-    gold = tuple(sorted(letters[(letters.index(g) + r) % n] for g in question.gold_letters))
-    return dict(zip(letters, moved, strict=True)), gold
+    moved = texts[n - r :] + texts[: n - r]  # position p holds the option that was at p - r
+    gold = tuple(sorted(chr(65 + (ord(g) - 65 + r) % n) for g in question.gold_letters))
+    return dict(zip(opts, moved, strict=True)), gold
 
 
 def messages(question: Question, r: int = 0) -> tuple[tuple[str, str], ...]:

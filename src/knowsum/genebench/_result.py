@@ -6,6 +6,8 @@ Scores are fractions in [0, 1] (tables show them as percentages, like the paper)
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,41 +29,77 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class InstanceRecord(_Record):
-    """One asked instance (a question in one rotation) and its score: a line of ``predictions.jsonl``."""
+@dataclass(frozen=True, slots=True)
+class InstanceRecord:
+    """One asked instance (a question in one rotation) and its score: a line of ``predictions.jsonl``.
 
-    question_index: str = Field(description="The question's ID.")
-    task: str = Field(description="Question family (Q1 … Q8, Q2-A …).")
-    question_type: str = Field(
-        description="single_choice, multiple_choice, expression, go_annotation, summary."
-    )
-    knowledge: str = Field(description="Gene attribute asked.")
-    perspective: str = Field(description="Evaluation perspective.")
-    flag: str = Field(description="loc / non-loc / no_ref / with_ref.")
-    gene: str | None = Field(None, description="Gene symbol.")
-    pubmed_count: int | None = Field(None, description="Linked PubMed articles of the gene.")
-    no_answer: bool = Field(False, description="Gold is 'No right answer'.")
-    permutation: int | None = Field(None, description="Cyclic rotation of the options (choice types).")
-    gold: list[str] | None = Field(None, description="Gold letters in this rotation (choice types).")
-    response: str = Field(description="Raw model reply.")
-    parsed: Any = Field(None, description="Validated reply (letters, expression dict, GO items, text).")
-    format_error: str | None = Field(None, description="Why the reply failed validation (scored as wrong).")
-    chose_no_answer: bool | None = Field(
-        None, description="Picked 'No right answer' (questions offering it)."
-    )
-    score: float = Field(description="Primary score: 1/0, F1, expression score, GO F1 or summary score.")
-    precision: float | None = Field(None, description="Multiple choice / GO precision.")
-    recall: float | None = Field(None, description="Multiple choice / GO recall.")
-    f1: float | None = Field(None, description="Multiple choice / GO F1.")
-    category_match: float | None = Field(None, description="Expression: category exact match (0/1).")
-    tissue_f1: float | None = Field(None, description="Expression: tissue-set F1.")
-    go_mapped: int | None = Field(None, description="GO: predictions mapped to a GO ID.")
-    go_unmapped: int | None = Field(None, description="GO: unmappable predictions (hallucinated).")
-    rouge_l: float | None = Field(None, description="Summary: ROUGE-L F-measure.")
-    bertscore: float | None = Field(None, description="Summary: BERTScore F1.")
-    perplexity: float | None = Field(None, description="Summary: perplexity of the reply.")
-    fluency: float | None = Field(None, description="Summary: 1/(1+log10 PPL) (eq. 5).")
-    length: int | None = Field(None, description="Summary: reply length in words.")
+    A slotted dataclass rather than a pydantic model: a run can score 10^5 instances, and every value
+    here is produced by the scorer, already typed. ``None`` fields are omitted from the JSON line.
+
+    Attributes:
+        question_index: The question's ID.
+        task: Question family (Q1 … Q8, Q2-A …).
+        question_type: single_choice, multiple_choice, expression, go_annotation, summary.
+        knowledge: Gene attribute asked.
+        perspective: Evaluation perspective.
+        flag: loc / non-loc / no_ref / with_ref.
+        response: Raw model reply.
+        score: Primary score: 1/0, F1, expression score, GO F1 or summary score.
+        gene: Gene symbol.
+        pubmed_count: Linked PubMed articles of the gene.
+        no_answer: Gold is "No right answer".
+        permutation: Cyclic rotation of the options (choice types).
+        gold: Gold letters in this rotation (choice types).
+        parsed: Validated reply (letters, expression dict, GO items, text).
+        format_error: Why the reply failed validation (it is then scored as wrong).
+        chose_no_answer: Picked "No right answer" (questions offering it).
+        precision, recall, f1: Multiple choice / expression tissues / GO.
+        category_match, tissue_f1: Expression components (eq. 4).
+        go_mapped, go_unmapped: GO predictions mapped to an ID / unmappable (hallucinated).
+        rouge_l, bertscore, perplexity, fluency, length: Summary components (eq. 5–6), length in words.
+    """
+
+    question_index: str
+    task: str
+    question_type: str
+    knowledge: str
+    perspective: str
+    flag: str
+    response: str
+    score: float
+    gene: str | None = None
+    pubmed_count: int | None = None
+    no_answer: bool = False
+    permutation: int | None = None
+    gold: list[str] | None = None
+    parsed: Any = None
+    format_error: str | None = None
+    chose_no_answer: bool | None = None
+    precision: float | None = None
+    recall: float | None = None
+    f1: float | None = None
+    category_match: float | None = None
+    tissue_f1: float | None = None
+    go_mapped: int | None = None
+    go_unmapped: int | None = None
+    rouge_l: float | None = None
+    bertscore: float | None = None
+    perplexity: float | None = None
+    fluency: float | None = None
+    length: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict without ``None`` fields."""
+        return {k: v for k in self.__slots__ if (v := getattr(self, k)) is not None}  # type: ignore[attr-defined]
+
+    def to_json(self) -> str:
+        """One JSONL line."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> InstanceRecord:
+        """Inverse of :meth:`as_dict`."""
+        return cls(**data)
 
 
 class Cell(_Record):

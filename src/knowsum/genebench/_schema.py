@@ -270,14 +270,27 @@ def read_questions(path: Path) -> list[Question]:
     return out
 
 
+_RELEASE_KEYS = (
+    "question_index",
+    "question_type",
+    "knowledge",
+    "question",
+    "options",
+    "answer",
+    "context",
+    "batch_id",
+    "perspective",
+    "flag",
+)
+_EXTENSION_KEYS = ("task", "gene", "gene_id", "pubmed_count")
+
+
 def dump_question(q: Question) -> str:
-    """One JSONL line of a question (release fields first, ``None`` extensions omitted)."""
-    data = q.model_dump(mode="json", exclude_none=True)
-    for key in ("options", "context", "batch_id"):
-        data.setdefault(key, None)
-    if q.question_type not in _CHOICE:
-        data.pop("options", None)
-    return json.dumps(data, ensure_ascii=False)
+    """One JSONL line of a question: the release fields in their order, then our non-null extensions."""
+    data = q.model_dump(mode="json")
+    out = {k: data[k] for k in _RELEASE_KEYS if not (k == "options" and q.question_type not in _CHOICE)}
+    out.update({k: data[k] for k in _EXTENSION_KEYS if data[k] is not None})
+    return json.dumps(out, ensure_ascii=False)
 
 
 def write_questions(path: Path, questions: Iterable[Question]) -> int:

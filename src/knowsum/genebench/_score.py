@@ -120,29 +120,31 @@ def task_of(q: Question) -> str:
     return {"gene_type": "Q4", "designation": "Q5", "expression": "Q6", "go_annotation": "Q7"}.get(k, "Q8")
 
 
-def _base(inst: Instance, parsed: Parsed, **scores: Any) -> InstanceRecord:
+def _base(
+    inst: Instance, parsed: Parsed, gold: tuple[str, ...] | None = None, **scores: Any
+) -> InstanceRecord:
     q = inst.question
-    gold = list(rotate(q, inst.rotation)[1]) if q.options and inst.rotation is not None else None
     value = parsed.value
     if isinstance(value, tuple):
         value = [list(v) if isinstance(v, tuple) else v for v in value]
-    return InstanceRecord(
-        question_index=q.question_index,
-        task=task_of(q),
-        question_type=q.question_type,
-        knowledge=q.knowledge,
-        perspective=q.perspective,
-        flag=q.flag,
-        gene=q.gene,
-        pubmed_count=q.pubmed_count,
-        no_answer=q.no_answer,
-        permutation=inst.rotation,
-        gold=gold,
-        response=inst.response,
-        parsed=value,
-        format_error=parsed.error,
+    fields: dict[str, Any] = {
+        "question_index": q.question_index,
+        "task": task_of(q),
+        "question_type": q.question_type,
+        "knowledge": q.knowledge,
+        "perspective": q.perspective,
+        "flag": q.flag,
+        "gene": q.gene,
+        "pubmed_count": q.pubmed_count,
+        "no_answer": q.no_answer,
+        "permutation": inst.rotation,
+        "gold": list(gold) if gold is not None else None,
+        "response": inst.response,
+        "parsed": value,
+        "format_error": parsed.error,
         **scores,
-    )
+    }
+    return InstanceRecord(**fields)
 
 
 def _norm_set(items: Sequence[str]) -> set[str]:
@@ -152,22 +154,26 @@ def _norm_set(items: Sequence[str]) -> set[str]:
 def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
     """Score one non-summary instance (summaries are scored in batch by :func:`score_instances`)."""
     q = inst.question
-    options = rotate(q, inst.rotation)[0] if q.options and inst.rotation is not None else q.options
+    gold: tuple[str, ...] | None = None
+    options = q.options
+    if q.options:
+        options, gold = rotate(q, inst.rotation or 0)
     parsed = parse_reply(q.question_type, inst.response, options)
     if q.question_type == "single_choice":
-        gold = rotate(q, inst.rotation or 0)[1]
-        nra = NO_RIGHT_ANSWER in (options or {}).values()
-        chose = parsed.ok and (options or {}).get(parsed.value) == NO_RIGHT_ANSWER
+        assert gold is not None and options is not None
+        nra = NO_RIGHT_ANSWER in options.values()
+        chose = parsed.ok and options.get(parsed.value) == NO_RIGHT_ANSWER
         return _base(
             inst,
             parsed,
+            gold,
             score=float(parsed.ok and parsed.value == gold[0]),
             chose_no_answer=chose if nra else None,
         )
     if q.question_type == "multiple_choice":
-        gold = rotate(q, inst.rotation or 0)[1]
+        assert gold is not None
         prf = set_prf(parsed.value if parsed.ok else (), gold)
-        return _base(inst, parsed, score=prf.f1, precision=prf.precision, recall=prf.recall, f1=prf.f1)
+        return _base(inst, parsed, gold, score=prf.f1, precision=prf.precision, recall=prf.recall, f1=prf.f1)
     if q.question_type == "expression":
         ans = q.answer
         assert isinstance(ans, ExpressionAnswer)
@@ -254,7 +260,7 @@ def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
     for r in recs:
         by_rot[r.permutation if r.permutation is not None else -1].append(r)
     per_rot = [float(np.mean([r.score for r in rs])) for rs in by_rot.values()]
-    rotated = len(by_rot) > 1 or any(k >= 0 for k in by_rot)
+    rotated = len(by_rot) > 1  # a std over one rotation would be a meaningless 0
     extra: dict[str, float | None] = {}
     if spec.metric in ("macro F1", "CAFA macro F1", "expression score"):
         extra["precision"] = _mean([r.precision for r in recs if r.precision is not None])
