@@ -12,12 +12,11 @@ import click
 from pydantic import ValidationError
 
 from knowsum.cli._common import backend_from, model_options, store_option
+from knowsum.cli._genebench_show import flat, summary
 from knowsum.errors import ConfigError
 from knowsum.genebench import (
-    KNOWLEDGE_TITLES,
     TASKS,
     GenebenchConfig,
-    GenebenchResult,
     build_from_kb,
     compare_tables,
     load_result,
@@ -33,48 +32,6 @@ from knowsum.report import markdown_table, text_table
 __all__ = ["genebench"]
 
 _FILE = click.Path(dir_okay=False, exists=True, path_type=Path)
-
-
-def _pct(v: float | None) -> str:
-    return "-" if v is None else f"{100 * v:.2f}"
-
-
-def _summary(result: GenebenchResult) -> str:
-    s = result.scores
-    lines = [
-        f"genebench — {result.model}: {result.n_questions} questions, {result.n_instances} instances",
-        "",
-        text_table(
-            ["cell", "metric", "score %", "± std", "questions"],
-            [[c.label, c.metric, _pct(c.mean), _pct(c.std), c.n_questions] for c in s.cells],
-        ),
-        "",
-    ]
-    for k, v in s.knowledge.items():
-        lines.append(f"  {KNOWLEDGE_TITLES[k]:<22} {_pct(v)}")
-    lines.append(f"  {'Overall':<22} {_pct(s.overall)}  (equal mean of {len(s.types_asked)} types asked)")
-    for k, why in s.types_missing.items():
-        lines.append(f"  not asked: {KNOWLEDGE_TITLES[k]} — {why}")
-    lines.append(f"  format errors          {_pct(s.format_error_rate)} % of replies")
-    if s.attention is not None and s.attention.spearman is not None:
-        a = s.attention
-        lines.append(f"  attention curve        Spearman ρ {a.spearman:.3f} (permutation p {a.p_value:.3g})")
-    return "\n".join(lines)
-
-
-def _flat(result: GenebenchResult) -> dict[str, Any]:
-    s = result.scores
-    out: dict[str, Any] = {
-        "model": result.model,
-        "n_questions": result.n_questions,
-        "n_instances": result.n_instances,
-        "overall": s.overall,
-        "types_asked": s.types_asked,
-        "format_error_rate": s.format_error_rate,
-    }
-    out.update({f"knowledge.{k}": v for k, v in s.knowledge.items()})
-    out.update({f"cell.{c.key}": c.mean for c in s.cells})
-    return out
 
 
 def _slug(text: str) -> str:
@@ -231,6 +188,12 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     """
     if (questions is None) == (not kw["build_default"]):
         raise ConfigError("give a QUESTIONS file or --build-default (one of them)")
+    given = [f"--{k}" for k in ("expression", "summaries", "abstracts") if kw[k] is not None]
+    if questions is not None and given:
+        raise ConfigError(
+            f"{', '.join(given)} feed the question builder (--build-default or `genebench build`); "
+            "a QUESTIONS file already holds its answers and contexts"
+        )
     config = _config(
         questions=questions,
         tasks=kw["types"],
@@ -250,9 +213,9 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
         )
     write_outputs(out, result, records, qs)
     if kw["as_json"]:
-        click.echo(json.dumps(_flat(result), ensure_ascii=False))
+        click.echo(json.dumps(flat(result), ensure_ascii=False))
     else:
-        click.echo(_summary(result))
+        click.echo(summary(result))
         click.echo(f"wrote {out}/result.json, predictions.jsonl, questions.jsonl, report.html")
 
 
@@ -281,7 +244,7 @@ def score_cmd(
     result, records, qs = score_predictions(questions_path, predictions_path, seed=seed)
     if out_dir is not None:
         write_outputs(out_dir, result, records, qs)
-    click.echo(json.dumps(_flat(result), ensure_ascii=False) if as_json else _summary(result))
+    click.echo(json.dumps(flat(result), ensure_ascii=False) if as_json else summary(result))
 
 
 @genebench.command("compare")

@@ -16,6 +16,7 @@ Example::
     write_outputs(Path("genebench-run"), result, records, questions)
 """
 
+from knowsum.genebench._aggregate import CELLS, summarize
 from knowsum.genebench._build import TASKS, BuildInputs, BuildReport, build_questions, parse_tasks
 from knowsum.genebench._compare import KNOWLEDGE_TITLES, PERSPECTIVES, compare_tables, perspective_scores
 from knowsum.genebench._config import DEFAULT_MAX_TOKENS, GenebenchConfig
@@ -45,7 +46,7 @@ from knowsum.genebench._schema import (
     read_questions,
     write_questions,
 )
-from knowsum.genebench._score import CELLS, Instance, score_instances, summarize
+from knowsum.genebench._score import Instance, score_instances
 from knowsum.genebench._userdata import Expression, read_abstracts, read_expression, read_summaries
 
 __all__ = [

@@ -42,7 +42,9 @@ def write_outputs(
         from knowsum.report.genebench import write_genebench_report
 
         written.extend(
-            write_genebench_report(out_dir, result.model_dump(mode="json"), [r.as_dict() for r in records])
+            write_genebench_report(
+                out_dir, result.model_dump(mode="json"), [r.as_dict(drop_none=False) for r in records]
+            )
         )
     res = out_dir / "result.json"
     with atomic_write(res, "w") as fh:

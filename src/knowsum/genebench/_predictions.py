@@ -16,10 +16,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from knowsum.errors import InputFileError
+from knowsum.genebench._aggregate import summarize
 from knowsum.genebench._result import GenebenchResult, InstanceRecord
 from knowsum.genebench._run import _go_mapper, _methods, _sha, _summary_scorer, score_records
 from knowsum.genebench._schema import Question, read_questions
-from knowsum.genebench._score import summarize
 
 __all__ = ["read_predictions", "score_predictions"]
 

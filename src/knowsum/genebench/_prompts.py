@@ -16,6 +16,7 @@ from knowsum.genebench._schema import Question
 
 __all__ = [
     "EVIDENCE_CODES",
+    "EVIDENCE_ORDER",
     "INSTRUCTIONS",
     "PROMPT_EVIDENCE_CODES",
     "SYSTEM_PROMPT",
@@ -30,35 +31,6 @@ SYSTEM_PROMPT = (
     "Question: {question}"
 )
 SYSTEM_OPTIONS = " Options: {options_text}"
-
-#: The evidence codes listed in the Fig. 11 GO instruction.
-PROMPT_EVIDENCE_CODES: tuple[str, ...] = tuple(
-    [
-        "EXP",
-        "IDA",
-        "IPI",
-        "IMP",
-        "IGI",
-        "IEP",
-        "IBA",
-        "IBD",
-        "IKR",
-        "IRD",
-        "ISM",
-        "IGC",
-        "RCA",
-        "TAS",
-        "NAS",
-        "IC",
-        "ND",
-        "IEA",
-    ]
-)
-#: Every GO evidence code (the prompt's list plus the high-throughput and sequence-similarity codes
-#: the gold data uses); a reply using any of them passes validation.
-EVIDENCE_CODES: frozenset[str] = frozenset(
-    (*PROMPT_EVIDENCE_CODES, *["HTP", "HDA", "HMP", "HGI", "HEP", "ISS", "ISO", "ISA"])
-)
 
 #: Fig. 11 task instruction prompts by question type, word for word.
 INSTRUCTIONS: dict[str, str] = {
@@ -98,6 +70,18 @@ INSTRUCTIONS: dict[str, str] = {
         "context to answer the question. Context: {context}"
     ),
 }
+
+
+#: The evidence codes listed in the Fig. 11 GO instruction (read from the instruction itself).
+PROMPT_EVIDENCE_CODES: tuple[str, ...] = tuple(
+    INSTRUCTIONS["go_annotation"].split("following codes: ")[1].split(". ")[0].split(", ")
+)
+#: Every GO evidence code, most direct first (experimental, high-throughput, phylogenetic,
+#: computational, author/curator statements, electronic). The prompt lists a subset; a reply using
+#: any of them passes validation, since the gold data uses them all (HDA, ISS, …).
+_ORDER = "EXP IDA IPI IMP IGI IEP HTP HDA HMP HGI HEP IBA IBD IKR IRD ISS ISO ISA ISM IGC RCA TAS NAS IC ND IEA"
+EVIDENCE_ORDER: tuple[str, ...] = tuple(_ORDER.split(" "))
+EVIDENCE_CODES: frozenset[str] = frozenset(EVIDENCE_ORDER)
 
 
 def rotations(question: Question) -> tuple[int, ...]:

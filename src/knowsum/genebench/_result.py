@@ -88,9 +88,10 @@ class InstanceRecord:
     fluency: float | None = None
     length: int | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict without ``None`` fields."""
-        return {k: v for k in self.__slots__ if (v := getattr(self, k)) is not None}  # type: ignore[attr-defined]
+    def as_dict(self, drop_none: bool = True) -> dict[str, Any]:
+        """The record as a JSON-ready dict (without its ``None`` fields unless ``drop_none=False``)."""
+        slots: tuple[str, ...] = self.__slots__
+        return {k: v for k in slots if (v := getattr(self, k)) is not None or not drop_none}
 
     def to_json(self) -> str:
         """One JSONL line."""

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError
+from knowsum.genebench._aggregate import summarize
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._prompts import messages, rotations
 from knowsum.genebench._result import GenebenchResult, InstanceRecord
 from knowsum.genebench._schema import Question, dump_question, read_questions
-from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances, summarize
+from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
@@ -100,7 +101,8 @@ def _summary_scorer(questions: Sequence[Question]) -> SummaryScorerLike | None:
         return None
     from knowsum.genebench._textscore import SummaryScorer
 
-    return SummaryScorer()
+    scorer: SummaryScorerLike = SummaryScorer()
+    return scorer
 
 
 def _go_mapper(questions: Sequence[Question]) -> GoMapper | None:

@@ -1,4 +1,4 @@
-"""Score replies (App. D) and aggregate them into the paper's tables (Tables 1, 2, 5, 6).
+"""Score one reply per instance (Huang et al. App. D); :mod:`._aggregate` builds the tables.
 
 Per instance (one question in one rotation):
 
@@ -9,31 +9,23 @@ Per instance (one question in one rotation):
 - GO: CAFA-style closure P/R/F1 (:mod:`knowsum.genebench._goeval`);
 - summary: (ROUGE-L + BERTScore + Fluency)/3, Fluency = 1/(1 + log10 PPL) (eq. 5–6);
 - a reply that fails validation scores 0 and counts as a format error.
-
-Aggregation: a *cell* is a metric over a subset (Tables 5–6), computed per rotation and reported as
-mean ± population std over the rotations ("mean ± standard deviation over cyclic permutations",
-App. E). A knowledge type's score is the equal mean of its cells (Table 2: e.g. GPT-5's chromosome
-53.53 = mean of 36.19, 68.81 and 55.60); the overall is the equal mean over the types asked.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import numpy as np
-
 from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._parse import Parsed, parse_reply
 from knowsum.genebench._prompts import rotate
-from knowsum.genebench._result import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
-from knowsum.genebench._schema import KNOWLEDGE, NO_RIGHT_ANSWER, ExpressionAnswer, GoAnswer, Question
-from knowsum.stats import StatsError, assign_buckets, bucket_edges, set_prf, spearman_permutation
+from knowsum.genebench._result import InstanceRecord
+from knowsum.genebench._schema import NO_RIGHT_ANSWER, ExpressionAnswer, GoAnswer, Question
+from knowsum.stats import StatsError, set_prf
 
-__all__ = ["CELLS", "Instance", "SummaryScorerLike", "score_instances", "summarize"]
+__all__ = ["Instance", "SummaryScorerLike", "score_instance", "score_instances", "task_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,58 +43,6 @@ class SummaryScorerLike(Protocol):
     def score(self, candidates: Sequence[str], references: Sequence[str]) -> Sequence[Any]: ...
 
     def methods(self) -> dict[str, str]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _CellSpec:
-    key: str
-    task: str
-    label: str
-    knowledge: str
-    metric: str
-    in_overall: bool = True
-
-
-#: The cells of Tables 5–6 (plus the "control" cells of Q2-A/Q3-B, beyond the paper).
-CELLS: tuple[_CellSpec, ...] = (
-    _CellSpec("Q1/loc", "Q1", "Gene Full Name — low attention", "full name", "accuracy"),
-    _CellSpec("Q1/non-loc", "Q1", "Gene Full Name — high attention", "full name", "accuracy"),
-    _CellSpec("Q2-A/no-answer", "Q2-A", "Synonyms (A) — hallucination resistance", "synonyms", "accuracy"),
-    _CellSpec(
-        "Q2-A/control",
-        "Q2-A",
-        "Synonyms (A) — control (has an answer)",
-        "synonyms",
-        "accuracy",
-        in_overall=False,
-    ),
-    _CellSpec("Q2-B", "Q2-B", "Synonyms (B) — completeness", "synonyms", "macro F1"),
-    _CellSpec("Q3-A/loc", "Q3-A", "Chromosome Location (A) — low attention", "chromosome", "accuracy"),
-    _CellSpec("Q3-A/non-loc", "Q3-A", "Chromosome Location (A) — high attention", "chromosome", "accuracy"),
-    _CellSpec(
-        "Q3-B/no-answer",
-        "Q3-B",
-        "Chromosome Location (B) — hallucination resistance",
-        "chromosome",
-        "accuracy",
-    ),
-    _CellSpec(
-        "Q3-B/control",
-        "Q3-B",
-        "Chromosome Location (B) — control (has an answer)",
-        "chromosome",
-        "accuracy",
-        in_overall=False,
-    ),
-    _CellSpec("Q4/loc", "Q4", "Gene Type — low attention", "gene_type", "accuracy"),
-    _CellSpec("Q4/non-loc", "Q4", "Gene Type — high attention", "gene_type", "accuracy"),
-    _CellSpec("Q5", "Q5", "Related Proteins — completeness", "designation", "macro F1"),
-    _CellSpec("Q6", "Q6", "Expression Pattern — completeness", "expression", "expression score"),
-    _CellSpec("Q7/no_ref", "Q7", "Gene Ontology — without abstracts", "go_annotation", "CAFA macro F1"),
-    _CellSpec("Q7/with_ref", "Q7", "Gene Ontology — with abstracts", "go_annotation", "CAFA macro F1"),
-    _CellSpec("Q8/no_ref", "Q8", "Functional Summary — without abstracts", "summary", "summary score"),
-    _CellSpec("Q8/with_ref", "Q8", "Functional Summary — with abstracts", "summary", "summary score"),
-)
 
 
 def task_of(q: Question) -> str:
@@ -249,175 +189,3 @@ def score_instances(
 
 def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
-
-
-def _mean(xs: Sequence[float]) -> float | None:
-    return float(np.mean(xs)) if xs else None
-
-
-def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
-    by_rot: dict[int, list[InstanceRecord]] = defaultdict(list)
-    for r in recs:
-        by_rot[r.permutation if r.permutation is not None else -1].append(r)
-    per_rot = [float(np.mean([r.score for r in rs])) for rs in by_rot.values()]
-    rotated = len(by_rot) > 1  # a std over one rotation would be a meaningless 0
-    extra: dict[str, float | None] = {}
-    if spec.metric in ("macro F1", "CAFA macro F1", "expression score"):
-        extra["precision"] = _mean([r.precision for r in recs if r.precision is not None])
-        extra["recall"] = _mean([r.recall for r in recs if r.recall is not None])
-    if spec.metric == "CAFA macro F1":
-        mapped = sum(r.go_mapped or 0 for r in recs)
-        unmapped = sum(r.go_unmapped or 0 for r in recs)
-        extra["hallucinated_rate"] = unmapped / (mapped + unmapped) if mapped + unmapped else None
-    if spec.metric == "expression score":
-        extra["category_match"] = _mean([r.category_match for r in recs if r.category_match is not None])
-        extra["tissue_f1"] = _mean([r.tissue_f1 for r in recs if r.tissue_f1 is not None])
-    if spec.metric == "summary score":
-        for name in ("rouge_l", "bertscore", "fluency", "perplexity", "length"):
-            vals = [float(v) for r in recs if (v := getattr(r, name)) is not None]
-            extra[name] = _mean(vals)
-    if spec.task in ("Q2-A", "Q3-B") and recs:
-        extra["no_right_answer_chosen"] = _mean([float(bool(r.chose_no_answer)) for r in recs])
-    return Cell(
-        key=spec.key,
-        label=spec.label,
-        knowledge=spec.knowledge,
-        metric=spec.metric,
-        mean=float(np.mean(per_rot)) if per_rot else None,
-        std=float(np.std(per_rot)) if per_rot and rotated else None,
-        n_questions=len({r.question_index for r in recs}),
-        n_instances=len(recs),
-        extra=extra,
-        in_overall=spec.in_overall,
-    )
-
-
-def _attention(
-    recs: Sequence[InstanceRecord], n_buckets: int, n_perm: int, seed: int
-) -> AttentionCurve | None:
-    acc: dict[str, list[float]] = defaultdict(list)
-    count: dict[str, int] = {}
-    for r in recs:
-        if (
-            r.perspective == "study_bias"
-            and r.question_type == "single_choice"
-            and r.pubmed_count is not None
-        ):
-            acc[r.question_index].append(r.score)
-            count[r.question_index] = r.pubmed_count
-    if len(acc) < 3:
-        return None
-    keys = sorted(acc)
-    pubs = [float(count[k]) for k in keys]
-    edges = bucket_edges(pubs, n_buckets)
-    buckets = assign_buckets(pubs, edges)
-    n_b = len(edges) - 1
-    sums, ns = np.zeros(n_b), np.zeros(n_b, dtype=int)
-    for k, b in zip(keys, buckets, strict=True):
-        sums[b - 1] += float(np.mean(acc[k]))
-        ns[b - 1] += 1
-    accuracy = [float(s / n) if n else None for s, n in zip(sums, ns, strict=True)]
-    filled = [(i + 1, a) for i, a in enumerate(accuracy) if a is not None]
-    rho = p = None
-    if len(filled) >= 3:
-        res = spearman_permutation([f[0] for f in filled], [f[1] for f in filled], n_perm=n_perm, seed=seed)
-        rho = None if math.isnan(res.rho) else res.rho
-        p = res.p_value
-    return AttentionCurve(
-        edges=[float(e) for e in edges],
-        accuracy=accuracy,
-        n=[int(n) for n in ns],
-        spearman=rho,
-        p_value=p,
-        n_perm=n_perm,
-    )
-
-
-def _pearson(key: str, recs: Sequence[InstanceRecord]) -> Pearson:
-    pts = [(r.f1 if r.f1 is not None else r.tissue_f1, r.precision, r.recall) for r in recs]
-    arr = np.array([p for p in pts if None not in p], dtype=float).reshape(-1, 3)
-
-    def corr(j: int) -> float | None:
-        if arr.shape[0] < 3 or np.std(arr[:, 0]) == 0 or np.std(arr[:, j]) == 0:
-            return None
-        return float(np.corrcoef(arr[:, 0], arr[:, j])[0, 1])
-
-    return Pearson(key=key, f1_precision=corr(1), f1_recall=corr(2), n=int(arr.shape[0]))
-
-
-def summarize(
-    records: Sequence[InstanceRecord],
-    *,
-    missing: dict[str, str] | None = None,
-    methods: dict[str, str] | None = None,
-    n_buckets: int = 10,
-    n_perm: int = 10_000,
-    seed: int = 0,
-) -> GenebenchScores:
-    """Aggregate scored instances into cells, knowledge scores, the overall and the diagnostics.
-
-    Args:
-        records: Scored instances.
-        missing: Knowledge type → why it was not asked (no user file…).
-        methods: Metric name → implementation (named in the result).
-        n_buckets: PubMed-count buckets of the attention curve.
-        n_perm: Permutations of its Spearman test.
-        seed: Permutation seed.
-    """
-    by_task: dict[str, list[InstanceRecord]] = defaultdict(list)
-    for r in records:
-        by_task[r.task].append(r)
-    cells: list[Cell] = []
-    for spec in CELLS:
-        recs = [r for r in by_task.get(spec.task, []) if _select(spec, r)]
-        if recs:
-            cells.append(_cell(spec, recs))
-    knowledge: dict[str, float | None] = {}
-    for k in KNOWLEDGE:
-        vals = [c.mean for c in cells if c.knowledge == k and c.in_overall and c.mean is not None]
-        if vals:
-            knowledge[k] = float(np.mean(vals))
-    why = dict(missing or {})
-    for k in KNOWLEDGE:
-        if k not in knowledge:
-            why.setdefault(k, "no question of this type in the question set")
-    asked = [k for k in KNOWLEDGE if k in knowledge]
-    overall = float(np.mean([knowledge[k] for k in asked])) if asked else None
-    errors: dict[str, list[bool]] = defaultdict(list)
-    for r in records:
-        errors[r.question_type].append(r.format_error is not None)
-    total_err = sum(sum(v) for v in errors.values())
-    go = {
-        c.key.split("/")[1]: {"macro_f1": c.mean, **c.extra, "n": float(c.n_questions)}
-        for c in cells
-        if c.key.startswith("Q7/")
-    }
-    summ = {
-        c.key.split("/")[1]: {"score": c.mean, **c.extra, "n": float(c.n_questions)}
-        for c in cells
-        if c.key.startswith("Q8/")
-    }
-    return GenebenchScores(
-        cells=cells,
-        knowledge=knowledge,
-        overall=overall,
-        types_asked=asked,
-        types_missing={k: v for k, v in why.items() if k not in knowledge},
-        format_error_rate=total_err / len(records) if records else 0.0,
-        format_errors={k: float(np.mean(v)) for k, v in sorted(errors.items())},
-        attention=_attention(records, n_buckets, n_perm, seed),
-        pearson=[_pearson(t, by_task[t]) for t in ("Q2-B", "Q5", "Q6") if by_task.get(t)],
-        go=go,
-        summary=summ,
-        methods=dict(methods or {}),
-    )
-
-
-def _select(spec: _CellSpec, r: InstanceRecord) -> bool:
-    if spec.key.endswith("/no-answer"):
-        return r.no_answer
-    if spec.key.endswith("/control"):
-        return not r.no_answer
-    if "/" in spec.key:
-        return r.flag == spec.key.split("/")[1]
-    return True
