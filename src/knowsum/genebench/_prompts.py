@@ -79,7 +79,9 @@ PROMPT_EVIDENCE_CODES: tuple[str, ...] = tuple(
 #: Every GO evidence code, most direct first (experimental, high-throughput, phylogenetic,
 #: computational, author/curator statements, electronic). The prompt lists a subset; a reply using
 #: any of them passes validation, since the gold data uses them all (HDA, ISS, …).
-_ORDER = "EXP IDA IPI IMP IGI IEP HTP HDA HMP HGI HEP IBA IBD IKR IRD ISS ISO ISA ISM IGC RCA TAS NAS IC ND IEA"
+_ORDER = (
+    "EXP IDA IPI IMP IGI IEP HTP HDA HMP HGI HEP IBA IBD IKR IRD ISS ISO ISA ISM IGC RCA TAS NAS IC ND IEA"
+)
 EVIDENCE_ORDER: tuple[str, ...] = tuple(_ORDER.split(" "))
 EVIDENCE_CODES: frozenset[str] = frozenset(EVIDENCE_ORDER)
 
