@@ -120,6 +120,10 @@ def registry_cache(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         wheels / "cellxgene_ontology_guide-1.11.1-py3-none-any.whl",
         {"cellxgene_ontology_guide/data/UBERON-ontology-v2026-04-01.json.zst": KB_FIX / "uberon.json.zst"},
     )
+    _wheel(
+        wheels / "goatools-1.6.7-py3-none-any.whl",
+        {"goatools/test_data/genes_NCBI_9606_All.py": KB_FIX / "goatools_genes_NCBI_9606_All.txt"},
+    )
     _deb(debs, "r-bioc-go.db", "usr/lib/R/site-library/GO.db/extdata/GO.sqlite", KB_FIX / "GO.slice.sqlite")
     _deb(
         debs,

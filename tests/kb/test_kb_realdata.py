@@ -70,6 +70,18 @@ def test_tp53(genes: GeneStore) -> None:
     assert {"BP", "MF", "CC"} == {a.aspect for a in tp53.go}
 
 
+def test_gene_designations(genes: GeneStore) -> None:
+    """NCBI other designations of 2016-01-05 (goatools 1.6.7): 26,781 of its 59,542 genes have some."""
+    assert genes.meta["designations_release"] == "NCBI Gene 2016-01-05 (goatools 1.6.7 test data)"
+    tp53 = genes[7157].designations
+    # "cellular tumor antigen p53" (UniProt's name, a designation in later NCBI releases) is not among them
+    assert {"phosphoprotein p53", "antigen NY-CO-13", "p53 tumor suppressor"} <= set(tp53)
+    assert genes.designations(7154)[-1] == "transfer RNA alanine 1 (anticodon UGC)"  # tRNA gene
+    with_any = [r.gene_id for r in genes.records() if r.designations]
+    assert len(with_any) == 26_501 == int(genes.meta["designations_genes"])  # 280 have no 2022 ID
+    assert sum(len(genes.designations(g)) for g in with_any[:1000]) > 1000
+
+
 def test_gene_counts(genes: GeneStore) -> None:
     assert len(genes) == 77_614
     assert len(genes.query(loc=True)) == 32_679

