@@ -6,8 +6,8 @@ Generic primitives, shared by every instrument:
   ``key_numbers``, ``figure``/``figure_png`` (base64-embedded PNGs), ``write_page`` (atomic).
   Model text passed as plain ``str`` is always escaped.
 - :mod:`knowsum.report._plots` — matplotlib figures without pyplot state: ``bars``, ``barh``,
-  ``grouped_bars``, ``curves`` (with interval bands and a secondary axis), ``scatter_identity``,
-  ``to_png``, ``save``.
+  ``grouped_bars`` (with error bars), ``curves`` (with interval bands and a secondary axis),
+  ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
 
 This layer reads result records only; it never imports an instrument or the CLI. Instrument

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["barh", "bars", "curves", "grouped_bars", "new_figure", "save", "scatter_identity", "to_png"]
+__all__ = [
+    "barh",
+    "bars",
+    "boxes",
+    "curves",
+    "grouped_bars",
+    "new_figure",
+    "radar",
+    "save",
+    "scatter_identity",
+    "to_png",
+]
 
 PALETTE = ("#2f5fb3", "#d9822b", "#1b7f3b", "#b3261e", "#7a4fb3", "#5b6476", "#c0a000", "#008b8b")
 """Colours used in order for series."""
@@ -74,19 +85,35 @@ def bars(
 
 def grouped_bars(
     categories: Sequence[str],
-    series: dict[str, Sequence[float]],
+    series: Mapping[str, Sequence[float]],
     *,
     title: str | None = None,
     xlabel: str | None = None,
     ylabel: str | None = None,
+    errors: Mapping[str, Sequence[float]] | None = None,
 ) -> Any:
-    """Side-by-side bars: one group per category, one bar per named series."""
+    """Side-by-side bars: one group per category, one bar per named series.
+
+    Args:
+        categories: group labels (x axis).
+        series: name → one height per category (NaN: no bar).
+        errors: name → symmetric error bar per category (e.g. a std; NaN or 0: none).
+    """
     fig, ax = new_figure(max(6.0, 0.6 * len(categories) * max(1, len(series)) ** 0.5), 4.0)
     n = max(1, len(series))
     width = 0.8 / n
     for i, (name, values) in enumerate(series.items()):
         offs = [j + (i - (n - 1) / 2) * width for j in range(len(categories))]
-        ax.bar(offs, list(values), width=width, label=name, color=PALETTE[i % len(PALETTE)])
+        err = (errors or {}).get(name)
+        ax.bar(
+            offs,
+            list(values),
+            width=width,
+            label=name,
+            color=PALETTE[i % len(PALETTE)],
+            yerr=list(err) if err is not None else None,
+            capsize=4 if err is not None else 0,
+        )
     ax.set_xticks(range(len(categories)), list(categories), rotation=30, ha="right")
     if series:
         ax.legend()
@@ -177,6 +204,7 @@ def scatter_identity(
     title: str | None = None,
     xlabel: str = "actual",
     ylabel: str = "estimated",
+    limits: tuple[float, float] | None = None,
 ) -> Any:
     """Estimated vs actual with the identity line (a held-out check, paper Fig. 7).
 
@@ -184,6 +212,8 @@ def scatter_identity(
         actual: true values (x).
         estimated: estimates (y).
         groups: optional group name per point; one colour and legend entry per group.
+        limits: fixed ``(low, high)`` of both axes, the identity line spanning them (default: the
+            data range).
     """
     fig, ax = new_figure(5.5, 4.5)
     names = list(groups) if groups is not None else ["" for _ in actual]
@@ -199,12 +229,104 @@ def scatter_identity(
             zorder=3,
         )
     values = [v for v in list(actual) + list(estimated) if v == v]
-    if values:
+    if limits is not None:
+        ax.plot(list(limits), list(limits), color="#888888", ls="--", lw=1, label="y = x")
+        ax.set_xlim(*limits)
+        ax.set_ylim(*limits)
+    elif values:
         lo, hi = min(values), max(values)
         pad = 0.05 * (hi - lo or 1.0)
         ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888", ls="--", lw=1, label="y = x")
     ax.legend(fontsize=9)
     _label(ax, title, xlabel, ylabel)
+    return fig
+
+
+def boxes(
+    panels: Mapping[str, Mapping[str, Sequence[float]]],
+    *,
+    title: str | None = None,
+    log_panels: Sequence[str] = (),
+    ncols: int = 3,
+) -> Any:
+    """Box plots in side-by-side panels: one panel per measure, one box per group within it.
+
+    Every panel shows the same groups in the same order and colours (e.g. "without abstracts" vs
+    "with abstracts", paper Figs. 7–8); a group without values is left empty. NaNs are dropped.
+
+    Args:
+        panels: panel title → group name → values.
+        title: figure title.
+        log_panels: panel titles drawn with a logarithmic y axis (e.g. perplexity).
+        ncols: panels per row.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    groups = list(dict.fromkeys(g for values in panels.values() for g in values))
+    cols = max(1, min(ncols, len(panels)))
+    rows = max(1, -(-len(panels) // cols))
+    fig = Figure(figsize=(3.2 * cols + 0.6, 3.0 * rows + 0.6), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    for k, (name, by_group) in enumerate(panels.items()):
+        ax = fig.add_subplot(rows, cols, k + 1)
+        ax.grid(True, axis="y", alpha=0.3)
+        data = [[v for v in by_group.get(g, []) if v == v] for g in groups]
+        pos = [i + 1 for i, d in enumerate(data) if d]
+        if pos:
+            art = ax.boxplot([data[i - 1] for i in pos], positions=pos, widths=0.6, patch_artist=True)
+            for i, patch in zip(pos, art["boxes"], strict=True):
+                patch.set_facecolor(PALETTE[(i - 1) % len(PALETTE)])
+                patch.set_alpha(0.55)
+        ax.set_xticks(range(1, len(groups) + 1), groups, fontsize=8)
+        ax.set_xlim(0.4, len(groups) + 0.6)
+        if name in log_panels and any(v > 0 for d in data for v in d):
+            ax.set_yscale("log")
+        ax.set_title(name, fontsize=10)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def radar(
+    axes: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    *,
+    title: str | None = None,
+    r_max: float | None = None,
+) -> Any:
+    """A radar (spider) chart: one closed polygon per named series over the ``axes`` (paper Fig. 9).
+
+    Args:
+        axes: spoke labels, clockwise from the top.
+        series: name → one value per spoke (NaN leaves a gap in that polygon).
+        title: figure title.
+        r_max: outer radius (default: the largest value).
+    """
+    import math
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.5, 5.5), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    ax: Any = fig.add_subplot(1, 1, 1, projection="polar")  # a PolarAxes
+    ax.set_theta_offset(math.pi / 2)
+    ax.set_theta_direction(-1)
+    angles = [2 * math.pi * i / max(1, len(axes)) for i in range(len(axes))]
+    for i, (name, values) in enumerate(series.items()):
+        colour = PALETTE[i % len(PALETTE)]
+        vals = list(values)
+        ax.plot([*angles, angles[0]], [*vals, vals[0]], color=colour, lw=2, label=name, marker="o")
+        if all(v == v for v in vals):
+            ax.fill(angles, vals, color=colour, alpha=0.12)
+    ax.set_xticks(angles, list(axes))
+    finite = [v for values in series.values() for v in values if v == v]
+    ax.set_ylim(0, r_max if r_max is not None else (max(finite) if finite else 1.0) or 1.0)
+    if series:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.05, 1.0), fontsize=9)
+    if title:
+        ax.set_title(title, pad=18)
     return fig
 
 

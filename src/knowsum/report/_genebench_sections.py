@@ -1,0 +1,303 @@
+"""The sections of a genebench ``report.html`` (:mod:`knowsum.report.genebench` assembles them).
+
+Each builder reads the ``result.json`` content (and the ``predictions.jsonl`` rows) as plain dicts and
+returns escaped HTML. Scores are fractions in the records and percentages here, like the paper.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from knowsum.report import _genebench_plots as gp
+from knowsum.report import _html as h
+from knowsum.report._tables import format_value
+
+__all__ = [
+    "GO_IMPL",
+    "KNOWLEDGE_TITLES",
+    "SUMMARY_IMPL",
+    "attention",
+    "cells_table",
+    "completeness",
+    "examples",
+    "format_errors",
+    "hallucination",
+    "key_numbers",
+    "literature",
+    "table2",
+]
+
+#: Copy of ``knowsum.genebench.KNOWLEDGE_TITLES`` (Table 2 columns, in the paper's order); the report
+#: layer must not import the instrument, and a test checks that the two stay equal.
+KNOWLEDGE_TITLES: dict[str, str] = {
+    "full name": "Gene Full Name",
+    "synonyms": "Synonyms",
+    "chromosome": "Chromosome Location",
+    "gene_type": "Gene Type",
+    "designation": "Related Proteins",
+    "expression": "Expression Pattern",
+    "go_annotation": "Gene Ontology",
+    "summary": "Functional Summary",
+}
+
+_RAW = {"perplexity", "length", "n"}  # extras that are not fractions
+_EXAMPLES_PER_TASK = 3
+_TEXT_LIMIT = 400
+
+
+def _pct(v: Any) -> str:
+    return "–" if v is None else f"{100 * float(v):.2f}"
+
+
+def _pm(mean: Any, std: Any) -> str:
+    return _pct(mean) if mean is None or std is None else f"{_pct(mean)}\u00a0±\u00a0{_pct(std)}"
+
+
+def _val(name: str, v: Any) -> Any:
+    return v if name in _RAW or v is None else f"{_pct(v)}\u00a0%"
+
+
+def _short(text: str, limit: int = _TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def key_numbers(result: Mapping[str, Any]) -> h.Markup:
+    """Tiles: overall (with its method), knowledge types asked, questions, instances, format errors."""
+    s = result["scores"]
+    n_types = len(s.get("types_asked", []))
+    return h.key_numbers(
+        [
+            (
+                "overall (%)",
+                _pct(s.get("overall")),
+                s.get("methods", {}).get("overall") or f"equal mean of the {n_types} knowledge types asked",
+            ),
+            ("knowledge types", f"{n_types} of {len(KNOWLEDGE_TITLES)}", "asked (Table 2)"),
+            ("questions", result["n_questions"], ""),
+            ("instances", result["n_instances"], "questions × rotations"),
+            ("format errors (%)", _pct(s.get("format_error_rate")), "replies failing validation, scored 0"),
+        ]
+    )
+
+
+def table2(result: Mapping[str, Any]) -> h.Markup:
+    """The run's row of Table 2 and the knowledge types not asked, with the reason."""
+    s = result["scores"]
+    know = s.get("knowledge", {})
+    headers = ["model", *KNOWLEDGE_TITLES.values(), "Overall"]
+    row = [
+        result["model"],
+        *(_pct(know[k]) if k in know else "not asked" for k in KNOWLEDGE_TITLES),
+        _pct(s.get("overall")),
+    ]
+    parts: list[h.Markup] = [
+        h.table(
+            headers,
+            [row],
+            numeric=[False] + [True] * (len(headers) - 1),
+            caption="Score per knowledge type (%; the equal mean of its cells) and the overall",
+        ),
+    ]
+    missing = s.get("types_missing", {})
+    if missing:
+        rows = [[KNOWLEDGE_TITLES.get(k, k), why] for k, why in missing.items()]
+        parts.append(h.table(["knowledge type not asked", "reason"], rows))
+    return h.section("Overall (paper Table 2)", *parts, anchor="table2")
+
+
+def _extra(extra: Mapping[str, Any]) -> str:
+    return "; ".join(
+        f"{k.replace('_', ' ')} {format_value(_val(k, v))}" for k, v in extra.items() if v is not None
+    )
+
+
+def cells_table(result: Mapping[str, Any]) -> h.Markup:
+    """Every cell of Tables 5–6: label, metric, mean ± std (%), questions, instances, extras."""
+    rows = [
+        [
+            c["label"],
+            c["key"],
+            c["metric"],
+            _pm(c.get("mean"), c.get("std")),
+            c["n_questions"],
+            c["n_instances"],
+            "yes" if c.get("in_overall", True) else "control",
+            _extra(c.get("extra", {})),
+        ]
+        for c in result["scores"].get("cells", [])
+    ]
+    headers = ["cell", "key", "metric", "mean ± std (%)", "questions", "instances", "in overall", "details"]
+    return h.section(
+        "Cells (paper Tables 5–6)",
+        h.table(headers, rows, numeric=[False, False, False, True, True, True, False, False]),
+        h.paragraph(
+            "Mean ± population std over the cyclic rotations of the options (std only with rotations)."
+        ),
+        anchor="cells",
+    )
+
+
+def attention(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+    """Fig. 4 and the PubMed-count curve, with the per-bucket table."""
+    parts = [imgs[n] for n in ("attention_loc", "attention_curve") if n in imgs]
+    att = result["scores"].get("attention")
+    if att:
+        e = att["edges"]
+        rows = [
+            [i + 1, f"{e[i]:g}–{e[i + 1]:g}", n, _pct(a)]
+            for i, (a, n) in enumerate(zip(att["accuracy"], att["n"], strict=True))
+        ]
+        parts.append(
+            h.table(
+                ["bucket", "PubMed articles", "questions", "accuracy (%)"],
+                rows,
+                numeric=[True, False, True, True],
+            )
+        )
+    return h.section("Research attention (paper Fig. 4)", *parts, anchor="attention")
+
+
+def hallucination(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+    """Fig. 5 and the "No right answer" cells with how often that option was picked."""
+    rows = [
+        [c["label"], _pm(c.get("mean"), c.get("std")), _pct(c.get("extra", {}).get("no_right_answer_chosen"))]
+        for c in result["scores"].get("cells", [])
+        if c["key"].split("/")[0] in ("Q2-A", "Q3-B")
+    ]
+    return h.section(
+        "Hallucination resistance (paper Fig. 5)",
+        *[imgs[n] for n in ("hallucination",) if n in imgs],
+        h.table(["cell", "accuracy (%)", "chose “No right answer” (%)"], rows, numeric=[False, True, True]),
+        anchor="hallucination",
+    )
+
+
+def completeness(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+    """Fig. 6 and the Pearson correlations of Table 1."""
+    rows = [
+        [p["key"], p.get("f1_precision"), p.get("f1_recall"), p["n"]] for p in result["scores"]["pearson"]
+    ]
+    return h.section(
+        "Knowledge completeness (paper Fig. 6, Table 1)",
+        *[imgs[n] for n in ("completeness",) if n in imgs],
+        h.table(
+            ["task", "Pearson r (F1, precision)", "Pearson r (F1, recall)", "instances"],
+            rows,
+            numeric=[False, True, True, True],
+            caption="Per-instance correlation (paper Table 1)",
+        ),
+    )
+
+
+def _method(methods: Mapping[str, str], *names: str) -> str:
+    norm = {"".join(ch for ch in k.lower() if ch.isalnum()): v for k, v in methods.items()}
+    for n in names:
+        if (found := norm.get("".join(ch for ch in n.lower() if ch.isalnum()))) is not None:
+            return found
+    return "–"
+
+
+def literature(
+    title: str,
+    block: Mapping[str, Mapping[str, Any]],
+    methods: Mapping[str, str],
+    impl: Mapping[str, tuple[str, ...]],
+    fig: h.Markup | None,
+    anchor: str,
+) -> h.Markup:
+    """GO or summary details per flag (``scores.go`` / ``scores.summary``), each measure's implementation
+    named (once below the table when all measures share it), and the box plots."""
+    flags = list(block)
+    metrics = list(dict.fromkeys(m for f in flags for m in block[f]))
+    named = {m: _method(methods, *impl.get(m, (m,))) for m in metrics if m != "n"}
+    shared = set(named.values()) - {"–"}
+    one = len(shared) <= 1
+    rows = [
+        [
+            m.replace("_", " "),
+            *(_val(m, block[f].get(m)) for f in flags),
+            *([] if one else [named.get(m, "–")]),
+        ]
+        for m in metrics
+    ]
+    headers = ["measure", *(gp.FLAG_NAMES.get(f, f) for f in flags), *([] if one else ["implementation"])]
+    parts = [h.table(headers, rows, numeric=[False] + [True] * len(flags) + ([] if one else [False]))]
+    if one and shared:
+        parts.append(h.paragraph(f"Implementation: {shared.pop()}"))
+    return h.section(title, *parts, *([fig] if fig is not None else []), anchor=anchor)
+
+
+GO_IMPL = {m: ("go_annotation", "go") for m in ("macro_f1", "precision", "recall", "hallucinated_rate")}
+SUMMARY_IMPL = {
+    "score": ("summary", "summary score"),
+    "rouge_l": ("rouge_l", "rouge"),
+    "bertscore": ("bertscore", "bertscore_f1"),
+    "fluency": ("fluency",),
+    "perplexity": ("perplexity", "ppl", "fluency"),
+    "length": ("length",),
+}
+
+
+def format_errors(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> h.Markup:
+    """Format-error rate per question type, counts and the first reason seen."""
+    count: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    reasons: dict[str, str] = {}
+    for r in records:
+        c = count[str(r.get("question_type"))]
+        c[1] += 1
+        if r.get("format_error"):
+            c[0] += 1
+            reasons.setdefault(str(r.get("question_type")), str(r["format_error"]))
+    rows = [
+        [t, _pct(rate), *count.get(t, [None, None]), reasons.get(t, "")]
+        for t, rate in result["scores"].get("format_errors", {}).items()
+    ]
+    return h.section(
+        "Format errors",
+        h.table(
+            ["question type", "rate (%)", "errors", "replies", "first reason"],
+            rows,
+            numeric=[False, True, True, True, False],
+        ),
+        anchor="format-errors",
+    )
+
+
+def examples(records: Sequence[Mapping[str, Any]]) -> h.Markup:
+    """A few wrong instances per task (one per question); replies shortened and escaped."""
+    shown: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    seen: set[Any] = set()  # one instance per question
+    for r in records:
+        task = str(r.get("task"))
+        qi = r.get("question_index")
+        if float(r.get("score", 0.0)) < 1.0 and len(shown[task]) < _EXAMPLES_PER_TASK and qi not in seen:
+            shown[task].append(r)
+            seen.add(qi)
+    rows = [
+        [
+            task,
+            str(r.get("question_index", ""))[:12],
+            r.get("gene"),
+            r.get("permutation"),
+            ", ".join(r["gold"]) if r.get("gold") else None,
+            _short(str(r.get("response", ""))),
+            _short(json.dumps(r.get("parsed"), ensure_ascii=False)),
+            r.get("score"),
+            r.get("format_error"),
+        ]
+        for task in sorted(shown)
+        for r in shown[task]
+    ]
+    headers = ["task", "question", "gene", "rotation", "gold", "response", "parsed", "score", "format error"]
+    return h.section(
+        "Example wrong instances",
+        h.paragraph(
+            f"Up to {_EXAMPLES_PER_TASK} instances per task scoring below 1; replies shortened to "
+            f"{_TEXT_LIMIT} characters, question IDs to 12."
+        ),
+        h.table(headers, rows, numeric=[False, False, False, True, False, False, False, True, False]),
+        anchor="examples",
+    )
