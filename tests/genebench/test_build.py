@@ -49,8 +49,9 @@ def test_counts_per_family_by_hand(fixture_genes: list[GeneRecord]) -> None:
     assert report.counts["Q3-B"] == {"no-answer": 1, "control": 21}
     # LOC: only LOC93622 (protein-coding) and LOC89844 (pseudo) have another type with >= 3 LOC genes (ncRNA)
     assert report.counts["Q4"] == {"loc": 2, "non-loc": 17}
+    assert report.counts["Q5"] == {"all": 9}
     assert report.counts["Q7"] == {"no_ref": 4, "with_ref": 0}
-    assert set(report.skipped) == {"Q6", "Q8", "Q7 with abstracts"}
+    assert set(report.skipped) == {"Q6", "Q8", "Q7 with abstracts"}  # no user files
     assert len(questions) == report.total
 
 

@@ -319,3 +319,16 @@ def test_cli_run_and_score_agree(slice_go: Ontology, tmp_path: Path) -> None:
     assert [c["mean"] for c in again["scores"]["cells"]] == pytest.approx(
         [c.mean for c in result.scores.cells]
     )
+
+
+def test_compare_table2_layout(run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    result, records, questions, _ = run
+    write_outputs(tmp_path / "a", result, records, questions, report=False)
+    other = result.model_copy(update={"model": "other-model"})
+    write_outputs(tmp_path / "b", other, records, questions, report=False)
+    assert main(["genebench", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| model | Gene Full Name | Synonyms | Chromosome Location | Gene Type | Related Proteins |" in out
+    assert "| mock | 37.50 | 80.83 | - | - | - | 70.00 | 38.89 | - | 56.81 |" in out
+    assert "| Gene Full Name — high attention | 50.00 ± 50.00 | 50.00 ± 50.00 |" in out
+    assert "| hallucination resistance | 100.00 | 100.00 |" in out
