@@ -63,6 +63,7 @@ bench: data
 	$(PY) bench/bench_match.py
 	$(PY) bench/bench_census.py --no-model
 	$(PY) bench/bench_recall.py
+	$(PY) bench/bench_genebench.py
 	$(PY) bench/bench_models_http.py
 	$(PY) bench/bench_resume.py
 	$(PY) bench/bench_models_local.py
