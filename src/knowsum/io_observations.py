@@ -86,6 +86,17 @@ def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
     return None, lines
 
 
+def _parse_header(lines: list[Line], value_columns: tuple[int, ...]) -> tuple[Line | None, list[Line]]:
+    """The header and data lines once the format is known: a first line of two fields none of whose
+    ``value_columns`` is a number is a header, whatever the later lines hold (so a bad data row is
+    reported on its own line, not taken as a sign that the header is data)."""
+    first = lines[0]
+    fields = first[2]
+    if len(lines) > 1 and len(fields) == 2 and not any(_NUMBER.fullmatch(fields[i]) for i in value_columns):
+        return first, lines[1:]
+    return None, lines
+
+
 def _detect(lines: list[Line]) -> tuple[Format, str]:
     """Choose a format from the shape of the lines (a malformed minority is left to the parser)."""
     singles = sum(1 for _, _, fields in lines if len(fields) == 1)
@@ -148,7 +159,7 @@ def _parse_items(path: Path, lines: list[Line]) -> Prevalence:
 
 
 def _parse_counts(path: Path, lines: list[Line]) -> Prevalence:
-    _, body = _split_header(lines)
+    _, body = _parse_header(lines, (1,))
     counts: dict[str, int] = {}
     first_seen: dict[str, int] = {}
     for line in body:
@@ -162,7 +173,7 @@ def _parse_counts(path: Path, lines: list[Line]) -> Prevalence:
 
 
 def _parse_prevalence(path: Path, lines: list[Line]) -> Prevalence:
-    _, body = _split_header(lines)
+    _, body = _parse_header(lines, (0, 1))
     table: dict[int, int] = {}
     for line in body:
         s_raw, n_raw = _two_fields(path, line, "S<TAB>N_S")

@@ -246,3 +246,31 @@ def test_undefined_skr_is_null_in_json(capsys: pytest.CaptureFixture[str], tmp_p
 def test_huge_count_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, write(tmp_path, "huge.tsv", "a\t99999999999999999999\nb\t1\n"))
     assert (code, out) == (2, "") and "too large" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "message"),
+    [
+        (
+            "prevalence",
+            "s\tn_s\n1\t4\n2\tabc\n",
+            ":3: N_S must be a whole number >= 0, got 'abc' (not a number)",
+        ),
+        ("prevalence", "s\tn_s\nx\t4\n", ":2: S must be a whole number >= 1, got 'x' (not a number)"),
+        ("counts", "item\tcount\na\t3\nb\tmany\n", ":3: count must be a whole number >= 0, got 'many'"),
+    ],
+)
+def test_bad_row_after_header_names_its_own_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str, text: str, message: str
+) -> None:
+    # issue 10 item 6: the header stays allowed with an explicit --format, and the error names the
+    # bad row's line (it used to say line 1 and complain about the header)
+    code, out, err = run(capsys, write(tmp_path, "bad.tsv", text), "--format", fmt)
+    assert (code, out) == (2, "")
+    assert message in err and ":1:" not in err
+
+
+def test_header_with_explicit_format_is_skipped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, "prev.tsv", "s\tn_s\n1\t4\n2\t2\n")
+    record = run_json(capsys, path, "--format", "prevalence", "--bootstrap", "0", "--k", "6")
+    assert (record["n_seen"], record["n_observations"]) == (6, 8)
