@@ -14,7 +14,6 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError
@@ -242,8 +241,3 @@ def run_genebench(
         timings=timings,
     )
     return result, records, questions
-
-
-def question_file_path(path: Path) -> Path:
-    """Where a run keeps its question set (``questions.jsonl`` in the run directory)."""
-    return path / "questions.jsonl"

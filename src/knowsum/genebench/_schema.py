@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -301,8 +301,3 @@ def write_questions(path: Path, questions: Iterable[Question]) -> int:
             fh.write(dump_question(q) + "\n")
             n += 1
     return n
-
-
-def iter_lines(questions: Sequence[Question]) -> Iterator[str]:
-    """JSONL lines of ``questions`` (for streaming writers)."""
-    return (dump_question(q) for q in questions)
