@@ -11,7 +11,8 @@ Other command modules reuse these decorators so every command spells ``--model``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,15 +20,30 @@ import click
 
 from knowsum.models import Backend, GenerationParams, ResponseStore, open_backend
 
-__all__ = ["backend_from", "model_options", "params_from", "sampling_options", "store_from", "store_option"]
+__all__ = [
+    "apply_options",
+    "backend_from",
+    "model_options",
+    "params_from",
+    "sampling_options",
+    "slug",
+    "store_from",
+    "store_option",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _apply(func: F, decorators: list[Callable[[F], F]]) -> F:
+def apply_options(func: F, decorators: Sequence[Callable[[Any], Any]]) -> F:
+    """Apply click option decorators in the order they are listed (top one first, as when stacked)."""
     for deco in reversed(decorators):
         func = deco(func)
     return func
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a model id or name (``openai:gpt-4o`` → ``openai-gpt-4o``)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
 
 
 def store_option(func: F) -> F:
@@ -44,7 +60,7 @@ def store_option(func: F) -> F:
 
 def model_options(func: F) -> F:
     """``--model``, ``--base-url``, ``--api``, ``--concurrency``, ``--timeout``, ``--retries``."""
-    return _apply(
+    return apply_options(
         func,
         [
             click.option(
@@ -92,7 +108,7 @@ def model_options(func: F) -> F:
 
 def sampling_options(func: F) -> F:
     """``--temperature --top-p --top-k --min-p --max-tokens --seed --stop`` (defaults: KnowSum's setting)."""
-    return _apply(
+    return apply_options(
         func,
         [
             click.option(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
-from knowsum.cli._common import backend_from, model_options, store_option
+from knowsum.cli._common import apply_options, backend_from, model_options, slug, store_option
 from knowsum.cli._genebench_show import flat, summary
 from knowsum.errors import ConfigError
 from knowsum.genebench import (
@@ -32,10 +31,6 @@ from knowsum.report import markdown_table, text_table
 __all__ = ["genebench"]
 
 _FILE = click.Path(dir_okay=False, exists=True, path_type=Path)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
 
 
 def _tasks(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[str, ...]:
@@ -78,9 +73,7 @@ _USER_FILES = [
 
 
 def _user_files(func: Any) -> Any:
-    for option in reversed(_USER_FILES):
-        func = option(func)
-    return func
+    return apply_options(func, _USER_FILES)
 
 
 @click.group()
@@ -206,7 +199,7 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
         abstracts=kw["abstracts"],
     )
     backend = backend_from(kw)
-    out = kw["out_dir"] or Path(f"genebench-{_slug(backend.model_id)}")
+    out = kw["out_dir"] or Path(f"genebench-{slug(backend.model_id)}")
     with ResponseStore(kw.get("store_path")) as store:
         result, records, qs = run_genebench(
             config, backend, store=store, build_progress=lambda line: click.echo(f"  built {line}", err=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -11,7 +10,7 @@ from typing import Any, TypeVar
 import click
 from pydantic import ValidationError
 
-from knowsum.cli._common import backend_from, model_options, store_option
+from knowsum.cli._common import apply_options, backend_from, model_options, slug, store_option
 from knowsum.errors import ConfigError
 from knowsum.models import ResponseStore
 from knowsum.recall import (
@@ -74,10 +73,6 @@ def _summary(result: RecallResult) -> str:
     return "\n".join(lines)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
-
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -110,9 +105,7 @@ def _analysis_options(func: F) -> F:
             "--no-polysemy", is_flag=True, help="Accept only the gold ID (not other IDs with the same label)."
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return apply_options(func, options)
 
 
 @click.group()
@@ -198,7 +191,7 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
     backend = backend_from(kw)
     with ResponseStore(kw.get("store_path")) as store:
         result, records = run_recall(config, backend, store=store)
-    out = kw["out_dir"] or Path(f"recall-{kb_name}-{_slug(backend.model_id)}")
+    out = kw["out_dir"] or Path(f"recall-{kb_name}-{slug(backend.model_id)}")
     write_outputs(out, result, records)
     if kw["as_json"]:
         click.echo(json.dumps(_flat(result), ensure_ascii=False))

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from knowsum.errors import BackendError
 from knowsum.genebench._aggregate import summarize
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
@@ -27,7 +26,7 @@ from knowsum.genebench._schema import Question, dump_question, read_questions
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
-from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_texts
 
 __all__ = ["build_from_kb", "instances_of", "missing_reasons", "run_genebench", "score_records"]
 
@@ -199,21 +198,7 @@ def run_genebench(
         )
         for q, r in pairs
     ]
-    responses = sample_sync(backend, requests, store=store, progress=progress, description="genebench")
-    by_key = {r.key: r for r in responses}
-    texts: list[str] = []
-    failed = 0
-    for req in requests:
-        resp = by_key.get(backend.key(req))
-        if resp is None or not resp.ok:
-            failed += 1
-            texts.append("")
-        else:
-            texts.append(resp.text)
-    if failed:
-        raise BackendError(
-            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
-        )
+    texts = sample_texts(backend, requests, store, progress, "genebench")
     timings["generate"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

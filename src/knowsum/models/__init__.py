@@ -40,6 +40,7 @@ from knowsum.models._registry import (
 )
 from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._store import ResponseStore, StoreInfo
+from knowsum.models._texts import sample_texts
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -70,4 +71,5 @@ __all__ = [
     "resolve_model",
     "sample",
     "sample_sync",
+    "sample_texts",
 ]

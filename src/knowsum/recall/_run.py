@@ -13,9 +13,9 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from knowsum.errors import BackendError, ConfigError, SourceError
+from knowsum.errors import ConfigError, SourceError
 from knowsum.kb import Ontology, load_ontology
-from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_texts
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with_buckets
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._extract import IdExtractor
@@ -65,22 +65,7 @@ def ask(
     Raises:
         BackendError: some requests failed for good (they are retried by the next run).
     """
-    responses = sample_sync(backend, requests, store=store, progress=progress, description=description)
-    by_key = {r.key: r for r in responses}
-    texts: list[str] = []
-    failed = 0
-    for req in requests:
-        resp = by_key.get(backend.key(req))
-        if resp is None or not resp.ok:
-            failed += 1
-            texts.append("")
-        else:
-            texts.append(resp.text)
-    if failed:
-        raise BackendError(
-            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
-        )
-    return texts
+    return sample_texts(backend, requests, store, progress, description)
 
 
 def run_recall(
