@@ -34,9 +34,10 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
 ) -> None:
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, out=tmp_path / "run", store=tmp_path / "s.sqlite",
-                       n_bootstrap=200)  # fmt: skip
+                       n_bootstrap=200, count="incidence")  # fmt: skip
     outcome = run_census(cfg, backend=_backend(texts))
     result = outcome.analysis.result
+    assert result.counting == "incidence" and result.interval_method == "lognormal"
 
     expected = Prevalence.from_counts(truth_counts(truth))
     assert result.prevalence == sorted(expected.table().items())
@@ -70,12 +71,43 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
     assert {round(1 / p.r_obs) for p in result.heldout} == {2, 3, 4}
 
 
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_default_counts_every_mention_as_the_paper(
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+) -> None:
+    """Issue 10 item 2: App. B.3 increments a DOID once per mention, so by default n is the number
+    of valid mentions (the repeats inside a response included); incidence stays an option."""
+    texts, truth = zipf
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, out=tmp_path / "run", store=tmp_path / "s.sqlite",
+                       n_bootstrap=100)  # fmt: skip
+    result = run_census(cfg, backend=_backend(texts)).analysis.result
+    items = [json.loads(line) for line in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
+    valid = [i for i in items if i["status"] == "valid"]
+    assert result.counting == "mention" and result.parameters["count"] == "mention"
+    assert result.counts.counted == result.counts.valid == len(valid) == result.n_observations
+    assert all(i["counted"] for i in valid)
+    mentions = Prevalence.from_items([i["key"] for i in valid], [i["query"] for i in valid])
+    assert result.prevalence == sorted(mentions.table().items())
+    assert result.n_observations > N_QUERIES * PER_QUERY  # the in-response repeats now count
+    assert result.n_seen == len(truth_counts(truth))
+    # the query-level bootstrap and the held-out split still run on per-mention counts
+    ref = summarize(mentions, "et", 100.0, "auto", 100, 0.95, 0)
+    assert result.interval == pytest.approx(ref.interval, rel=1e-9)
+    assert result.interval is not None and result.interval_total is not None
+    assert result.interval_total[0] >= result.n_seen
+    assert {round(1 / p.r_obs) for p in result.heldout} == {2, 3, 4}
+    old = CensusConfig(task="diseases", count_duplicates=False)  # the flag before issue 10
+    assert (
+        old.count == "incidence" and CensusConfig(task="diseases", count_duplicates=True).count == "mention"
+    )
+
+
 def test_strict_criterion_keeps_only_anatomical_diseases(
     zipf: tuple[list[str], list[list[str]]], tmp_path: Path
 ) -> None:
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0,
-                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+                       out=tmp_path / "run", store=tmp_path / "s.sqlite", count="incidence")  # fmt: skip
     result = run_census(cfg, backend=_backend(texts)).analysis.result
     doid = load_ontology("doid")
     anatomical = {t: n for t, n in truth_counts(truth).items() if "DOID:7" in doid.category(t)}

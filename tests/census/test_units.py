@@ -173,7 +173,7 @@ def test_fast_jsonl_lines_equal_the_record_json(kb_home: Path) -> None:
 
     from knowsum.census import analyse
 
-    cfg = CensusConfig(task="diseases", n_bootstrap=0)
+    cfg = CensusConfig(task="diseases", n_bootstrap=0, count="incidence")
     task = resolve_task(cfg)
     texts = [
         (0, '- Asthma (DOID:2841)\n- asthma\n- "banana"\n- Alzheimer\'s disease'),
@@ -193,6 +193,9 @@ def test_fast_jsonl_lines_equal_the_record_json(kb_home: Path) -> None:
         False,
         True,
     ]  # malaria is not in the slice
+    mentions = analyse(cfg.model_copy(update={"count": "mention"}), task, make_verifier(task, "relaxed", 0.9),
+                       texts, model="m", backend="mock")  # fmt: skip
+    assert mentions.counted == [True, True, False, True, True, False, True]  # "asthma" again counts
 
 
 def test_decode_glosses_and_unclosed_claims() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from knowsum.census import load_result
 from knowsum.cli import main
 from knowsum.kb import install
 
@@ -42,7 +43,7 @@ def test_run_with_mock_model_prints_summary_and_writes_run(
     assert f"report: {out / 'report.html'}" in stdout
     assert "N_seen" in stdout and "criterion" in stdout
     result = json.loads((out / "result.json").read_text())
-    assert result["version"] == 1 and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    assert result["version"] == 2 and result["task"] == "theorems" and result["counts"]["responses"] == 12
     # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
     assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
     assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
@@ -167,3 +168,33 @@ def test_run_against_a_faulty_openai_server_stores_every_query_once(
         assert st.info().responses == 12
     result = json.loads((tmp_path / "run" / "result.json").read_text())
     assert result["n_seen"] >= 1
+
+
+def test_run_options_interval_and_count_are_recorded(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "4", "--n-bootstrap", "20"]
+    code, stdout, stderr = _run(
+        [*args, "--interval", "percentile", "--count", "incidence", "--out", str(out)], capsys
+    )
+    assert code == 0, stderr
+    result = json.loads((out / "result.json").read_text())
+    assert (result["interval_method"], result["counting"]) == ("percentile", "incidence")
+    assert "observations n (incidence)" in stdout and "interval (percentile)" in stdout
+
+
+def test_version1_results_still_load_as_what_they_were(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "3", "--n-bootstrap", "0"]
+    assert _run([*args, "--out", str(out)], capsys)[0] == 0
+    data = json.loads((out / "result.json").read_text())
+    for key in ("interval_method", "counting"):
+        del data[key]
+    data["version"] = 1
+    data["parameters"].pop("count")
+    (out / "result.json").write_text(json.dumps(data))
+    old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
+    assert (old.version, old.interval_method, old.counting) == (2, "percentile", "incidence")

@@ -274,3 +274,22 @@ def test_header_with_explicit_format_is_skipped(capsys: pytest.CaptureFixture[st
     path = write(tmp_path, "prev.tsv", "s\tn_s\n1\t4\n2\t2\n")
     record = run_json(capsys, path, "--format", "prevalence", "--bootstrap", "0", "--k", "6")
     assert (record["n_seen"], record["n_observations"]) == (6, 8)
+
+
+def test_interval_method_is_lognormal_by_default_and_named(capsys: pytest.CaptureFixture[str]) -> None:
+    record = run_json(capsys, str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200")
+    assert record["interval_method"] == "lognormal"
+    lo, hi = record["interval_total"]  # type: ignore[misc]
+    assert record["n_seen"] <= lo < record["n_total"] < hi  # type: ignore[operator]
+    code, out, _ = run(capsys, str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200")
+    assert code == 0 and "95% interval (lognormal)" in out and "log-normal (Chao 1987)" in out
+
+
+def test_percentile_interval_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200"]
+    pct = run_json(capsys, *args, "--interval", "percentile")
+    log = run_json(capsys, *args)
+    assert pct["interval_method"] == "percentile" and pct["n_unseen"] == log["n_unseen"]
+    assert pct["interval"] != log["interval"]
+    code, _, err = run(capsys, *args, "--interval", "wald")
+    assert code == 2 and "wald" in err

@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from knowsum.census import _diversity as dv
-from knowsum.census._config import CensusConfig
+from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
 from knowsum.census._result import (
@@ -96,10 +96,12 @@ def verify_items(
 
 
 def count_flags(
-    decoded: Sequence[DecodedItem], verdicts: Sequence[Verdict], count_duplicates: bool
+    decoded: Sequence[DecodedItem], verdicts: Sequence[Verdict], count: CountUnit = "mention"
 ) -> list[bool]:
-    """Which items are counted: valid ones, and (unless ``count_duplicates``) only the first
+    """Which items are counted: every valid mention (``count="mention"``, the paper's App. B.3 rule:
+    a DOID is incremented each time it is generated), or with ``count="incidence"`` only the first
     mention of a cluster within its response (items of one response are contiguous)."""
+    count_duplicates = count == "mention"
     flags = [False] * len(decoded)
     current, seen = -1, set[str | None]()
     for i, (d, v) in enumerate(zip(decoded, verdicts, strict=True)):
@@ -195,7 +197,7 @@ def analyse(
     embeddings, diversity = None, None
     if task.kind == "diversity":
         verdicts, embeddings, diversity = _diversity(cfg, decoded, verdicts)
-    flags = count_flags(decoded, verdicts, cfg.count_duplicates)
+    flags = count_flags(decoded, verdicts, cfg.count)
     row_of = {q: i for i, (q, _) in enumerate(responses)}
     picked = [i for i, f in enumerate(flags) if f]
     keys = [str(verdicts[i].key) for i in picked]
@@ -220,6 +222,7 @@ def analyse(
                 cfg.level,
                 cfg.seed,
                 candidates=cfg.k_candidates,
+                interval=cfg.interval,
             )
         notes.extend(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, StatsWarning)))
         timings["estimate"] = time.perf_counter() - t0
@@ -242,8 +245,9 @@ def analyse(
         t0 = time.perf_counter()
         resamples = min(cfg.n_bootstrap, CURVE_RESAMPLES)
         fields["curve"] = curve(
-            prev, cfg.estimator, cfg.t, summary.estimate.k, resamples, cfg.level, cfg.seed
-        )
+            prev, cfg.estimator, cfg.t, summary.estimate.k, resamples, cfg.level, cfg.seed,
+            method=cfg.interval,
+        )  # fmt: skip
         timings["curve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         fields["heldout"] = heldout_check(prev, cfg.estimator, summary.estimate.k, seed=cfg.seed)
@@ -267,6 +271,8 @@ def analyse(
         n_observations=n_obs,
         n_seen=prev.n_seen if prev is not None else 0,
         level=cfg.level,
+        interval_method=cfg.interval,
+        counting=cfg.count,
         t=cfg.t,
         estimator=cfg.estimator,
         top_items=_top_counts(Counter(keys), names, cfg.top, n_obs),

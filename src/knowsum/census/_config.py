@@ -28,14 +28,26 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowsum.errors import ConfigError, InputFileError
 
-__all__ = ["CensusConfig", "Criterion", "DecoderName", "config_error", "load_config"]
+__all__ = [
+    "CensusConfig",
+    "CountUnit",
+    "Criterion",
+    "DecoderName",
+    "IntervalName",
+    "PromptVariant",
+    "config_error",
+    "load_config",
+]
 
 Criterion = Literal["strict", "relaxed"]
 DecoderName = Literal["lines", "comma", "whole"]
+CountUnit = Literal["mention", "incidence"]
+IntervalName = Literal["lognormal", "percentile"]
+PromptVariant = Literal["full", "simple"]
 
 
 class CensusConfig(BaseModel):
@@ -65,10 +77,18 @@ class CensusConfig(BaseModel):
     estimator: str = Field("et", description="estimator name (knowsum.stats.ESTIMATORS); paper: et")
     n_bootstrap: int = Field(1000, ge=0, le=100_000, description="bootstrap resamples (0 = no interval)")
     level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
+    interval: IntervalName = Field(
+        "lognormal", description="lognormal (Chao 1987, never below N_seen) or percentile (re-centred)"
+    )
     criterion: Criterion = Field("relaxed", description="strict or relaxed verification (paper §4.1)")
     cutoff: float = Field(0.9, gt=0.0, le=1.0, description="fuzzy match cut-off (paper App. B.3: 0.9)")
-    count_duplicates: bool = Field(
-        False, description="count a cluster once per mention (paper B.3) instead of once per response"
+    count: CountUnit = Field(
+        "mention",
+        description="mention: a cluster counts once per mention (paper App. B.3, n = N_query·N_ans valid "
+        "items); incidence: at most once per response",
+    )
+    prompt_variant: PromptVariant = Field(
+        "full", description="full: the paper's Table 3 prompt; simple: its App. B.2 simplified prompt"
     )
     until_new_rate: float | None = Field(
         None, gt=0.0, description="stop when fewer than this many new verified items per query are predicted"
@@ -86,6 +106,20 @@ class CensusConfig(BaseModel):
     top: int = Field(25, ge=1, le=1000, description="top items kept in the result")
     out: Path | None = Field(None, description="run directory (default: ./census-runs/<task>-<model>)")
     store: Path | None = Field(None, description="response store (default: the knowsum home's)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_count_flag(cls, data: Any) -> Any:
+        """The old flag ``count_duplicates`` (true = mention, false = incidence) still reads as ``count``."""
+        if isinstance(data, dict) and "count_duplicates" in data:
+            data = dict(data)
+            flag = data.pop("count_duplicates")
+            if flag is None:
+                return data
+            if "count" in data and data["count"] != ("mention" if flag else "incidence"):
+                raise ValueError("count and count_duplicates disagree; give count only")
+            data["count"] = "mention" if flag else "incidence"
+        return data
 
     @field_validator("k")
     @classmethod

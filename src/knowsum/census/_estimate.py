@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from knowsum.census._result import CurvePoint, HeldoutPoint
-from knowsum.stats import Prevalence, StatsWarning, bootstrap, estimate_unseen
+from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, bootstrap, estimate_unseen, intervals
 from knowsum.stats.unseen import plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
@@ -58,15 +58,6 @@ def _resampled_counts(prev: Prevalence, n_resamples: int, seed: int | None) -> N
     return out
 
 
-def _recentred(point: float, draws: NDArray[np.float64], level: float) -> tuple[float | None, float | None]:
-    finite = draws[np.isfinite(draws)]
-    if finite.size == 0 or not math.isfinite(point):
-        return None, None
-    lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
-    centre = float(finite.mean())
-    return point - (centre - float(lo)), point + (float(hi) - centre)
-
-
 def curve(
     prev: Prevalence,
     estimator: str,
@@ -76,14 +67,17 @@ def curve(
     level: float,
     seed: int | None,
     points: int = 12,
+    method: IntervalMethod = "lognormal",
+    grid: Sequence[float] | None = None,
 ) -> list[CurvePoint]:
     """The extrapolation curve with bootstrap bands (``n_resamples = 0``: no bands).
 
     One set of resamples serves every ``t`` (the weights ``h_s(t)`` are re-applied to the same
-    resampled counts), and the bands are re-centred percentile intervals as in
-    :func:`knowsum.stats.bootstrap`.
+    resampled counts), and the bands are formed as in :func:`knowsum.stats.bootstrap`: Chao's
+    log-normal interval from the variance of ``Û*(t)`` (``method="lognormal"``, never below
+    ``N_seen``) or re-centred percentiles. ``grid`` replaces the default log grid of ``t``.
     """
-    grid = t_grid(t, points)
+    grid = list(grid) if grid is not None else t_grid(t, points)
     draws = _resampled_counts(prev, n_resamples, seed) if n_resamples else None
     seen_b = (draws > 0).sum(axis=0).astype(np.float64) if draws is not None else None
     out = []
@@ -100,10 +94,9 @@ def curve(
                 else:  # Chao1 has no weights: its own bootstrap
                     boot = bootstrap(prev, estimator, ti, k, n_resamples, level, seed)
                     unseen_b = np.asarray(boot.unseen_draws, dtype=np.float64)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    skr_b = seen_b / (seen_b + unseen_b)
-                lo, hi = _recentred(est.estimate, unseen_b, level)
-                slo, shi = _recentred(est.skr, skr_b, level)
+                band = intervals(method, est.n_seen, est.estimate, unseen_b, seen_b, level)
+                lo, hi = (_finite(x) for x in band.unseen)
+                slo, shi = (_finite(x) for x in band.skr)
             out.append(
                 CurvePoint(
                     t=ti,

@@ -28,7 +28,10 @@ __all__ = [
     "load_result",
 ]
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2
+"""Schema version. 2 (issue 10) added ``interval_method`` and ``counting``; version-1 files still load
+(they were written with re-centred percentile intervals and, unless ``count_duplicates``, incidence
+counting, which is what they are read as)."""
 
 
 class _Record(BaseModel):
@@ -95,7 +98,10 @@ class Counts(_Record):
     excluded: int = Field(description="matched items that fail the criterion")
     unverified: int = Field(description="items passing the name rule but not in the KB (theorems)")
     invalid: int = Field(description="items that matched nothing")
-    counted: int = Field(description="valid items counted (n); duplicates within a response dropped")
+    counted: int = Field(
+        description="valid items counted (n): every mention (counting = mention) or the first of each "
+        "cluster in its response (counting = incidence)"
+    )
     claimed_ids: int = Field(0, description="matched items that came with a claimed ID")
     claimed_agree: int = Field(0, description="of those, how many claimed the matched ID")
 
@@ -176,8 +182,18 @@ class CensusResult(_Record):
     skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot")
     interval: tuple[float, float] | None = Field(description="bootstrap interval of Û(t)")
     interval_total: tuple[float, float] | None = None
-    interval_skr: tuple[float, float] | None = None
+    interval_skr: tuple[float, float] | None = Field(None, description="from the N̂_tot interval (lognormal)")
     level: float
+    interval_method: Literal["lognormal", "percentile"] = Field(
+        "lognormal",
+        description="lognormal: Chao (1987) log-transformed interval from the bootstrap variance of Û "
+        "(lower end ≥ N_seen); percentile: bootstrap percentiles re-centred on the estimate",
+    )
+    counting: Literal["mention", "incidence"] = Field(
+        "mention",
+        description="mention: each valid mention is one observation (paper App. B.3); incidence: a "
+        "cluster counts at most once per response",
+    )
     t: float
     k: int | None
     k_source: str
@@ -207,10 +223,18 @@ def load_result(path: Path) -> CensusResult:
         raise InputFileError(file, "no census result here (run `knowsum census run` first)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputFileError(file, f"cannot read census result: {exc}") from None
-    if not isinstance(data, dict) or data.get("version") != RESULT_VERSION:
+    if not isinstance(data, dict) or data.get("version") not in (1, RESULT_VERSION):
         version = data.get("version") if isinstance(data, dict) else None
         raise InputFileError(
             file, f"unsupported census result version {version!r} (expected {RESULT_VERSION})"
+        )
+    if data["version"] == 1:  # what version 1 always did
+        raw = data.get("parameters")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        data.update(
+            version=RESULT_VERSION,
+            interval_method="percentile",
+            counting="mention" if params.get("count_duplicates") else "incidence",
         )
     try:
         return CensusResult.model_validate(data)

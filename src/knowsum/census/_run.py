@@ -125,7 +125,7 @@ def _adaptive(
         done += size
         pairs, _ = _texts(new)
         decoded, verdicts, _, _ = verify_items(task, verifier, pairs)
-        flags = count_flags(decoded, verdicts, cfg.count_duplicates)
+        flags = count_flags(decoded, verdicts, cfg.count)
         keys.extend(str(v.key) for v, f in zip(verdicts, flags, strict=True) if f)
         n_ok = len(_texts(responses)[0])
         if not keys or n_ok == 0:

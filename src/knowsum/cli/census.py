@@ -68,6 +68,18 @@ def census() -> None:
 @click.option("--until-new-rate", type=float, default=None, help="Stop when < EPS new items/query predicted.")
 @click.option("--batch-queries", type=int, default=None, help="Queries per batch with --until-new-rate.")
 @click.option("--n-bootstrap", type=int, default=None, help="Bootstrap resamples [1000].")
+@click.option(
+    "--interval",
+    type=click.Choice(["lognormal", "percentile"]),
+    default=None,
+    help="Interval: lognormal (Chao 1987, never below N_seen) or percentile (re-centred) [lognormal].",
+)
+@click.option(
+    "--count",
+    type=click.Choice(["mention", "incidence"]),
+    default=None,
+    help="Counting unit: every mention (paper App. B.3) or once per response [mention].",
+)
 @click.option("--quantile", type=float, default=None, help="Diversity: q of pooled 10-NN distances [0.5].")
 @click.option(
     "--pool-with",

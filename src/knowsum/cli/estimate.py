@@ -12,7 +12,7 @@ import click
 
 from knowsum.errors import ConfigError, UnknownNameError
 from knowsum.io_observations import FORMATS, Format, Observations, read_observations
-from knowsum.stats import ESTIMATORS, StatsWarning, Summary, summarize
+from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod, StatsWarning, Summary, summarize
 
 __all__ = ["estimate"]
 
@@ -22,6 +22,13 @@ _TITLES = {
     "osw-poisson": "Orlitsky–Suresh–Wu Poisson smoothing",
     "good-toulmin": "Good–Toulmin, unsmoothed",
     "chao1": "Chao1 richness, bias-corrected",
+}
+
+
+_INTERVALS = {
+    "lognormal": "log-normal (Chao 1987): N_seen + Û·C^(∓1), C = exp(z·sqrt(ln(1 + v/Û²))), "
+    "v = bootstrap variance of Û",
+    "percentile": "bootstrap percentiles re-centred on the estimate (may fall below N_seen)",
 }
 
 
@@ -97,7 +104,7 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
         f"  k          {_k_line(summary)}",
         "",
     ]
-    level = f"{boot.level:.0%} interval" if boot else "interval"
+    level = f"{boot.level:.0%} interval ({boot.interval})" if boot else "interval"
     rows = [("", "estimate", level)]
     rows.append(("observations  n", _fmt(est.n_observations) + queries, ""))
     rows.append(("seen          N_seen", _fmt(est.n_seen), ""))
@@ -118,6 +125,7 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
     if boot:
         unit = "whole queries" if boot.method == "queries" else "multinomial on the counts"
         tail.append(f"  bootstrap: {boot.n_resamples:,} resamples ({unit}), seed {boot.seed}")
+        tail.append(f"  interval:  {_INTERVALS[boot.interval]}")
     else:
         tail.append("  bootstrap: skipped (--bootstrap 0)")
     bound = est.diagnostics.theorem1_bound
@@ -170,6 +178,14 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
     show_default=True,
     help="Seed for held-out splits and bootstrap.",
 )
+@click.option(
+    "--interval",
+    "interval",
+    type=click.Choice(INTERVAL_METHODS),
+    default="lognormal",
+    show_default=True,
+    help="lognormal: Chao's log-transformed interval (never below N_seen); percentile: re-centred.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def estimate(
     file: str,
@@ -179,6 +195,7 @@ def estimate(
     k_raw: str,
     boot_raw: str,
     seed_raw: str,
+    interval: IntervalMethod,
     as_json: bool,
 ) -> int:
     """Estimate how many unseen items FILE's source still holds (Good–Turing family).
@@ -205,7 +222,7 @@ def estimate(
     obs = read_observations(file, chosen)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", StatsWarning)
-        summary = summarize(obs.prevalence, estimator, t, k, n_bootstrap=n_boot, seed=seed)
+        summary = summarize(obs.prevalence, estimator, t, k, n_bootstrap=n_boot, seed=seed, interval=interval)
     notes = list(summary.notes)
     notes += [f"warning: {w.message}" for w in caught if issubclass(w.category, StatsWarning)]
     if as_json:

@@ -73,6 +73,12 @@ class CensusRecord(Protocol):
     @property
     def level(self) -> float: ...
     @property
+    def interval_method(self) -> str: ...
+    @property
+    def interval_skr(self) -> tuple[float, float] | None: ...
+    @property
+    def counting(self) -> str: ...
+    @property
     def t(self) -> float: ...
     @property
     def k(self) -> int | None: ...
@@ -127,7 +133,8 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
             ylabel="estimated total items", title="Extrapolation", vlines={f"t = {result.t:g}": result.t},
         )  # fmt: skip
         fig.axes[0].set_xscale("log")
-        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {result.level:.0%} bootstrap band (KnowSum Fig. 8).")
+        band = f"{result.level:.0%} {result.interval_method} bootstrap band"
+        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {band} (KnowSum Fig. 8).")
     if result.heldout:
         groups = [f"r_obs = 1/{round(1 / pt.r_obs)}" for pt in result.heldout]
         out["heldout"] = (
@@ -158,13 +165,14 @@ def _summary_rows(result: CensusRecord) -> list[list[Any]]:
             "items (valid / excluded / unverified / invalid)",
             f"{c.valid} / {c.excluded} / {c.unverified} / {c.invalid}",
         ],
-        ["observations n", result.n_observations],
+        [f"observations n ({result.counting})", result.n_observations],
         ["N_seen", result.n_seen],
         [f"U(t), t = {result.t:g}", result.n_unseen],
-        [f"U(t) {result.level:.0%} interval", _fmt_interval(result.interval)],
+        [f"U(t) {result.level:.0%} interval ({result.interval_method})", _fmt_interval(result.interval)],
         ["N_tot (estimated)", result.n_total],
         ["N_tot interval", _fmt_interval(result.interval_total)],
         ["SKR", result.skr],
+        ["SKR interval", _fmt_interval(result.interval_skr)],
         ["k", f"{result.k} ({result.k_source})"],
     ]
     if c.claimed_ids:
@@ -184,7 +192,11 @@ def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dic
     c = result.counts
     tiles = [
         ("N_seen", result.n_seen, "distinct verified items"),
-        ("N_tot", result.n_total, f"estimated, t = {result.t:g}; {_fmt_interval(result.interval_total)}"),
+        (
+            "N_tot",
+            result.n_total,
+            f"t = {result.t:g}; {_fmt_interval(result.interval_total)} {result.interval_method}",
+        ),
         ("U(t)", result.n_unseen, f"unseen; {_fmt_interval(result.interval)}"),
         ("SKR", result.skr, "seen knowledge ratio"),
         ("k", result.k, result.k_source),

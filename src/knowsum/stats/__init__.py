@@ -16,6 +16,7 @@ from knowsum.stats.buckets import assign_buckets, bucket_edges
 from knowsum.stats.correlation import SpearmanResult, spearman_permutation
 from knowsum.stats.granger import granger_f
 from knowsum.stats.heldout import KSelection, select_k
+from knowsum.stats.intervals import INTERVAL_METHODS, IntervalMethod, Intervals, intervals, lognormal_total
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
 from knowsum.stats.summary import Summary, summarize
@@ -36,10 +37,13 @@ __all__ = [
     "DEFAULT_K",
     "DEFAULT_T",
     "ESTIMATORS",
+    "INTERVAL_METHODS",
     "PRF",
     "BootstrapResult",
     "Curve",
     "Diagnostics",
+    "IntervalMethod",
+    "Intervals",
     "KSelection",
     "Prevalence",
     "SpearmanResult",
@@ -54,6 +58,8 @@ __all__ = [
     "estimate_unseen",
     "extrapolation_curve",
     "granger_f",
+    "intervals",
+    "lognormal_total",
     "macro_prf",
     "select_k",
     "set_prf",

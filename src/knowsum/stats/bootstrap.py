@@ -6,8 +6,10 @@ multinomial with the observed frequencies (Efron 1979; as copia and SpadeR do fo
 estimator is resolved once on the original sample (same ``k``, ``q``, ``r``) and re-applied to each
 resample through per-resample histograms, in batches — no Python loop over items or resamples.
 
-Intervals are percentile intervals *re-centred on the point estimate*,
-``[θ̂ − (mean* − q*_{α/2}), θ̂ + (q*_{1−α/2} − mean*)]``, as SpadeR and copia report them: the
+Intervals (:mod:`knowsum.stats.intervals`): by default Chao's log-transformed interval (Chao 1987)
+with ``v`` the bootstrap variance of ``Û*`` — its lower end of ``N̂_tot`` is never below
+``N_seen``; or (``interval="percentile"``) percentile intervals *re-centred on the point
+estimate*, ``[θ̂ − (mean* − q*_{α/2}), θ̂ + (q*_{1−α/2} − mean*)]``, as copia reports them: the
 bootstrap world contains no unseen items, so the resampled ``Û*`` are biased low and the raw
 percentile interval can miss ``θ̂`` altogether (it does on Fisher's butterflies).
 """
@@ -23,6 +25,7 @@ from numpy.typing import NDArray
 
 from knowsum.stats import _resample as rs
 from knowsum.stats._errors import StatsError
+from knowsum.stats.intervals import IntervalMethod, intervals
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import (
     DEFAULT_T,
@@ -40,7 +43,7 @@ Interval = tuple[float, float]
 
 @dataclass(frozen=True, slots=True, eq=False)
 class BootstrapResult:
-    """Re-centred percentile intervals from ``n_resamples`` bootstrap resamples.
+    """Bootstrap intervals (log-normal or re-centred percentile) from ``n_resamples`` resamples.
 
     Attributes:
         estimator: The estimator re-applied to each resample.
@@ -48,6 +51,7 @@ class BootstrapResult:
         n_resamples: Number of resamples.
         method: ``"queries"`` (resampled whole queries) or ``"multinomial"`` (redrew counts).
         seed: The seed used.
+        interval: How the intervals were formed: ``lognormal`` (Chao 1987) or ``percentile``.
         unseen: Interval for ``Û(t)``.
         total: Interval for ``N̂_tot``.
         skr: Interval for ``SKR(t)``.
@@ -62,6 +66,7 @@ class BootstrapResult:
     n_resamples: int
     method: Literal["queries", "multinomial"]
     seed: int | None
+    interval: IntervalMethod
     unseen: Interval
     total: Interval
     skr: Interval
@@ -93,16 +98,6 @@ def _batch_stats(plan: EstimatorPlan, counts: rs.IntMatrix) -> BatchStats:
     return h[counts].sum(axis=0), seen
 
 
-def _recentred(point: float, values: NDArray[np.float64], level: float) -> Interval:
-    """``[θ̂ − (mean* − q*_lo), θ̂ + (q*_hi − mean*)]`` over the finite draws."""
-    finite = values[np.isfinite(values)]
-    if finite.size == 0 or not math.isfinite(point):
-        return (math.nan, math.nan)
-    lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
-    centre = float(finite.mean())
-    return (point - (centre - float(lo)), point + (float(hi) - centre))
-
-
 def bootstrap_plan(
     prev: Prevalence,
     plan: EstimatorPlan,
@@ -110,6 +105,7 @@ def bootstrap_plan(
     level: float = 0.95,
     seed: int | None = 0,
     point: UnseenEstimate | None = None,
+    interval: IntervalMethod = "lognormal",
 ) -> BootstrapResult:
     """Bootstrap an already resolved estimator (see :func:`bootstrap`); ``point`` is its estimate
     on ``prev`` when the caller already has it."""
@@ -146,6 +142,7 @@ def bootstrap_plan(
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)
     point = apply_plan(plan, prev) if point is None else point
+    found = intervals(interval, point.n_seen, point.estimate, unseen, seen, level)
     unseen.setflags(write=False)
     seen.setflags(write=False)
     return BootstrapResult(
@@ -154,9 +151,10 @@ def bootstrap_plan(
         n_resamples=n_resamples,
         method=method,
         seed=seed,
-        unseen=_recentred(point.estimate, unseen, level),
-        total=_recentred(point.n_total, total, level),
-        skr=_recentred(point.skr, skr, level),
+        interval=found.method,
+        unseen=found.unseen,
+        total=found.total,
+        skr=found.skr,
         unseen_se=float(np.std(unseen, ddof=1)) if n_resamples > 1 else math.nan,
         unseen_draws=unseen,
         seen_draws=seen,
@@ -172,8 +170,9 @@ def bootstrap(
     n_resamples: int = 1000,
     level: float = 0.95,
     seed: int | None = 0,
+    interval: IntervalMethod = "lognormal",
 ) -> BootstrapResult:
-    """Bootstrap intervals (percentile, re-centred on the estimate) for ``Û(t)``, ``N̂_tot``, ``SKR(t)``.
+    """Bootstrap intervals for ``Û(t)``, ``N̂_tot``, ``SKR(t)`` (log-normal by default).
 
     Args:
         prev: The sample (queries are resampled when known, else counts are redrawn).
@@ -183,5 +182,8 @@ def bootstrap(
         n_resamples: Number of bootstrap resamples (default 1,000).
         level: Interval coverage (default 0.95).
         seed: Seed; the same seed gives the same intervals.
+        interval: ``lognormal`` (Chao 1987: ``N_seen + Û·C^{∓1}``, ``C = exp(z·sqrt(ln(1 + v/Û²)))``,
+            ``v`` the bootstrap variance of ``Û*``) or ``percentile`` (re-centred percentiles).
     """
-    return bootstrap_plan(prev, plan_estimator(prev, estimator, t, k), n_resamples, level, seed)
+    plan = plan_estimator(prev, estimator, t, k)
+    return bootstrap_plan(prev, plan, n_resamples, level, seed, interval=interval)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
+from knowsum.stats.intervals import IntervalMethod
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import DEFAULT_K, DEFAULT_T, HAS_K, UnseenEstimate, apply_plan, plan_estimator
 
@@ -97,6 +98,7 @@ class Summary:
             "interval": None if est.interval is None else list(est.interval),
             "interval_total": None if boot is None else list(boot.total),
             "interval_skr": None if boot is None else list(boot.skr),
+            "interval_method": None if boot is None else boot.interval,
             "level": None if boot is None else boot.level,
             "n_bootstrap": 0 if boot is None else boot.n_resamples,
             "bootstrap_method": None if boot is None else boot.method,
@@ -146,6 +148,7 @@ def summarize(
     candidates: Sequence[int] = DEFAULT_CANDIDATES,
     fractions: Sequence[float] = DEFAULT_FRACTIONS,
     n_shuffles: int = 100,
+    interval: IntervalMethod = "lognormal",
 ) -> Summary:
     """Held-out choice of ``k`` (when ``k="auto"``), the estimate, and its bootstrap interval.
 
@@ -161,6 +164,9 @@ def summarize(
         candidates: Candidate ``k`` for the held-out selection.
         fractions: Observed fractions for the held-out selection.
         n_shuffles: Random splits per fraction.
+        interval: ``lognormal`` (Chao 1987's log-transformed interval, whose lower end of ``N̂_tot``
+            is never below ``N_seen``) or ``percentile`` (re-centred bootstrap percentiles); see
+            :mod:`knowsum.stats.intervals`.
     """
     plan = plan_estimator(prev, estimator, t, None if k == "auto" else k)
     select = {"candidates": candidates, "fractions": fractions, "n_shuffles": n_shuffles, "seed": seed}
@@ -170,7 +176,7 @@ def summarize(
     estimate = apply_plan(plan, prev)
     boot = None
     if n_bootstrap:
-        boot = bootstrap_plan(prev, plan, n_bootstrap, level, seed, estimate)
+        boot = bootstrap_plan(prev, plan, n_bootstrap, level, seed, estimate, interval)
         estimate = estimate.with_interval(boot.unseen)
     if estimator == "chao1":
         notes.append("t is not used by chao1 (it estimates the total richness)")

@@ -1,0 +1,161 @@
+"""Confidence intervals for ``Û(t)``, ``N̂_tot`` and ``SKR`` from an estimate and its variance.
+
+Two methods, one signature (:func:`intervals`):
+
+``lognormal`` (the default) — Chao's log-transformed interval (Chao 1987, *Biometrics* 43:783–791;
+the interval of SpadeR, iNEXT and EstimateS). The unseen part ``Û = N̂_tot − N_seen`` is taken
+as log-normal, which keeps the interval on the possible side of the data::
+
+    C = exp(z · sqrt(ln(1 + v / Û²)))
+    N̂_tot ∈ [N_seen + Û / C,  N_seen + Û · C]        Û ∈ [Û / C, Û · C]
+    SKR   ∈ [N_seen / (N_seen + Û · C),  N_seen / (N_seen + Û / C)]
+
+with ``z`` the normal quantile of the level and ``v`` the variance of ``Û`` (here: the bootstrap
+variance of the resampled ``Û*``). The lower end of ``N̂_tot`` is never below ``N_seen`` and that
+of ``Û`` never below 0. When ``Û ≤ 0`` (nothing to extrapolate, or a negative Efron–Thisted
+value) the interval is the point ``[N_seen, N_seen]`` (``Û ∈ [0, 0]``), as SpadeR and scikit-bio
+return it when ``Û = 0`` — the limit of the formula as ``Û → 0``.
+
+``percentile`` — the bootstrap percentile interval re-centred on the point estimate,
+``[θ̂ − (mean* − q*_{α/2}), θ̂ + (q*_{1−α/2} − mean*)]`` (as copia reports it). It follows the
+spread of the resamples, but on small samples its lower end can fall below ``N_seen`` (even
+below 0 for ``Û``), which no real total can.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import norm
+
+from knowsum.stats._errors import StatsError
+
+__all__ = [
+    "INTERVAL_METHODS",
+    "IntervalMethod",
+    "Intervals",
+    "intervals",
+    "lognormal_total",
+    "recentred_percentile",
+]
+
+IntervalMethod = Literal["lognormal", "percentile"]
+INTERVAL_METHODS: tuple[IntervalMethod, ...] = ("lognormal", "percentile")
+"""Interval methods, the default first."""
+
+Interval = tuple[float, float]
+NAN_INTERVAL: Interval = (math.nan, math.nan)
+
+
+@dataclass(frozen=True, slots=True)
+class Intervals:
+    """Intervals of the three quantities at one level.
+
+    Attributes:
+        method: ``lognormal`` or ``percentile``.
+        unseen: Interval of ``Û(t)``.
+        total: Interval of ``N̂_tot``.
+        skr: Interval of ``SKR(t)``.
+    """
+
+    method: IntervalMethod
+    unseen: Interval
+    total: Interval
+    skr: Interval
+
+
+def _z(level: float) -> float:
+    if not 0 < level < 1:
+        raise StatsError(f"level must be in (0, 1), got {level!r}")
+    return float(norm.ppf((1 + level) / 2))
+
+
+def lognormal_total(n_seen: float, unseen: float, variance: float, level: float = 0.95) -> Interval:
+    """Chao's (1987) log-transformed interval of ``N̂_tot = N_seen + Û``.
+
+    Args:
+        n_seen: ``N_seen``.
+        unseen: ``Û``, the estimated number of unseen items.
+        variance: ``v``, the variance of ``Û`` (of ``N̂_tot``: the same, as ``N_seen`` is fixed).
+        level: Coverage (default 0.95, ``z = 1.96``).
+
+    Returns:
+        ``(N_seen + Û/C, N_seen + Û·C)`` with ``C = exp(z·sqrt(ln(1 + v/Û²)))``; ``(N_seen, N_seen)``
+        when ``Û ≤ 0``; NaNs when ``Û`` or ``v`` is not finite.
+    """
+    z = _z(level)
+    if not (math.isfinite(unseen) and math.isfinite(variance)):
+        return NAN_INTERVAL
+    if unseen <= 0:
+        return (float(n_seen), float(n_seen))
+    ratio = math.sqrt(max(variance, 0.0)) / unseen  # sqrt(v)/Û: no underflow of Û² for tiny Û
+    c = math.exp(min(z * math.sqrt(math.log1p(ratio * ratio)), 700.0))  # e^700 ≈ 1e304, no overflow
+    return (n_seen + unseen / c, n_seen + unseen * c)
+
+
+def recentred_percentile(point: float, draws: NDArray[np.float64], level: float) -> Interval:
+    """``[θ̂ − (mean* − q*_lo), θ̂ + (q*_hi − mean*)]`` over the finite ``draws``."""
+    _z(level)
+    finite = draws[np.isfinite(draws)]
+    if finite.size == 0 or not math.isfinite(point):
+        return NAN_INTERVAL
+    lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
+    centre = float(finite.mean())
+    return (point - (centre - float(lo)), point + (float(hi) - centre))
+
+
+def _skr(n_seen: float, total: Interval) -> Interval:
+    lo, hi = total
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo <= 0:
+        return NAN_INTERVAL
+    return (n_seen / hi, n_seen / lo)
+
+
+def intervals(
+    method: IntervalMethod,
+    n_seen: int,
+    unseen: float,
+    unseen_draws: NDArray[np.float64],
+    seen_draws: NDArray[np.int64] | NDArray[np.float64],
+    level: float = 0.95,
+) -> Intervals:
+    """Intervals of ``Û``, ``N̂_tot`` and ``SKR`` from the bootstrap draws of ``(Û*, N_seen*)``.
+
+    Args:
+        method: ``lognormal`` (Chao 1987, with ``v`` the sample variance of ``Û*``) or
+            ``percentile`` (re-centred percentiles of ``Û*``, ``N_seen* + Û*`` and ``SKR*``).
+        n_seen: ``N_seen`` of the sample.
+        unseen: ``Û`` of the sample.
+        unseen_draws: ``Û*`` of each resample.
+        seen_draws: ``N_seen*`` of each resample (used by ``percentile`` only).
+        level: Coverage.
+
+    Raises:
+        StatsError: an unknown method or a level outside (0, 1).
+    """
+    if method == "lognormal":
+        finite = unseen_draws[np.isfinite(unseen_draws)]
+        variance = float(np.var(finite, ddof=1)) if finite.size > 1 else math.nan
+        total = lognormal_total(n_seen, unseen, variance, level)
+        lo, hi = total
+        return Intervals(method, (lo - n_seen, hi - n_seen), total, _skr(n_seen, total))
+    if method == "percentile":
+        seen = np.asarray(seen_draws, dtype=np.float64)
+        total_draws = seen + unseen_draws
+        with np.errstate(divide="ignore", invalid="ignore"):
+            skr_draws = np.where(
+                total_draws != 0, seen / np.where(total_draws != 0, total_draws, 1.0), np.nan
+            )
+        point_total = n_seen + unseen
+        point_skr = n_seen / point_total if point_total != 0 else math.nan
+        return Intervals(
+            method,
+            recentred_percentile(unseen, unseen_draws, level),
+            recentred_percentile(point_total, total_draws, level),
+            recentred_percentile(point_skr, skr_draws, level),
+        )
+    raise StatsError(f"unknown interval method {method!r}; use one of {', '.join(INTERVAL_METHODS)}")
