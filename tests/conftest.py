@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
@@ -24,14 +23,6 @@ def tmp_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "knowsum-home"
     monkeypatch.setenv("KNOWSUM_HOME", str(home))
     return home
-
-
-@pytest.fixture
-def shared_dir() -> Path:
-    """The ``shared`` folder beside the repository (papers and reference data)."""
-    if not SHARED.is_dir():
-        pytest.fail(f"{SHARED} not found: clone knowsum next to the shared folder")
-    return SHARED
 
 
 @pytest.fixture(scope="session")

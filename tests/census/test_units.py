@@ -14,7 +14,8 @@ from knowsum.census._verify import words_rule
 from knowsum.errors import ConfigError, KBNotInstalledError, UnknownNameError
 from knowsum.stats import Prevalence
 
-PAPER = Path(__file__).resolve().parents[3] / "shared" / "papers" / "000_ef66885371fabbf6.txt"
+# App. B.2 of the KnowSum paper, verbatim (provenance: tests/fixtures/census/README.md)
+PAPER = Path(__file__).resolve().parents[1] / "fixtures" / "census" / "knowsum_paper_app_b2.txt"
 
 
 def test_decode_lines_strips_markers_claims_and_filler() -> None:

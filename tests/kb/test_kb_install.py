@@ -11,7 +11,7 @@ import pytest
 from knowsum import paths
 from knowsum.errors import InputError, InputFileError, KBNotInstalledError, SourceError, UnknownNameError
 from knowsum.kb import KB_NAMES, _sources, install, installed, load_genes, load_ontology, manifest, store_path
-from knowsum.kb._sources import sha256, shared_file
+from knowsum.kb._sources import data_file, sha256
 
 OFFLINE = [n for n in KB_NAMES if n != "mondo"]  # the fixture cellxgene wheel carries Uberon only
 
@@ -135,10 +135,10 @@ def test_manifest_unreadable_means_not_installed(tmp_home: Path, kb_fix: Path) -
     assert json.loads((paths.kb_dir() / "manifest.json").read_text())["hpo"]["n_terms"] == 596
 
 
-def test_shared_file_missing(tmp_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_data_file_missing(tmp_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("KNOWSUM_SHARED", str(tmp_path))
-    with pytest.raises(SourceError, match="pass --from FILE or set KNOWSUM_SHARED"):
-        shared_file("data/none/such.tsv")
+    with pytest.raises(SourceError, match=r"no such data file in knowsum .*; pass --from FILE"):
+        data_file("data/none/such.tsv")
 
 
 def test_apt_update_once_when_lists_missing(

@@ -1,4 +1,4 @@
-"""Popularity tables: the shared ``;``-separated web-occurrence files and generic (ID, count) tables."""
+"""Popularity tables: the ``;``-separated web-occurrence files and generic (ID, count) tables."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ def test_web_occurrence_file(kb_fix: Path) -> None:
     assert uberon[0] == PopularityRow("UBERON:0001062", "anatomical entity", 13200, 0)
 
 
-def test_default_from_knowsum_shared(kb_fix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_knowsum_shared_overrides_the_bundled_table(
+    kb_fix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "data" / "web_popularity"
     target.mkdir(parents=True)
     (target / "go_web_occurrences.csv").write_bytes((kb_fix / "go_web_occurrences.csv").read_bytes())
@@ -28,12 +30,12 @@ def test_default_from_knowsum_shared(kb_fix: Path, tmp_path: Path, monkeypatch: 
         load_popularity("hpo")
 
 
-def test_missing_shared_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_broken_install_without_the_bundled_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KNOWSUM_SHARED", str(tmp_path))
     import knowsum.kb._sources as sources
 
-    monkeypatch.setattr(sources, "__file__", str(tmp_path / "a" / "b" / "c" / "d" / "e.py"))
-    with pytest.raises(SourceError, match="pass --from FILE or set KNOWSUM_SHARED"):
+    monkeypatch.setattr(sources, "BUNDLED_DIR", tmp_path / "nothing")
+    with pytest.raises(SourceError, match=r"no such data file in knowsum .*; pass --from FILE"):
         load_popularity("uberon")
 
 

@@ -1,4 +1,5 @@
-"""Estimators against published values (provenance: shared/data/estimator_reference/README.md)."""
+"""Estimators against published values (provenance: the project's estimator_reference README,
+summarized at each table below; the Fisher data is ``examples/fisher_butterflies.tsv``)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_fisher_sample_sizes(fisher: Prevalence) -> None:
 
 # Chao1 values published by peer software, checked with copia's own tolerance (rtol = 1e-3):
 # copia tests/test_richness.py (test_chao1, test_chao1_f2 vs the SpadeR shiny app, test_spider vs
-# iNEXT). NB: copia's f2 = 0 case *removes* the two doubletons of the SpadeR demo (the shared README
+# iNEXT). NB: copia's f2 = 0 case *removes* the two doubletons of the SpadeR demo (the reference README
 # says "replaced by 1s", which would give f1 = 5 and Chao1 = 34.99).
 SPADER_DEMO = [
     752,

@@ -1,10 +1,10 @@
 """Web-popularity tables: ``(ID, count)`` rows for the recall instrument's popularity buckets.
 
-The shared tables (``shared/data/web_popularity/*_web_occurrences.csv``, from Bombieri et al.,
-"Do LLMs Dream of Ontologies?") are ``;``-separated without header: ``ID;label;n_annotations;
-n_web_occurrences``. Generic two-column tables ``ID<sep>count`` (``,``, ``;`` or tab, optional header)
-are read too. Rows whose label contains the separator are handled by taking the ID from the first
-field and the counts from the last fields.
+The web-occurrence tables of GO and Uberon (from Bombieri et al., "Do LLMs Dream of Ontologies?",
+CC0; shipped gzip-compressed in ``knowsum/kb/data``, see its README) are ``;``-separated without
+header: ``ID;label;n_annotations;n_web_occurrences``. Generic two-column tables ``ID<sep>count``
+(``,``, ``;`` or tab, optional header) are read too. Rows whose label contains the separator are
+handled by taking the ID from the first field and the counts from the last fields.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowsum.errors import InputError, InputFileError
-from knowsum.kb._sources import shared_file
+from knowsum.kb._sources import data_file, read_text
 
 __all__ = ["POPULARITY_FILES", "PopularityRow", "load_popularity"]
 
@@ -44,13 +44,13 @@ def load_popularity(kb: str | None = None, path: Path | None = None) -> list[Pop
     """Read a popularity table.
 
     Args:
-        kb: ``"go"`` or ``"uberon"`` to use the shared table (``$KNOWSUM_SHARED`` or the ``shared``
-            folder beside the checkout) when ``path`` is not given.
+        kb: ``"go"`` or ``"uberon"`` to use the table shipped with knowsum (or, when it exists,
+            ``$KNOWSUM_SHARED/data/web_popularity/…``) when ``path`` is not given.
         path: A table file (``--from FILE``).
 
     Raises:
-        InputError: neither ``kb`` nor ``path``, or no shared table for ``kb``.
-        SourceError: the shared table cannot be found (says to pass a file).
+        InputError: neither ``kb`` nor ``path``, or no web table for ``kb``.
+        SourceError: the bundled table is missing (a broken install; says to pass a file).
         InputFileError: a malformed line (names file and line).
     """
     if path is None:
@@ -58,10 +58,10 @@ def load_popularity(kb: str | None = None, path: Path | None = None) -> list[Pop
             raise InputError(
                 f"no popularity table for {kb!r}; known: {', '.join(POPULARITY_FILES)} (or pass a file)"
             )
-        path = shared_file(POPULARITY_FILES[kb])
+        path = data_file(POPULARITY_FILES[kb])
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = read_text(path).splitlines()
+    except (OSError, UnicodeDecodeError, EOFError) as exc:
         raise InputFileError(path, f"cannot read popularity table: {exc}") from exc
     rows: list[PopularityRow] = []
     for no, line in enumerate(lines, 1):

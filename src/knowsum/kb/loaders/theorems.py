@@ -1,4 +1,4 @@
-"""The named-theorem list (``shared/data/theorems/theorems_1000plus.tsv``), keyed by Wikidata ID.
+"""The named-theorem list (``theorems_1000plus.tsv``, bundled in ``knowsum/kb/data``), keyed by Wikidata ID.
 
 Columns: ``wikidata``, ``name``, ``wikipedia_titles`` (``|``-separated), ``msc``. The name is the
 term name, Wikipedia titles are synonyms (scope ``TITLE``), the MSC code is the namespace. Rows
