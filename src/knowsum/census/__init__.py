@@ -31,6 +31,7 @@ from knowsum.census._result import (
     load_result,
 )
 from knowsum.census._run import RunOutcome, default_out, run_census, write_run
+from knowsum.census._score import read_items, score_items
 from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, resolve_task
 from knowsum.census._verify import Verdict, Verifier, make_verifier
 
@@ -59,7 +60,9 @@ __all__ = [
     "load_config",
     "load_result",
     "make_verifier",
+    "read_items",
     "resolve_task",
     "run_census",
+    "score_items",
     "write_run",
 ]

@@ -85,14 +85,21 @@ class Analysis:
 
 
 def verify_items(
-    task: Task, verifier: Verifier, responses: Sequence[tuple[int, str]]
+    task: Task,
+    verifier: Verifier,
+    responses: Sequence[tuple[int, str]],
+    decoded: Sequence[DecodedItem] | None = None,
 ) -> tuple[list[DecodedItem], list[Verdict], float, float]:
-    """Decode every response and verify every item in one batch; returns the two stage times."""
+    """Decode every response (unless ``decoded`` gives the items already) and verify every item in
+    one batch; returns the two stage times."""
     t0 = time.perf_counter()
-    decoded = [it for q, text in responses for it in decode(text, q, task.decoder, task.separator)]
+    if decoded is None:
+        items = [it for q, text in responses for it in decode(text, q, task.decoder, task.separator)]
+    else:
+        items = list(decoded)
     t1 = time.perf_counter()
-    verdicts = verifier.verify([d.text for d in decoded], [d.claimed_id for d in decoded])
-    return decoded, verdicts, t1 - t0, time.perf_counter() - t1
+    verdicts = verifier.verify([d.text for d in items], [d.claimed_id for d in items])
+    return items, verdicts, t1 - t0, time.perf_counter() - t1
 
 
 def count_flags(
@@ -189,10 +196,15 @@ def analyse(
     backend: str,
     failed: int = 0,
     stop: StopInfo | None = None,
+    decoded: Sequence[DecodedItem] | None = None,
 ) -> Analysis:
-    """Run steps 2-5 on ``responses`` (``(query index, text)``) and build the result record."""
+    """Run steps 2-5 on ``responses`` (``(query index, text)``) and build the result record.
+
+    ``decoded`` gives the items directly (bring-your-own items, :mod:`knowsum.census._score`); the
+    responses then only say which queries were asked and supply the example texts.
+    """
     timings: dict[str, float] = {}
-    decoded, verdicts, timings["decode"], timings["verify"] = verify_items(task, verifier, responses)
+    decoded, verdicts, timings["decode"], timings["verify"] = verify_items(task, verifier, responses, decoded)
     t0 = time.perf_counter()
     embeddings, diversity = None, None
     if task.kind == "diversity":

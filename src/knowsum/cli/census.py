@@ -10,20 +10,11 @@ from pydantic import ValidationError
 
 from knowsum.census import CensusConfig, load_config, load_result, run_census
 from knowsum.census._config import config_error
-from knowsum.errors import ConfigError
+from knowsum.cli._census_score import k_value, score
 
 __all__ = ["census"]
 
 _K_HELP = "Truncation k: 'auto' (held-out choice among 6, 8, 10) or an integer."
-
-
-def _k_value(value: str | None) -> int | str | None:
-    if value is None or value == "auto":
-        return value
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(f"invalid --k {value!r}: give 'auto' or an integer in [1, 50]") from None
 
 
 @click.group()
@@ -37,7 +28,11 @@ def census() -> None:
       knowsum census run ontology:go --answers 30
       knowsum census run --config census.toml
       knowsum census compare census-runs/*
+      knowsum census score items.jsonl --kb mesh --model my-llm
     """
+
+
+census.add_command(score)
 
 
 @census.command("run")
@@ -100,7 +95,7 @@ def run(task: str | None, config_path: Path | None, markdown: bool, **opts: Any)
     and asks the model only for what is missing. Writes result.json, items.jsonl, plots/ and
     report.html into the run directory.
     """
-    opts["k"] = _k_value(opts["k"])
+    opts["k"] = k_value(opts["k"])
     opts["pool_with"] = tuple(opts["pool_with"]) or None
     if task is not None:
         opts["task"] = task

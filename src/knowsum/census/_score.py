@@ -1,0 +1,129 @@
+"""Bring your own items: the estimation half of a census on per-query item lists.
+
+Some censuses need data no registry has — the KnowSum paper's retrieval-coverage application
+(App. 2, §4.2; App. B.3.2) counts the MeSH keywords of the PubMed documents an LLM retrieves for
+BioASQ questions. Whoever has built such per-query lists only needs steps 3-5 of Algorithm 1:
+optional verification and clustering against an installed KB, prevalence, unseen estimation,
+report. :func:`score_items` does exactly that and writes the same run directory as
+:func:`knowsum.census.run_census` (so ``knowsum census compare`` ranks such runs too).
+
+Input (UTF-8; blank lines and lines starting with ``#`` are skipped):
+
+- JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — one object per query; a query
+  with ``"items": []`` still counts as a query asked (it recovered nothing);
+- ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column.
+
+Queries keep the order of their first appearance; a query seen twice gets its items appended.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
+
+from knowsum.census._analyse import analyse
+from knowsum.census._config import CensusConfig
+from knowsum.census._decode import DecodedItem
+from knowsum.census._run import RunOutcome, write_run
+from knowsum.census._tasks import resolve_task
+from knowsum.census._verify import make_verifier
+from knowsum.errors import InputFileError
+
+__all__ = ["ItemsFile", "read_items", "score_items"]
+
+ItemsFormat = Literal["jsonl", "tsv"]
+ItemsFile = tuple[ItemsFormat, list[tuple[str, list[str]]]]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputFileError(path, "no such file; check the path") from None
+    except IsADirectoryError:
+        raise InputFileError(path, "is a directory, not an items file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(path, f"cannot read items file: {exc}") from None
+    lines = [(no, raw) for no, raw in enumerate(text.splitlines(), 1)]
+    kept = [(no, raw) for no, raw in lines if raw.strip() and not raw.lstrip().startswith("#")]
+    if not kept:
+        raise InputFileError(
+            path, 'empty: give JSON lines {"query": …, "items": […]} or QUERY<TAB>ITEM lines'
+        )
+    return kept
+
+
+def _json_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputFileError(path, f"not a JSON object ({exc.msg})", no, raw) from None
+    if not isinstance(obj, dict) or "query" not in obj or not isinstance(obj.get("items"), list):
+        raise InputFileError(path, 'expected {"query": …, "items": […]}', no, raw)
+    query, items = obj["query"], obj["items"]
+    if not isinstance(query, str | int) or isinstance(query, bool) or str(query).strip() == "":
+        raise InputFileError(path, "query must be a non-empty string or an integer", no, raw)
+    if not all(isinstance(x, str) for x in items):
+        raise InputFileError(path, "items must be strings", no, raw)
+    return str(query), [x for x in items if x.strip()]
+
+
+def read_items(path: str | Path) -> ItemsFile:
+    """Read a per-query items file (format detected: a first line starting with ``{`` is JSONL).
+
+    Returns:
+        ``(format, [(query, items), …])`` in order of first appearance.
+
+    Raises:
+        InputFileError: missing/unreadable/empty file, or a malformed line (names file and line).
+    """
+    path = Path(path)
+    lines = _lines(path)
+    fmt: ItemsFormat = "jsonl" if lines[0][1].lstrip().startswith("{") else "tsv"
+    grouped: dict[str, list[str]] = {}
+    for no, raw in lines:
+        if fmt == "jsonl":
+            query, items = _json_query(path, no, raw)
+        else:
+            fields = raw.split("\t")
+            if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
+                raise InputFileError(
+                    path, f"expected QUERY<TAB>ITEM ({len(fields)} tab-separated fields)", no, raw
+                )
+            query, items = fields[0].strip(), [fields[1]]
+        grouped.setdefault(query, []).extend(x.strip() for x in items)
+    return fmt, list(grouped.items())
+
+
+def score_items(
+    path: str | Path, cfg: CensusConfig, *, model: str = "items", name: str | None = None
+) -> RunOutcome:
+    """Verify (against ``cfg.kb``, if set), cluster and estimate a per-query items file, and write
+    a census run directory (``result.json``, ``items.jsonl``, plots, ``report.html``).
+
+    Args:
+        path: The items file (see the module docstring).
+        cfg: Estimation and verification settings (``kb``, ``criterion``, ``cutoff``, ``t``, ``k``,
+            ``n_bootstrap``, ``interval``, ``count``, ``seed``, ``out``); ``task`` is ignored.
+        model: The model name recorded in the result (what produced the items).
+        name: The task name recorded (default ``score:<file stem>``).
+
+    Raises:
+        InputFileError: a malformed items file. UnknownNameError: an unknown KB.
+        KBNotInstalledError: the KB is not installed (says the install command).
+    """
+    path = Path(path)
+    fmt, queries = read_items(path)
+    label = name or f"score:{path.stem}"
+    base = cfg.model_copy(update={"task": "custom", "prompt": f"(items read from {path.name}, {fmt})"})
+    task = replace(resolve_task(base), name=label)
+    verifier = make_verifier(task, cfg.criterion, cfg.cutoff)
+    decoded = [
+        DecodedItem(qi, pos, text) for qi, (_, items) in enumerate(queries) for pos, text in enumerate(items)
+    ]
+    responses = [(qi, f"{query}\t" + " | ".join(items)) for qi, (query, items) in enumerate(queries)]
+    analysis = analyse(base, task, verifier, responses, model=model, backend="items", decoded=decoded)
+    out_dir = cfg.out or Path("census-runs") / label.replace(":", "-")
+    return RunOutcome(analysis, out_dir, write_run(analysis, out_dir))

@@ -1,0 +1,131 @@
+"""`knowsum census score ITEMS` (issue 10 item 4): bring-your-own per-query items, end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.census import load_result, read_items
+from knowsum.cli import main
+from knowsum.stats import Prevalence, estimate_unseen
+
+
+def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# MeSH-like keywords recovered per BioASQ-like question (App. 2 shape); Q3 recovered nothing
+JSONL = [
+    {"query": "Q1", "items": ["Humans", "COVID-19", "Antiviral Agents"]},
+    {"query": "Q2", "items": ["Humans", "Molnupiravir", "COVID-19", "Humans"]},
+    {"query": "Q3", "items": []},
+    {"query": 4, "items": ["Humans", "SLAMF7", "Antibodies, Monoclonal"]},
+]
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")  # Û < 0 on this tiny sample
+def test_jsonl_and_tsv_give_the_same_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    jsonl = tmp_path / "mesh.jsonl"
+    jsonl.write_text("\n".join(json.dumps(r) for r in JSONL) + "\n")
+    tsv = tmp_path / "mesh.tsv"
+    tsv.write_text("# query<TAB>item\n" + "".join(f"{r['query']}\t{x}\n" for r in JSONL for x in r["items"]))
+    assert read_items(jsonl)[0] == "jsonl" and read_items(tsv)[0] == "tsv"
+    runs = []
+    for path in (jsonl, tsv):
+        out = tmp_path / f"run-{path.suffix[1:]}"
+        code, stdout, err = _main(
+            [
+                "census",
+                "score",
+                str(path),
+                "--model",
+                "m1",
+                "--n-bootstrap",
+                "50",
+                "--k",
+                "6",
+                "--out",
+                str(out),
+            ],
+            capsys,
+        )
+        assert code == 0, err
+        assert f"report: {out / 'report.html'}" in stdout
+        assert {p.name for p in out.iterdir()} >= {"result.json", "items.jsonl", "report.html", "plots"}
+        runs.append(load_result(out))
+    a, b = runs
+    # per-mention counting: Humans 4 (twice in Q2), COVID-19 2, the 4 others once
+    assert a.prevalence == [(1, 4), (2, 1), (4, 1)] and a.n_observations == 10 and a.n_seen == 6
+    assert a.counting == "mention" and a.model == "m1" and a.backend == "items"
+    assert a.task == "score:mesh" and a.kind == "text" and a.k == 6
+    assert (b.prevalence, b.n_seen, b.n_unseen) == (a.prevalence, a.n_seen, a.n_unseen)
+    assert (a.n_queries, b.n_queries) == (4, 3)  # JSONL keeps Q3, asked with nothing recovered
+    ref = estimate_unseen(Prevalence.from_table({1: 4, 2: 1, 4: 1}), "et", t=100, k=6)
+    assert a.n_unseen == pytest.approx(ref.estimate, rel=1e-12)
+    assert a.interval_total is not None and a.interval_total[0] >= a.n_seen
+
+
+def test_kb_verification_clusters_synonyms_and_compare(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"query": "a", "items": ["asthma", "Alzheimer disease", "banana"]},
+        {"query": "b", "items": ["Alzheimer's disease", "diabetes mellitus", "asthma"]},
+        {"query": "c", "items": ["Asthma"]},
+    ]
+    path = tmp_path / "diseases.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    out = tmp_path / "kb-run"
+    args = ["census", "score", str(path), "--kb", "doid", "--n-bootstrap", "40", "--out", str(out)]
+    code, _, err = _main([*args, "--count", "incidence"], capsys)
+    assert code == 0, err
+    result = load_result(out)
+    assert result.kind == "ontology" and result.counting == "incidence"
+    assert dict((t.key, t.count) for t in result.top_items) == {
+        "DOID:2841": 3,
+        "DOID:10652": 2,
+        "DOID:9351": 1,
+    }
+    assert (result.counts.valid, result.counts.invalid) == (6, 1)
+    items = [json.loads(x) for x in (out / "items.jsonl").read_text().splitlines()]
+    assert [i["status"] for i in items if i["text"] == "banana"] == ["invalid"]
+    other = tmp_path / "other"
+    assert (
+        _main(
+            ["census", "score", str(path), "--model", "m2", "--out", str(other), "--n-bootstrap", "0"], capsys
+        )[0]
+        == 0
+    )
+    page = tmp_path / "cmp.html"
+    code, stdout, err = _main(["census", "compare", str(out), str(other), "--html", str(page)], capsys)
+    assert code == 0, err
+    assert "m2" in stdout and "items" in stdout and page.is_file()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ('{"query": "Q1", "items": ["a"]}\n{"query": "Q2"}\n', ':2: expected {"query": …, "items": […]}'),
+        ('{"query": "Q1", "items": ["a", 3]}\n', ":1: items must be strings"),
+        ('{"query": "Q1", "items": ["a"]}\n{not json\n', ":2: not a JSON object"),
+        ("q1\ta\nq2\n", ":2: expected QUERY<TAB>ITEM (1 tab-separated fields)"),
+    ],
+)
+def test_bad_items_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    code, out, err = _main(["census", "score", str(path), "--out", str(tmp_path / "r")], capsys)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_unknown_kb_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.tsv"
+    path.write_text("q\ta\n")
+    code, _, err = _main(["census", "score", str(path), "--kb", "nope"], capsys)
+    assert code == 2 and "nope" in err
