@@ -9,7 +9,12 @@ import pytest
 
 from knowsum.census import CensusConfig, decode, make_verifier, resolve_task
 from knowsum.census._estimate import heldout_check, t_grid
-from knowsum.census._prompts import DISEASES_PROMPT, THEOREMS_PROMPT
+from knowsum.census._prompts import (
+    DISEASES_PROMPT,
+    DISEASES_SIMPLE_PROMPT,
+    THEOREMS_PROMPT,
+    THEOREMS_SIMPLE_PROMPT,
+)
 from knowsum.census._verify import words_rule
 from knowsum.errors import ConfigError, KBNotInstalledError, UnknownNameError
 from knowsum.stats import Prevalence
@@ -55,6 +60,16 @@ def test_prompts_are_the_papers_words() -> None:
     assert "listing 7 theorem names" in task.prompt and task.decoder == "comma" and task.kb == "theorems"
     assert resolve_task(CensusConfig(task="diseases")).answers == 50
     assert "dream like a human" in resolve_task(CensusConfig(task="diversity:dream-jobs")).prompt
+    # App. B.2's simplified prompts (prompt sensitivity, §5.2 Fig. 8 right / Fig. 12 right)
+    assert f"“{THEOREMS_SIMPLE_PROMPT.replace('{n}', '20')}”" in paper
+    assert f"“{DISEASES_SIMPLE_PROMPT.replace('{n}', '50')}”" in paper
+    simple = resolve_task(CensusConfig(task="diseases", prompt_variant="simple", answers=30))
+    assert simple.prompt == DISEASES_SIMPLE_PROMPT.replace("{n}", "30") and simple.kb == "doid"
+    assert resolve_task(CensusConfig(task="theorems", prompt_variant="simple")).prompt.endswith(
+        "separated by commas."
+    )
+    with pytest.raises(ConfigError, match="diseases and theorems only"):
+        resolve_task(CensusConfig(task="ontology:go", prompt_variant="simple"))
     go = resolve_task(CensusConfig(task="ontology:go", answers=5))
     assert go.kb == "go" and "Gene Ontology" in go.prompt and "5 " in go.prompt
 

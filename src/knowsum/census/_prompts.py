@@ -6,16 +6,22 @@ only change is that the underlined number (the answers requested per query, ``N_
 ``{n}`` placeholder, and that the disease prompt's format example sits on its own line (the paper
 typesets it as a display; the words are unchanged). The ontology prompt is knowsum's own, modelled
 on the disease prompt.
+
+The two ``*_SIMPLE_PROMPT`` are the simplified prompts of the paper's prompt-sensitivity study
+(App. B.2, second paragraph: "we remove instructional content from the original prompt"; §5.2,
+Fig. 8 right and Fig. 12 right), word for word, with the number again as ``{n}``.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "DISEASES_PROMPT",
+    "DISEASES_SIMPLE_PROMPT",
     "DREAM_JOBS_PROMPT",
     "LLM_APPLICATIONS_PROMPT",
     "ONTOLOGY_PROMPT",
     "THEOREMS_PROMPT",
+    "THEOREMS_SIMPLE_PROMPT",
     "ontology_subject",
     "render",
 ]
@@ -35,6 +41,17 @@ DISEASES_PROMPT = (
     "Make sure the Disease Name matches with DOID, and the DOIDs are valid from Disease Ontology."
 )
 """Table 3, "Diseases counting" (paper default ``n = 50``)."""
+
+THEOREMS_SIMPLE_PROMPT = (
+    "Test your knowledge of mathematical theorems by listing {n} theorem names, separated by commas."
+)
+"""App. B.2, the simplified theorem prompt (paper: ``n = 20``)."""
+
+DISEASES_SIMPLE_PROMPT = (
+    "You are a biomedical expert helping to compile a list of human diseases. Please provide {n} human "
+    "diseases along with their corresponding DOID identifiers."
+)
+"""App. B.2, the simplified disease prompt (paper: ``n = 50``)."""
 
 LLM_APPLICATIONS_PROMPT = (
     "Briefly describe one real or imagined application of large language models (LLMs). Keep the "

@@ -96,13 +96,20 @@ def resolve_task(cfg: CensusConfig) -> Task:
         ConfigError: a custom task without a prompt, or ``ontology:`` without a KB.
     """
     name, _, arg = cfg.task.partition(":")
+    simple = cfg.prompt_variant == "simple"
+    if simple and (name not in ("diseases", "theorems") or arg):
+        raise ConfigError(
+            f"prompt_variant 'simple' exists for diseases and theorems only (App. B.2), not {cfg.task!r}"
+        )
     if name == "diseases":
         n = cfg.answers or 50
         kind: TaskKind = "diseases"
-        template, decoder, kb, per = prompts.DISEASES_PROMPT, "lines", "doid", 22
+        template = prompts.DISEASES_SIMPLE_PROMPT if simple else prompts.DISEASES_PROMPT
+        decoder, kb, per = "lines", "doid", 22
     elif name == "theorems":
         n = cfg.answers or 20
-        kind, template, decoder, kb, per = "theorems", prompts.THEOREMS_PROMPT, "comma", "theorems", 10
+        template = prompts.THEOREMS_SIMPLE_PROMPT if simple else prompts.THEOREMS_PROMPT
+        kind, decoder, kb, per = "theorems", "comma", "theorems", 10
     elif name == "ontology":
         from knowsum.kb import KB_NAMES, KBS
 
