@@ -26,12 +26,16 @@ from knowsum.census._result import (
     DiversityInfo,
     HeldoutPoint,
     ItemRecord,
+    KPoint,
+    Sensitivity,
     StopInfo,
     TopItem,
     load_result,
 )
 from knowsum.census._run import RunOutcome, default_out, run_census, write_run
 from knowsum.census._score import read_items, score_items
+from knowsum.census._sensitivity import add_sensitivity, run_prevalence, sensitivity
+from knowsum.census._sweep import SweepCell, SweepOutcome, run_sweep, sweep_cells
 from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, resolve_task
 from knowsum.census._verify import Verdict, Verifier, make_verifier
 
@@ -48,12 +52,17 @@ __all__ = [
     "DiversityInfo",
     "HeldoutPoint",
     "ItemRecord",
+    "KPoint",
     "RunOutcome",
+    "Sensitivity",
     "StopInfo",
+    "SweepCell",
+    "SweepOutcome",
     "Task",
     "TopItem",
     "Verdict",
     "Verifier",
+    "add_sensitivity",
     "analyse",
     "decode",
     "default_out",
@@ -63,6 +72,10 @@ __all__ = [
     "read_items",
     "resolve_task",
     "run_census",
+    "run_prevalence",
+    "run_sweep",
     "score_items",
+    "sensitivity",
+    "sweep_cells",
     "write_run",
 ]

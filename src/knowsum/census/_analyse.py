@@ -34,7 +34,7 @@ from knowsum.census._tasks import Task
 from knowsum.census._verify import Verdict, Verifier
 from knowsum.stats import Prevalence, StatsWarning, summarize
 
-__all__ = ["Analysis", "analyse", "count_flags", "verify_items"]
+__all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
 
 CURVE_RESAMPLES = 200
 """Bootstrap resamples per point of the Û(t) band (the headline interval uses ``n_bootstrap``)."""
@@ -148,7 +148,7 @@ def _diversity(
     return out, vectors, info
 
 
-def _prevalence(keys: Sequence[str], rows: Sequence[int], n_queries: int) -> Prevalence:
+def prevalence_of(keys: Sequence[str], rows: Sequence[int], n_queries: int) -> Prevalence:
     """Counts by cluster, with the query × cluster matrix over *all* ``n_queries`` responses
     (empty ones too, so held-out splits and the bootstrap resample every query that was asked)."""
     codes: dict[str, int] = {}
@@ -213,7 +213,7 @@ def analyse(
     row_of = {q: i for i, (q, _) in enumerate(responses)}
     picked = [i for i, f in enumerate(flags) if f]
     keys = [str(verdicts[i].key) for i in picked]
-    prev = _prevalence(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
+    prev = prevalence_of(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
     fields: dict[str, Any] = {"n_unseen": None, "n_total": None, "skr": None, "interval": None}

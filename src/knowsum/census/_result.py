@@ -23,6 +23,8 @@ __all__ = [
     "DiversityInfo",
     "HeldoutPoint",
     "ItemRecord",
+    "KPoint",
+    "Sensitivity",
     "StopInfo",
     "TopItem",
     "load_result",
@@ -130,6 +132,31 @@ class HeldoutPoint(_Record):
     actual_sd: float
 
 
+class KPoint(_Record):
+    """The estimate at one truncation level ``k`` and its held-out error (paper Fig. 9 left)."""
+
+    k: int
+    n_unseen: float = Field(description="Û(t) with this k (smoothed Good–Turing, eq. 1)")
+    n_total: float = Field(description="N_seen + Û(t)")
+    skr: float | None
+    nmse: float = Field(description="held-out normalized MSE of this k (§5.1)")
+
+
+class Sensitivity(_Record):
+    """``knowsum census sensitivity``: the estimate over ``t`` and over ``k`` (paper §5.2, Figs. 8-9 left)."""
+
+    t: float = Field(description="the run's t (the k study's extrapolation factor)")
+    estimator: str = Field(description="estimator of the t study (the k study uses et)")
+    k: int | None = Field(description="the run's k (used by the t study)")
+    interval_method: str = Field(description="band of the t study: lognormal or percentile")
+    n_resamples: int = Field(description="bootstrap resamples of the t band")
+    t_points: list[CurvePoint]
+    k_points: list[KPoint]
+    k_best: int = Field(description="k with the smallest held-out NMSE")
+    split: str = Field(description="held-out splits: queries or thinning")
+    n_shuffles: int
+
+
 class TopItem(_Record):
     """One of the most frequent clusters (paper Tables 6-8)."""
 
@@ -206,6 +233,7 @@ class CensusResult(_Record):
     examples: list[str] = Field(default_factory=list, description="a few raw responses (model text)")
     stop: StopInfo | None = None
     diversity: DiversityInfo | None = None
+    sensitivity: Sensitivity | None = Field(None, description="added by `knowsum census sensitivity`")
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
 

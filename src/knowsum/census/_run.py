@@ -24,7 +24,7 @@ from knowsum._atomic import atomic_write
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
-from knowsum.census._result import StopInfo
+from knowsum.census._result import CensusResult, StopInfo
 from knowsum.census._tasks import Task, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.models import (
@@ -37,7 +37,7 @@ from knowsum.models import (
     sample_sync,
 )
 
-__all__ = ["RunOutcome", "default_out", "run_census", "write_run"]
+__all__ = ["RunOutcome", "default_out", "open_for", "rewrite_result", "run_census", "write_run"]
 
 Echo = Callable[[str], None]
 
@@ -63,7 +63,7 @@ def default_out(cfg: CensusConfig, model_id: str) -> Path:
     )
 
 
-def _open(cfg: CensusConfig) -> Backend:
+def open_for(cfg: CensusConfig) -> Backend:
     """The backend of ``cfg``; HTTP options go only to an OpenAI-compatible endpoint."""
     if cfg.base_url or (cfg.model or "").startswith("openai:"):
         return open_backend(
@@ -78,8 +78,6 @@ def _open(cfg: CensusConfig) -> Backend:
 
 def write_run(analysis: Analysis, out_dir: Path) -> Path:
     """Write ``items.jsonl``, plots, ``report.html`` and finally ``result.json``; return the report path."""
-    from knowsum.report.census import write_report
-
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "result.json").unlink(missing_ok=True)  # absent until this run is completely written
     with atomic_write(out_dir / "items.jsonl") as fh:
@@ -87,9 +85,17 @@ def write_run(analysis: Analysis, out_dir: Path) -> Path:
     if analysis.embeddings is not None:
         with atomic_write(out_dir / "embeddings.npy", "wb") as fh:
             np.save(fh, analysis.embeddings, allow_pickle=False)
-    report = write_report(analysis.result, out_dir)
+    return rewrite_result(analysis.result, out_dir)
+
+
+def rewrite_result(result: CensusResult, out_dir: Path) -> Path:
+    """Write the plots, ``report.html`` and then ``result.json`` of a run (also to update an existing
+    run, e.g. after :func:`knowsum.census._sensitivity.add_sensitivity`); returns the report path."""
+    from knowsum.report.census import write_report
+
+    report = write_report(result, out_dir)
     with atomic_write(out_dir / "result.json") as fh:
-        fh.write(analysis.result.model_dump_json(indent=2) + "\n")
+        fh.write(result.model_dump_json(indent=2) + "\n")
     return report
 
 
@@ -170,7 +176,7 @@ def run_census(
     task = resolve_task(cfg)
     verifier = make_verifier(task, cfg.criterion, cfg.cutoff)  # fail fast if the KB is missing
     own = backend is None
-    be = backend if backend is not None else _open(cfg)
+    be = backend if backend is not None else open_for(cfg)
     params = GenerationParams(
         temperature=cfg.temperature, top_p=cfg.top_p, max_tokens=task.max_tokens, seed=cfg.seed
     )

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from knowsum.census import CensusConfig, load_config, load_result, run_census
 from knowsum.census._config import config_error
 from knowsum.cli._census_score import k_value, score
+from knowsum.cli._census_studies import sensitivity, sweep
 
 __all__ = ["census"]
 
@@ -29,10 +30,14 @@ def census() -> None:
       knowsum census run --config census.toml
       knowsum census compare census-runs/*
       knowsum census score items.jsonl --kb mesh --model my-llm
+      knowsum census sensitivity census-runs/diseases-qwen2.5-coder-1.5b-instruct
+      knowsum census sweep theorems --answers 10,20 --prompt-variant full,simple
     """
 
 
 census.add_command(score)
+census.add_command(sensitivity)
+census.add_command(sweep)
 
 
 @census.command("run")

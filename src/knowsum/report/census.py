@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._census_studies import sensitivity_plots, sensitivity_section
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
@@ -98,6 +99,8 @@ class CensusRecord(Protocol):
     def examples(self) -> Sequence[str]: ...
     @property
     def stop(self) -> Any: ...
+    @property
+    def sensitivity(self) -> Any: ...
 
 
 COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
@@ -151,6 +154,8 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
             ),
             "Most frequently generated verified items (KnowSum Fig. 5).",
         )
+    if result.sensitivity is not None:
+        out.update(sensitivity_plots(result.sensitivity))
     return out
 
 
@@ -206,12 +211,16 @@ def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dic
     if result.stop is not None:
         parts.append(h.paragraph(result.stop.message, cls="stop"))
     parts.append(h.section("Summary", h.table(["quantity", "value"], _summary_rows(result))))
-    figs = [
-        h.figure_png(png, alt=captions[name], caption=captions[name], name=name)
+    figs = {
+        name: h.figure_png(png, alt=captions[name], caption=captions[name], name=name)
         for name, png in figures.items()
-    ]
-    if figs:
-        parts.append(h.section("Plots", *figs))
+    }
+    main = [f for name, f in figs.items() if not name.startswith("sensitivity_")]
+    if main:
+        parts.append(h.section("Plots", *main))
+    if result.sensitivity is not None:
+        studies = [f for name, f in figs.items() if name.startswith("sensitivity_")]
+        parts.append(sensitivity_section(result.sensitivity, studies))
     if result.top_items:
         rows = [[i + 1, t.name, t.key, t.count, t.fraction] for i, t in enumerate(result.top_items)]
         parts.append(h.section("Top items", h.table(["#", "name", "key", "count", "fraction"], rows)))
