@@ -40,3 +40,49 @@ def test_smollm2_run_writes_every_artifact(tmp_path: Path) -> None:
     # a rerun is served from the store and gives the same numbers
     assert main([*args[:-2], "--out", str(tmp_path / "again")]) == 0
     assert load_result(tmp_path / "again").scores == result.scores
+
+
+def test_user_files_build_q6_q8_with_abstracts_and_score_summaries(tmp_path: Path) -> None:
+    """Expression, summaries and abstracts from user files; summaries scored with the real metrics."""
+    if not is_installed(model_spec("smollm2-135m-instruct")) or installed("genes") is None:
+        pytest.fail("needs `knowsum models install smollm2-135m-instruct` and `knowsum kb install genes go`")
+    expression = tmp_path / "expr.tsv"
+    expression.write_text("gene\tcategory\ttissues\nAADAC\tBiased expression\tliver|small intestine\n")
+    summaries = tmp_path / "summaries.tsv"
+    summaries.write_text(
+        "RPL37\tRibosomes, the organelles that catalyze protein synthesis, consist of a small 40S subunit "
+        "and a large 60S subunit. This gene encodes a ribosomal protein of the 60S subunit.\n"
+        "7157\tThis gene encodes a tumor suppressor protein containing transcriptional activation, DNA "
+        "binding, and oligomerization domains.\n"
+    )
+    abstracts = tmp_path / "abstracts.tsv"
+    from knowsum.kb import load_genes
+
+    store = load_genes()
+    try:
+        pmids = store.pubmed_ids(7157)[:2]
+    finally:
+        store.close()
+    abstracts.write_text(
+        "".join(f"{p}\tTP53 is mutated in half of human cancers (abstract {p}).\n" for p in pmids)
+    )
+    out = tmp_path / "run"
+    args = ["genebench", "run", "--build-default", "--types", "Q6,Q8", "-m", "mock",
+            "--expression", str(expression), "--summaries", str(summaries), "--abstracts", str(abstracts),
+            "--store", str(tmp_path / "s.sqlite"), "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    questions = read_questions(out / "questions.jsonl")
+    q8 = sorted((q.gene, q.flag) for q in questions if q.task == "Q8")
+    assert q8 == [("TP53", "no_ref"), ("TP53", "with_ref")]  # only TP53 has an abstract in the file
+    ctx = next(q.context for q in questions if q.flag == "with_ref")
+    assert ctx is not None and ctx.count("\n---\n") == len(pmids) - 1
+    result = load_result(out)
+    assert set(result.scores.summary) == {"no_ref", "with_ref"}
+    for flag in ("no_ref", "with_ref"):
+        s = result.scores.summary[flag]
+        assert 0 < s["score"] < 1 and s["perplexity"] > 1  # type: ignore[operator]
+        parts = (s["rouge_l"], s["bertscore"], s["fluency"])
+        assert s["score"] == pytest.approx(sum(parts) / 3)  # type: ignore[arg-type]
+    assert "bertscore" in result.scores.methods and "MiniLM" in result.scores.methods["bertscore"]
+    assert result.scores.knowledge["expression"] == 0.0  # the mock's echo is no JSON: a format error
+    assert result.scores.format_errors["expression"] == 1.0
