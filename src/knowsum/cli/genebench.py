@@ -149,7 +149,7 @@ def build_cmd(types: tuple[str, ...], out: Path, **kw: Any) -> None:
 @click.option(
     "--per-type",
     type=click.IntRange(min=1),
-    default=5,
+    default=2,
     show_default=True,
     help="Questions per task and stratum with --build-default.",
 )

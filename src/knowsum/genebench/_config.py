@@ -30,7 +30,7 @@ class GenebenchConfig(BaseModel):
         None, description="Question file (JSONL); None builds a small default set."
     )
     tasks: tuple[str, ...] = Field(tuple(TASKS), description="Tasks to build (when building).")
-    per_type: int | None = Field(5, ge=1, description="Questions per task and stratum when building.")
+    per_type: int | None = Field(2, ge=1, description="Questions per task and stratum when building.")
     genes: int | None = Field(None, ge=1, description="Draw built questions from this many random genes.")
     seed: int = Field(0, ge=0, description="Seed of building, sampling and permutation tests.")
     permutations: Literal["cyclic", "none"] = Field(
