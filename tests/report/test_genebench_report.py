@@ -303,3 +303,22 @@ def test_report_in_headless_chromium(tmp_path: Path, browser_bin: str) -> None:
     assert loaded == set(report.PLOT_FILES)
     assert (ARTIFACTS / "genebench-report.png").read_bytes().startswith(b"\x89PNG")
     assert json.dumps(result)  # the record stays plain JSON
+
+
+def test_error_bars_never_leave_the_percentage_range() -> None:
+    """A 62.5 ± 41.5 % bar must not claim 104 %: error bars are cut at the bounds."""
+    from knowsum.report import _plots
+
+    fig = _plots.grouped_bars(
+        ["Q1", "Q3-A"],
+        {"low": [62.5, 25.0], "high": [87.5, 0.0]},
+        errors={"low": [41.46, 25.0], "high": [21.65, 30.0]},
+        bounds=(0.0, 100.0),
+    )
+    ends = []
+    for container in fig.axes[0].containers:
+        if getattr(container, "errorbar", None) is not None:
+            for seg in container.errorbar.lines[2][0].get_segments():
+                ends += [float(seg[0][1]), float(seg[1][1])]
+    assert ends and min(ends) >= 0.0 and max(ends) <= 100.0
+    assert 100.0 in ends and 0.0 in ends  # the cut ones touch the bounds

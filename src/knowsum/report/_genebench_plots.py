@@ -65,6 +65,7 @@ def loc_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
         [_ATTENTION_TASKS[t] for t in tasks],
         series,
         errors=errors,
+        bounds=(0.0, 100.0),
         title="Research attention: LOC vs non-LOC genes (cf. paper Fig. 4)",
         ylabel="accuracy (%)",
     )
@@ -72,7 +73,8 @@ def loc_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     fig.axes[0].legend(ncol=2, loc="upper center", fontsize=9)
     return (
         fig,
-        "Accuracy (%) on low-attention (LOC) and high-attention genes; error bars: std over rotations.",
+        "Accuracy (%) on low-attention (LOC) and high-attention genes; error bars: std over rotations, "
+        "cut at 0 and 100 %.",
     )
 
 

@@ -9,6 +9,7 @@ census prevalence histogram (KnowSum paper Fig. 4) is :func:`bars` with a log y 
 from __future__ import annotations
 
 import io
+import math
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -91,6 +92,7 @@ def grouped_bars(
     xlabel: str | None = None,
     ylabel: str | None = None,
     errors: Mapping[str, Sequence[float]] | None = None,
+    bounds: tuple[float, float] | None = None,
 ) -> Any:
     """Side-by-side bars: one group per category, one bar per named series.
 
@@ -98,6 +100,8 @@ def grouped_bars(
         categories: group labels (x axis).
         series: name → one height per category (NaN: no bar).
         errors: name → symmetric error bar per category (e.g. a std; NaN or 0: none).
+        bounds: the range the quantity lives in (``(0, 100)`` for a percentage): error bars are cut
+            at it, so a bar never claims an impossible value.
     """
     fig, ax = new_figure(max(6.0, 0.6 * len(categories) * max(1, len(series)) ** 0.5), 4.0)
     n = max(1, len(series))
@@ -105,13 +109,20 @@ def grouped_bars(
     for i, (name, values) in enumerate(series.items()):
         offs = [j + (i - (n - 1) / 2) * width for j in range(len(categories))]
         err = (errors or {}).get(name)
+        yerr: Any = None
+        if err is not None:
+            lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
+            yerr = [
+                [min(e, v - lo) if v == v else 0.0 for v, e in zip(values, err, strict=True)],
+                [min(e, hi - v) if v == v else 0.0 for v, e in zip(values, err, strict=True)],
+            ]
         ax.bar(
             offs,
             list(values),
             width=width,
             label=name,
             color=PALETTE[i % len(PALETTE)],
-            yerr=list(err) if err is not None else None,
+            yerr=yerr,
             capsize=4 if err is not None else 0,
         )
     ax.set_xticks(range(len(categories)), list(categories), rotation=30, ha="right")
