@@ -137,7 +137,7 @@ def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, st
     fig_s = p.grouped_bars(
         labels, {"N_seen": seen}, title="N_seen per setting", ylabel="distinct verified items"
     )
-    fig_t, ax = p.new_figure(max(6.0, 0.9 * len(labels)), 4.0)
+    fig_t, ax = p.new_figure(max(7.5, 1.6 * len(labels)), 4.5)
     below = [
         t - r.interval_total[0] if r.interval_total else 0.0
         for t, (_, r, _) in zip(total, entries, strict=True)
@@ -152,7 +152,7 @@ def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, st
     ax.bar(range(len(labels)), seen, color=p.PALETTE[0], width=0.4, label="N_seen")
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     ax.set_ylabel("items")
-    ax.set_title("Estimated total N_tot per setting (whiskers: interval)")
+    ax.set_title("N_tot per setting (whiskers: its interval)")
     ax.legend()
     return [
         (fig_s, "N_seen per setting (KnowSum Fig. 8 right / Fig. 9 right style)."),
