@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from knowsum.census import CensusConfig, run_census
+from knowsum.census import CensusConfig, add_sensitivity, run_census
 from knowsum.models import MockBackend, Request
 
 from ._cdp import ARTIFACTS, Browser, inspect_report
@@ -44,6 +44,16 @@ def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, bro
         "prevalence", "curve", "heldout", "top_items"
     }  # fmt: skip
     assert (ARTIFACTS / "census-report.png").read_bytes().startswith(b"\x89PNG")
+
+    # issue 10: the interval method is named, and `census sensitivity` adds its section and plots
+    assert "interval (lognormal)" in page["text"] and "observations n (mention)" in page["text"]
+    add_sensitivity(outcome.out_dir, t_grid=(1, 10, 100), k_grid=(2, 4, 6, 8), n_resamples=50)
+    page, errors = inspect_report(browser_bin, outcome.report, "census-report-sensitivity.png")
+    assert errors == [] and page["scripts"] == 0
+    assert "Sensitivity to t and k (KnowSum §5.2)" in page["text"]
+    assert {name for name, done, width in page["plots"] if done and width > 100} >= {
+        "sensitivity_t", "sensitivity_k"
+    }  # fmt: skip
 
 
 def test_console_errors_are_caught(tmp_path: Path, browser_bin: str) -> None:
