@@ -145,8 +145,8 @@ def build_questions(
     def loc_split(ids: Iterable[int]) -> dict[str, list[int]]:
         chosen = list(ids)
         return {
-            "loc": [i for i in chosen if b.genes[i].is_loc],
-            "non-loc": [i for i in chosen if not b.genes[i].is_loc],
+            "loc": [i for i in chosen if b.loc[i]],
+            "non-loc": [i for i in chosen if not b.loc[i]],
         }
 
     strata: dict[str, dict[str, list[int]]] = {}

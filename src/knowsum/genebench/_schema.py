@@ -127,13 +127,15 @@ Answer = str | list[str] | list[GoAnswer] | ExpressionAnswer
 def content_hash(
     question_type: str, knowledge: str, question: str, options: dict[str, str] | None, context: str | None
 ) -> str:
-    """``question_index`` of a built question: sha256 hex of its canonical content."""
-    payload = json.dumps(
-        [question_type, knowledge, question, options or {}, context or ""],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(payload.encode()).hexdigest()
+    """``question_index`` of a built question: sha256 hex of its content.
+
+    The hashed text is type, knowledge, question, context and the ``letter␞text`` options joined by
+    the unit separator ␟ (U+001F), so two questions share an index only if all of them are equal.
+    """
+    parts = [question_type, knowledge, question, context or ""]
+    if options:
+        parts += [f"{k}\x1e{v}" for k, v in options.items()]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
 class Question(BaseModel):
