@@ -87,7 +87,12 @@ def threshold(pooled: Sequence[NDArray[np.float64]], q: float) -> float:
 
 
 def cluster(vectors: FloatMatrix, cut: float) -> NDArray[np.int64]:
-    """Connected components of the graph "cosine distance < ``cut``" (one label per vector)."""
+    """Connected components of the graph "cosine distance ≤ ``cut``" (one label per vector).
+
+    The cut is a quantile of observed distances, so it is itself a distance between two answers;
+    ``≤`` links that pair (with ``<`` the result hung on float rounding of the same distance
+    computed twice).
+    """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
     from scipy.spatial import cKDTree
@@ -96,11 +101,12 @@ def cluster(vectors: FloatMatrix, cut: float) -> NDArray[np.int64]:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     radius = float(np.sqrt(2.0 * max(cut, 0.0)))
-    pairs = cKDTree(vectors).query_pairs(radius, output_type="ndarray") if radius > 0 else np.zeros((0, 2))
+    pairs = cKDTree(vectors).query_pairs(radius * (1 + 1e-9) + 1e-12, output_type="ndarray")
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if pairs.size:
-        dist = _cosine(np.linalg.norm(vectors[pairs[:, 0]] - vectors[pairs[:, 1]], axis=1))
-        pairs = pairs[dist < cut]
+        v64 = np.asarray(vectors, dtype=np.float64)  # as cKDTree computes the k-NN distances
+        dist = _cosine(np.linalg.norm(v64[pairs[:, 0]] - v64[pairs[:, 1]], axis=1))
+        pairs = pairs[dist <= cut * (1 + 1e-9) + 1e-12]
     graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
     _, labels = connected_components(graph, directed=False)
     return np.asarray(labels, dtype=np.int64)
