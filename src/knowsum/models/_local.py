@@ -4,7 +4,12 @@ llama-cpp-python's ``create_chat_completion`` defaults to temperature 0.2, top_k
 min_p 0.05; knowsum always passes its own values. A fixed seed reproduces the same text only if the
 context is ``reset()`` before each call (otherwise the KV-cache prefix reuse changes the numerics), so
 every request starts from a reset context with its own derived seed. Chat templates come from the
-GGUF metadata. Generation runs in one dedicated worker thread, one request at a time.
+GGUF metadata. Generation runs in one dedicated worker thread.
+
+With ``n_parallel > 1`` (``$KNOWSUM_BATCH``) requests are decoded together by :mod:`._batched`: a
+shared prompt is evaluated once per batch and ``n_parallel`` sequences advance per ``llama_decode``.
+A sample's text then depends on its prompt, seed and ``n_parallel`` only (not on its batch
+companions), but may differ from the sequential path's text (``n_parallel = 1``, the default).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 from knowsum.errors import BackendError, ConfigError, InputFileError
 from knowsum.models._base import Backend
+from knowsum.models._batched import BatchDecoder
 from knowsum.models._params import Request, Response
 
 __all__ = ["LocalBackend", "load_llama"]
@@ -56,6 +62,16 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
+def default_parallel() -> int:
+    """Sequences decoded together: ``$KNOWSUM_BATCH`` if set, else 1 (the sequential path)."""
+    env = os.environ.get("KNOWSUM_BATCH", "").strip()
+    if env:
+        if not env.isdigit() or not 1 <= int(env) <= 64:
+            raise ConfigError(f"KNOWSUM_BATCH must be a whole number in [1, 64], got {env!r}")
+        return int(env)
+    return 1
+
+
 class LocalBackend(Backend):
     """A GGUF model in-process.
 
@@ -66,6 +82,8 @@ class LocalBackend(Backend):
         n_threads: CPU threads (default: :func:`default_threads`).
         api: ``"chat"`` (prompt → one user message, chat template from the GGUF) or
             ``"completions"`` (raw prompt continuation).
+        n_parallel: sequences decoded together (default :func:`default_parallel`); 1 decodes
+            one request at a time.
     """
 
     kind = "local"
@@ -78,6 +96,7 @@ class LocalBackend(Backend):
         n_ctx: int = 4096,
         n_threads: int | None = None,
         api: str = "chat",
+        n_parallel: int | None = None,
     ) -> None:
         super().__init__()
         self.path = Path(path).expanduser().resolve()
@@ -90,6 +109,12 @@ class LocalBackend(Backend):
         self.api = api
         self.n_ctx = n_ctx
         self.n_threads = n_threads
+        self.n_parallel = n_parallel or default_parallel()
+        if self.n_parallel < 1:
+            raise ConfigError(f"invalid n_parallel={self.n_parallel}: must be >= 1")
+        # requests per generate() call: a few rounds of slots, so finished slots refill at once
+        self.batch_size = 1 if self.n_parallel == 1 else 4 * self.n_parallel
+        self._decoder: BatchDecoder | None = None
         self._llm: Any = None
         self._lock = threading.Lock()
         # always the same thread: llama.cpp keeps a CPU thread team per calling thread, and idle teams
@@ -112,7 +137,42 @@ class LocalBackend(Backend):
     def generate_blocking(self, requests: Sequence[Request]) -> list[Response]:
         """Blocking :meth:`generate` (one reset context and one derived seed per request)."""
         llm = self.llm
-        return [self._one(llm, r) for r in requests]
+        if self.n_parallel == 1:
+            return [self._one(llm, r) for r in requests]
+        return self._batched(llm, requests)
+
+    def _batched(self, llm: Any, requests: Sequence[Request]) -> list[Response]:
+        """Decode ``requests`` together (:class:`BatchDecoder`); bad prompts fail one by one."""
+        start = time.perf_counter()
+        with self._lock:
+            if self._decoder is None:
+                self._decoder = BatchDecoder(llm, self.n_parallel, self.n_ctx)
+            dec = self._decoder
+            out: list[Response | None] = [None] * len(requests)
+            jobs, where = [], []
+            for i, r in enumerate(requests):
+                if r.messages is not None and self.api != "chat":
+                    out[i] = self.failure(r, "ValueError: chat messages need api='chat'")
+                    continue
+                try:
+                    msgs = r.chat_messages() if self.api == "chat" else None
+                    jobs.append(dec.prepare(msgs, r.prompt, r.params, r.seed))
+                    where.append(i)
+                except ValueError as exc:
+                    why = f"{exc}: shorten the prompt or raise n_ctx (context n_ctx={self.n_ctx})"
+                    out[i] = self.failure(r, why)
+            generated = dec.run(jobs)
+        latency = time.perf_counter() - start
+        for i, g in zip(where, generated, strict=True):
+            out[i] = self.response(
+                requests[i],
+                g.text,
+                g.finish_reason,
+                prompt_tokens=g.prompt_tokens,
+                completion_tokens=g.completion_tokens,
+                latency=latency,
+            )
+        return [r for r in out if r is not None]
 
     def _one(self, llm: Any, r: Request) -> Response:
         p = r.params
@@ -157,6 +217,9 @@ class LocalBackend(Backend):
     async def aclose(self) -> None:
         """Free the model."""
         with self._lock:
+            if self._decoder is not None:
+                self._decoder.close()
+                self._decoder = None
             if self._llm is not None:
                 self._llm.close()
                 self._llm = None
