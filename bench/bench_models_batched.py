@@ -1,0 +1,90 @@
+"""Census samples/s and tokens/s: batched decoding (n_parallel 2, 4, 8) vs sequential vs direct calls.
+
+All sides run the same model, the same census-style prompt, the same per-sample seeds and KnowSum's
+sampling values, side by side in one process; rounds alternate and the load average is printed before
+and after (the machine is shared: compare ratios, not absolute rates). Batched texts differ from the
+sequential ones (other matrix kernels), so texts are not compared here; ``tests/models/test_batched.py``
+checks that a batched sample does not depend on its batch companions.
+
+    .venv/bin/python bench/bench_models_batched.py [--model smollm2-135m-instruct] [--samples 16]
+        [--max-tokens 128] [--sizes 2,4,8] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import time
+from typing import Any
+
+from knowsum.models import PAPER_PARAMS, GenerationParams, Request, make_requests, open_backend, sample_sync
+from knowsum.models._local import LocalBackend
+
+PROMPT = "List 20 human diseases, one per line."
+
+
+def direct(llm: Any, requests: list[Request]) -> tuple[int, float]:
+    """Plain sequential llama-cpp-python calls; ``(completion tokens, seconds)``."""
+    tokens, start = 0, time.perf_counter()
+    for r in requests:
+        p = r.params
+        llm.reset()
+        out = llm.create_chat_completion(
+            messages=r.chat_messages(),
+            temperature=p.temperature,
+            top_p=p.top_p,
+            top_k=p.top_k,
+            min_p=p.min_p,
+            max_tokens=p.max_tokens,
+            stop=list(p.stop),
+            seed=r.seed,
+        )
+        tokens += out["usage"]["completion_tokens"]
+    return tokens, time.perf_counter() - start
+
+
+def through(backend: LocalBackend, requests: list[Request]) -> tuple[int, float]:
+    """The requests through ``sample()`` (no store); ``(completion tokens, seconds)``."""
+    start = time.perf_counter()
+    got = sample_sync(backend, requests, progress=False)
+    return sum(r.completion_tokens for r in got), time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default="smollm2-135m-instruct")
+    ap.add_argument("--samples", type=int, default=16)
+    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--sizes", default="2,4,8")
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    params = GenerationParams(**{**PAPER_PARAMS.as_dict(), "max_tokens": args.max_tokens})
+    sizes = [int(s) for s in args.sizes.split(",")]
+    backends = {n: open_backend(args.model, n_parallel=n) for n in [1, *sizes]}
+    print(f"model {args.model}, {args.samples} samples/round, max_tokens {args.max_tokens}")
+    print(f"load average before: {os.getloadavg()}")
+    rates: dict[str, list[tuple[float, float]]] = {}
+    for i in range(args.rounds):
+        reqs = make_requests([PROMPT], params, n=args.samples, start=i * args.samples)
+        seq = backends[1]
+        assert isinstance(seq, LocalBackend)
+        runs = {"direct": lambda s=seq, q=reqs: s._executor.submit(direct, s.llm, q).result()}
+        for n, b in backends.items():
+            assert isinstance(b, LocalBackend)
+            runs[f"sample(), n_parallel {n}"] = lambda b=b, q=reqs: through(b, q)
+        for name, fn in runs.items() if i % 2 == 0 else reversed(list(runs.items())):
+            tokens, secs = fn()
+            rates.setdefault(name, []).append((tokens / secs, args.samples / secs))
+    for b in backends.values():
+        asyncio.run(b.aclose())
+    base = max(r[1] for r in rates["sample(), n_parallel 1"])
+    print(f"{'path':<28} {'tokens/s':>9} {'samples/s':>10} {'vs sequential':>14}")
+    for name, rs in rates.items():
+        tok, smp = max(r[0] for r in rs), max(r[1] for r in rs)
+        print(f"{name:<28} {tok:9.1f} {smp:10.3f} {smp / base:13.2f}x")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
