@@ -7,7 +7,7 @@ sequential ones (other matrix kernels), so texts are not compared here; ``tests/
 checks that a batched sample does not depend on its batch companions.
 
     .venv/bin/python bench/bench_models_batched.py [--model smollm2-135m-instruct] [--samples 16]
-        [--max-tokens 128] [--sizes 2,4,8] [--rounds 2]
+        [--answers 20] [--max-tokens N] [--sizes 2,4,8] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import os
 import time
 from typing import Any
 
+from knowsum.census._config import CensusConfig
+from knowsum.census._tasks import resolve_task
 from knowsum.models import PAPER_PARAMS, GenerationParams, Request, make_requests, open_backend, sample_sync
 from knowsum.models._local import LocalBackend
-
-PROMPT = "List 20 human diseases, one per line."
 
 
 def direct(llm: Any, requests: list[Request]) -> tuple[int, float]:
@@ -55,18 +55,33 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="smollm2-135m-instruct")
     ap.add_argument("--samples", type=int, default=16)
-    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--answers", type=int, default=20, help="the census prompt's n (the demo asks 20)")
+    ap.add_argument("--max-tokens", type=int, default=None, help="default: the census's own budget")
     ap.add_argument("--sizes", default="2,4,8")
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
-    params = GenerationParams(**{**PAPER_PARAMS.as_dict(), "max_tokens": args.max_tokens})
+    task = resolve_task(CensusConfig(task="diseases", answers=args.answers))
+    max_tokens = args.max_tokens or task.max_tokens
+    params = GenerationParams(**{**PAPER_PARAMS.as_dict(), "max_tokens": max_tokens})
     sizes = [int(s) for s in args.sizes.split(",")]
     backends = {n: open_backend(args.model, n_parallel=n) for n in [1, *sizes]}
-    print(f"model {args.model}, {args.samples} samples/round, max_tokens {args.max_tokens}")
+    print(
+        f"model {args.model}, census diseases prompt (n={args.answers}), {args.samples} samples/round, "
+        f"max_tokens {max_tokens}, {args.rounds} rounds (best round reported)"
+    )
     print(f"load average before: {os.getloadavg()}")
+    warm = make_requests(
+        [task.prompt], GenerationParams(**{**params.as_dict(), "max_tokens": 8}), n=2, start=10**6
+    )
+    for b in backends.values():  # load weights, build the batched context, touch the caches: untimed
+        assert isinstance(b, LocalBackend)
+        through(b, warm)
+    seq0 = backends[1]
+    assert isinstance(seq0, LocalBackend)
+    seq0._executor.submit(direct, seq0.llm, warm).result()
     rates: dict[str, list[tuple[float, float]]] = {}
     for i in range(args.rounds):
-        reqs = make_requests([PROMPT], params, n=args.samples, start=i * args.samples)
+        reqs = make_requests([task.prompt], params, n=args.samples, start=i * args.samples)
         seq = backends[1]
         assert isinstance(seq, LocalBackend)
         runs = {"direct": lambda s=seq, q=reqs: s._executor.submit(direct, s.llm, q).result()}

@@ -94,3 +94,14 @@ def test_knowsum_batch_sets_the_number_of_parallel_sequences(monkeypatch: pytest
         monkeypatch.setenv("KNOWSUM_BATCH", bad)
         with pytest.raises(ConfigError, match="KNOWSUM_BATCH"):
             default_parallel()
+
+
+def test_the_batch_size_is_part_of_the_store_key() -> None:
+    """A batched text depends on n_parallel, so stored responses of another batch size never match."""
+    seq, b2, b3 = _open(1), _open(2), _open(3)
+    reqs = make_requests(["List three colours."], PARAMS, n=2)
+    assert seq.endpoint == "chat" and b3.endpoint == "chat+batch3"
+    keys = [{b.key(r) for r in reqs} for b in (seq, b2, b3)]
+    assert all(len(k) == 2 for k in keys)
+    assert not (keys[0] & keys[1]) and not (keys[0] & keys[2]) and not (keys[1] & keys[2])
+    assert keys[2] == {_open(3).key(r) for r in reqs}  # stable for one batch size

@@ -105,13 +105,15 @@ class LocalBackend(Backend):
         if api not in ("chat", "completions"):
             raise ConfigError(f"invalid api={api!r}: use 'chat' or 'completions'")
         self.model_id = model_id or str(self.path)
-        self.endpoint = api
         self.api = api
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         self.n_parallel = n_parallel or default_parallel()
         if self.n_parallel < 1:
             raise ConfigError(f"invalid n_parallel={self.n_parallel}: must be >= 1")
+        # part of every store key: a batched sample's text depends on n_parallel, so responses decoded
+        # with another batch size (or sequentially, plain ``api``) are never served for these requests
+        self.endpoint = api if self.n_parallel == 1 else f"{api}+batch{self.n_parallel}"
         # requests per generate() call: a few rounds of slots, so finished slots refill at once
         self.batch_size = 1 if self.n_parallel == 1 else 4 * self.n_parallel
         self._decoder: BatchDecoder | None = None
