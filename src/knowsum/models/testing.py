@@ -1,7 +1,9 @@
 """A small OpenAI-compatible HTTP server on 127.0.0.1, with fault injection (tests, benchmarks, examples).
 
 It answers ``POST …/chat/completions`` and ``POST …/completions`` with deterministic texts
-(``"<last user text> | seed=<seed> | choice=<i>"``), honours ``n``, and reports token usage. With
+(``"<last user text> | seed=<seed> | choice=<i>"``), honours ``n``, and reports token usage. Given
+``items``, it answers instead with ``items_per_answer`` lines drawn from that list (Zipf-weighted,
+a pure function of prompt, seed and choice), so a census against it finds repeated items. With
 ``fault_rate > 0`` each attempt fails with that probability, cycling through the fault kinds:
 
 - ``429``: Too Many Requests with ``Retry-After: <retry_after>``;
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import random
 import threading
@@ -42,12 +45,32 @@ class Attempt:
     body: dict[str, Any] = field(compare=False, repr=False)
 
 
-def _answer(body: dict[str, Any], chat: bool) -> dict[str, Any]:
+def _cumulative(n: int) -> tuple[float, ...]:
+    """Cumulative Zipf weights ``1/1, 1/2, …, 1/n`` (the first items are the most frequent)."""
+    return tuple(itertools.accumulate(1.0 / (rank + 1) for rank in range(n)))
+
+
+def _text(
+    last: str, seed: object, choice: int, items: tuple[str, ...], cum: tuple[float, ...], k: int
+) -> str:
+    if not items:
+        return f"{last} | seed={seed} | choice={choice}"
+    rng = random.Random(f"{last}\x1f{seed}\x1f{choice}")
+    return "\n".join(rng.choices(items, cum_weights=cum, k=k))
+
+
+def _answer(
+    body: dict[str, Any],
+    chat: bool,
+    items: tuple[str, ...] = (),
+    cum: tuple[float, ...] = (),
+    per_answer: int = 1,
+) -> dict[str, Any]:
     last = body["messages"][-1]["content"] if chat else body["prompt"]
     n = int(body.get("n", 1))
     choices = []
     for i in range(n):
-        text = f"{last} | seed={body.get('seed')} | choice={i}"
+        text = _text(str(last), body.get("seed"), i, items, cum, per_answer)
         item: dict[str, Any] = {"index": i, "finish_reason": "stop"}
         item.update({"message": {"role": "assistant", "content": text}} if chat else {"text": text})
         choices.append(item)
@@ -74,6 +97,8 @@ class LoopbackServer:
         max_faults_per_body: at most this many consecutive faults for one request body.
         seed: seed of the fault draws.
         port: TCP port (0 = any free port).
+        items: answer with lines drawn from these texts instead of echoing the prompt.
+        items_per_answer: lines per answer when ``items`` is given.
 
     Attributes:
         base_url: ``http://127.0.0.1:<port>/v1`` once started.
@@ -90,6 +115,8 @@ class LoopbackServer:
         max_faults_per_body: int = 3,
         seed: int = 0,
         port: int = 0,
+        items: tuple[str, ...] = (),
+        items_per_answer: int = 10,
     ) -> None:
         unknown = set(faults) - set(FAULT_KINDS)
         if unknown:
@@ -100,6 +127,9 @@ class LoopbackServer:
         self.slow_seconds = slow_seconds
         self.max_faults_per_body = max_faults_per_body
         self.port = port
+        self.items = tuple(items)
+        self.items_per_answer = items_per_answer
+        self._cum = _cumulative(len(self.items))
         self.log: list[Attempt] = []
         self._rng = random.Random(seed)
         self._streak: dict[str, int] = {}
@@ -216,7 +246,11 @@ class LoopbackServer:
         else:
             if outcome == "slow":
                 await asyncio.sleep(self.slow_seconds)
-            self._write(writer, 200, json.dumps(_answer(body, chat)).encode())
+            self._write(
+                writer,
+                200,
+                json.dumps(_answer(body, chat, self.items, self._cum, self.items_per_answer)).encode(),
+            )
         await writer.drain()
         return True
 
@@ -233,9 +267,9 @@ class LoopbackServer:
         head += [f"{k}: {v}" for k, v in (extra or {}).items()]
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
 
-    def counts(self) -> dict[str, int]:
-        """Number of attempts per outcome (``ok`` and each fault kind)."""
+    def counts(self, since: int = 0) -> dict[str, int]:
+        """Number of attempts per outcome (``ok`` and each fault kind), from ``log[since:]`` on."""
         out: dict[str, int] = {}
-        for a in self.log:
+        for a in self.log[since:]:
             out[a.outcome] = out.get(a.outcome, 0) + 1
         return out
