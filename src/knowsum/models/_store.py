@@ -5,11 +5,19 @@ Rows are written one small transaction at a time as responses arrive, so a run k
 overwritten; a recorded error is replaced when a later attempt succeeds. JSON columns (``params``,
 ``prompt``) hold the sampling parameters and the prompt/messages; nothing is pickled and no
 credentials are ever stored.
+
+A store that cannot be written (full disk, read-only file system) raises one :class:`StoreError` whose
+message names the store and what to do; SQLite rolls the failed transaction back, so every row written
+before stays readable and a rerun after the cause is fixed resumes where the run stopped.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -48,6 +56,52 @@ class StoreInfo:
     errors: int
     models: tuple[tuple[str, str, int], ...]
     size: int
+
+
+def _writable(folder: Path) -> bool:
+    """False if ``folder`` is on a read-only file system or not writable (``access`` honours ``ro``
+    mounts even for root, who ignores permission bits)."""
+    try:
+        return os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
+def _full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free == 0
+    except OSError:
+        return False
+
+
+def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreError:
+    """A :class:`StoreError` naming the store, the cause and what to do, in one line.
+
+    Args:
+        path: the store file.
+        exc: what SQLite or the OS raised.
+        doing: what failed, completing "cannot … response store": ``open``, ``write to``, ``read``.
+    """
+    folder = next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
+    code = getattr(exc, "sqlite_errorcode", None)
+    code = code & 0xFF if isinstance(code, int) else None  # the primary code of an extended one
+    os_errno = getattr(exc, "errno", None)
+    where = f"cannot {doing} response store {path}"
+    if (
+        code == sqlite3.SQLITE_FULL
+        or os_errno == errno.ENOSPC
+        or (code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN) and _full(folder))
+    ):
+        return StoreError(
+            f"{where}: the disk is full; free space on it (or pass another --store PATH) and rerun: "
+            "the responses stored so far are kept"
+        )
+    if code == sqlite3.SQLITE_READONLY or os_errno in (errno.EROFS, errno.EACCES) or not _writable(folder):
+        return StoreError(
+            f"{where}: {folder} is read-only; pass --store PATH on a writable disk (or make it writable)"
+            " and rerun"
+        )
+    return StoreError(f"{where}: {exc} (pass another --store PATH)")
 
 
 def _row(r: Response) -> tuple[Any, ...]:
@@ -106,17 +160,19 @@ class ResponseStore:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else paths.store_path()
+        conn: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-            self._conn.row_factory = sqlite3.Row
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            apply_migrations(self._conn)
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            apply_migrations(conn)
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(
-                f"cannot open response store {self.path}: {exc} (pass another --store PATH)"
-            ) from exc
+            if conn is not None:  # not left open until garbage collection (it holds the -wal file)
+                conn.close()
+            raise _store_error(self.path, exc, "open") from exc
+        self._conn = conn
 
     def __enter__(self) -> ResponseStore:
         return self
@@ -130,15 +186,15 @@ class ResponseStore:
         """Close the connection (idempotent)."""
         self._conn.close()
 
-    def _execute(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+    def _execute(self, sql: str, args: Sequence[Any] = (), doing: str = "read") -> sqlite3.Cursor:
         try:
             return self._conn.execute(sql, args)
         except sqlite3.Error as exc:
-            raise StoreError(f"response store {self.path}: {exc}") from exc
+            raise _store_error(self.path, exc, doing) from exc
 
     def put(self, response: Response) -> None:
         """Write one response in its own transaction (a success is never overwritten)."""
-        self._execute(_UPSERT, _row(response))
+        self._execute(_UPSERT, _row(response), "write to")
 
     def put_many(self, responses: Iterable[Response]) -> None:
         """Write many responses in one transaction."""
@@ -150,7 +206,10 @@ class ResponseStore:
                 self._conn.execute("BEGIN")
                 self._conn.executemany(sql, rows)
         except sqlite3.Error as exc:
-            raise StoreError(f"response store {self.path}: {exc}") from exc
+            if self._conn.in_transaction:  # a failed COMMIT (disk full) may leave it open
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+            raise _store_error(self.path, exc, "write to") from exc
 
     def done_keys(self, keys: Collection[str]) -> set[str]:
         """The subset of ``keys`` that already hold a successful response.
@@ -161,7 +220,7 @@ class ResponseStore:
         rows = self._execute("SELECT coalesce(max(rowid), 0) FROM responses").fetchone()[0]
         if len(keys) * 4 >= rows:
             wanted = keys if isinstance(keys, (set, frozenset)) else set(keys)
-            scan = self._conn.execute("SELECT key FROM responses WHERE error IS NULL")
+            scan = self._execute("SELECT key FROM responses WHERE error IS NULL")
             return {k for (k,) in scan if k in wanted}
         done: set[str] = set()
         ordered = list(keys)
@@ -169,7 +228,7 @@ class ResponseStore:
             chunk = ordered[i : i + _CHUNK]
             marks = ",".join("?" * len(chunk))
             sql = f"SELECT key FROM responses WHERE key IN ({marks}) AND error IS NULL"
-            done.update(row[0] for row in self._conn.execute(sql, chunk))
+            done.update(row[0] for row in self._execute(sql, chunk))
         return done
 
     def get(self, key: str) -> Response | None:
