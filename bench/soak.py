@@ -187,7 +187,7 @@ def census_cmd(server: LoopbackServer, args: argparse.Namespace, store: Path, ou
         sys.executable, "-c", CLI, "census", "run", "custom",
         "--prompt", "List {n} bird species, one per line.", "--answers", "10",
         "--model", "openai:loopback", "--base-url", server.base_url,
-        "--concurrency", "8", "--timeout", "0.5", "--retries", "10",
+        "--concurrency", "8", "--timeout", "1", "--retries", "10",
         "--queries", str(args.queries), "--n-bootstrap", "200", "--seed", str(args.seed),
         "--store", str(store), "--out", str(out),
     ]  # fmt: skip
@@ -248,7 +248,7 @@ def kill_at_random_points(
 def phase_census(args: argparse.Namespace, tmp: Path, rep: Report) -> None:
     """A killed-and-restarted census process, then three at once on its store; vs a fault-free run."""
     with LoopbackServer(
-        fault_rate=0.0, retry_after="0.2", slow_seconds=1.0, seed=args.seed, items=ITEMS, items_per_answer=10
+        fault_rate=0.0, retry_after="0.2", slow_seconds=1.5, seed=args.seed, items=ITEMS, items_per_answer=10
     ) as server:
         say(f"census: fault-free reference run ({args.queries} queries) …")
         t0 = time.perf_counter()

@@ -162,3 +162,35 @@ def test_read_only_file_system_fails_with_one_line_and_leaves_the_store_untouche
     assert _check(db) == before
     assert main([*args, "-n", "30", "--store", str(db)]) == 0  # writable again: resumes
     assert len(_check(db)) == 30
+
+
+def test_a_census_run_directory_on_a_full_or_read_only_disk_is_one_line(
+    disk: Path, tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The store is fine but the run directory cannot be written: one line, exit 1, no result.json."""
+    out = disk / "run"
+    args = ["census", "run", "custom", "--prompt", "List {n} birds.", "--answers", "5", "--model", "mock"]
+    args += [
+        "--queries",
+        "5",
+        "--n-bootstrap",
+        "10",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--out",
+        str(out),
+    ]
+    filler = _fill(disk)
+    capsys.readouterr()
+    assert main(args) == 1
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("knowsum: error: cannot write") and "Traceback" not in err
+    assert err.endswith("the disk is full: free space on it (or write elsewhere, e.g. --out DIR) and rerun")
+    assert not (out / "result.json").exists()  # absent: the run is not marked finished
+    filler.unlink()
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    assert main(args) == 1
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("knowsum: error: cannot write") and "the file system is read-only" in err
+    subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+    assert main(args) == 0 and (out / "result.json").is_file()  # writable again: the rerun finishes

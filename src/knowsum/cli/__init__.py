@@ -3,11 +3,13 @@
 Sub-commands are registered lazily (``_COMMANDS`` maps a name to ``module:attribute``) so that
 ``knowsum --help`` and light commands never import heavy dependencies. :func:`main` is the entry
 point for the console script *and* for tests: it takes an argument list and returns the exit code.
-Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``.
+Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``; so does a
+file that cannot be written because its disk is full or read-only (exit 1).
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from collections.abc import Sequence
@@ -18,6 +20,13 @@ from knowsum import __version__
 from knowsum.errors import KnowsumError
 
 __all__ = ["cli", "main"]
+
+_DISK_ERRORS = {
+    errno.ENOSPC: "the disk is full: free space on it (or write elsewhere, e.g. --out DIR) and rerun",
+    errno.EDQUOT: "the disk quota is used up: free space (or write elsewhere, e.g. --out DIR) and rerun",
+    errno.EROFS: "the file system is read-only: write elsewhere (e.g. --out DIR) and rerun",
+}
+"""OS errors that say the disk cannot take a write, and what to do; reported in one line."""
 
 # name -> (module, attribute, one-line help shown by `knowsum --help` without importing it)
 _COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -101,6 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         click.echo(f"knowsum: error: {exc}", err=True)
         return 2
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRORS:
+            raise
+        where = f"cannot write {exc.filename}" if exc.filename else "cannot write"
+        click.echo(f"knowsum: error: {where}: {exc.strerror}; {_DISK_ERRORS[exc.errno]}", err=True)
+        return 1
     except KeyboardInterrupt:
         click.echo("knowsum: interrupted (completed work is saved; rerun to resume)", err=True)
         return 130
