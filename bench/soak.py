@@ -122,9 +122,9 @@ def audit(db: Path, expected: set[str]) -> Audit:
     )
 
 
-def report_audit(rep: Report, what: str, got: Audit, want: dict[str, str]) -> None:
-    """Add the exactly-once and identical-text checks of ``got`` against the reference texts."""
-    n = len(want)
+def report_audit(rep: Report, what: str, got: Audit, want: dict[str, str], n: int) -> None:
+    """Add the exactly-once and identical-text checks of ``got`` against the ``n`` reference texts."""
+    rep.check(f"{what}: fault-free run stored", len(want) == n, f"{len(want):,}/{n:,}")
     once = got.ok == n == got.stored and not (got.lost or got.duplicated)
     rep.check(
         f"{what}: stored once / lost / duplicated", once, f"{got.ok:,}/{n:,} / {got.lost} / {got.duplicated}"
@@ -177,7 +177,7 @@ def phase_sample(args: argparse.Namespace, tmp: Path, rep: Report) -> None:
         injected > 0 or args.fault_rate == 0,
         f"{injected:,} ({injected / max(1, attempts):.1%}): {faults_row(counts)}",
     )
-    report_audit(rep, "sample()", audit(tmp / "faulty.sqlite", set(want)), want)
+    report_audit(rep, "sample()", audit(tmp / "faulty.sqlite", set(want)), want, args.requests)
     rep.row("sample(): wall time faulty / fault-free", f"{faulty_s:.1f} s / {clean_s:.1f} s")
 
 
@@ -284,7 +284,7 @@ def phase_census(args: argparse.Namespace, tmp: Path, rep: Report) -> None:
         f"{len(rows)} ({mid}) / {len(rows)}; rows at each kill: {', '.join(map(str, rows)) or '-'}",
     )
     rep.row("census: attempts / faults", f"{sum(counts.values()):,} / {faults_row(counts)}")
-    report_audit(rep, "census", audit(store, set(want)), want)
+    report_audit(rep, "census", audit(store, set(want)), want, args.queries)
     if codes == [0] * 4:
         base = comparable(tmp / "ref")
         for run in ("shared", "killed"):
@@ -312,12 +312,15 @@ def run(args: argparse.Namespace) -> Report:
     """Both phases in a temporary folder (removed at the end); the table's rows and failed checks."""
     rep = Report()
     t0 = time.perf_counter()
+    loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="knowsum-soak-") as name:
         tmp = Path(name)
         phase_sample(args, tmp, rep)
+        loads.append(os.getloadavg()[0])
         phase_census(args, tmp, rep)
+        loads.append(os.getloadavg()[0])
     rep.row("total wall time", f"{time.perf_counter() - t0:.1f} s")
-    rep.row("load average at the end (1/5/15 min)", " / ".join(f"{x:.2f}" for x in os.getloadavg()))
+    rep.row("load average (1 min): start / after sample() / end", " / ".join(f"{x:.2f}" for x in loads))
     return rep
 
 
