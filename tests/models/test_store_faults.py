@@ -185,7 +185,9 @@ def test_a_census_run_directory_on_a_full_or_read_only_disk_is_one_line(
     assert main(args) == 1
     err = capsys.readouterr().err.splitlines()[-1]
     assert err.startswith("knowsum: error: cannot write") and "Traceback" not in err
-    assert err.endswith("the disk is full: free space on it (or write elsewhere, e.g. --out DIR) and rerun")
+    assert err.endswith(
+        "the disk is full: free space on it (or write elsewhere, e.g. another --out) and rerun"
+    )
     assert not (out / "result.json").exists()  # absent: the run is not marked finished
     filler.unlink()
     subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
