@@ -193,11 +193,16 @@ def census_cmd(server: LoopbackServer, args: argparse.Namespace, store: Path, ou
     ]  # fmt: skip
 
 
+STARTED: list[subprocess.Popen[bytes]] = []
+"""Every process :func:`start` started (:func:`run` kills those still running when it ends early)."""
+
+
 def start(cmd: list[str], tmp: Path, log: Path) -> subprocess.Popen[bytes]:
     """Start one CLI process (its output goes to ``log``; cwd and KNOWSUM_HOME inside ``tmp``)."""
     env = {**os.environ, "KNOWSUM_HOME": str(tmp / "home"), "PYTHONPATH": os.pathsep.join(sys.path)}
     with log.open("ab") as fh:
-        return subprocess.Popen(cmd, cwd=tmp, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        STARTED.append(subprocess.Popen(cmd, cwd=tmp, env=env, stdout=fh, stderr=subprocess.STDOUT))
+    return STARTED[-1]
 
 
 def rows_in(db: Path) -> int:
@@ -315,10 +320,17 @@ def run(args: argparse.Namespace) -> Report:
     loads = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="knowsum-soak-") as name:
         tmp = Path(name)
-        phase_sample(args, tmp, rep)
-        loads.append(os.getloadavg()[0])
-        phase_census(args, tmp, rep)
-        loads.append(os.getloadavg()[0])
+        try:
+            phase_sample(args, tmp, rep)
+            loads.append(os.getloadavg()[0])
+            phase_census(args, tmp, rep)
+            loads.append(os.getloadavg()[0])
+        finally:
+            for proc in STARTED:  # only after an error are some still running
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            STARTED.clear()
     rep.row("total wall time", f"{time.perf_counter() - t0:.1f} s")
     rep.row("load average (1 min): start / after sample() / end", " / ".join(f"{x:.2f}" for x in loads))
     return rep
