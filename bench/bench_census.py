@@ -34,6 +34,10 @@ import numpy as np
 from knowsum.census import CensusConfig, analyse, make_verifier, resolve_task, run_census, write_run
 from knowsum.kb import installed, load_ontology
 
+# the overhead over direct llama-cpp-python calls is measured on the sequential path (identical texts);
+# batched decoding has its own bench (bench_models_batched.py)
+os.environ.setdefault("KNOWSUM_BATCH", "1")
+
 NOISE = ("banana bread", "the quick brown fox", "xyzzy", "Eiffel Tower", "quantum chromodynamics")
 
 

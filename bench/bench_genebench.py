@@ -49,6 +49,10 @@ from knowsum.genebench import (
 )
 from knowsum.kb import load_genes, load_ontology
 
+# the overhead over direct llama-cpp-python calls is measured on the sequential path (identical texts);
+# batched decoding has its own bench (bench_models_batched.py)
+os.environ.setdefault("KNOWSUM_BATCH", "1")
+
 
 def bench_build() -> list[Question]:
     t0 = time.perf_counter()

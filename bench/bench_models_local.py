@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -40,6 +41,10 @@ from knowsum.models import (
     sample_sync,
 )
 from knowsum.models._local import LocalBackend, load_llama
+
+# the overhead over direct llama-cpp-python calls is measured on the sequential path (identical texts);
+# batched decoding has its own bench (bench_models_batched.py)
+os.environ.setdefault("KNOWSUM_BATCH", "1")
 
 PROMPTS = ["Name one human disease.", "List three human genes.", "What is a GO biological process?"]
 Result = tuple[float, float, list[str]]

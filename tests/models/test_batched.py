@@ -10,7 +10,7 @@ import pytest
 from knowsum.errors import ConfigError
 from knowsum.models import GenerationParams, is_installed, make_requests, model_spec, open_backend
 from knowsum.models import sample_sync as run
-from knowsum.models._local import LocalBackend, default_parallel
+from knowsum.models._local import DEFAULT_PARALLEL, LocalBackend, default_parallel
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"
@@ -87,6 +87,8 @@ def test_a_prompt_longer_than_the_context_fails_alone(batched: LocalBackend) -> 
 
 def test_knowsum_batch_sets_the_number_of_parallel_sequences(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KNOWSUM_BATCH", raising=False)
+    assert default_parallel() == DEFAULT_PARALLEL > 1  # batched by default (measured faster)
+    monkeypatch.setenv("KNOWSUM_BATCH", "1")
     assert default_parallel() == 1
     monkeypatch.setenv("KNOWSUM_BATCH", "6")
     assert default_parallel() == 6

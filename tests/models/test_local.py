@@ -59,7 +59,7 @@ def test_completions_api_and_store(tmp_path: Path) -> None:
     reqs = make_requests(["The capital of France is"], GenerationParams(temperature=0.0, max_tokens=5))
     with ResponseStore(tmp_path / "s.sqlite") as store:
         got = run(b, reqs, store=store)
-        assert got[0].ok and got[0].endpoint == "completions"
+        assert got[0].ok and got[0].endpoint.split("+")[0] == "completions"
         assert store.get(got[0].key) == got[0]
     asyncio.run(b.aclose())
 

@@ -6,10 +6,11 @@ context is ``reset()`` before each call (otherwise the KV-cache prefix reuse cha
 every request starts from a reset context with its own derived seed. Chat templates come from the
 GGUF metadata. Generation runs in one dedicated worker thread.
 
-With ``n_parallel > 1`` (``$KNOWSUM_BATCH``) requests are decoded together by :mod:`._batched`: a
-shared prompt is evaluated once per batch and ``n_parallel`` sequences advance per ``llama_decode``.
-A sample's text then depends on its prompt, seed and ``n_parallel`` only (not on its batch
-companions), but may differ from the sequential path's text (``n_parallel = 1``, the default).
+With ``n_parallel > 1`` (the default, :data:`DEFAULT_PARALLEL`; ``$KNOWSUM_BATCH`` sets it) requests
+are decoded together by :mod:`._batched`: a shared prompt is evaluated once per batch and
+``n_parallel`` sequences advance per ``llama_decode``. A sample's text then depends on its prompt,
+seed and ``n_parallel`` only (not on its batch companions), but may differ from the sequential path's
+text (``n_parallel = 1``), so the batch size is part of the store key.
 """
 
 from __future__ import annotations
@@ -62,14 +63,25 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
+DEFAULT_PARALLEL = 4
+"""Sequences decoded together unless ``$KNOWSUM_BATCH`` says otherwise.
+
+Measured (``bench/bench_models_batched.py --model qwen2.5-coder-1.5b-instruct --samples 12 --rounds 1``:
+the census request, each path in its own process, 2 cores): Qwen2.5-Coder 1.5B gave 1.33× the
+sequential samples/s with 2 sequences, 1.41× with 4 and 0.89× with 8 (README, Performance, has the
+SmolLM2 curve too). 4 is the fastest for the default model; ``KNOWSUM_BATCH=1`` restores the
+sequential path (texts equal to direct llama-cpp-python calls).
+"""
+
+
 def default_parallel() -> int:
-    """Sequences decoded together: ``$KNOWSUM_BATCH`` if set, else 1 (the sequential path)."""
+    """Sequences decoded together: ``$KNOWSUM_BATCH`` if set, else :data:`DEFAULT_PARALLEL`."""
     env = os.environ.get("KNOWSUM_BATCH", "").strip()
     if env:
         if not env.isdigit() or not 1 <= int(env) <= 64:
             raise ConfigError(f"KNOWSUM_BATCH must be a whole number in [1, 64], got {env!r}")
         return int(env)
-    return 1
+    return DEFAULT_PARALLEL
 
 
 class LocalBackend(Backend):
