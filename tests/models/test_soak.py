@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import httpx
+import pytest
 
 from knowsum.models.testing import FAULT_KINDS, LoopbackServer
 
@@ -23,6 +24,7 @@ def _soak() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_small_soak_survives_faults_concurrency_and_sigkill() -> None:
     soak = _soak()
     report = soak.run(soak.parse(["--requests", "300", "--kills", "2", "--queries", "120", "--seed", "1"]))
