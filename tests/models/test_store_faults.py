@@ -8,16 +8,15 @@ exit 6, that line on stderr, no traceback), every row written before stays reada
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import re
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from _mounts import fill, remount, tmpfs
 from knowsum.cli import main
 from knowsum.errors import StoreError
 from knowsum.models import GenerationParams, MockBackend, ResponseStore, make_requests, sample_sync
@@ -26,33 +25,11 @@ TEXT = "x" * 2000
 """A 2 KB answer: a few hundred of them overflow the 1 MiB disk."""
 
 
-def _mount(where: Path, *options: str) -> None:
-    subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(where)], check=True)
-
-
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
     """A 1 MiB tmpfs mounted at ``tmp_path/disk`` (unmounted at the end, whatever happened)."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    _mount(where, "size=1m", "mode=0755")
-    try:
+    with tmpfs(tmp_path / "disk", "1m") as where:
         yield where
-    finally:
-        if subprocess.run(["umount", str(where)], check=False).returncode != 0:
-            subprocess.run(["umount", "-l", str(where)], check=True)  # busy: detach now, free when closed
-
-
-def _fill(disk: Path) -> Path:
-    """Write a filler file until the disk is full; return it."""
-    filler = disk / "filler"
-    with filler.open("wb", buffering=0) as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 4096)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-    return filler
 
 
 def _requests(n: int) -> list:  # type: ignore[type-arg]
@@ -96,7 +73,7 @@ def test_full_disk_fails_with_one_line_keeps_every_earlier_row_and_resumes(disk:
     with ResponseStore(db) as store:
         first = sample_sync(_mock(), _requests(40), store=store, progress=False)
         before = {r.key: r.text for r in first}
-        filler = _fill(disk)
+        filler = fill(disk)
         with pytest.raises(StoreError) as caught:
             sample_sync(_mock(), _requests(150), store=store, progress=False)
         message = str(caught.value)
@@ -120,7 +97,7 @@ def test_full_disk_through_the_cli_exits_6_with_one_line(
     assert main([*args, "-n", "20"]) == 0
     capsys.readouterr()
     before = _check(db)
-    filler = _fill(disk)
+    filler = fill(disk)
     assert main([*args, "-n", "600"]) == 6
     _one_line(capsys.readouterr().err, db, "the disk is full; free space on it")
     after = _check(db, immutable=True)
@@ -129,7 +106,7 @@ def test_full_disk_through_the_cli_exits_6_with_one_line(
     assert main([*args, "-n", "600"]) == 0
     assert len(_check(db)) == 600
     # a new store on a full disk: the same kind of line, at open time
-    filler = _fill(disk)
+    filler = fill(disk)
     capsys.readouterr()
     assert main(["store", "info", "--store", str(disk / "new.sqlite")]) == 6
     err = capsys.readouterr().err
@@ -147,7 +124,7 @@ def test_read_only_file_system_fails_with_one_line_and_leaves_the_store_untouche
     assert main([*args, "-n", "20", "--store", str(db)]) == 0
     before = _check(db)
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
-    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    remount(disk, "ro")
     capsys.readouterr()
     for store in (db, disk / "new.sqlite", disk / "sub" / "new.sqlite"):
         assert main([*args, "-n", "30", "--store", str(store)]) == 6
@@ -158,7 +135,7 @@ def test_read_only_file_system_fails_with_one_line_and_leaves_the_store_untouche
         )
         assert "pass --store PATH on a writable disk" in err
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest and not (disk / "new.sqlite").exists()
-    subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+    remount(disk, "rw")
     assert _check(db) == before
     assert main([*args, "-n", "30", "--store", str(db)]) == 0  # writable again: resumes
     assert len(_check(db)) == 30
@@ -180,19 +157,17 @@ def test_a_census_run_directory_on_a_full_or_read_only_disk_is_one_line(
         "--out",
         str(out),
     ]
-    filler = _fill(disk)
+    filler = fill(disk)
     capsys.readouterr()
     assert main(args) == 1
     err = capsys.readouterr().err.splitlines()[-1]
     assert err.startswith("knowsum: error: cannot write") and "Traceback" not in err
-    assert err.endswith(
-        "the disk is full: free space on it (or write elsewhere, e.g. another --out) and rerun"
-    )
+    assert err.endswith("the disk is full: free space on it (or write elsewhere) and rerun")
     assert not (out / "result.json").exists()  # absent: the run is not marked finished
     filler.unlink()
-    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    remount(disk, "ro")
     assert main(args) == 1
     err = capsys.readouterr().err.splitlines()[-1]
     assert err.startswith("knowsum: error: cannot write") and "the file system is read-only" in err
-    subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+    remount(disk, "rw")
     assert main(args) == 0 and (out / "result.json").is_file()  # writable again: the rerun finishes

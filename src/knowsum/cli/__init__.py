@@ -22,9 +22,9 @@ from knowsum.errors import KnowsumError
 __all__ = ["cli", "main"]
 
 _DISK_ERRORS = {
-    errno.ENOSPC: "the disk is full: free space on it (or write elsewhere, e.g. another --out) and rerun",
-    errno.EDQUOT: "the disk quota is used up: free space (or write elsewhere, e.g. another --out) and rerun",
-    errno.EROFS: "the file system is read-only: write elsewhere (e.g. another --out) and rerun",
+    errno.ENOSPC: "the disk is full: free space on it (or write elsewhere) and rerun",
+    errno.EDQUOT: "the disk quota is used up: free space (or write elsewhere) and rerun",
+    errno.EROFS: "the file system is read-only: write elsewhere and rerun",
 }
 """OS errors that say the disk cannot take a write, and what to do; reported in one line."""
 

@@ -4,15 +4,20 @@
 the source spec, the SHA-256 and size of every source file read, and the store file's size. A KB
 whose entry matches (same format and source, store present with the recorded size; for ``--from``
 files also the same SHA-256) is skipped without reading anything, so a warm ``kb install all`` is
-instant. Stores are written atomically, so an interrupted install leaves the previous state.
+instant. Stores are written atomically, so an interrupted install leaves the previous state. A store
+that cannot be written because the disk is full or read-only raises the matching :class:`OSError`
+(``ENOSPC``/``EROFS``, naming the store), which the CLI reports in one line.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
+import shutil
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,7 +29,7 @@ from knowsum import paths
 from knowsum.errors import InputError, KBNotInstalledError, KnowsumError, UnknownNameError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._ontology import Ontology
-from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
+from knowsum.kb._registry import KB_NAMES, KBS, Built, KBSpec
 from knowsum.kb._sources import sha256
 from knowsum.kb._store import FORMAT_VERSION, write_store
 
@@ -102,6 +107,27 @@ def _source_key(kb: KBSpec, from_files: Sequence[Path]) -> str:
     return "files: " + ", ".join(f"{p.resolve()} sha256={sha256(p)}" for p in from_files)
 
 
+def _disk_error(exc: sqlite3.Error, out: Path) -> OSError | None:
+    """The OS error a failed store write really is (disk full, read-only), or ``None``."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    folder = out.parent
+    if code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and shutil.disk_usage(folder).free == 0):
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out))
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) and not os.access(folder, os.W_OK):
+        return OSError(errno.EROFS, os.strerror(errno.EROFS), str(out))
+    return None
+
+
+def _build(kb: KBSpec, from_files: Sequence[Path], out: Path, progress: Progress) -> Built:
+    """Build the store of ``kb`` at ``out``: ``(data to write or None, entries, source files)``."""
+    try:
+        return kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+    except sqlite3.Error as exc:  # the genes KB writes its store while building
+        if (disk := _disk_error(exc, out)) is None:
+            raise
+        raise disk from exc
+
+
 def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: Progress) -> InstallResult:
     for f in from_files:
         if not f.is_file():
@@ -119,13 +145,18 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
         )
     t0 = time.perf_counter()
     out = store_path(kb.name)
-    data, n, sources = kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+    data, n, sources = _build(kb, from_files, out, progress)
     file_release = data.release if data is not None and "from file" not in data.release else ""
     release = (file_release or "from file") if from_files else kb.release
     if data is not None:
         data.release = release
         progress(f"writing {out.name} ({n} terms)")
-        write_store(data, out)
+        try:
+            write_store(data, out)
+        except sqlite3.Error as exc:
+            if (disk := _disk_error(exc, out)) is None:
+                raise
+            raise disk from exc
     lo, hi = kb.expected
     if not from_files and not lo <= n <= hi:
         progress(f"warning: {kb.name} has {n} entries, outside the expected {lo}-{hi}")
