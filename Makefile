@@ -102,6 +102,8 @@ bench: data
 	$(PY) bench/bench_models_http.py
 	$(PY) bench/bench_resume.py
 	$(PY) bench/bench_models_local.py
+	$(PY) bench/bench_models_batched.py --samples 8 --rounds 1
+	$(PY) bench/soak.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
