@@ -3,12 +3,13 @@
 Builds a synthetic predictions file in the paper's public-release layout
 (``ID;label;n_annotations;n_web_occurrences;prediction``) over every live GO term of the installed
 KB (``knowsum kb install go``), topped up with repeats to ``--n`` rows, with the web popularity of
-the shared table and a known mixture of answers whose correctness rises with popularity: correct
-IDs, near misses (one digit changed), other existing IDs, invented IDs, chatty answers and
-answers without an ID. It then times each step of the scoring — KB load, file read, buckets and
-label index, answer judging (extraction, Levenshtein, Jaccard), statistics (50 buckets, four
-10,000-permutation Spearman tests, Granger F, top-500 R_B), writing result.json/predictions.jsonl,
-and the HTML report with its plots — and the whole CLI command in a fresh process.
+the bundled web-occurrence table (``load_popularity("go")``) and a known mixture of answers whose
+correctness rises with popularity: correct IDs, near misses (one digit changed), other existing IDs,
+invented IDs, chatty answers and answers without an ID. It then times each step of the scoring — KB
+load, file read, buckets and label index, answer judging (extraction, Levenshtein, Jaccard),
+statistics (50 buckets, four 10,000-permutation Spearman tests, Granger F, top-500 R_B), writing
+result.json/predictions.jsonl, and the HTML report with its plots — and the whole CLI command in a
+fresh process.
 Target: the CLI under 10 s on 2 cores.
 
 Usage::
