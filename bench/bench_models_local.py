@@ -90,8 +90,9 @@ def through_sample(backend: LocalBackend, requests: list[Request], db: Path) -> 
 
 
 def _row(label: str, results: list[Result], j: int) -> float:
-    med = statistics.median(r[j] for r in results)
-    print(f"  {label:<30} {med:7.1f}  (rounds: {', '.join(f'{r[j]:.1f}' for r in results)})")
+    values = [float(r[j]) for r in results]  # type: ignore[arg-type]  # j is 0 or 1: the two rates
+    med = statistics.median(values)
+    print(f"  {label:<30} {med:7.1f}  (rounds: {', '.join(f'{v:.1f}' for v in values)})")
     return med
 
 
