@@ -12,11 +12,9 @@ that cannot be written because the disk is full or read-only raises the matching
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import json
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -26,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from knowsum import paths
+from knowsum._diskfaults import disk_fault
 from knowsum.errors import InputError, KBNotInstalledError, KnowsumError, UnknownNameError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._ontology import Ontology
-from knowsum.kb._registry import KB_NAMES, KBS, Built, KBSpec
+from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
 from knowsum.kb._sources import sha256
 from knowsum.kb._store import FORMAT_VERSION, write_store
 
@@ -107,25 +106,15 @@ def _source_key(kb: KBSpec, from_files: Sequence[Path]) -> str:
     return "files: " + ", ".join(f"{p.resolve()} sha256={sha256(p)}" for p in from_files)
 
 
-def _disk_error(exc: sqlite3.Error, out: Path) -> OSError | None:
-    """The OS error a failed store write really is (disk full, read-only), or ``None``."""
-    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
-    folder = out.parent
-    if code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and shutil.disk_usage(folder).free == 0):
-        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out))
-    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) and not os.access(folder, os.W_OK):
-        return OSError(errno.EROFS, os.strerror(errno.EROFS), str(out))
-    return None
-
-
-def _build(kb: KBSpec, from_files: Sequence[Path], out: Path, progress: Progress) -> Built:
-    """Build the store of ``kb`` at ``out``: ``(data to write or None, entries, source files)``."""
+@contextlib.contextmanager
+def _disk_faults(out: Path) -> Iterator[None]:
+    """Re-raise a store write that failed on a full or read-only disk as that :class:`OSError`."""
     try:
-        return kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+        yield
     except sqlite3.Error as exc:  # the genes KB writes its store while building
-        if (disk := _disk_error(exc, out)) is None:
+        if (fault := disk_fault(exc, out)) is None:
             raise
-        raise disk from exc
+        raise OSError(fault, os.strerror(fault), str(out)) from exc
 
 
 def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: Progress) -> InstallResult:
@@ -145,18 +134,15 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
         )
     t0 = time.perf_counter()
     out = store_path(kb.name)
-    data, n, sources = _build(kb, from_files, out, progress)
+    with _disk_faults(out):
+        data, n, sources = kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
     file_release = data.release if data is not None and "from file" not in data.release else ""
     release = (file_release or "from file") if from_files else kb.release
     if data is not None:
         data.release = release
         progress(f"writing {out.name} ({n} terms)")
-        try:
+        with _disk_faults(out):
             write_store(data, out)
-        except sqlite3.Error as exc:
-            if (disk := _disk_error(exc, out)) is None:
-                raise
-            raise disk from exc
     lo, hi = kb.expected
     if not from_files and not lo <= n <= hi:
         progress(f"warning: {kb.name} has {n} entries, outside the expected {lo}-{hi}")

@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -27,6 +25,7 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from knowsum import paths
+from knowsum._diskfaults import disk_fault
 from knowsum.errors import StoreError
 from knowsum.models._migrations import apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response
@@ -58,22 +57,6 @@ class StoreInfo:
     size: int
 
 
-def _writable(folder: Path) -> bool:
-    """False if ``folder`` is on a read-only file system or not writable (``access`` honours ``ro``
-    mounts even for root, who ignores permission bits)."""
-    try:
-        return os.access(folder, os.W_OK)
-    except OSError:
-        return False
-
-
-def _full(folder: Path) -> bool:
-    try:
-        return shutil.disk_usage(folder).free == 0
-    except OSError:
-        return False
-
-
 def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreError:
     """A :class:`StoreError` naming the store, the cause and what to do, in one line.
 
@@ -82,21 +65,15 @@ def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreE
         exc: what SQLite or the OS raised.
         doing: what failed, completing "cannot … response store": ``open``, ``write to``, ``read``.
     """
-    folder = next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
-    code = getattr(exc, "sqlite_errorcode", None)
-    code = code & 0xFF if isinstance(code, int) else None  # the primary code of an extended one
-    os_errno = getattr(exc, "errno", None)
     where = f"cannot {doing} response store {path}"
-    if (
-        code == sqlite3.SQLITE_FULL
-        or os_errno == errno.ENOSPC
-        or (code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN) and _full(folder))
-    ):
+    fault = disk_fault(exc, path)
+    if fault == errno.ENOSPC:
         return StoreError(
             f"{where}: the disk is full; free space on it (or pass another --store PATH) and rerun: "
             "the responses stored so far are kept"
         )
-    if code == sqlite3.SQLITE_READONLY or os_errno in (errno.EROFS, errno.EACCES) or not _writable(folder):
+    if fault == errno.EROFS:
+        folder = next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
         return StoreError(
             f"{where}: {folder} is read-only; pass --store PATH on a writable disk (or make it writable)"
             " and rerun"
