@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-__all__ = ["disk_fault"]
+__all__ = ["disk_fault", "nearest_folder"]
 
 
 def _writable(folder: Path) -> bool:
@@ -31,10 +31,15 @@ def _full(folder: Path) -> bool:
         return False
 
 
+def nearest_folder(path: Path) -> Path:
+    """The nearest existing folder above ``path`` (the one whose disk a write to ``path`` lands on)."""
+    return next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
+
+
 def disk_fault(exc: BaseException, path: Path) -> int | None:
     """``errno.ENOSPC`` or ``errno.EROFS`` if ``exc`` (raised writing ``path``) means the disk is full
     or read-only, else ``None``. ``path``'s nearest existing folder is the one examined."""
-    folder = next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
+    folder = nearest_folder(path)
     code = getattr(exc, "sqlite_errorcode", None)
     code = code & 0xFF if isinstance(code, int) else None  # the primary code of an extended one
     os_errno = getattr(exc, "errno", None)

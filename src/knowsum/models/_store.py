@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, TextIO
 
 from knowsum import paths
-from knowsum._diskfaults import disk_fault
+from knowsum._diskfaults import disk_fault, nearest_folder
 from knowsum.errors import StoreError
 from knowsum.models._migrations import apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response
@@ -73,10 +73,9 @@ def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreE
             "the responses stored so far are kept"
         )
     if fault == errno.EROFS:
-        folder = next((p for p in (path.parent, *path.parents) if p.exists()), Path("/"))
         return StoreError(
-            f"{where}: {folder} is read-only; pass --store PATH on a writable disk (or make it writable)"
-            " and rerun"
+            f"{where}: {nearest_folder(path)} is read-only; pass --store PATH on a writable disk (or make "
+            "it writable) and rerun"
         )
     return StoreError(f"{where}: {exc} (pass another --store PATH)")
 
