@@ -1,13 +1,20 @@
-"""``knowsum._wheels.sweep``: leftovers of killed downloads go, folders of live downloads stay."""
+"""``knowsum._wheels.sweep``: leftovers of killed downloads go, live downloads stay (at any step)."""
 
 from __future__ import annotations
 
 import fcntl
 import os
+import subprocess
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from knowsum._wheels import sweep
+import pytest
+
+from knowsum import _wheels
+from knowsum._wheels import download_wheel, sweep
 
 
 def _folder(dest: Path, name: str, *, lock: bool) -> Path:
@@ -41,3 +48,55 @@ def test_an_unlocked_folder_is_removed_only_when_old(tmp_path: Path) -> None:
     (tmp_path / "kept-1.0-py3-none-any.whl").write_bytes(b"complete")
     sweep(tmp_path)
     assert (tmp_path / "kept-1.0-py3-none-any.whl").exists()  # finished wheels are never touched
+
+
+def test_a_sweep_at_any_step_of_a_download_never_removes_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A concurrent ``sweep()`` right after each file-system step of ``download_wheel`` (folder
+    creation, lock-file creation, ``flock``, rename): the download still completes. Before the fix a
+    sweep between the lock file's creation and the ``flock`` locked and deleted the folder."""
+    dest = tmp_path / "cache"
+    swept: list[list[str]] = []
+    busy = False
+
+    def then_sweep(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            nonlocal busy
+            out = fn(*args, **kwargs)
+            if not busy and dest.is_dir():
+                busy = True  # sweep()'s own os.open must not sweep again
+                try:
+                    sweep(dest)
+                    swept.append(sorted(p.name for p in dest.iterdir()))
+                finally:
+                    busy = False
+            return out
+
+        return wrapper
+
+    def fake_pip(cmd: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        folder = Path(cmd[cmd.index("--dest") + 1])
+        if not folder.is_dir():  # what pip does when its --dest folder was deleted under it
+            return subprocess.CompletedProcess(cmd, 1, "", "ERROR: no such directory")
+        (folder / "demo_pkg-1.0-py3-none-any.whl").write_bytes(b"PK\x03\x04 complete")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    with monkeypatch.context() as m:
+        for module, name in ((tempfile, "mkdtemp"), (os, "open"), (fcntl, "flock"), (os, "rename")):
+            m.setattr(module, name, then_sweep(getattr(module, name)))
+        m.setattr(_wheels.subprocess, "run", fake_pip)
+        got = download_wheel("demo-pkg==1.0", dest)
+    assert got == dest / "demo_pkg-1.0-py3-none-any.whl" and got.read_bytes() == b"PK\x03\x04 complete"
+    assert len(swept) >= 4  # a sweep ran after every step
+    assert [p.name for p in dest.iterdir()] == [got.name]  # nothing left behind
+
+
+def test_a_stale_staging_folder_is_removed(tmp_path: Path) -> None:
+    young, old = tmp_path / ".staging-young", tmp_path / ".staging-old"
+    young.mkdir()
+    old.mkdir()
+    hour_ago = time.time() - 3700
+    os.utime(old, (hour_ago, hour_ago))
+    sweep(tmp_path)
+    assert young.is_dir() and not old.exists()

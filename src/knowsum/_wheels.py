@@ -5,6 +5,12 @@ into the cache (atomic on one file system). A download killed at any point (even
 leaves either no wheel or a complete one, never a truncated file that a later run would trust; the
 temporary folders it leaves are swept by the next download into the same cache (never the folder
 of a download still running in another process: each holds a ``flock`` while it runs).
+
+A download folder only becomes visible to :func:`sweep` already locked: it is created as
+``.staging-XXXX``, its lock file is created and locked (``flock``), and only then is it renamed to
+``.download-XXXX`` (a rename keeps the open, locked file). So no sweep can lock and delete a folder
+between its lock file's creation and the ``flock``. A staging folder lives for microseconds; one
+left by a process killed in that instant is removed once it is an hour old.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from knowsum.errors import SourceError
 __all__ = ["cached_wheel", "download_wheel", "sweep"]
 
 _TMP_PREFIX = ".download-"
+_STAGING_PREFIX = ".staging-"
 _LOCK = ".lock"
+_STALE_SECONDS = 3600
 
 
 def _stem(requirement: str) -> str:
@@ -48,16 +56,17 @@ def sweep(dest: Path) -> None:
     """Remove the temporary download folders that killed downloads left in ``dest``.
 
     A download in progress (in this or another process) holds an exclusive ``flock`` on its folder's
-    lock file, so its folder is skipped; a folder without a lock file (a process killed between
-    creating the folder and locking it) is removed once it is an hour old.
+    lock file from before the folder got its ``.download-`` name, so its folder is skipped. A staging
+    folder, or a download folder without a lock file (left by an older knowsum), is removed once it
+    is an hour old.
     """
+    for staging in dest.glob(_STAGING_PREFIX + "*"):
+        _remove_if_stale(staging)
     for leftover in dest.glob(_TMP_PREFIX + "*"):
         try:
             fd = os.open(leftover / _LOCK, os.O_RDWR)
         except FileNotFoundError:
-            with contextlib.suppress(OSError):
-                if time.time() - leftover.stat().st_mtime > 3600:
-                    shutil.rmtree(leftover, ignore_errors=True)
+            _remove_if_stale(leftover)
             continue
         except OSError:
             continue
@@ -71,6 +80,27 @@ def sweep(dest: Path) -> None:
             os.close(fd)
 
 
+def _remove_if_stale(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        if time.time() - folder.stat().st_mtime > _STALE_SECONDS:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _locked_folder(dest: Path) -> tuple[Path, int]:
+    """A new ``.download-XXXX`` folder in ``dest`` and the fd of its lock, locked before it has that name."""
+    staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=dest))
+    lock = os.open(staging / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held until the folder is gone: sweep() leaves it alone
+        tmp = dest / (_TMP_PREFIX + staging.name.removeprefix(_STAGING_PREFIX))
+        os.rename(staging, tmp)
+    except OSError:
+        os.close(lock)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return tmp, lock
+
+
 def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
     """The wheel of ``requirement`` (``name==version``) in ``dest``, downloading it if not cached.
 
@@ -80,10 +110,8 @@ def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
     if (found := cached_wheel(requirement, dest)) is not None:
         return found
     dest.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=_TMP_PREFIX, dir=dest))
-    lock = os.open(tmp / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    tmp, lock = _locked_folder(dest)
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # held until the folder is gone: sweep() leaves it alone
         cmd = [
             sys.executable,
             "-m",

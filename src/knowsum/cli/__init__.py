@@ -25,6 +25,7 @@ _DISK_ERRORS = {
     errno.ENOSPC: "the disk is full: free space on it (or write elsewhere) and rerun",
     errno.EDQUOT: "the disk quota is used up: free space (or write elsewhere) and rerun",
     errno.EROFS: "the file system is read-only: write elsewhere and rerun",
+    errno.EACCES: "this user may not write there: fix the owner or mode (or write elsewhere) and rerun",
 }
 """OS errors that say the disk cannot take a write, and what to do; reported in one line."""
 
@@ -113,7 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         if exc.errno not in _DISK_ERRORS:
             raise
-        where = f"cannot write {exc.filename}" if exc.filename else "cannot write"
+        verb = "cannot access" if exc.errno == errno.EACCES else "cannot write"  # EACCES: reads too
+        where = f"{verb} {exc.filename}" if exc.filename else verb
         click.echo(f"knowsum: error: {where}: {exc.strerror}; {_DISK_ERRORS[exc.errno]}", err=True)
         return 1
     except KeyboardInterrupt:

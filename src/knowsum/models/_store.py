@@ -77,6 +77,11 @@ def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreE
             f"{where}: {nearest_folder(path)} is read-only; pass --store PATH on a writable disk (or make "
             "it writable) and rerun"
         )
+    if fault == errno.EACCES:
+        return StoreError(
+            f"{where}: permission denied (this user may not write it or {nearest_folder(path)}); fix "
+            "the owner or mode, or pass --store PATH in a folder you can write, and rerun"
+        )
     return StoreError(f"{where}: {exc} (pass another --store PATH)")
 
 
