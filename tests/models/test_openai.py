@@ -68,8 +68,10 @@ def test_request_body_carries_explicit_sampling_parameters(server: LoopbackServe
 
 def test_openai_host_gets_no_nonstandard_fields() -> None:
     backend = OpenAIBackend("gpt", "https://api.openai.com/v1")
-    body = backend.body(make_requests(["hi"], PARAMS))
+    body = backend.body(make_requests(["hi"], GenerationParams(seed=5, max_tokens=16)))
     assert "top_k" not in body and "min_p" not in body
+    with pytest.raises(ConfigError, match="OpenAI's API has no top-k or min-p"):
+        backend.body(make_requests(["hi"], PARAMS))  # top_k=40 cannot be honoured there
 
 
 def test_retry_after_is_honoured(tmp_path: Path) -> None:
@@ -113,7 +115,7 @@ def test_a_request_that_keeps_failing_is_recorded_as_an_error(tmp_path: Path) ->
     with LoopbackServer(fault_rate=1.0, faults=("500",), max_faults_per_body=99) as srv:
         with ResponseStore(tmp_path / "s.sqlite") as store:
             got = sample_sync(_backend(srv, max_retries=2), make_requests(["x"], PARAMS, n=2), store=store)
-            assert [r.error for r in got] == ["failed after 3 attempts: HTTP 500"] * 2
+            assert [r.error for r in got] == ["failed after 3 attempts: HTTP 500: boom"] * 2
             assert store.info().errors == 2
         assert len(srv.log) == 6
 

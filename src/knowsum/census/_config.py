@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowsum.errors import ConfigError, InputFileError
+from knowsum.models import ServerKind
 
 __all__ = [
     "CensusConfig",
@@ -60,6 +61,9 @@ class CensusConfig(BaseModel):
     )
     model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
     base_url: str | None = Field(None, description="API root for openai:MODEL")
+    server_kind: ServerKind = Field(
+        "auto", description="openai: server family (how top-k/min-p off is sent); auto = detected"
+    )
     concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
     timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
     retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")

@@ -72,6 +72,7 @@ def open_for(cfg: CensusConfig) -> Backend:
             concurrency=cfg.concurrency,
             timeout=cfg.timeout,
             max_retries=cfg.retries,
+            server_kind=cfg.server_kind,
         )
     return open_backend(cfg.model)
 

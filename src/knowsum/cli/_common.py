@@ -18,9 +18,10 @@ from typing import Any, TypeVar
 
 import click
 
-from knowsum.models import Backend, GenerationParams, ResponseStore, open_backend
+from knowsum.models import SERVER_KINDS, Backend, GenerationParams, ResponseStore, open_backend
 
 __all__ = [
+    "SERVER_KIND_HELP",
     "apply_options",
     "backend_from",
     "model_options",
@@ -58,8 +59,15 @@ def store_option(func: F) -> F:
     return option(func)
 
 
+SERVER_KIND_HELP = (
+    "OpenAI-compatible server family, which decides how top-k/min-p 'off' is sent: vllm (top_k -1), "
+    "llama.cpp (llama-server and llama-cpp-python: top_k 0), ollama (checks the model's Modelfile), "
+    "openai (no top_k/min_p), generic (top_k -1); auto probes the server."
+)
+
+
 def model_options(func: F) -> F:
-    """``--model``, ``--base-url``, ``--api``, ``--concurrency``, ``--timeout``, ``--retries``."""
+    """``--model --base-url --server-kind --api --concurrency --timeout --retries``."""
     return apply_options(
         func,
         [
@@ -75,6 +83,14 @@ def model_options(func: F) -> F:
             ),
             click.option(
                 "--base-url", default=None, help="API root of an OpenAI-compatible server (openai:MODEL)."
+            ),
+            click.option(
+                "--server-kind",
+                type=click.Choice(list(SERVER_KINDS)),
+                envvar="KNOWSUM_SERVER_KIND",
+                default="auto",
+                show_default=True,
+                help=SERVER_KIND_HELP,
             ),
             click.option(
                 "--api",
@@ -163,6 +179,7 @@ def backend_from(kw: dict[str, Any]) -> Backend:
             "concurrency": kw["concurrency"],
             "timeout": kw["timeout"],
             "max_retries": kw["retries"],
+            "server_kind": kw["server_kind"],
         }
         return open_backend(model, base_url=kw["base_url"], **options)
     if model and (model == "mock" or model.startswith("mock:")):

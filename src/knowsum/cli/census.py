@@ -12,6 +12,8 @@ from knowsum.census import CensusConfig, load_config, load_result, run_census
 from knowsum.census._config import config_error
 from knowsum.cli._census_score import k_value, score
 from knowsum.cli._census_studies import sensitivity, sweep
+from knowsum.cli._common import SERVER_KIND_HELP
+from knowsum.models import SERVER_KINDS
 
 __all__ = ["census"]
 
@@ -49,6 +51,9 @@ census.add_command(sweep)
     "--model", "-m", default=None, envvar="KNOWSUM_MODEL", help="Model spec (default: the embedded model)."
 )
 @click.option("--base-url", default=None, help="API root for openai:MODEL.")
+@click.option(
+    "--server-kind", type=click.Choice(list(SERVER_KINDS)), default=None, help=SERVER_KIND_HELP + " [auto]"
+)
 @click.option("--concurrency", type=int, default=None, help="openai: requests in flight [8].")
 @click.option("--timeout", type=float, default=None, help="openai: seconds per request [120].")
 @click.option("--retries", type=int, default=None, help="openai: retries per request [8].")

@@ -39,6 +39,7 @@ from knowsum.models._registry import (
     model_spec,
 )
 from knowsum.models._sample import Plan, plan, sample, sample_sync
+from knowsum.models._servers import SERVER_KINDS, ServerKind
 from knowsum.models._store import ResponseStore, StoreInfo
 from knowsum.models._texts import sample_texts
 
@@ -46,6 +47,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "PAPER_PARAMS",
     "REGISTRY",
+    "SERVER_KINDS",
     "Backend",
     "GenerationParams",
     "Message",
@@ -56,6 +58,7 @@ __all__ = [
     "Request",
     "Response",
     "ResponseStore",
+    "ServerKind",
     "StoreInfo",
     "derive_seed",
     "echo",

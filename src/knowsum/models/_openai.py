@@ -1,9 +1,19 @@
 """OpenAI-compatible HTTP backend (vLLM, llama.cpp ``llama-server``, Ollama, LM Studio, OpenAI).
 
 Bounded concurrency, a per-request timeout, and retries with exponential backoff and full jitter on
-429/5xx, timeouts, connection errors and malformed bodies, waiting at least ``Retry-After`` when the
-server sends it. A request that still fails is returned as an error response (never dropped). The API
-key is read from ``KNOWSUM_API_KEY`` (else ``OPENAI_API_KEY``) and is never stored, logged or printed.
+408/409/425/429/5xx, timeouts, connection errors and malformed bodies, waiting at least ``Retry-After``
+when the server sends it. A request that still fails is returned as an error response (never dropped),
+its error quoting the server's own reason.
+
+A request the server rejects as invalid (any other 4xx, or a 5xx whose body names a validation error,
+:func:`~knowsum.models._servers.is_validation_error`) is never sent again: the same body cannot
+succeed. Before any request has succeeded such a rejection stops the run (:class:`BackendError`
+quoting the server, e.g. a sampling field this server does not take); afterwards it is specific to
+that request, which is recorded as failed.
+
+The sampling fields sent depend on the server family (:mod:`._servers`: vLLM, llama.cpp's servers,
+Ollama, OpenAI), given as ``server_kind`` or detected from the endpoint on first use. The API key is
+read from ``KNOWSUM_API_KEY`` (else ``OPENAI_API_KEY``) and is never stored, logged or printed.
 """
 
 from __future__ import annotations
@@ -20,11 +30,20 @@ import httpx
 
 from knowsum.errors import BackendError, ConfigError, EndpointUnreachableError
 from knowsum.models._base import Backend
-from knowsum.models._params import Request, Response
+from knowsum.models._params import GenerationParams, Request, Response
+from knowsum.models._servers import (
+    SERVER_KINDS,
+    check_ollama,
+    detect_kind,
+    is_validation_error,
+    sampling_fields,
+    server_reason,
+)
 
 __all__ = ["OpenAIBackend", "api_key_from_env"]
 
-_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+_PROBE_TIMEOUT = 10.0
+"""Seconds at most for one probe of the server family (``GET /models`` …)."""
 _FATAL_STATUS = {
     401: "unauthorized: set KNOWSUM_API_KEY",
     403: "forbidden: check the API key's access",
@@ -44,6 +63,19 @@ class _RetryableError(Exception):
         super().__init__(message)
         self.wait = wait
         self.connect = connect
+
+
+class _RejectedError(Exception):
+    """The server rejected the request itself as invalid: sending it again cannot succeed."""
+
+
+def _transport_error(exc: httpx.TransportError, doing: str = "") -> _RetryableError:
+    """The retryable error of a timeout, refused connection or broken transport."""
+    if isinstance(exc, httpx.TimeoutException):
+        return _RetryableError(f"timeout{' ' + doing if doing else ''} ({type(exc).__name__})")
+    if isinstance(exc, httpx.ConnectError):
+        return _RetryableError(f"connection failed: {exc}", connect=True)
+    return _RetryableError(f"connection error: {type(exc).__name__}: {exc}")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -76,8 +108,10 @@ class OpenAIBackend(Backend):
         backoff_max: cap of one backoff wait.
         n_per_request: ask for up to this many choices (``n``) per HTTP request, for consecutive
             samples of one prompt (servers that support ``n``); they share the first sample's seed.
-        extra_sampling: send ``top_k``/``min_p`` (vLLM, llama.cpp and Ollama honour them; OpenAI
-            rejects them). Default: on unless the host is ``api.openai.com``.
+        server_kind: the server family, which decides how "top-k off / min-p off" is sent
+            (:mod:`._servers`): ``vllm``, ``llama.cpp`` (llama-server and llama-cpp-python's server),
+            ``ollama``, ``openai``, ``generic``, or ``auto`` (default: detected from the endpoint
+            on first use; :attr:`server_kind` then names the family found).
         api_key: explicit key (default :func:`api_key_from_env`).
         transport: custom httpx transport (tests).
     """
@@ -96,7 +130,7 @@ class OpenAIBackend(Backend):
         backoff: float = 0.5,
         backoff_max: float = 30.0,
         n_per_request: int = 1,
-        extra_sampling: bool | None = None,
+        server_kind: str = "auto",
         api_key: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
@@ -112,6 +146,8 @@ class OpenAIBackend(Backend):
                 raise ConfigError(f"invalid {name}={value}: must be >= {low}")
         if not timeout > 0:
             raise ConfigError(f"invalid timeout={timeout}: must be > 0 seconds")
+        if server_kind not in SERVER_KINDS:
+            raise ConfigError(f"invalid server kind {server_kind!r}: use one of {', '.join(SERVER_KINDS)}")
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"invalid base URL {base_url!r}: expected http(s)://host[:port]/v1")
         self.model_id = model
@@ -124,9 +160,11 @@ class OpenAIBackend(Backend):
         self.max_retries = max_retries
         self.backoff = backoff
         self.backoff_max = backoff_max
-        self.extra_sampling = (
-            "api.openai.com" not in self.base_url if extra_sampling is None else extra_sampling
-        )
+        self._timeout = timeout
+        if server_kind == "auto" and httpx.URL(self.base_url).host == "api.openai.com":
+            server_kind = "openai"
+        self._kind: str | None = None if server_kind == "auto" else server_kind
+        self._ollama_checked: set[tuple[int, float]] = set()
         key = api_key if api_key is not None else api_key_from_env()
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         self._client_options: dict[str, Any] = {
@@ -138,7 +176,9 @@ class OpenAIBackend(Backend):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client = httpx.AsyncClient(**self._client_options)
         self._slots = asyncio.Semaphore(concurrency)
+        self._probe = asyncio.Lock()
         self._reached = False
+        self._succeeded = False
 
     def _bind(self) -> None:
         """Use a connection pool and semaphore of the running event loop (new loop → new pool)."""
@@ -147,7 +187,13 @@ class OpenAIBackend(Backend):
             if self._loop is not None:
                 self._client = httpx.AsyncClient(**self._client_options)
                 self._slots = asyncio.Semaphore(self.concurrency)
+                self._probe = asyncio.Lock()
             self._loop = loop
+
+    @property
+    def server_kind(self) -> str:
+        """The server family whose sampling fields are sent (``auto`` until detected)."""
+        return self._kind or "auto"
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIBackend(model={self.model_id!r}, endpoint={self.endpoint!r})"
@@ -177,9 +223,7 @@ class OpenAIBackend(Backend):
             body["seed"] = first.seed
         if p.stop:
             body["stop"] = list(p.stop)
-        if self.extra_sampling:
-            body["top_k"] = p.top_k if p.top_k > 0 else -1
-            body["min_p"] = p.min_p
+        body.update(sampling_fields(self._kind or "generic", p))
         if len(requests) > 1:
             body["n"] = len(requests)
         return body
@@ -199,17 +243,38 @@ class OpenAIBackend(Backend):
         results = await asyncio.gather(*(self._call(g) for g in groups))
         return [resp for chunk in results for resp in chunk]
 
+    async def _ready(self, params: GenerationParams) -> None:
+        """Detect the server family once (``auto``); on Ollama, check the model samples as asked."""
+        try:
+            if self._kind is None:
+                async with self._probe:
+                    if self._kind is None:
+                        timeout = min(self._timeout, _PROBE_TIMEOUT)
+                        self._kind = await detect_kind(self._client, self.base_url, timeout)
+                        self._reached = True
+            wanted = (params.top_k, params.min_p)
+            if self._kind == "ollama" and wanted not in self._ollama_checked:
+                timeout = min(self._timeout, _PROBE_TIMEOUT)
+                await check_ollama(self._client, self.base_url, self.model_id, params, timeout)
+                self._ollama_checked.add(wanted)
+        except httpx.TransportError as exc:
+            raise _transport_error(exc, "probing the server") from exc
+
     async def _call(self, group: list[Request]) -> list[Response]:
-        body = self.body(group)
         start = time.perf_counter()
         last = _RetryableError("no attempt made")
         for attempt in range(self.max_retries + 1):
             try:
                 async with self._slots:
-                    data = await self._post(body)
-                return self._parse(group, data, time.perf_counter() - start)
+                    await self._ready(group[0].params)
+                    data = await self._post(self.body(group))
+                responses = self._parse(group, data, time.perf_counter() - start)
+                self._succeeded = True
+                return responses
             except _RetryableError as exc:
                 last = exc
+            except _RejectedError as exc:
+                return self._rejected(group, exc, time.perf_counter() - start)
             if attempt < self.max_retries:
                 delay = random.uniform(0.0, min(self.backoff_max, self.backoff * 2**attempt))
                 await asyncio.sleep(max(delay, last.wait or 0.0))
@@ -221,23 +286,38 @@ class OpenAIBackend(Backend):
         msg = f"failed after {self.max_retries + 1} attempts: {last}"
         return [self.failure(r, msg, time.perf_counter() - start) for r in group]
 
+    def _rejected(self, group: list[Request], exc: _RejectedError, latency: float) -> list[Response]:
+        """A request rejected as invalid: stops the run before any success, else fails that request."""
+        if not self._succeeded:
+            reason = str(exc)
+            hint = ""
+            if "top_k" in reason or "min_p" in reason:
+                hint = (
+                    f"; knowsum sent top_k/min_p the way a {self.server_kind!r} server reads them: if the "
+                    "server is another kind, pass --server-kind (vllm, llama.cpp, ollama, openai)"
+                )
+            raise BackendError(
+                f"{self.endpoint} rejected the request as invalid, not retried ({reason}){hint}"
+            )
+        return [self.failure(r, f"rejected as invalid, not retried: {exc}", latency) for r in group]
+
     async def _post(self, body: dict[str, Any]) -> Any:
         try:
             resp = await self._client.post(self._url, json=body)
-        except httpx.TimeoutException as exc:
-            raise _RetryableError(f"timeout ({type(exc).__name__})") from exc
-        except httpx.ConnectError as exc:
-            raise _RetryableError(f"connection failed: {exc}", connect=True) from exc
         except httpx.TransportError as exc:
-            raise _RetryableError(f"connection error: {type(exc).__name__}: {exc}") from exc
+            raise _transport_error(exc) from exc
         self._reached = True
         status = resp.status_code
         if status in _FATAL_STATUS:
-            raise BackendError(f"{self.endpoint} answered HTTP {status} ({_FATAL_STATUS[status]})")
-        if status in _RETRY_STATUS or status >= 500:
-            raise _RetryableError(f"HTTP {status}", wait=_retry_after(resp.headers.get("retry-after")))
+            why = f"{_FATAL_STATUS[status]}): {server_reason(resp.text)}"
+            raise BackendError(f"{self.endpoint} answered HTTP {status} ({why}")
         if status >= 400:
-            raise _RetryableError(f"HTTP {status}: {resp.text[:200]}")
+            reason = server_reason(resp.text)
+            if is_validation_error(status, reason):
+                raise _RejectedError(f"HTTP {status}: {reason}")
+            raise _RetryableError(
+                f"HTTP {status}: {reason}", wait=_retry_after(resp.headers.get("retry-after"))
+            )
         try:
             return resp.json()
         except ValueError as exc:
