@@ -10,6 +10,7 @@ import pytest
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.genebench import (
     NO_RIGHT_ANSWER,
+    PAPER_SIZE,
     BuildInputs,
     Expression,
     Question,
@@ -42,8 +43,13 @@ def _gold_text(q: Question) -> str:
 
 def test_counts_per_family_by_hand(fixture_genes: list[GeneRecord]) -> None:
     questions, report = build_questions(BuildInputs(fixture_genes, mini_ontology()), seed=0)
-    assert report.counts["Q1"] == {"loc": 5, "non-loc": 17}
-    assert report.counts["Q2-A"] == {"no-answer": 7, "control": 9}
+    # LOC90246, LOC91450 are named "uncharacterized LOC…": no full-name question (the symbol tells)
+    assert report.counts["Q1"] == {"loc": 3, "non-loc": 17}
+    assert report.excluded["Q1"] == {"uncharacterized LOC full name": 2}
+    # no alias: CCDC121P1, TRN-GTT25-1, RN7SKP162 + 4 LOC genes, which leave the "No right answer" pool
+    assert report.counts["Q2-A"] == {"no-answer": 3, "control": 9}
+    assert report.excluded["Q2-A"] == {"LOC gene without a value": 4}
+    assert report.excluded["Q3-B"] == {"LOC gene without a value": 0}
     assert report.counts["Q2-B"] == {"all": 6}
     assert report.counts["Q3-A"] == {"loc": 5, "non-loc": 16}  # COX3 has no band
     assert report.counts["Q3-B"] == {"no-answer": 1, "control": 21}
@@ -86,6 +92,7 @@ def test_multiple_choice_synonyms_and_designations(
     assert q.question_type == "multiple_choice" and q.perspective == "completeness"
     gold = {q.options[a] for a in q.answer}  # type: ignore[index,union-attr]
     assert gold == {"NGRH1", "NgR2"}
+    assert all(len(x.answer) == 2 for x in built if x.task == "Q2-B")  # as every released Q2-B
     others = set(q.options.values()) - gold  # type: ignore[union-attr]
     assert len(others) == 2 and not others & {"RTN4RL2", "NGRH1", "NgR2"}
     d = _one(built, "Q5", "TRA-AGC3-1")
@@ -94,7 +101,10 @@ def test_multiple_choice_synonyms_and_designations(
     )
     tra = next(g for g in fixture_genes if g.symbol == "TRA-AGC3-1")
     assert {d.options[a] for a in d.answer} <= set(tra.designations)  # type: ignore[index,union-attr]
-    assert len(d.answer) >= 2
+    assert len(d.answer) == 2  # all its designations (2)
+    designations = {g.symbol: len(g.designations) for g in fixture_genes}
+    for x in (x for x in built if x.task == "Q5"):  # all of them, up to 4 (TP53 has 7: 4 gold, no distractor)
+        assert len(x.answer) == min(designations[x.gene or ""], 4)
 
 
 def test_odd_one_out(built: list[Question], fixture_genes: list[GeneRecord]) -> None:
@@ -112,7 +122,7 @@ def test_odd_one_out(built: list[Question], fixture_genes: list[GeneRecord]) -> 
 
 def test_go_answers_carry_qualifiers(built: list[Question]) -> None:
     q = _one(built, "Q7", "TRAPPC2")
-    assert q.question == "What are the Gene Ontology annotations for TRAPPC2?" and q.context == ""
+    assert q.question == "What are all the Gene Ontology annotations for TRAPPC2?" and q.context == ""
     got = {(a.go, a.evidence) for a in q.answer}  # type: ignore[union-attr]
     assert got == {
         ("located_in nucleus", "IDA"),  # IDA preferred over IBA
@@ -226,3 +236,15 @@ def test_bad_question_lines(tmp_path: Path, line: str, message: str) -> None:
     with pytest.raises(InputFileError, match=message) as exc:
         read_questions(path)
     assert f"{path}:2" in str(exc.value)
+
+
+def test_paper_size_builds_the_paper_cells(fixture_genes: list[GeneRecord]) -> None:
+    # §4.2: 2,710 questions, 9,010 instances; 10 choice cells x 210 x 4 rotations + 610 open questions
+    choice = sum(n for t, c in PAPER_SIZE.items() if t not in ("Q6", "Q7", "Q8") for n in c.values())
+    open_ = PAPER_SIZE["Q6"]["all"] + 2 * PAPER_SIZE["Q7"]["genes"] + 2 * PAPER_SIZE["Q8"]["genes"]
+    assert (choice, choice + open_, 4 * choice + open_) == (2100, 2710, 9010)
+    _, report = build_questions(BuildInputs(fixture_genes, mini_ontology()), paper_size=True, per_type=1)
+    # fewer fixture genes than 210: every eligible one; no control stratum (not in the paper)
+    assert report.counts["Q1"] == {"loc": 3, "non-loc": 17}
+    assert report.counts["Q2-A"] == {"no-answer": 3}
+    assert report.counts["Q3-B"] == {"no-answer": 1}

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from knowsum.genebench import INSTRUCTIONS, Question, content_hash, messages, parse_reply, rotate, rotations
+from knowsum.genebench import Question, content_hash, messages, parse_reply, rotate, rotations
 
 
 def _choice(n: int, gold: str | list[str], qtype: str = "single_choice") -> Question:
@@ -39,15 +39,7 @@ def test_fig11_prompts_word_for_word() -> None:
         "Task Instruction: Only provide the correct option item (e.g., 'A'). "
         "Do not include option details and any additional information or explanations.",
     )
-    assert INSTRUCTIONS["multiple_choice"].startswith(
-        "Task Instruction: Only provide the letters of the correct options, "
-        "separated by commas (e.g., 'A, B')."
-    )
-    assert "Context: {context}" in INSTRUCTIONS["go_annotation"]
-    assert (
-        "EXP, IDA, IPI, IMP, IGI, IEP, IBA, IBD, IKR, IRD, ISM, IGC, RCA, TAS, NAS, IC, ND, IEA"
-        in (INSTRUCTIONS["go_annotation"])
-    )
+    # every instruction in full against the paper's text: test_paper_wording.py
 
 
 @given(n=st.integers(2, 8), data=st.data())
@@ -86,8 +78,8 @@ OPTS = {"A": "carboxypeptidase B1", "B": "cyclin B1", "C": "chymotrypsinogen B1"
         ("kallikrein B1", "D"),
     ],
 )
-def test_single_choice_valid(reply: str, value: str) -> None:
-    p = parse_reply("single_choice", reply, OPTS)
+def test_single_choice_valid_lenient(reply: str, value: str) -> None:
+    p = parse_reply("single_choice", reply, OPTS, lenient=True)
     assert p.ok and p.value == value
 
 
@@ -95,7 +87,46 @@ def test_single_choice_valid(reply: str, value: str) -> None:
     "reply", ["", "A gene encoding a serine protease.", "E", "I am not sure.", "The answer is E"]
 )
 def test_single_choice_format_errors(reply: str) -> None:
+    assert not parse_reply("single_choice", reply, OPTS, lenient=True).ok
     assert not parse_reply("single_choice", reply, OPTS).ok
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "D",
+        " D.",
+        "(D)",
+        "**D**",
+        "'D'",
+        '"D"',
+        "D\n",
+        '{"answer": "D"}',
+        '["D"]',
+        '```json\n{"answer": "D"}\n```',
+    ],
+)
+def test_single_choice_valid_strict(reply: str) -> None:
+    p = parse_reply("single_choice", reply, OPTS)
+    assert p.ok and p.value == "D"
+
+
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        ("D: kallikrein B1", "not an option letter only"),  # restates the option: App. B forbids it
+        ("The correct answer is D.", "not an option letter only"),
+        ("Answer: D", "not an option letter only"),
+        ("kallikrein B1", "not an option letter only"),
+        ("d", "not an option letter only"),
+        ("A, D", "more than one letter"),
+        ('{"answer": "E"}', "E not among the options"),
+        ('{"answer": "D"', "not a JSON value"),
+    ],
+)
+def test_single_choice_strict_rejects_what_lenient_reads(reply: str, error: str) -> None:
+    p = parse_reply("single_choice", reply, OPTS)
+    assert not p.ok and p.error is not None and error in p.error
 
 
 @pytest.mark.parametrize(
@@ -108,13 +139,32 @@ def test_single_choice_format_errors(reply: str) -> None:
         ("'A, B'", ("A", "B")),
     ],
 )
-def test_multiple_choice_valid(reply: str, value: tuple[str, ...]) -> None:
-    p = parse_reply("multiple_choice", reply, OPTS)
+def test_multiple_choice_valid_lenient(reply: str, value: tuple[str, ...]) -> None:
+    p = parse_reply("multiple_choice", reply, OPTS, lenient=True)
     assert p.ok and p.value == value
+
+
+@pytest.mark.parametrize(
+    ("reply", "ok"),
+    [
+        ("A, B", True),
+        ("B,A", True),
+        ("'A, B'", True),
+        ("A; B.", True),
+        ('{"answers": ["B", "A"]}', True),
+        ('["A", "B"]', True),
+        ("A and B", False),
+        ("Answer: A, B", False),
+    ],
+)
+def test_multiple_choice_strict(reply: str, ok: bool) -> None:
+    p = parse_reply("multiple_choice", reply, OPTS)
+    assert p.ok == ok and (not ok or p.value == ("A", "B"))
 
 
 @pytest.mark.parametrize("reply", ["A, E", "The synonyms are NgR2 and NGRH1", ""])
 def test_multiple_choice_format_errors(reply: str) -> None:
+    assert not parse_reply("multiple_choice", reply, OPTS, lenient=True).ok
     assert not parse_reply("multiple_choice", reply, OPTS).ok
 
 
@@ -127,11 +177,22 @@ def test_expression_replies() -> None:
     assert single_quoted.ok and single_quoted.value["tissue_list"] == ("Low expression",)
     assert not parse_reply("expression", '{"Tissue": ["liver"], "Category": "High expression"}').ok
     assert not parse_reply("expression", "It is expressed in the liver.").ok
+    wrapped = 'Here it is: {"Tissue": ["liver"], "Category": "Biased expression"}'
+    assert parse_reply("expression", wrapped, lenient=True).ok and not parse_reply("expression", wrapped).ok
+    other_keys = '{"tissue_list": ["liver"], "category": "Biased expression"}'
+    assert (
+        parse_reply("expression", other_keys, lenient=True).ok
+        and not parse_reply("expression", other_keys).ok
+    )
 
 
 def test_go_replies() -> None:
-    ok = parse_reply("go_annotation", 'Sure: [{"go": "located in nucleus", "evidence": "IDA"}]')
+    chatty = 'Sure: [{"go": "located in nucleus", "evidence": "IDA"}]'
+    ok = parse_reply("go_annotation", chatty, lenient=True)
     assert ok.ok and ok.value == (("located in nucleus", "IDA"),)
+    assert parse_reply("go_annotation", chatty).error == "not a JSON value (the whole reply must be one)"
+    cut = parse_reply("go_annotation", '[{"go": "enables DNA binding", "evidence": "IDA"', truncated=True)
+    assert cut.error is not None and cut.error.startswith("truncated: stopped at the token limit")
     beyond_prompt = parse_reply("go_annotation", '[{"go": "enables DNA binding", "evidence": "HDA"}]')
     assert beyond_prompt.ok  # a code the gold data uses, though not in the prompt's list
     assert parse_reply("go_annotation", "[]").ok

@@ -111,3 +111,39 @@ def test_cli_build_writes_a_valid_file(tmp_path: Path) -> None:
         "flag",
         "task",
     ]
+
+
+@pytest.fixture(scope="module")
+def full_build() -> tuple[list[Question], object]:
+    """Every question the installed data allows (the issue-16 acceptance figures are read from it)."""
+    return build_from_kb(GenebenchConfig(per_type=None, tasks=("Q1", "Q2-A", "Q3-B", "Q7")))
+
+
+def test_full_build_leaves_placeholders_and_loc_no_answers_out(full_build) -> None:  # type: ignore[no-untyped-def]
+    questions, report = full_build
+    q1 = [q for q in questions if q.task == "Q1"]
+    assert not [q for q in q1 if q.options and q.options[str(q.answer)].startswith("uncharacterized LOC")]
+    assert report.excluded["Q1"]["uncharacterized LOC full name"] > 10_000
+    for task in ("Q2-A", "Q3-B"):
+        pool = [q for q in questions if q.task == task and q.no_answer]
+        assert sum(q.is_loc is True for q in pool) / len(pool) < 0.05, task
+
+
+def test_no_go_gold_longer_than_the_go_budget(full_build) -> None:  # type: ignore[no-untyped-def]
+    from knowsum.genebench import gold_tokens, token_budgets
+
+    questions, _ = full_build
+    go = [q for q in questions if q.task == "Q7"]
+    budget = token_budgets(questions)["go_annotation"]
+    assert max(gold_tokens(q) for q in go) < budget
+
+
+def test_paper_size_on_the_real_genes() -> None:
+    _, report = build_from_kb(
+        GenebenchConfig(paper_size=True, tasks=("Q1", "Q2-A", "Q2-B", "Q3-B", "Q4", "Q5"))
+    )
+    assert report.counts["Q1"] == {"loc": 210, "non-loc": 210}
+    assert report.counts["Q4"] == {"loc": 210, "non-loc": 210}
+    for task in ("Q2-B", "Q5"):
+        assert report.counts[task] == {"all": 210}
+    assert report.counts["Q2-A"] == {"no-answer": 210} and report.counts["Q3-B"] == {"no-answer": 210}

@@ -15,12 +15,17 @@ A, B, C, D in rotations 0, 1, 2, 3):
 - Q7 TRAPPC2 with abstracts: malformed JSON → format error, 0.
 - Q6 expression: category right, tissues {liver, colon} vs {liver, small intestine, duodenum}
   → 0.5·1 + 0.5·F1(½, ⅓ → 0.4) = 0.7.
+
+Those are the values under the lenient rule. Under the strict rule (the default) the chatty "The
+correct answer is B." and the 8 option-text replies "No right answer" are format errors: Q1 high
+attention 1, 0, 0, 0 → 25.00 ± 43.30; Q2-A 0; format errors 12/23 instead of 3/23.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -29,14 +34,16 @@ import pytest
 from knowsum.cli import main
 from knowsum.genebench import (
     GenebenchConfig,
+    GoAnswer,
     Question,
     content_hash,
     run_genebench,
     write_outputs,
     write_questions,
 )
+from knowsum.genebench._budget import gold_text, token_budgets
 from knowsum.kb import Ontology
-from knowsum.models import MockBackend, Request, ResponseStore
+from knowsum.models import MockBackend, Request, Response, ResponseStore
 
 NRA = "No right answer"
 
@@ -207,7 +214,7 @@ def run(slice_go: Ontology, tmp_path: Path):  # type: ignore[no-untyped-def]
     backend = MockBackend(_reply)
     with ResponseStore(tmp_path / "store.sqlite") as store:
         result, records, questions = run_genebench(
-            GenebenchConfig(), backend, store=store, questions=QUESTIONS
+            GenebenchConfig(lenient=True), backend, store=store, questions=QUESTIONS
         )
     return result, records, questions, backend
 
@@ -250,7 +257,9 @@ def test_every_metric_by_hand(run) -> None:  # type: ignore[no-untyped-def]
     assert s.overall == pytest.approx(np.mean([0.375, (1.0 + np.mean(per_rot)) / 2, 7 / 18, 0.7]))
     assert s.types_asked == ["full name", "synonyms", "expression", "go_annotation"]
     assert set(s.types_missing) == {"chromosome", "gene_type", "designation", "summary"}
-    assert s.format_error_rate == pytest.approx(3 / 23)
+    assert s.format_error_rate == pytest.approx(3 / 23) and s.reply_rule == "lenient"
+    assert s.format_errors_by_rule["strict"]["overall"] == pytest.approx(12 / 23)
+    assert s.format_errors_by_rule["strict"]["single_choice"] == pytest.approx(10 / 16)
     assert s.format_errors == pytest.approx(
         {"expression": 0.0, "go_annotation": 0.5, "multiple_choice": 0.25, "single_choice": 1 / 16}
     )
@@ -277,48 +286,115 @@ def test_resume_asks_nothing_twice(slice_go: Ontology, tmp_path: Path) -> None:
     with ResponseStore(store_path) as store:
         b, _, _ = run_genebench(GenebenchConfig(), second, store=store, questions=QUESTIONS)
     assert len(first.calls) == 12 and len(second.calls) == 23 - 12
-    assert _cell(b, "Q1/non-loc").mean == 0.5
+    assert _cell(b, "Q1/non-loc").mean == 0.25  # strict rule: the chatty reply is a format error
 
 
-def test_cli_run_and_score_agree(slice_go: Ontology, tmp_path: Path) -> None:
+_GO_OK = (
+    '[{"go": "located in nucleus", "evidence": "IDA"}, '
+    '{"go": "enables quantum flux binding", "evidence": "IEA"}]'
+)
+#: The mixture of the module docstring as a prediction file: (question, permutation, reply, finish_reason).
+_PREDICTIONS = [
+    *((0, r, t, "stop") for r, t in enumerate(["A", "The correct answer is B.", "A", "E"])),
+    *((1, r, "D", "stop") for r in range(4)),
+    *((2, r, NRA, "stop") for r in range(4)),
+    *((3, r, NRA, "stop") for r in range(4)),
+    *((4, r, t, "stop") for r, t in enumerate(["B, C", "C", "A, B, D", "A, B because both are aliases"])),
+    (5, None, _GO_OK, "stop"),
+    (6, None, '[{"go": "part of TRAPP complex", "evidence": "IDA"', "length"),  # cut at the token limit
+    (7, None, '{"Tissue": ["liver", "colon"], "Category": "Biased expression"}', "stop"),
+]
+
+
+def _score_cli(tmp_path: Path, *extra: str) -> dict[str, object]:
     qfile = tmp_path / "questions.jsonl"
     write_questions(qfile, QUESTIONS)
-    out = tmp_path / "run"
-    store = tmp_path / "s.sqlite"
-    backend = MockBackend(_reply)
-    with ResponseStore(store) as st:
-        result, records, qs = run_genebench(GenebenchConfig(questions=qfile), backend, store=st)
-    write_outputs(out, result, records, qs, report=False)
     preds = tmp_path / "preds.jsonl"
-    preds.write_text(
-        "".join(
-            json.dumps(
-                {"question_index": r.question_index, "permutation": r.permutation, "response": r.response}
-            )
-            + "\n"
-            for r in records
+    rows = [
+        {"question_index": QUESTIONS[i].question_index, "permutation": r, "response": t, "finish_reason": f}
+        for i, r, t, f in _PREDICTIONS
+    ]
+    preds.write_text("".join(json.dumps({k: v for k, v in x.items() if v is not None}) + "\n" for x in rows))
+    out = tmp_path / f"scored{len(extra)}"
+    args = ["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--out", str(out)]
+    assert main([*args, *extra]) == 0
+    data: dict[str, object] = json.loads((out / "result.json").read_text())
+    return data
+
+
+def test_cli_score_lenient_and_strict_by_hand(slice_go: Ontology, tmp_path: Path) -> None:
+    per_rot = [1.0, 2 / 3, 0.8, 0.0]
+    lenient = _score_cli(tmp_path, "--lenient")
+    s = lenient["scores"]
+    cells = {c["key"]: c["mean"] for c in s["cells"]}  # type: ignore[index]
+    assert cells == pytest.approx(
+        {
+            "Q1/loc": 0.25,
+            "Q1/non-loc": 0.5,
+            "Q2-A/no-answer": 1.0,
+            "Q2-A/control": 0.0,
+            "Q2-B": float(np.mean(per_rot)),
+            "Q6": 0.7,
+            "Q7/no_ref": 14 / 18,
+            "Q7/with_ref": 0.0,
+        }
+    )
+    assert s["overall"] == pytest.approx(np.mean([0.375, (1.0 + np.mean(per_rot)) / 2, 7 / 18, 0.7]))  # type: ignore[index]
+    assert s["reply_rule"] == "lenient" and s["format_error_rate"] == pytest.approx(3 / 23)  # type: ignore[index]
+    assert s["format_errors_by_kind"]["truncated"] == pytest.approx(  # type: ignore[index]
+        {
+            "overall": 1 / 23,
+            "expression": 0.0,
+            "go_annotation": 0.5,
+            "multiple_choice": 0.0,
+            "single_choice": 0.0,
+        }
+    )
+    assert s["truncated_rate"]["overall"] == pytest.approx(1 / 23)  # type: ignore[index]
+    strict = _score_cli(tmp_path)["scores"]
+    cells = {c["key"]: c["mean"] for c in strict["cells"]}  # type: ignore[index]
+    assert (cells["Q1/non-loc"], cells["Q2-A/no-answer"], cells["Q2-A/control"]) == (0.25, 0.0, 0.0)
+    assert strict["reply_rule"] == "strict" and strict["format_error_rate"] == pytest.approx(12 / 23)  # type: ignore[index]
+    assert strict["format_errors_by_rule"]["lenient"]["overall"] == pytest.approx(3 / 23)  # type: ignore[index]
+
+
+class _LengthLimited(MockBackend):
+    """Cuts every reply to ``max_tokens`` words and reports ``finish_reason == 'length'`` when it does."""
+
+    async def generate(self, requests: Sequence[Request]) -> list[Response]:
+        out = await super().generate(requests)
+        cut = []
+        for r in out:
+            words = r.text.split(" ")
+            limit = r.request.params.max_tokens or len(words)
+            text = " ".join(words[:limit])
+            cut.append(self.response(r.request, text, "length" if len(words) > limit else "stop"))
+        return cut
+
+
+def test_budgets_fit_the_gold_and_a_cut_reply_is_truncated(slice_go: Ontology, tmp_path: Path) -> None:
+    go = [q for q in QUESTIONS if q.question_type == "go_annotation"]
+    names = sorted(t.name for t in slice_go.values())
+    long_gold = go[0].model_copy(  # 72 annotations: far over the floor of 320 tokens
+        update={"answer": [GoAnswer(go=f"located_in {n}", evidence="IDA") for n in names * 3]}
+    )
+    budgets = token_budgets([long_gold])
+    assert budgets["go_annotation"] == math.ceil(1.5 * math.ceil(len(gold_text(long_gold)) / 2.5)) > 320
+    gold_json = gold_text(long_gold)
+    backend = _LengthLimited(lambda _r: gold_json)
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        result, records, _ = run_genebench(GenebenchConfig(), backend, store=store, questions=[long_gold])
+    assert (
+        backend.calls[0].params.max_tokens == budgets["go_annotation"] == result.max_tokens["go_annotation"]
+    )
+    assert records[0].format_error is None and not records[0].truncated  # the complete answer fits
+    small = _LengthLimited(lambda _r: gold_json)
+    with ResponseStore(tmp_path / "t.sqlite") as store:
+        cut, recs, _ = run_genebench(
+            GenebenchConfig(max_tokens=50), small, store=store, questions=[long_gold]
         )
-    )
-    code = main(["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--json"])
-    assert code == 0
-    scored = main(
-        [
-            "genebench",
-            "score",
-            "--questions",
-            str(qfile),
-            "--predictions",
-            str(preds),
-            "--out",
-            str(tmp_path / "scored"),
-        ]
-    )
-    assert scored == 0
-    again = json.loads((tmp_path / "scored" / "result.json").read_text())
-    assert again["scores"]["overall"] == pytest.approx(result.scores.overall)
-    assert [c["mean"] for c in again["scores"]["cells"]] == pytest.approx(
-        [c.mean for c in result.scores.cells]
-    )
+    assert recs[0].truncated and (recs[0].format_error or "").startswith("truncated")
+    assert cut.scores.format_errors_by_kind["truncated"]["overall"] == 1.0 and recs[0].score == 0.0
 
 
 def test_compare_table2_layout(run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

@@ -30,7 +30,13 @@ def summary(result: GenebenchResult) -> str:
     lines.append(f"  {'Overall':<22} {_pct(s.overall)}  (equal mean of {len(s.types_asked)} types asked)")
     for k, why in s.types_missing.items():
         lines.append(f"  not asked: {KNOWLEDGE_TITLES[k]} — {why}")
-    lines.append(f"  format errors          {_pct(s.format_error_rate)} % of replies")
+    lines.append(f"  format errors          {_pct(s.format_error_rate)} % of replies ({s.reply_rule} rule)")
+    for rule, rates in s.format_errors_by_rule.items():
+        if rule != s.reply_rule:
+            lines.append(f"  … under the {rule} rule {_pct(rates.get('overall'))} %")
+    cut = s.format_errors_by_kind.get("truncated", {}).get("overall")
+    if cut is not None:
+        lines.append(f"  … cut at the token limit {_pct(cut)} %")
     if s.attention is not None and s.attention.spearman is not None:
         a = s.attention
         lines.append(f"  attention curve        Spearman ρ {a.spearman:.3f} (permutation p {a.p_value:.3g})")
@@ -46,7 +52,10 @@ def flat(result: GenebenchResult) -> dict[str, Any]:
         "overall": s.overall,
         "types_asked": s.types_asked,
         "format_error_rate": s.format_error_rate,
+        "reply_rule": s.reply_rule,
     }
+    out.update({f"format_errors.{rule}": r.get("overall") for rule, r in s.format_errors_by_rule.items()})
+    out["format_errors.truncated"] = s.format_errors_by_kind.get("truncated", {}).get("overall")
     out.update({f"knowledge.{k}": v for k, v in s.knowledge.items()})
     out.update({f"cell.{c.key}": c.mean for c in s.cells})
     return out

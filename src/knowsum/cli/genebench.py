@@ -22,6 +22,7 @@ from knowsum.genebench import (
     parse_tasks,
     run_genebench,
     score_predictions,
+    token_budgets,
     write_outputs,
     write_questions,
 )
@@ -76,6 +77,14 @@ def _user_files(func: Any) -> Any:
     return apply_options(func, _USER_FILES)
 
 
+_LENIENT = click.option(
+    "--lenient",
+    is_flag=True,
+    help="Lenient reply checking (letters inside sentences, option text, JSON inside text); "
+    "default: the paper's strict rule.",
+)
+
+
 @click.group()
 def genebench() -> None:
     """SciHorizon-GENE: how reliably does a model reason from gene knowledge?
@@ -86,7 +95,7 @@ def genebench() -> None:
       knowsum genebench run --build-default -m smollm2-135m-instruct --out gb-smollm2
       knowsum genebench run questions.jsonl -m openai:gpt-4o --base-url https://…/v1
       knowsum genebench score --questions questions.jsonl --predictions answers.jsonl
-      knowsum genebench compare gb-smollm2 gb-qwen --markdown
+      knowsum genebench compare gb-smollm2 gb-qwen --published --markdown
     """
 
 
@@ -100,10 +109,11 @@ def genebench() -> None:
 @click.option(
     "--max-abstracts",
     type=click.IntRange(1, 50),
-    default=3,
+    default=10,
     show_default=True,
-    help="Abstracts joined into one context.",
+    help="Abstracts joined into one context (the release joins 2–10).",
 )
+@click.option("--paper-size", is_flag=True, help="The paper's sample: 210 questions per cell (2,710; §4.2).")
 @_user_files
 @click.option(
     "--out",
@@ -120,6 +130,7 @@ def build_cmd(types: tuple[str, ...], out: Path, **kw: Any) -> None:
         genes=kw["genes"],
         seed=kw["seed"],
         max_abstracts=kw["max_abstracts"],
+        paper_size=kw["paper_size"],
         expression=kw["expression"],
         summaries=kw["summaries"],
         abstracts=kw["abstracts"],
@@ -133,8 +144,14 @@ def build_cmd(types: tuple[str, ...], out: Path, **kw: Any) -> None:
         for task, c in report.counts.items()
     ]
     click.echo(text_table(["task", "strata", "questions"], rows))
+    for task, rules in report.excluded.items():
+        click.echo("".join(f"left out: {task} — {n} genes: {rule}\n" for rule, n in rules.items()), nl=False)
     for task, why in report.skipped.items():
         click.echo(f"not built: {task} — {why}")
+    budgets = token_budgets(questions)
+    click.echo(
+        "token budgets (sized from the longest gold): " + ", ".join(f"{k} {v}" for k, v in budgets.items())
+    )
     click.echo(f"wrote {n} questions to {out}")
 
 
@@ -162,8 +179,10 @@ def build_cmd(types: tuple[str, ...], out: Path, **kw: Any) -> None:
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option(
-    "--max-tokens", type=click.IntRange(min=1), default=None, help="Override the per-type token budgets."
+    "--max-tokens", type=click.IntRange(min=1), default=None, help="One token budget for every reply."
 )
+@click.option("--paper-size", is_flag=True, help="With --build-default: the paper's 2,710 questions.")
+@_LENIENT
 @_user_files
 @click.option(
     "--out",
@@ -194,6 +213,8 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
         seed=kw["seed"],
         permutations=kw["permutations"],
         max_tokens=kw["max_tokens"],
+        lenient=kw["lenient"],
+        paper_size=kw["paper_size"],
         expression=kw["expression"],
         summaries=kw["summaries"],
         abstracts=kw["abstracts"],
@@ -222,6 +243,7 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     help="JSONL of {question_index, permutation?, response}.",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@_LENIENT
 @click.option(
     "--out",
     "out_dir",
@@ -231,18 +253,28 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the key numbers as one JSON object.")
 def score_cmd(
-    questions_path: Path, predictions_path: Path, seed: int, out_dir: Path | None, as_json: bool
+    questions_path: Path,
+    predictions_path: Path,
+    seed: int,
+    lenient: bool,
+    out_dir: Path | None,
+    as_json: bool,
 ) -> None:
-    """Score answers produced elsewhere (no model call) with every genebench metric."""
-    result, records, qs = score_predictions(questions_path, predictions_path, seed=seed)
+    """Score answers produced elsewhere (no model call) with every genebench metric.
+
+    A question is (question_index, flag): a with/without-abstracts pair sharing one index (as in the
+    released files) needs "flag" in its prediction lines.
+    """
+    result, records, qs = score_predictions(questions_path, predictions_path, seed=seed, lenient=lenient)
     if out_dir is not None:
         write_outputs(out_dir, result, records, qs)
     click.echo(json.dumps(flat(result), ensure_ascii=False) if as_json else summary(result))
 
 
 @genebench.command("compare")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("runs", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
+@click.option("--published", is_flag=True, help="Add the paper's Table 2 models as [paper] reference rows.")
 @click.option(
     "--html",
     "html_path",
@@ -250,10 +282,12 @@ def score_cmd(
     default=None,
     help="Also write a comparison page with the perspective radar (Fig. 9).",
 )
-def compare_cmd(runs: tuple[Path, ...], markdown: bool, html_path: Path | None) -> None:
+def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool, html_path: Path | None) -> None:
     """Put runs side by side: Table 2 (knowledge types, overall), Tables 5–6 cells, perspectives."""
+    if not runs and not published:
+        raise ConfigError("give run directories to compare (or --published for the paper's Table 2)")
     results = [load_result(p) for p in runs]
-    tables = compare_tables(results)
+    tables = compare_tables(results, published=published)[: 3 if results else 1]
     render = markdown_table if markdown else text_table
     blocks = [
         f"{'### ' if markdown else ''}{title}\n\n{render(headers, rows)}" for title, headers, rows in tables

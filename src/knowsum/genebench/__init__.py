@@ -17,14 +17,23 @@ Example::
 """
 
 from knowsum.genebench._aggregate import CELLS, summarize
-from knowsum.genebench._build import TASKS, BuildInputs, BuildReport, build_questions, parse_tasks
+from knowsum.genebench._budget import gold_tokens, token_budgets
+from knowsum.genebench._build import (
+    PAPER_SIZE,
+    TASKS,
+    BuildInputs,
+    BuildReport,
+    build_questions,
+    parse_tasks,
+)
 from knowsum.genebench._compare import KNOWLEDGE_TITLES, PERSPECTIVES, compare_tables, perspective_scores
 from knowsum.genebench._config import DEFAULT_MAX_TOKENS, GenebenchConfig
 from knowsum.genebench._goeval import GoMapper, GoScore
 from knowsum.genebench._outputs import load_result, write_outputs
-from knowsum.genebench._parse import Parsed, parse_reply
+from knowsum.genebench._parse import RULES, Parsed, parse_reply
 from knowsum.genebench._predictions import read_predictions, score_predictions
 from knowsum.genebench._prompts import INSTRUCTIONS, SYSTEM_PROMPT, messages, rotate, rotations
+from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, PublishedRow
 from knowsum.genebench._result import (
     RESULT_VERSION,
     AttentionCurve,
@@ -43,6 +52,8 @@ from knowsum.genebench._schema import (
     GoAnswer,
     Question,
     content_hash,
+    expression_tissues,
+    question_key,
     read_questions,
     write_questions,
 )
@@ -56,9 +67,13 @@ __all__ = [
     "KNOWLEDGE",
     "KNOWLEDGE_TITLES",
     "NO_RIGHT_ANSWER",
+    "PAPER_SIZE",
     "PERSPECTIVES",
+    "PUBLISHED",
+    "PUBLISHED_SOURCE",
     "QUESTION_TYPES",
     "RESULT_VERSION",
+    "RULES",
     "SYSTEM_PROMPT",
     "TASKS",
     "AttentionCurve",
@@ -77,17 +92,21 @@ __all__ = [
     "InstanceRecord",
     "Parsed",
     "Pearson",
+    "PublishedRow",
     "Question",
     "build_from_kb",
     "build_questions",
     "compare_tables",
     "content_hash",
+    "expression_tissues",
+    "gold_tokens",
     "instances_of",
     "load_result",
     "messages",
     "parse_reply",
     "parse_tasks",
     "perspective_scores",
+    "question_key",
     "read_abstracts",
     "read_expression",
     "read_predictions",
@@ -100,6 +119,7 @@ __all__ = [
     "score_predictions",
     "score_records",
     "summarize",
+    "token_budgets",
     "write_outputs",
     "write_questions",
 ]

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from knowsum.genebench._parse import TRUNCATED
 from knowsum.genebench._result import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
-from knowsum.genebench._schema import KNOWLEDGE
+from knowsum.genebench._schema import KNOWLEDGE, question_key
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
 __all__ = ["CELLS", "summarize"]
@@ -108,7 +109,7 @@ def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
         metric=spec.metric,
         mean=float(np.mean(per_rot)) if per_rot else None,
         std=float(np.std(per_rot)) if per_rot and rotated else None,
-        n_questions=len({r.question_index for r in recs}),
+        n_questions=len({question_key(r.question_index, r.flag) for r in recs}),
         n_instances=len(recs),
         extra=extra,
         in_overall=spec.in_overall,
@@ -176,6 +177,7 @@ def summarize(
     n_buckets: int = 10,
     n_perm: int = 10_000,
     seed: int = 0,
+    lenient: bool = False,
 ) -> GenebenchScores:
     """Aggregate scored instances into cells, knowledge scores, the overall and the diagnostics.
 
@@ -186,6 +188,7 @@ def summarize(
         n_buckets: PubMed-count buckets of the attention curve.
         n_perm: Permutations of its Spearman test.
         seed: Permutation seed.
+        lenient: The records were scored under the lenient reply rule (named in the result).
     """
     by_task: dict[str, list[InstanceRecord]] = defaultdict(list)
     for r in records:
@@ -210,6 +213,8 @@ def summarize(
     for r in records:
         errors[r.question_type].append(r.format_error is not None)
     total_err = sum(sum(v) for v in errors.values())
+    rule = "lenient" if lenient else "strict"
+    other = "strict" if lenient else "lenient"
     go = {
         c.key.split("/")[1]: {"macro_f1": c.mean, **c.extra, "n": float(c.n_questions)}
         for c in cells
@@ -228,12 +233,36 @@ def summarize(
         types_missing={k: v for k, v in why.items() if k not in knowledge},
         format_error_rate=total_err / len(records) if records else 0.0,
         format_errors={k: float(np.mean(v)) for k, v in sorted(errors.items())},
+        reply_rule=rule,
+        format_errors_by_rule={
+            rule: _rates(records, lambda r: r.format_error is not None),
+            other: _rates(records, lambda r: r.format_error_other is not None),
+        },
+        format_errors_by_kind={
+            TRUNCATED: _rates(records, lambda r: (r.format_error or "").startswith(TRUNCATED)),
+            "invalid": _rates(
+                records, lambda r: r.format_error is not None and not r.format_error.startswith(TRUNCATED)
+            ),
+        },
+        truncated_rate=_rates(records, lambda r: r.truncated),
         attention=_attention(records, n_buckets, n_perm, seed),
         pearson=[_pearson(t, by_task[t]) for t in ("Q2-B", "Q5", "Q6") if by_task.get(t)],
         go=go,
         summary=summ,
         methods=dict(methods or {}),
     )
+
+
+def _rates(records: Sequence[InstanceRecord], hit: Callable[[InstanceRecord], bool]) -> dict[str, float]:
+    """``{'overall': share of records where hit, <question type>: share …}`` (empty without records)."""
+    by_type: dict[str, list[bool]] = defaultdict(list)
+    for r in records:
+        by_type[r.question_type].append(hit(r))
+    if not records:
+        return {}
+    out = {"overall": sum(sum(v) for v in by_type.values()) / len(records)}
+    out.update({k: sum(v) / len(v) for k, v in sorted(by_type.items())})
+    return out
 
 
 def _select(spec: _CellSpec, r: InstanceRecord) -> bool:

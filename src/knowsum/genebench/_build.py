@@ -7,17 +7,30 @@ families and their wording are those of Fig. 10:
 ====== =============== ============= ======================================================================
 task   question_type   perspective   built from
 ====== =============== ============= ======================================================================
-Q1     single_choice   study_bias    full name; 3 lexically close names of other genes (same first/last word)
-Q2-A   single_choice   hallucination aliases; gene with none → gold "No right answer"; one alias → control
-Q2-B   multiple_choice completeness  genes with ≥ 2 aliases; 2–3 gold + aliases of other genes
+Q1     single_choice   study_bias    full name; 3 lexically close names of other genes (same first or
+                                     last word); no placeholder "uncharacterized LOC<id>" (the symbol tells)
+Q2-A   single_choice   hallucination aliases; non-LOC gene with none → gold "No right answer"; one → control
+Q2-B   multiple_choice completeness  genes with ≥ 2 aliases; exactly 2 gold + aliases of other genes
 Q3-A   single_choice   study_bias    ``CHR;BAND``; 3 locations of other genes
-Q3-B   single_choice   hallucination no band recorded (e.g. MT genes) → "No right answer"; located → control
-Q4     single_choice   study_bias    odd one out: 3 genes of one type + the gene of another type
-Q5     multiple_choice completeness  NCBI other designations (≥ 2); close designations of other genes
+Q3-B   single_choice   hallucination non-LOC gene without band (MT genes…) → "No right answer"; else control
+Q4     single_choice   study_bias    odd one out: 3 genes of one type + the gene of another type (any type)
+Q5     multiple_choice completeness  NCBI other designations (≥ 2): all, up to 4, gold + close designations
 Q6     expression      completeness  user file (--expression)
 Q7     go_annotation   literature    GO annotations (qualifier from the aspect); with/without abstracts
 Q8     summary         literature    user file (--summaries); with/without abstracts
 ====== =============== ============= ======================================================================
+
+The "No right answer" pools leave LOC genes out: the paper's gold is "no recorded value in curated
+sources", and a LOC locus without a band or alias is mostly one not mapped *yet* (11,382 LOC124…
+loci had no band in the 2022-09 snapshot; the release asks one of them, LOC124905048, as a location
+question with gold ``21;21q21.1``). The release's sample has no LOC gene among its "No right answer"
+questions. The build report counts what each rule leaves out (``excluded``).
+
+``paper_size`` builds the paper's sample (§4.2: 2,710 questions, 9,010 instances): 210 questions in
+each of the ten choice cells (Q1, Q3-A, Q4 × low/high attention; Q2-A, Q3-B "No right answer";
+Q2-B; Q5) — 2,100 questions × 4 rotations = 8,400 instances — and 610 open questions: Q6 210,
+Q7 and Q8 100 genes each asked without and with abstracts. The split of the 610 is ours (the paper
+gives only the totals; 210 per choice cell is what the totals imply); the controls are not built.
 
 Beyond the paper: the "control" questions of Q2-A/Q3-B (a real answer *and* a "No right answer"
 option) make an always-"No right answer" strategy visible; every distractor is checked against all
@@ -33,7 +46,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from knowsum.errors import ConfigError
-from knowsum.genebench._makers import EXCLUDED_TYPES, TASKS, Builder, BuildInputs
+from knowsum.genebench._makers import (
+    EXCLUDED_TYPES,
+    TASKS,
+    WORDING,
+    Builder,
+    BuildInputs,
+    is_placeholder_name,
+)
 from knowsum.genebench._schema import Question
 from knowsum.kb import GeneRecord
 
@@ -75,6 +95,8 @@ class BuildReport:
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     unknown_genes: dict[str, int] = field(default_factory=dict)
+    excluded: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Task → {rule: genes of the pool the rule left out} (placeholder names, LOC "no answer" genes)."""
 
     @property
     def total(self) -> int:
@@ -100,6 +122,21 @@ def _resolve_user_genes(
     return out, unknown
 
 
+#: Questions per stratum of the paper-sized set (``paper_size``); a stratum not listed is not built.
+PAPER_SIZE: dict[str, dict[str, int]] = {
+    "Q1": {"loc": 210, "non-loc": 210},
+    "Q2-A": {"no-answer": 210},
+    "Q2-B": {"all": 210},
+    "Q3-A": {"loc": 210, "non-loc": 210},
+    "Q3-B": {"no-answer": 210},
+    "Q4": {"loc": 210, "non-loc": 210},
+    "Q5": {"all": 210},
+    "Q6": {"all": 210},
+    "Q7": {"genes": 100},
+    "Q8": {"genes": 100},
+}
+
+
 def _pick(rng: random.Random, ids: list[int], n: int | None) -> list[int]:
     return ids if n is None or len(ids) <= n else sorted(rng.sample(ids, n))
 
@@ -114,6 +151,7 @@ def build_questions(
     only: Iterable[int] | None = None,
     pubmed: Callable[[int], Sequence[int]] | None = None,
     progress: Callable[[str], None] | None = None,
+    paper_size: bool = False,
 ) -> tuple[list[Question], BuildReport]:
     """Build the questions of ``tasks`` (all by default) from ``inputs``.
 
@@ -128,6 +166,7 @@ def build_questions(
         only: Ask only about these Entrez gene IDs (distractors still come from all genes).
         pubmed: Gene ID → linked PubMed IDs (needed for the "with abstracts" forms).
         progress: Called with a line per task.
+        paper_size: Build the paper's sample (:data:`PAPER_SIZE`; overrides ``per_type``).
 
     Returns:
         The questions (task order, then gene order) and a :class:`BuildReport`.
@@ -159,12 +198,22 @@ def build_questions(
         "Q4": b.q4,
         "Q5": b.q5,
     }
+
+    def no_answer(task: str, ids: list[int]) -> list[int]:
+        """The non-LOC genes of ``ids`` (LOC genes leave the "No right answer" pools; counted)."""
+        kept = [i for i in ids if not b.loc[i]]
+        report.excluded.setdefault(task, {})["LOC gene without a value"] = len(ids) - len(kept)
+        return kept
+
     for task in chosen:
         if task == "Q1":
-            strata[task] = loc_split(i for i in pool if b.genes[i].name)
+            named = [i for i in pool if b.genes[i].name]
+            real = [i for i in named if not is_placeholder_name(b.genes[i].name)]
+            report.excluded[task] = {"uncharacterized LOC full name": len(named) - len(real)}
+            strata[task] = loc_split(real)
         elif task == "Q2-A":
             strata[task] = {
-                "no-answer": [i for i in pool if not b.genes[i].aliases],
+                "no-answer": no_answer(task, [i for i in pool if not b.genes[i].aliases]),
                 "control": [i for i in pool if len(b.genes[i].aliases) == 1],
             }
         elif task == "Q2-B":
@@ -173,7 +222,7 @@ def build_questions(
             strata[task] = loc_split(i for i in pool if b.locs[i])
         elif task == "Q3-B":
             strata[task] = {
-                "no-answer": [i for i in pool if not b.locs[i]],
+                "no-answer": no_answer(task, [i for i in pool if not b.locs[i]]),
                 "control": [i for i in pool if b.locs[i]],
             }
         elif task == "Q4":
@@ -192,12 +241,15 @@ def build_questions(
         rng = b.rng(task)
         counts: dict[str, int] = {}
         for name, ids in groups.items():
+            want = PAPER_SIZE[task].get(name, 0) if paper_size else per_type
+            if want == 0:
+                continue
             made = 0
             order = list(ids)
-            if per_type is not None and len(order) > per_type:
-                rng.shuffle(order)  # draw until per_type questions are made (a gene may allow none)
+            if want is not None and len(order) > want:
+                rng.shuffle(order)  # draw until `want` questions are made (a gene may allow none)
             for i in order:
-                if per_type is not None and made == per_type:
+                if want is not None and made == want:
                     break
                 q = makers[task](i, rng)
                 if q is not None:
@@ -207,20 +259,28 @@ def build_questions(
         report.counts[task] = counts
         if progress:
             progress(f"{task}: {sum(counts.values())} questions")
-    out += _literature(b, chosen, pool, per_type, pubmed, report, progress)
+    sizes = {t: PAPER_SIZE[t][n] for t, n in (("Q6", "all"), ("Q7", "genes"), ("Q8", "genes"))}
+    out += _literature(b, chosen, pool, sizes if paper_size else per_type, pubmed, report, progress)
     return out, report
+
+
+def _size(sizes: int | dict[str, int] | None, task: str) -> int | None:
+    return sizes.get(task) if isinstance(sizes, dict) else sizes
 
 
 def _literature(
     b: Builder,
     chosen: Sequence[str],
     pool: list[int],
-    per_type: int | None,
+    sizes: int | dict[str, int] | None,
     pubmed: Callable[[int], Sequence[int]] | None,
     report: BuildReport,
     progress: Callable[[str], None] | None,
 ) -> list[Question]:
-    """Q6, Q7, Q8: the templated and open questions (user files; GO from the registry data)."""
+    """Q6, Q7, Q8: the templated and open questions (user files; GO from the registry data).
+
+    ``sizes``: questions (Q6) or genes (Q7/Q8) per task — one number for all, per task, or ``None``.
+    """
     inputs = b.inputs
     out: list[Question] = []
     in_pool = set(pool)
@@ -230,7 +290,7 @@ def _literature(
         else:
             expr_keys, unknown = _resolve_user_genes(b.genes, inputs.expression)
             report.unknown_genes["expression"] = unknown
-            ids = _pick(b.rng("Q6"), sorted(i for i in expr_keys if i in in_pool), per_type)
+            ids = _pick(b.rng("Q6"), sorted(i for i in expr_keys if i in in_pool), _size(sizes, "Q6"))
             out += [b.q6(i, inputs.expression[expr_keys[i]]) for i in ids]
             report.counts["Q6"] = {"all": len(ids)}
     for task in ("Q7", "Q8"):
@@ -261,6 +321,7 @@ def _literature(
             candidates = sorted(contexts)
         answers: dict[int, object] = {}
         rng = b.rng(task)
+        per_type = _size(sizes, task)
         while candidates and (per_type is None or len(answers) < per_type):
             picked = _pick(rng, candidates, None if per_type is None else per_type - len(answers))
             taken = set(picked)
@@ -270,11 +331,7 @@ def _literature(
                 if ans:
                     answers[i] = ans
         ids = sorted(answers)
-        symbol = (
-            "What are the Gene Ontology annotations for {}?"
-            if task == "Q7"
-            else "What is the functional summary of {}?"
-        )
+        symbol = WORDING[task]
         counts = {"no_ref": 0, "with_ref": 0}
         for i in ids:
             text = symbol.format(b.genes[i].symbol)

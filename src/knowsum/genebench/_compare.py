@@ -1,14 +1,19 @@
-"""Runs side by side in the paper's layout: Table 2 (knowledge types + overall), Tables 5–6 (cells)."""
+"""Runs side by side in the paper's layout: Table 2 (knowledge types + overall), Tables 5–6 (cells).
+
+With ``published``, the paper's own Table 2 rows (:mod:`._published`) join Table 2 as reference rows
+marked ``[paper]``; they are scores of the authors' question set and models, not of this run's.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE
 from knowsum.genebench._result import GenebenchResult
 from knowsum.genebench._schema import KNOWLEDGE
 
-__all__ = ["KNOWLEDGE_TITLES", "PERSPECTIVES", "compare_tables", "perspective_scores"]
+__all__ = ["KNOWLEDGE_TITLES", "PAPER_MARK", "PERSPECTIVES", "compare_tables", "perspective_scores"]
 
 #: Table 2 column titles.
 KNOWLEDGE_TITLES: dict[str, str] = {
@@ -50,14 +55,37 @@ def perspective_scores(result: GenebenchResult) -> dict[str, float | None]:
     return out
 
 
-def compare_tables(results: Sequence[GenebenchResult]) -> list[tuple[str, list[str], list[list[Any]]]]:
-    """``(title, headers, rows)`` tables: Table 2, the cells of Tables 5–6, and the perspectives."""
+#: Prefix of a published reference row's model name.
+PAPER_MARK = "[paper] "
+
+
+def compare_tables(
+    results: Sequence[GenebenchResult], *, published: bool = False
+) -> list[tuple[str, list[str], list[list[Any]]]]:
+    """``(title, headers, rows)`` tables: Table 2, the cells of Tables 5–6, and the perspectives.
+
+    Args:
+        results: The runs.
+        published: Add the paper's Table 2 rows to Table 2 (marked ``[paper]``), by overall.
+    """
     order = sorted(results, key=lambda r: -(r.scores.overall or 0.0))
     t2_headers = ["model", *(KNOWLEDGE_TITLES[k] for k in KNOWLEDGE), "Overall"]
-    t2 = [
-        [r.model, *(_pct(r.scores.knowledge.get(k)) for k in KNOWLEDGE), _pct(r.scores.overall)]
+    ranked: list[tuple[float, list[Any]]] = [
+        (
+            r.scores.overall or 0.0,
+            [r.model, *(_pct(r.scores.knowledge.get(k)) for k in KNOWLEDGE), _pct(r.scores.overall)],
+        )
         for r in order
     ]
+    if published:
+        ranked += [
+            (p.overall, [PAPER_MARK + p.model, *(_pct(p.knowledge[k]) for k in KNOWLEDGE), _pct(p.overall)])
+            for p in PUBLISHED
+        ]
+    t2 = [row for _, row in sorted(ranked, key=lambda x: -x[0])]
+    t2_title = "Overall results (Table 2; %, equal mean of the knowledge types)"
+    if published:
+        t2_title += f"; [paper] rows: {PUBLISHED_SOURCE}, the authors' question set"
     keys: list[str] = []
     labels: dict[str, str] = {}
     for r in order:
@@ -78,7 +106,7 @@ def compare_tables(results: Sequence[GenebenchResult]) -> list[tuple[str, list[s
     persp = [[name, *(_pct(perspective_scores(r)[name]) for r in order)] for name in PERSPECTIVES]
     models = [r.model for r in order]
     return [
-        ("Overall results (Table 2; %, equal mean of the knowledge types)", t2_headers, t2),
+        (t2_title, t2_headers, t2),
         ("Cells (Tables 5–6; %, mean ± std over cyclic rotations)", ["cell", *models], cells),
         ("Perspectives (Fig. 9; %, mean of their cells)", ["perspective", *models], persp),
     ]

@@ -7,18 +7,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knowsum.genebench._budget import DEFAULT_MAX_TOKENS
 from knowsum.genebench._build import TASKS
 
 __all__ = ["DEFAULT_MAX_TOKENS", "GenebenchConfig"]
-
-#: Generated tokens per reply by question type: enough for the format the instruction asks for.
-DEFAULT_MAX_TOKENS: dict[str, int] = {
-    "single_choice": 16,
-    "multiple_choice": 24,
-    "expression": 160,
-    "go_annotation": 320,
-    "summary": 256,
-}
 
 
 class GenebenchConfig(BaseModel):
@@ -37,11 +29,21 @@ class GenebenchConfig(BaseModel):
         "cyclic", description="Ask every rotation of the options (§4.2) or only the given order."
     )
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature (paper: 0).")
-    max_tokens: int | None = Field(None, ge=1, description="Override the per-type token budgets.")
+    max_tokens: int | None = Field(
+        None, ge=1, description="One token budget for every reply (default: sized per type, see _budget)."
+    )
+    lenient: bool = Field(
+        False, description="Lenient reply checking instead of the paper's strict rule (App. B)."
+    )
     expression: Path | None = Field(None, description="User expression file (Q6).")
     summaries: Path | None = Field(None, description="User summaries file (Q8).")
     abstracts: Path | None = Field(None, description="User abstracts file (with-abstracts Q7/Q8).")
-    max_abstracts: int = Field(3, ge=1, le=50, description="Abstracts joined into one context.")
+    max_abstracts: int = Field(
+        10, ge=1, le=50, description="Abstracts joined into one context (the release joins 2–10)."
+    )
+    paper_size: bool = Field(
+        False, description="Build the paper's sample: 210 questions per cell (2,710 questions, §4.2)."
+    )
     n_buckets: int = Field(10, ge=1, le=1000, description="PubMed-count buckets of the attention curve.")
     n_perm: int = Field(10_000, ge=1, description="Permutations of the attention Spearman test.")
 
@@ -53,6 +55,6 @@ class GenebenchConfig(BaseModel):
             raise ValueError(f"unknown task(s) {bad}; known: {', '.join(TASKS)}")
         return value
 
-    def tokens(self, question_type: str) -> int:
-        """Token budget of a reply to ``question_type``."""
-        return self.max_tokens or DEFAULT_MAX_TOKENS[question_type]
+    def tokens(self, question_type: str, budgets: dict[str, int] | None = None) -> int:
+        """Token budget of a reply to ``question_type`` (``max_tokens``, else ``budgets``, else the floor)."""
+        return self.max_tokens or (budgets or DEFAULT_MAX_TOKENS)[question_type]

@@ -9,6 +9,7 @@ valid value of the gene (normalized with :func:`knowsum.kb.normalize_text`).
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,15 @@ from knowsum.genebench._schema import NO_RIGHT_ANSWER, ExpressionAnswer, GoAnswe
 from knowsum.genebench._userdata import Expression
 from knowsum.kb import GeneRecord, Ontology, normalize_text
 
-__all__ = ["EXCLUDED_TYPES", "TASKS", "BuildInputs", "Builder", "single_gold"]
+__all__ = [
+    "EXCLUDED_TYPES",
+    "TASKS",
+    "WORDING",
+    "BuildInputs",
+    "Builder",
+    "is_placeholder_name",
+    "single_gold",
+]
 
 #: Task → (question_type, knowledge, perspective), Fig. 10.
 TASKS: dict[str, tuple[str, str, str]] = {
@@ -36,7 +45,30 @@ TASKS: dict[str, tuple[str, str, str]] = {
     "Q7": ("go_annotation", "go_annotation", "literature_utilize"),
     "Q8": ("summary", "summary", "literature_utilize"),
 }
-EXCLUDED_TYPES = frozenset({"unknown", "other", ""})
+#: Question text by task (Fig. 10; ``{}`` is the gene symbol). Q7 is the released wording, which adds
+#: "all" to Fig. 10's "What are the Gene Ontology annotations for SMCHD1?".
+WORDING: dict[str, str] = {
+    "Q1": "Select the full name of {} gene.",
+    "Q2-A": "Select the synonyms of {} gene.",
+    "Q2-B": "Select the synonyms of {} gene.",
+    "Q3-A": "Select the chromosome location of {} gene.",
+    "Q3-B": "Select the chromosome location of {} gene.",
+    "Q4": "Select the gene symbol that does not belong to the same gene type as the other three.",
+    "Q5": "Select all the related proteins of {} gene.",
+    "Q6": "What is the expression pattern of {} gene?",
+    "Q7": "What are all the Gene Ontology annotations for {}?",
+    "Q8": "What is the functional summary of {}?",
+}
+#: Gene types never used by Q4 (the release asks "unknown" and "other" genes too; only no type is out).
+EXCLUDED_TYPES = frozenset({""})
+_PLACEHOLDER = re.compile(r"uncharacterized LOC\d+")
+
+
+def is_placeholder_name(name: str) -> bool:
+    """Whether a full name is the placeholder ``uncharacterized LOC<id>`` (answerable from the symbol)."""
+    return _PLACEHOLDER.fullmatch(name) is not None
+
+
 _COMPLEX = "GO:0032991"
 _QUALIFIER = {"MF": "enables", "BP": "involved_in", "CC": "located_in"}
 _CANDIDATES = 150
@@ -52,7 +84,8 @@ class BuildInputs:
         expression: Gene (symbol or Entrez ID) → expression pattern (Q6); ``None`` skips Q6.
         summaries: Gene → functional summary (Q8); ``None`` skips Q8.
         abstracts: PubMed ID → abstract (the "with abstracts" form of Q7/Q8); ``None`` for none.
-        max_abstracts: Abstracts joined into one context (the lowest PMIDs first).
+        max_abstracts: Abstracts joined into one context (the lowest PMIDs first; the release joins
+            2–10 with ``\n---\n``).
     """
 
     genes: Sequence[GeneRecord]
@@ -60,7 +93,7 @@ class BuildInputs:
     expression: Mapping[str, Expression] | None = None
     summaries: Mapping[str, str] | None = None
     abstracts: Mapping[int, str] | None = None
-    max_abstracts: int = 3
+    max_abstracts: int = 10
 
 
 def _locations(rec: GeneRecord) -> tuple[str, ...]:
@@ -142,6 +175,8 @@ class Builder:
         invalid: set[str],
     ) -> list[str]:
         """``k`` texts lexically closest to ``target`` among those sharing its first or last word."""
+        if k <= 0:
+            return []
         words = target.split()
         cand: set[int] = set()
         for key in ("^" + words[0].lower(), "$" + words[-1].lower()) if words else ():
@@ -248,20 +283,20 @@ class Builder:
         g = self.genes[i]
         invalid = {_norm(g.name), *(_norm(d) for d in g.designations)}
         wrong = self._close(rng, g.name, self.names, self.name_index, 3, invalid)
-        return self._choice("Q1", i, f"Select the full name of {g.symbol} gene.", [g.name], wrong, rng)
+        return self._choice("Q1", i, WORDING["Q1"].format(g.symbol), [g.name], wrong, rng)
 
     def q2a(self, i: int, rng: random.Random) -> Question | None:
         g = self.genes[i]
         correct = [NO_RIGHT_ANSWER] if not g.aliases else [g.aliases[0], NO_RIGHT_ANSWER]
         wrong = self._other_aliases(rng, i, 4 - len(correct))
-        q = self._choice("Q2-A", i, f"Select the synonyms of {g.symbol} gene.", correct, wrong, rng)
+        q = self._choice("Q2-A", i, WORDING["Q2-A"].format(g.symbol), correct, wrong, rng)
         return None if q is None else single_gold(q, correct[0])
 
     def q2b(self, i: int, rng: random.Random) -> Question | None:
         g = self.genes[i]
-        gold = rng.sample(list(g.aliases), min(len(g.aliases), rng.choice((2, 3))))
+        gold = rng.sample(list(g.aliases), 2)  # every released Q2-B question has exactly 2 correct
         wrong = self._other_aliases(rng, i, 4 - len(gold))
-        return self._choice("Q2-B", i, f"Select the synonyms of {g.symbol} gene.", gold, wrong, rng)
+        return self._choice("Q2-B", i, WORDING["Q2-B"].format(g.symbol), gold, wrong, rng)
 
     def _other_locations(self, rng: random.Random, i: int, k: int) -> list[str]:
         return self._random_texts(rng, self.loc_pool, k, {_norm(x) for x in self.locs[i]})
@@ -269,14 +304,12 @@ class Builder:
     def q3a(self, i: int, rng: random.Random) -> Question | None:
         gold = self.locs[i][0]
         wrong = self._other_locations(rng, i, 3)
-        return self._choice(
-            "Q3-A", i, f"Select the chromosome location of {self.genes[i].symbol} gene.", [gold], wrong, rng
-        )
+        return self._choice("Q3-A", i, WORDING["Q3-A"].format(self.genes[i].symbol), [gold], wrong, rng)
 
     def q3b(self, i: int, rng: random.Random) -> Question | None:
         correct = [self.locs[i][0], NO_RIGHT_ANSWER] if self.locs[i] else [NO_RIGHT_ANSWER]
         wrong = self._other_locations(rng, i, 4 - len(correct))
-        text = f"Select the chromosome location of {self.genes[i].symbol} gene."
+        text = WORDING["Q3-B"].format(self.genes[i].symbol)
         q = self._choice("Q3-B", i, text, correct, wrong, rng)
         return None if q is None else single_gold(q, correct[0])
 
@@ -288,23 +321,22 @@ class Builder:
             return None
         pool = self.by_type[(rng.choice(others), loc)]
         same = [self.genes[j].symbol for j in rng.sample(pool, 3)]
-        text = "Select the gene symbol that does not belong to the same gene type as the other three."
+        text = WORDING["Q4"]
         return self._choice("Q4", i, text, [g.symbol], same, rng)
 
     def q5(self, i: int, rng: random.Random) -> Question | None:
         g = self.genes[i]
-        gold = rng.sample(list(g.designations), min(len(g.designations), rng.choice((2, 3))))
+        # all the gene's related proteins, up to 4 (the release asks 2–4 correct of 4 options)
+        gold = rng.sample(list(g.designations), min(len(g.designations), 4))
         invalid = {_norm(x) for x in (*g.designations, g.name)}
         wrong = self._close(rng, gold[0], self.designations, self.designation_index, 4 - len(gold), invalid)
-        return self._choice("Q5", i, f"Select all the related proteins of {g.symbol} gene.", gold, wrong, rng)
+        return self._choice("Q5", i, WORDING["Q5"].format(g.symbol), gold, wrong, rng)
 
     def q6(self, i: int, expr: Expression) -> Question:
         answer = ExpressionAnswer(tissue_list=expr.tissues, category=expr.category)
         g = self.genes[i]
         flag = "loc" if self.loc[i] else "non-loc"
-        return self.question(
-            "Q6", i, f"What is the expression pattern of {g.symbol} gene?", None, answer, None, flag
-        )
+        return self.question("Q6", i, WORDING["Q6"].format(g.symbol), None, answer, None, flag)
 
     def _go_term(self, go_id: str) -> tuple[str, str, bool] | None:
         """``(primary ID, name, is a complex)`` of a live GO term, memoized; ``None`` if unknown/obsolete."""

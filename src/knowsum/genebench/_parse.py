@@ -1,6 +1,21 @@
 """Validate model replies per question type (App. B: "validated using Pydantic schemas").
 
-A reply that fails validation is scored as wrong and counted in the format-error rate. What passes:
+A reply that fails validation is scored as wrong and counted in the format-error rate. Two rules:
+
+**strict** (the default; App. B asks for structural correctness, and the Fig. 11 instructions say
+"Only provide …"): the reply *is* the answer —
+
+- single choice: one option letter, allowing surrounding whitespace/punctuation (``B``, ``B.``,
+  ``'B'``, ``(B)``, ``**B**``) or a JSON wrapper (``{"answer": "B"}``, ``["B"]``, as the release's
+  pydantic format instructions ask); no option text, no sentence;
+- multiple choice: option letters separated by commas/semicolons/whitespace (``A, C``), or a JSON
+  wrapper (``{"answers": ["A", "C"]}``, ``["A", "C"]``);
+- expression / GO: the whole reply (inside one optional code fence) is a JSON value (or the
+  single-quoted Python literal the prompt's own examples use) that validates: ``{"Tissue": [...],
+  "Category": ...}`` with one of the five categories; ``[{"go": str, "evidence": CODE}, …]``;
+- summary: any non-empty text.
+
+**lenient** (``--lenient``, knowsum's earlier parser) additionally reads —
 
 - single choice: one option letter — alone (``B``, ``B.``, ``(B)``, ``**B**``, ``B: cyclin B1``), after
   "answer is"/"Answer:", or the exact text of one option. A letter that is not an option fails.
@@ -11,6 +26,9 @@ A reply that fails validation is scored as wrong and counted in the format-error
 - GO annotation: a JSON array of ``{"go": str, "evidence": CODE}`` objects; CODE must be a GO
   evidence code (the prompt's list or any other code the gold data uses).
 - summary: any non-empty text.
+
+A reply the backend stopped at the token limit (``finish_reason == "length"``) that fails validation
+is a format error of its own kind, ``truncated`` (see :func:`parse_reply`).
 """
 
 from __future__ import annotations
@@ -26,7 +44,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from knowsum.genebench._prompts import EVIDENCE_CODES
 from knowsum.genebench._schema import EXPRESSION_CATEGORIES
 
-__all__ = ["GoItem", "Parsed", "parse_reply"]
+__all__ = ["RULES", "TRUNCATED", "GoItem", "Parsed", "parse_reply"]
+
+#: The reply-checking rules, default first.
+RULES: tuple[str, ...] = ("strict", "lenient")
+#: Prefix of the format error of a reply cut by the token limit.
+TRUNCATED = "truncated"
 
 _LETTER = re.compile(r"^[\W_]*([A-Z])(?:[\W_]*$|\s*[.):\]-])")
 _ANSWER_IS = re.compile(r"\b(?:answer|option)\s*(?:is|:)?\s*[\W_]*([A-Z])(?![A-Za-z0-9])", re.IGNORECASE)
@@ -150,11 +173,8 @@ def _expression(text: str) -> Parsed:
     return Parsed({"category": e.category, "tissue_list": tuple(t.strip() for t in tissues if t.strip())})
 
 
-def _go(text: str) -> Parsed:
-    try:
-        raw = _json_value(text, "[")
-    except ValueError as exc:
-        return Parsed(None, str(exc))
+def _go_items(raw: Any) -> Parsed:
+    """A decoded GO reply validated as a list of ``{"go", "evidence"}`` items."""
     if not isinstance(raw, list):
         return Parsed(None, "not a JSON array")
     try:
@@ -164,15 +184,121 @@ def _go(text: str) -> Parsed:
     return Parsed(tuple((i.go.strip(), i.evidence) for i in items))
 
 
-def parse_reply(question_type: str, text: str, options: dict[str, str] | None = None) -> Parsed:
-    """Validate ``text`` as a reply to a question of ``question_type`` (see the module docstring)."""
+def _go(text: str) -> Parsed:
+    try:
+        raw = _json_value(text, "[")
+    except ValueError as exc:
+        return Parsed(None, str(exc))
+    return _go_items(raw)
+
+
+_STRICT_LETTERS = re.compile(r"^[\W_]*([A-Z](?:[\s,;]+[A-Z])*)[\W_]*$")
+_FENCED = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
+
+
+def _strict_value(text: str) -> Any:
+    """The whole reply as a JSON value or Python literal (one enclosing code fence allowed)."""
+    t = text.strip()
+    m = _FENCED.match(t)
+    body = m.group(1) if m else t
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError:
+        try:
+            return ast.literal_eval(body)
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError) as exc:
+            raise ValueError("not a JSON value (the whole reply must be one)") from exc
+
+
+def _strict_letters(text: str, options: dict[str, str], many: bool) -> Parsed:
+    t = text.strip()
+    if t[:1] in "{[`" and t:
+        try:
+            raw = _strict_value(t)
+        except ValueError as exc:
+            return Parsed(None, str(exc))
+        if isinstance(raw, dict) and len(raw) == 1:
+            raw = next(iter(raw.values()))
+        items = [raw] if isinstance(raw, str) else raw
+        if not isinstance(items, list) or not items or not all(isinstance(x, str) for x in items):
+            return Parsed(None, "not an option letter" + ("s" if many else ""))
+        letters = [x.strip() for x in items]
+    else:
+        m = _STRICT_LETTERS.match(t)
+        if m is None:
+            return Parsed(None, "not option letters only" if many else "not an option letter only")
+        letters = re.split(r"[\s,;]+", m.group(1))
+    if not many and len(letters) != 1:
+        return Parsed(None, "more than one letter")
+    bad = sorted({x for x in letters if x not in options})
+    if bad:
+        return Parsed(None, f"{', '.join(bad)} not among the options")
+    return Parsed(tuple(sorted(set(letters))) if many else letters[0])
+
+
+class _StrictExpression(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    Tissue: list[str] | str
+    Category: str
+
+
+def _strict_json(question_type: str, text: str) -> Parsed:
+    try:
+        raw = _strict_value(text)
+    except ValueError as exc:
+        return Parsed(None, str(exc))
+    if question_type == "go_annotation":
+        return _go_items(raw)
+    if not isinstance(raw, dict):
+        return Parsed(None, "not a JSON object")
+    try:
+        e = _StrictExpression.model_validate(raw)
+        category = _Expression.model_validate({"tissue": e.Tissue, "category": e.Category}).category
+    except ValidationError as exc:
+        return Parsed(None, f"expression: {exc.errors()[0]['msg']}")
+    tissues = [e.Tissue] if isinstance(e.Tissue, str) else e.Tissue
+    return Parsed({"category": category, "tissue_list": tuple(t.strip() for t in tissues if t.strip())})
+
+
+def _lenient(question_type: str, text: str, options: dict[str, str]) -> Parsed:
     if question_type == "single_choice":
-        return _single(text, options or {})
+        return _single(text, options)
     if question_type == "multiple_choice":
-        return _multiple(text, options or {})
+        return _multiple(text, options)
     if question_type == "expression":
         return _expression(text)
-    if question_type == "go_annotation":
-        return _go(text)
-    t = text.strip()
-    return Parsed(t) if t else Parsed(None, "empty summary")
+    return _go(text)
+
+
+def _strict(question_type: str, text: str, options: dict[str, str]) -> Parsed:
+    if question_type in ("single_choice", "multiple_choice"):
+        return _strict_letters(text, options, question_type == "multiple_choice")
+    return _strict_json(question_type, text)
+
+
+def parse_reply(
+    question_type: str,
+    text: str,
+    options: dict[str, str] | None = None,
+    *,
+    lenient: bool = False,
+    truncated: bool = False,
+) -> Parsed:
+    """Validate ``text`` as a reply to a question of ``question_type`` (see the module docstring).
+
+    Args:
+        question_type: The question's type.
+        text: The reply.
+        options: The options as shown (choice types).
+        lenient: Use the lenient rule instead of the strict one.
+        truncated: The backend stopped the reply at the token limit: a reply that fails validation
+            then gets the error ``"truncated: …"``.
+    """
+    if question_type == "summary":
+        t = text.strip()
+        return Parsed(t) if t else Parsed(None, "empty summary")
+    parsed = (_lenient if lenient else _strict)(question_type, text, options or {})
+    if truncated and not parsed.ok:
+        return Parsed(None, f"{TRUNCATED}: stopped at the token limit ({parsed.error})")
+    return parsed

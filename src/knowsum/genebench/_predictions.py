@@ -3,10 +3,15 @@
 Prediction file: JSONL, one reply per line::
 
     {"question_index": "…", "permutation": 2, "response": "B"}
+    {"question_index": "…", "flag": "with_ref", "response": "…", "finish_reason": "length"}
 
-``permutation`` (the cyclic rotation the options were shown in, see ``_prompts.rotate``) is optional
-and defaults to 0 (the options as written in the question file); it is ignored for questions without
-options. Every bad line stops with one message naming the file and line.
+A question is identified by ``question_index`` and, where the question file gives one index to a
+with- and a without-abstracts pair (as the release does for summaries), ``flag`` (``no_ref`` /
+``with_ref``) — required then, optional otherwise. ``permutation`` (the cyclic rotation the options
+were shown in, see ``_prompts.rotate``) is optional and defaults to 0 (the options as written in the
+question file); it is ignored for questions without options. ``finish_reason`` is optional:
+``"length"`` marks a reply cut at the token limit (a ``truncated`` format error if it fails). Every
+bad line stops with one message naming the file and line.
 """
 
 from __future__ import annotations
@@ -19,20 +24,46 @@ from knowsum.errors import InputFileError
 from knowsum.genebench._aggregate import summarize
 from knowsum.genebench._result import GenebenchResult, InstanceRecord
 from knowsum.genebench._run import _go_mapper, _methods, _sha, _summary_scorer, score_records
-from knowsum.genebench._schema import Question, read_questions
+from knowsum.genebench._schema import Question, question_key, read_questions
 
 __all__ = ["read_predictions", "score_predictions"]
 
 
+def _question(
+    path: Path, no: int, line: str, row: dict[str, object], by_key: dict[str, Question]
+) -> Question:
+    """The question a prediction row names (``question_index`` + ``flag`` where needed)."""
+    qi, flag = row.get("question_index"), row.get("flag")
+    if not isinstance(qi, str) or not (qi in by_key or question_key(qi, "with_ref") in by_key):
+        raise InputFileError(path, f"unknown question_index {qi!r} (not in the question file)", no, line)
+    if flag is None:
+        if qi in by_key and question_key(qi, "with_ref") in by_key:
+            raise InputFileError(
+                path,
+                f'question_index {qi!r} is a with/without-abstracts pair: add "flag": "no_ref" or "with_ref"',
+                no,
+                line,
+            )
+        return by_key[qi] if qi in by_key else by_key[question_key(qi, "with_ref")]
+    q = by_key.get(question_key(qi, str(flag)))
+    if q is None or q.flag != flag:
+        raise InputFileError(path, f"no question {qi!r} with flag {flag!r} in the question file", no, line)
+    return q
+
+
 def read_predictions(
     path: Path, questions: dict[str, Question]
-) -> tuple[list[tuple[Question, int | None]], list[str]]:
-    """``(question, rotation)`` pairs and replies of a prediction file.
+) -> tuple[list[tuple[Question, int | None]], list[str], list[bool]]:
+    """``(question, rotation)`` pairs, replies and "cut at the token limit" flags of a prediction file.
+
+    Args:
+        path: The prediction file.
+        questions: :attr:`Question.key` → question.
 
     Raises:
         InputFileError: unreadable file; a line that is not a JSON object; a missing or non-string
-            ``response``; an unknown ``question_index``; a rotation out of range; a repeated
-            (question, rotation) pair; or no prediction at all.
+            ``response``; an unknown question; a pair's index without ``flag``; a rotation out of
+            range; a repeated (question, rotation) pair; or no prediction at all.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -40,6 +71,7 @@ def read_predictions(
         raise InputFileError(path, f"cannot read the prediction file ({exc})") from exc
     pairs: list[tuple[Question, int | None]] = []
     replies: list[str] = []
+    cut: list[bool] = []
     seen: dict[tuple[str, int | None], int] = {}
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -50,13 +82,10 @@ def read_predictions(
             raise InputFileError(path, f"not a JSON object ({exc.msg})", no, line) from exc
         if not isinstance(row, dict):
             raise InputFileError(path, "not a JSON object", no, line)
-        qi = row.get("question_index")
-        if not isinstance(qi, str) or qi not in questions:
-            raise InputFileError(path, f"unknown question_index {qi!r} (not in the question file)", no, line)
+        q = _question(path, no, line, row, questions)
         reply = row.get("response")
         if not isinstance(reply, str):
             raise InputFileError(path, "'response' must be a string", no, line)
-        q = questions[qi]
         perm = row.get("permutation", 0)
         rot: int | None = None
         if q.options:
@@ -68,29 +97,41 @@ def read_predictions(
                     line,
                 )
             rot = perm
-        key = (qi, rot)
+        key = (q.key, rot)
         if key in seen:
             raise InputFileError(path, f"repeats the prediction of line {seen[key]}", no, line)
         seen[key] = no
         pairs.append((q, rot))
         replies.append(reply)
+        cut.append(row.get("finish_reason") == "length")
     if not pairs:
         raise InputFileError(path, "no predictions in the file")
-    return pairs, replies
+    return pairs, replies, cut
 
 
 def score_predictions(
-    questions_path: Path, predictions_path: Path, *, n_buckets: int = 10, n_perm: int = 10_000, seed: int = 0
+    questions_path: Path,
+    predictions_path: Path,
+    *,
+    n_buckets: int = 10,
+    n_perm: int = 10_000,
+    seed: int = 0,
+    lenient: bool = False,
 ) -> tuple[GenebenchResult, list[InstanceRecord], list[Question]]:
     """Score a prediction file against a question file: the same result record as a run."""
     questions = read_questions(questions_path)
-    pairs, replies = read_predictions(predictions_path, {q.question_index: q for q in questions})
-    asked = list({q.question_index: q for q, _ in pairs}.values())
+    pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
+    asked = list({q.key: q for q, _ in pairs}.values())
     go, summary = _go_mapper(asked), _summary_scorer(asked)
-    records = score_records(pairs, replies, go=go, summary=summary)
+    records = score_records(pairs, replies, go=go, summary=summary, truncated=cut, lenient=lenient)
     permutations = "cyclic" if any(r not in (None, 0) for _, r in pairs) else "none"
     scores = summarize(
-        records, methods=_methods(go, summary, permutations), n_buckets=n_buckets, n_perm=n_perm, seed=seed
+        records,
+        methods=_methods(go, summary, permutations, lenient),
+        n_buckets=n_buckets,
+        n_perm=n_perm,
+        seed=seed,
+        lenient=lenient,
     )
     result = GenebenchResult(
         model="predictions file",
@@ -99,7 +140,7 @@ def score_predictions(
         questions_sha256=_sha(questions),
         n_questions=len(asked),
         n_instances=len(pairs),
-        config={"predictions": str(predictions_path)},
+        config={"predictions": str(predictions_path), "lenient": lenient},
         scores=scores,
     )
     return result, records, asked

@@ -22,7 +22,7 @@ __all__ = [
     "Pearson",
 ]
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2
 
 
 class _Record(BaseModel):
@@ -51,7 +51,10 @@ class InstanceRecord:
         permutation: Cyclic rotation of the options (choice types).
         gold: Gold letters in this rotation (choice types).
         parsed: Validated reply (letters, expression dict, GO items, text).
-        format_error: Why the reply failed validation (it is then scored as wrong).
+        format_error: Why the reply failed validation under the run's rule (it is then scored as
+            wrong); starts with ``truncated`` when the reply was cut at the token limit.
+        format_error_other: Why the reply fails the other rule (strict ↔ lenient); ``None``: passes.
+        truncated: The backend stopped the reply at the token limit.
         chose_no_answer: Picked "No right answer" (questions offering it).
         precision, recall, f1: Multiple choice / expression tissues / GO.
         category_match, tissue_f1: Expression components (eq. 4).
@@ -74,6 +77,8 @@ class InstanceRecord:
     gold: list[str] | None = None
     parsed: Any = None
     format_error: str | None = None
+    format_error_other: str | None = None
+    truncated: bool = False
     chose_no_answer: bool | None = None
     precision: float | None = None
     recall: float | None = None
@@ -148,6 +153,19 @@ class GenebenchScores(_Record):
     types_missing: dict[str, str] = Field(description="Knowledge types not asked, and why.")
     format_error_rate: float = Field(description="Replies that failed validation / all replies.")
     format_errors: dict[str, float] = Field(description="Format-error rate per question type.")
+    reply_rule: str = Field("strict", description="Reply checking rule of the scores: strict or lenient.")
+    format_errors_by_rule: dict[str, dict[str, float]] = Field(
+        default_factory=dict,
+        description="Rule → {'overall': rate, <question type>: rate}: the format-error rate under both.",
+    )
+    format_errors_by_kind: dict[str, dict[str, float]] = Field(
+        default_factory=dict,
+        description="Kind (truncated, invalid) → {'overall': rate, <question type>: rate}, run's rule.",
+    )
+    truncated_rate: dict[str, float] = Field(
+        default_factory=dict,
+        description="Share of replies stopped at the token limit: 'overall' and per question type.",
+    )
     attention: AttentionCurve | None = Field(None, description="Accuracy over PubMed-count buckets.")
     pearson: list[Pearson] = Field(default_factory=list, description="Table 1 per multi-answer task.")
     go: dict[str, dict[str, float | None]] = Field(
@@ -171,6 +189,9 @@ class GenebenchResult(_Record):
     n_questions: int
     n_instances: int
     config: dict[str, Any] = Field(default_factory=dict, description="The run configuration.")
+    max_tokens: dict[str, int] = Field(
+        default_factory=dict, description="Generated-token budget per question type (sized from the golds)."
+    )
     build: dict[str, Any] = Field(default_factory=dict, description="Build report when questions were built.")
     scores: GenebenchScores
     timings: dict[str, float] = Field(default_factory=dict)

@@ -4,7 +4,8 @@ Data flow::
 
     config ─► questions (file, or built from the gene KB + GO + user files)
            ─► instances (cyclic rotations of choice options, §4.2) ─► Fig. 11 messages
-           ─► models.sample_sync (temperature 0, store: resumable) ─► parse/validate (App. B)
+           ─► models.sample_sync (temperature 0, token budgets sized from the gold answers, store:
+               resumable; finish reasons kept) ─► parse/validate (App. B; strict or --lenient)
            ─► score (App. D) ─► summarize (Tables 1, 2, 5, 6) ─► GenebenchResult + InstanceRecords
 """
 
@@ -16,17 +17,19 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from knowsum.errors import BackendError
 from knowsum.genebench._aggregate import summarize
+from knowsum.genebench._budget import token_budgets
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._prompts import messages, rotations
 from knowsum.genebench._result import GenebenchResult, InstanceRecord
-from knowsum.genebench._schema import Question, dump_question, read_questions
+from knowsum.genebench._schema import QUESTION_TYPES, Question, dump_question, read_questions
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
-from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_texts
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
 
 __all__ = ["build_from_kb", "instances_of", "missing_reasons", "run_genebench", "score_records"]
 
@@ -56,7 +59,8 @@ def build_from_kb(
         return build_questions(
             inputs,
             config.tasks,
-            per_type=config.per_type,
+            per_type=None if config.paper_size else config.per_type,
+            paper_size=config.paper_size,
             genes=config.genes,
             seed=config.seed,
             pubmed=store.pubmed_ids,
@@ -115,14 +119,45 @@ def score_records(
     *,
     go: GoMapper | None = None,
     summary: SummaryScorerLike | None = None,
+    truncated: Sequence[bool] | None = None,
+    lenient: bool = False,
 ) -> list[InstanceRecord]:
-    """Score replies ``texts`` to the instances ``pairs`` (same order)."""
-    insts = [Instance(q, r, t) for (q, r), t in zip(pairs, texts, strict=True)]
-    return score_instances(insts, go, summary)
+    """Score replies ``texts`` to the instances ``pairs`` (same order).
+
+    ``truncated[i]``: reply ``i`` was stopped at the token limit; ``lenient``: the reply rule.
+    """
+    cut = truncated if truncated is not None else [False] * len(texts)
+    insts = [Instance(q, r, t, c) for (q, r), t, c in zip(pairs, texts, cut, strict=True)]
+    return score_instances(insts, go, summary, lenient=lenient)
 
 
-def _methods(go: GoMapper | None, summary: SummaryScorerLike | None, permutations: str) -> dict[str, str]:
+def _sample(
+    backend: Backend, requests: Sequence[Request], store: ResponseStore | None, progress: bool | None
+) -> tuple[list[str], list[bool]]:
+    """Replies and "stopped at the token limit" flags (``finish_reason == 'length'``), request order.
+
+    Raises:
+        BackendError: some requests failed for good (every success is stored; a rerun retries).
+    """
+    responses = sample_sync(backend, requests, store=store, progress=progress, description="genebench")
+    by_key = {r.key: r for r in responses}
+    got = [by_key.get(backend.key(req)) for req in requests]
+    failed = sum(1 for r in got if r is None or not r.ok)
+    if failed:
+        raise BackendError(
+            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
+        )
+    return [r.text for r in got if r], [r.finish_reason == "length" for r in got if r]
+
+
+def _methods(
+    go: GoMapper | None, summary: SummaryScorerLike | None, permutations: str, lenient: bool = False
+) -> dict[str, str]:
     out = {
+        "reply checking": "lenient: letters found in a sentence or as option text, JSON inside text"
+        if lenient
+        else "strict (App. B): the reply is the letter(s) (punctuation or a JSON wrapper allowed) or "
+        "one JSON value that validates; a reply cut at the token limit that fails is 'truncated'",
         "single choice": "accuracy (eq. 1), mean ± population std over cyclic rotations"
         if permutations == "cyclic"
         else "accuracy (eq. 1), options in the given order",
@@ -186,31 +221,33 @@ def run_genebench(
 
     t0 = time.perf_counter()
     pairs = instances_of(questions, config.permutations)
+    budgets = {t: config.tokens(t, token_budgets(questions)) for t in QUESTION_TYPES}
     requests = [
         Request(
             messages=messages(q, r or 0),
             params=GenerationParams(
                 temperature=config.temperature,
                 top_p=1.0,
-                max_tokens=config.tokens(q.question_type),
+                max_tokens=budgets[q.question_type],
                 seed=config.seed,
             ),
         )
         for q, r in pairs
     ]
-    texts = sample_texts(backend, requests, store, progress, "genebench")
+    texts, truncated = _sample(backend, requests, store, progress)
     timings["generate"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     go, summary = _go_mapper(questions), _summary_scorer(questions)
-    records = score_records(pairs, texts, go=go, summary=summary)
+    records = score_records(pairs, texts, go=go, summary=summary, truncated=truncated, lenient=config.lenient)
     scores = summarize(
         records,
         missing=missing,
-        methods=_methods(go, summary, config.permutations),
+        methods=_methods(go, summary, config.permutations, config.lenient),
         n_buckets=config.n_buckets,
         n_perm=config.n_perm,
         seed=config.seed,
+        lenient=config.lenient,
     )
     timings["score"] = time.perf_counter() - t0
     result = GenebenchResult(
@@ -221,6 +258,7 @@ def run_genebench(
         n_questions=len(questions),
         n_instances=len(pairs),
         config=config.model_dump(mode="json"),
+        max_tokens=budgets,
         build=build,
         scores=scores,
         timings=timings,

@@ -1,10 +1,12 @@
 """The question record of SciHorizon-GENE and its JSONL file (one question per line).
 
-The fields are the benchmark's released layout (Huang et al., §3.2 and App. C Fig. 10), so official
-question files run unchanged and files built here can be shared:
+The fields are the benchmark's released layout (Huang et al., §3.2 and App. C Fig. 10; the authors'
+``questions_sample_5`` file), so official question files run unchanged and files built here can be
+shared:
 
 =================  =====================================================================================
-``question_index`` sha256 hex of the question content (type, knowledge, question, options, context)
+``question_index`` sha256 hex; built here: of the question content (type, knowledge, question, options,
+                   context); in the release the with- and without-abstracts forms of a summary share it
 ``question_type``  ``single_choice`` | ``multiple_choice`` | ``expression`` | ``go_annotation`` | ``summary``
 ``knowledge``      ``full name`` | ``synonyms`` | ``chromosome`` | ``gene_type`` | ``designation`` |
                    ``expression`` | ``go_annotation`` | ``summary``
@@ -20,6 +22,14 @@ question files run unchanged and files built here can be shared:
 
 Beyond the release (optional, written by ``genebench build``): ``task`` (``Q1`` … ``Q8``, ``Q2-A`` …),
 ``gene``, ``gene_id`` and ``pubmed_count`` (the research-attention signal).
+
+**Identity.** A question is identified by ``(question_index, flag)`` (:attr:`Question.key`, written
+``INDEX`` or ``INDEX/with_ref``): the release gives the with- and without-abstracts forms of a question
+one ``question_index`` and tells them apart by ``flag``; a prediction names the same pair.
+
+**Low expression.** The release writes a low-expression gene as ``tissue_list: []``; the Fig. 11 prompt
+asks for ``['Low expression']``. Both mean the same (:func:`expression_tissues`), on the gold and the
+reply side alike.
 """
 
 from __future__ import annotations
@@ -47,6 +57,8 @@ __all__ = [
     "Question",
     "QuestionType",
     "content_hash",
+    "expression_tissues",
+    "question_key",
     "read_questions",
     "write_questions",
 ]
@@ -105,8 +117,19 @@ class GoAnswer(BaseModel):
     evidence: str = Field(description="GO evidence code (IDA, IEA, …).")
 
 
+def expression_tissues(tissues: Iterable[str]) -> frozenset[str]:
+    """Normalized tissue set of an expression answer: lower case, spaces collapsed; ``[]`` → {low expression}.
+
+    The release writes a low-expression gene as ``tissue_list: []`` and its scorer reads an empty gold
+    list as ``{'low expression'}``; the Fig. 11 prompt tells the model to answer ``['Low expression']``.
+    Applied to gold and reply alike, so either spelling scores the same.
+    """
+    out = frozenset(" ".join(t.lower().split()) for t in tissues if t.strip())
+    return out or frozenset({"low expression"})
+
+
 class ExpressionAnswer(BaseModel):
-    """Gold expression pattern: an expression category and the tissues (``['Low expression']`` if low)."""
+    """Gold expression pattern: a category and the tissues (``[]`` or ``['Low expression']`` if low)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -206,6 +229,11 @@ class Question(BaseModel):
         return self
 
     @property
+    def key(self) -> str:
+        """The question's identity: ``question_index``, plus ``/with_ref`` for the with-abstracts form."""
+        return question_key(self.question_index, self.flag)
+
+    @property
     def gold_letters(self) -> tuple[str, ...]:
         """The gold option letters of a choice question (``()`` for other types)."""
         if self.question_type not in _CHOICE:
@@ -228,6 +256,11 @@ class Question(BaseModel):
         return self.gene.startswith("LOC") and self.gene[3:].isdigit()
 
 
+def question_key(question_index: str, flag: str | None) -> str:
+    """:attr:`Question.key` from its parts (``INDEX`` or ``INDEX/with_ref``)."""
+    return f"{question_index}/with_ref" if flag == "with_ref" else question_index
+
+
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
@@ -240,7 +273,8 @@ def read_questions(path: Path) -> list[Question]:
     Raises:
         InputFileError: unreadable file, a line that is not a JSON object, a question that fails
             validation (unknown type/knowledge, answer letter not in the options…) or a repeated
-            ``question_index`` — naming the file and line.
+            question (same ``question_index`` and, for a with/without-abstracts pair, same ``flag``)
+            — naming the file and line.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -261,11 +295,14 @@ def read_questions(path: Path) -> list[Question]:
             q = Question.model_validate(data)
         except ValidationError as exc:
             raise InputFileError(path, f"invalid question: {_first_error(exc)}", no, line) from exc
-        if q.question_index in seen:
+        if q.key in seen:
             raise InputFileError(
-                path, f"question_index {q.question_index!r} repeats line {seen[q.question_index]}", no, line
+                path,
+                f"question_index {q.question_index!r} (flag {q.flag}) repeats line {seen[q.key]}",
+                no,
+                line,
             )
-        seen[q.question_index] = no
+        seen[q.key] = no
         out.append(q)
     if not out:
         raise InputFileError(path, "no questions in the file")

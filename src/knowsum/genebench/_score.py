@@ -5,10 +5,13 @@ Per instance (one question in one rotation):
 - single choice: 1 if the validated letter is the gold letter, else 0 (eq. 1);
 - multiple choice: precision |P∩R|/|P|, recall |P∩R|/|R|, F1 (eq. 2–3) over option letters;
 - expression: Score = 0.5·CategoryMatch + 0.5·F1(tissues) (eq. 4, α = β = 0.5; tissue names
-  compared case-insensitively);
+  compared case-insensitively; an empty list ≡ ``['Low expression']`` on both sides, as the release);
 - GO: CAFA-style closure P/R/F1 (:mod:`knowsum.genebench._goeval`);
 - summary: (ROUGE-L + BERTScore + Fluency)/3, Fluency = 1/(1 + log10 PPL) (eq. 5–6);
-- a reply that fails validation scores 0 and counts as a format error.
+- a reply that fails validation (under the run's rule, strict by default) scores 0 and counts as a
+  format error; a reply cut at the token limit that fails is a ``truncated`` format error. Every
+  record also says whether the reply passes the *other* rule (``format_error_other``), so the result
+  can show the format-error rate under both.
 """
 
 from __future__ import annotations
@@ -22,7 +25,13 @@ from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._parse import Parsed, parse_reply
 from knowsum.genebench._prompts import rotate
 from knowsum.genebench._result import InstanceRecord
-from knowsum.genebench._schema import NO_RIGHT_ANSWER, ExpressionAnswer, GoAnswer, Question
+from knowsum.genebench._schema import (
+    NO_RIGHT_ANSWER,
+    ExpressionAnswer,
+    GoAnswer,
+    Question,
+    expression_tissues,
+)
 from knowsum.stats import StatsError, set_prf
 
 __all__ = ["Instance", "SummaryScorerLike", "score_instance", "score_instances", "task_of"]
@@ -30,11 +39,15 @@ __all__ = ["Instance", "SummaryScorerLike", "score_instance", "score_instances",
 
 @dataclass(frozen=True, slots=True)
 class Instance:
-    """A question asked in one rotation (``None`` for non-choice questions) and the raw reply."""
+    """A question asked in one rotation (``None`` for non-choice questions) and the raw reply.
+
+    ``truncated``: the backend stopped the reply at the token limit (``finish_reason == "length"``).
+    """
 
     question: Question
     rotation: int | None
     response: str
+    truncated: bool = False
 
 
 class SummaryScorerLike(Protocol):
@@ -61,7 +74,7 @@ def task_of(q: Question) -> str:
 
 
 def _base(
-    inst: Instance, parsed: Parsed, gold: tuple[str, ...] | None = None, **scores: Any
+    inst: Instance, parsed: Parsed, other: Parsed, gold: tuple[str, ...] | None = None, **scores: Any
 ) -> InstanceRecord:
     q = inst.question
     value = parsed.value
@@ -82,23 +95,31 @@ def _base(
         "response": inst.response,
         "parsed": value,
         "format_error": parsed.error,
+        "format_error_other": other.error,
+        "truncated": inst.truncated,
         **scores,
     }
     return InstanceRecord(**fields)
 
 
-def _norm_set(items: Sequence[str]) -> set[str]:
-    return {" ".join(t.lower().split()) for t in items}
+def _parse_both(inst: Instance, options: dict[str, str] | None, lenient: bool) -> tuple[Parsed, Parsed]:
+    """The reply under the run's rule and under the other rule."""
+    q = inst.question
+    both = [
+        parse_reply(q.question_type, inst.response, options, lenient=rule, truncated=inst.truncated)
+        for rule in (lenient, not lenient)
+    ]
+    return both[0], both[1]
 
 
-def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
+def score_instance(inst: Instance, go: GoMapper | None, *, lenient: bool = False) -> InstanceRecord:
     """Score one non-summary instance (summaries are scored in batch by :func:`score_instances`)."""
     q = inst.question
     gold: tuple[str, ...] | None = None
     options = q.options
     if q.options:
         options, gold = rotate(q, inst.rotation or 0)
-    parsed = parse_reply(q.question_type, inst.response, options)
+    parsed, other = _parse_both(inst, options, lenient)
     if q.question_type == "single_choice":
         assert gold is not None and options is not None
         nra = NO_RIGHT_ANSWER in options.values()
@@ -106,6 +127,7 @@ def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
         return _base(
             inst,
             parsed,
+            other,
             gold,
             score=float(parsed.ok and parsed.value == gold[0]),
             chose_no_answer=chose if nra else None,
@@ -113,19 +135,22 @@ def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
     if q.question_type == "multiple_choice":
         assert gold is not None
         prf = set_prf(parsed.value if parsed.ok else (), gold)
-        return _base(inst, parsed, gold, score=prf.f1, precision=prf.precision, recall=prf.recall, f1=prf.f1)
+        return _base(
+            inst, parsed, other, gold, score=prf.f1, precision=prf.precision, recall=prf.recall, f1=prf.f1
+        )
     if q.question_type == "expression":
         ans = q.answer
         assert isinstance(ans, ExpressionAnswer)
         if not parsed.ok:
             return _base(
-                inst, parsed, score=0.0, category_match=0.0, tissue_f1=0.0, precision=0.0, recall=0.0
+                inst, parsed, other, score=0.0, category_match=0.0, tissue_f1=0.0, precision=0.0, recall=0.0
             )
         cm = float(parsed.value["category"] == ans.category)
-        prf = set_prf(_norm_set(parsed.value["tissue_list"]), _norm_set(ans.tissue_list))
+        prf = set_prf(expression_tissues(parsed.value["tissue_list"]), expression_tissues(ans.tissue_list))
         return _base(
             inst,
             parsed,
+            other,
             score=0.5 * cm + 0.5 * prf.f1,
             category_match=cm,
             tissue_f1=prf.f1,
@@ -137,12 +162,14 @@ def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
             raise StatsError("GO questions need the GO knowledge base (knowsum kb install go)")
         ans = q.answer
         assert isinstance(ans, list)
+        if not parsed.ok:  # a failed reply is wrong, even against a gold no GO term maps to
+            return _base(inst, parsed, other, score=0.0, precision=0.0, recall=0.0, f1=0.0)
         refs = [a.go for a in ans if isinstance(a, GoAnswer)]
-        preds = [g for g, _ in parsed.value] if parsed.ok else []
-        s = go.score(preds, refs)
+        s = go.score([g for g, _ in parsed.value], refs)
         return _base(
             inst,
             parsed,
+            other,
             score=s.prf.f1,
             precision=s.prf.precision,
             recall=s.prf.recall,
@@ -154,9 +181,13 @@ def score_instance(inst: Instance, go: GoMapper | None) -> InstanceRecord:
 
 
 def score_instances(
-    instances: Sequence[Instance], go: GoMapper | None, summary: SummaryScorerLike | None
+    instances: Sequence[Instance],
+    go: GoMapper | None,
+    summary: SummaryScorerLike | None,
+    *,
+    lenient: bool = False,
 ) -> list[InstanceRecord]:
-    """Score every instance (summaries in one batch through ``summary``)."""
+    """Score every instance (summaries in one batch through ``summary``); ``lenient``: reply rule."""
     out: list[InstanceRecord | None] = [None] * len(instances)
     todo: list[tuple[int, Parsed]] = []
     for i, inst in enumerate(instances):
@@ -165,9 +196,9 @@ def score_instances(
             if parsed.ok:
                 todo.append((i, parsed))
             else:
-                out[i] = _base(inst, parsed, score=0.0)
+                out[i] = _base(inst, parsed, parsed, score=0.0)
         else:
-            out[i] = score_instance(inst, go)
+            out[i] = score_instance(inst, go, lenient=lenient)
     if todo:
         if summary is None:
             raise StatsError("summary questions need the summary scorer")
@@ -176,6 +207,7 @@ def score_instances(
         for (i, parsed), s in zip(todo, scored, strict=True):
             out[i] = _base(
                 instances[i],
+                parsed,
                 parsed,
                 score=float(s.score),
                 rouge_l=float(s.rouge_l),

@@ -6,7 +6,8 @@ abstract texts). Users bring them as files; each is either tab-separated (an opt
 is recognized by its first column name) or JSONL:
 
 ``--expression``  ``GENE<TAB>CATEGORY<TAB>TISSUES`` (tissues separated by ``|`` or ``,``; ``Low
-                  expression`` for the low category) or ``{"gene": …, "category": …, "tissue_list": [...]}``
+                  expression`` or nothing for the low category) or ``{"gene": …, "category": …,
+                  "tissue_list": [...]}`` (``[]`` for a low-expression gene, as in the release)
 ``--summaries``   ``GENE<TAB>SUMMARY`` or ``{"gene": …, "summary": …}``
 ``--abstracts``   ``PMID<TAB>ABSTRACT`` or ``{"pmid": …, "abstract": …}``
 
@@ -93,8 +94,8 @@ def read_expression(path: Path) -> dict[str, Expression]:
     """Gene (symbol or Entrez ID, as written) → expression pattern.
 
     Raises:
-        InputFileError: unreadable file, wrong column count, unknown category, empty tissue list, a
-            low-expression row with tissues, or a gene given twice.
+        InputFileError: unreadable file, wrong column count, unknown category, an empty tissue list
+            outside the low category, a low-expression row with tissues, or a gene given twice.
     """
     out: dict[str, Expression] = {}
     for no, line, (gene, category, tissues) in _rows(path, ("gene", "category", "tissue_list")):
@@ -107,9 +108,14 @@ def read_expression(path: Path) -> dict[str, Expression]:
                 line,
             )
         items = tuple(t.strip() for t in tissues.replace(",", "|").split("|") if t.strip())
+        if not items and cat == _LOW:
+            items = (_LOW,)  # the release writes a low-expression gene as tissue_list: []
         if not items:
             raise InputFileError(
-                path, "empty tissue list (write 'Low expression' for low expression)", no, line
+                path,
+                f"empty tissue list for a {cat!r} gene (only a 'Low expression' gene has none)",
+                no,
+                line,
             )
         if cat == _LOW and items != (_LOW,):
             raise InputFileError(

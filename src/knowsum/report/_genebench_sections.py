@@ -78,7 +78,11 @@ def key_numbers(result: Mapping[str, Any]) -> h.Markup:
             ("knowledge types", f"{n_types} of {len(KNOWLEDGE_TITLES)}", "asked (Table 2)"),
             ("questions", result["n_questions"], ""),
             ("instances", result["n_instances"], "questions × rotations"),
-            ("format errors (%)", _pct(s.get("format_error_rate")), "replies failing validation, scored 0"),
+            (
+                "format errors (%)",
+                _pct(s.get("format_error_rate")),
+                f"replies failing the {s.get('reply_rule', 'strict')} reply rule, scored 0",
+            ),
         ]
     )
 
@@ -251,16 +255,52 @@ def format_errors(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]
         if r.get("format_error"):
             c[0] += 1
             reasons.setdefault(str(r.get("question_type")), str(r["format_error"]))
+    s = result["scores"]
+    rule = s.get("reply_rule", "strict")
+    other = "lenient" if rule == "strict" else "strict"
+    by_rule, cut = s.get("format_errors_by_rule", {}), s.get("format_errors_by_kind", {}).get("truncated", {})
     rows = [
-        [t, _pct(rate), *count.get(t, [None, None]), reasons.get(t, "")]
-        for t, rate in result["scores"].get("format_errors", {}).items()
+        [
+            t,
+            _pct(rate),
+            _pct(by_rule.get(other, {}).get(t)),
+            _pct(cut.get(t)),
+            *count.get(t, [None, None]),
+            reasons.get(t, ""),
+        ]
+        for t, rate in s.get("format_errors", {}).items()
     ]
+    if by_rule:
+        rows.append(
+            [
+                "all",
+                _pct(s.get("format_error_rate")),
+                _pct(by_rule.get(other, {}).get("overall")),
+                _pct(cut.get("overall")),
+                sum(c[0] for c in count.values()),
+                len(records),
+                "",
+            ]
+        )
     return h.section(
         "Format errors",
+        h.paragraph(
+            f"Scores use the {rule} rule; the {other} column shows how much the rule changes the "
+            "format-error rate. 'cut at token limit': replies the backend stopped at the token budget "
+            "that failed validation (kind 'truncated')."
+        ),
         h.table(
-            ["question type", "rate (%)", "errors", "replies", "first reason"],
+            [
+                "question type",
+                f"rate, {rule} (%)",
+                f"rate, {other} (%)",
+                "cut at token limit (%)",
+                "errors",
+                "replies",
+                "first reason",
+            ],
             rows,
-            numeric=[False, True, True, True, False],
+            numeric=[False, True, True, True, True, True, False],
         ),
         anchor="format-errors",
     )
