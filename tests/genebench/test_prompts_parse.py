@@ -204,3 +204,16 @@ def test_go_replies() -> None:
 def test_summary_replies() -> None:
     assert parse_reply("summary", "  This gene encodes a protein. ").value == "This gene encodes a protein."
     assert not parse_reply("summary", "   ").ok
+
+
+_PIECES = ["A", "B", "D", "E", ", ", " and ", "The answer is ", "**", "'", '{"answer": ', '{"answers": [', "]", "}",
+           '"', ".", " ", "\n", "kallikrein B1", "```json\n", "\n```", "[", "Answer: "]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=6), st.sampled_from(["single_choice", "multiple_choice"]))
+def test_lenient_accepts_everything_strict_accepts(pieces: list[str], qtype: str) -> None:
+    reply = "".join(pieces)
+    strict = parse_reply(qtype, reply, OPTS)
+    lenient = parse_reply(qtype, reply, OPTS, lenient=True)
+    if strict.ok:
+        assert lenient.ok and lenient.value == strict.value

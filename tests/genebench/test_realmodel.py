@@ -35,6 +35,14 @@ def test_smollm2_run_writes_every_artifact(tmp_path: Path) -> None:
     assert {json.loads(x)["permutation"] for x in lines} == {0, 1, 2, 3}
     assert result.scores.overall is not None and 0.0 <= result.scores.overall <= 1.0
     assert {"full name", "synonyms", "chromosome", "gene_type"} <= set(result.scores.types_asked)
+    s = result.scores  # the reply rule, the format-error rate under both rules and the truncated kind
+    assert s.reply_rule == "strict" and set(s.format_errors_by_rule) == {"strict", "lenient"}
+    assert s.format_errors_by_rule["strict"]["overall"] == s.format_error_rate
+    assert s.format_errors_by_rule["lenient"]["overall"] <= s.format_error_rate  # lenient ⊇ strict
+    assert set(s.format_errors_by_kind) == {"truncated", "invalid"} and "overall" in s.truncated_rate
+    assert result.max_tokens["single_choice"] == 16 and result.max_tokens["go_annotation"] >= 320
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "rate, lenient (%)" in html and "cut at token limit (%)" in html
     assert (out / "report.html").stat().st_size > 10_000
     assert list(out.glob("*.png"))
     # a rerun is served from the store and gives the same numbers

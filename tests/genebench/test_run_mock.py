@@ -408,3 +408,30 @@ def test_compare_table2_layout(run, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "| mock | 37.50 | 80.83 | - | - | - | 70.00 | 38.89 | - | 56.81 |" in out
     assert "| Gene Full Name — high attention | 50.00 ± 50.00 | 50.00 ± 50.00 |" in out
     assert "| hallucination resistance | 100.00 | 100.00 |" in out
+
+
+def test_published_rows_are_the_papers_table2() -> None:
+    from knowsum.genebench import KNOWLEDGE, PUBLISHED
+
+    assert len(PUBLISHED) == 27 and PUBLISHED[0].model == "GPT-5"
+    gpt5 = PUBLISHED[0]
+    assert [gpt5.knowledge[k] for k in KNOWLEDGE] == pytest.approx(
+        [0.6768, 0.8391, 0.5353, 0.7393, 0.8239, 0.5502, 0.4317, 0.3570]
+    )
+    for row in PUBLISHED:  # the copied overall is the equal mean of the types reported (Table 2 caption)
+        vals = [v for v in row.knowledge.values() if v is not None]
+        assert row.overall == pytest.approx(sum(vals) / len(vals), abs=6e-5), row.model
+
+
+def test_compare_published_rows(run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    result, records, questions, _ = run
+    write_outputs(tmp_path / "a", result, records, questions, report=False)
+    assert main(["genebench", "compare", str(tmp_path / "a"), "--published", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| [paper] GPT-5 | 67.68 | 83.91 | 53.53 | 73.93 | 82.39 | 55.02 | 43.17 | 35.70 | 61.92 |" in out
+    assert "| [paper] Gemma 3-27B | 62.56 | 45.15 | 14.60 | 63.93 | 79.40 | 34.58 | - | 34.02 | 47.75 |" in out
+    lines = [x for x in out.splitlines() if x.startswith("| mock ") or x.startswith("| [paper] ")]
+    assert len(lines) == 28 and lines[-1].startswith("| [paper] *MedAlpaca-7B")  # ranked by overall
+    assert "| mock | 37.50 | 80.83 |" in out and "Huang et al. (arXiv:2601.12805), Table 2" in out
+    assert main(["genebench", "compare", "--published"]) == 0  # the paper's table alone
+    assert main(["genebench", "compare"]) != 0

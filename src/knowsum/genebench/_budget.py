@@ -8,11 +8,11 @@ open question type is sized from the question set itself:
 
 where a gold answer is written the way the Fig. 11 instruction asks for it (GO: a JSON array of
 ``{"go", "evidence"}`` objects; expression: ``{"Tissue": [...], "Category": ...}``; summary: the
-text) and its token count is estimated as ``⌈characters / CHARS_PER_TOKEN⌉``. ``CHARS_PER_TOKEN`` is
-below what the byte-pair tokenizers of the supported models reach on these answers (measured on the
-full build, see docs/genebench.md), so the estimate over-counts and MARGIN adds half again. Choice
-replies are a letter or two and keep their small fixed budgets. A reply the backend still stops at
-the limit is a ``truncated`` format error (:mod:`._parse`).
+text) and its token count is estimated as ``⌈characters / CHARS_PER_TOKEN⌉``. On the 20,728 GO gold
+answers of the full build the SmolLM2 and Qwen2.5 tokenizers reach 2.45–3.4 characters per token
+(minimum–median; docs/genebench.md), so with MARGIN a gold answer fits whenever its tokens average
+at least 2.5 / 1.5 ≈ 1.67 characters. Choice replies are a letter or two and keep their small fixed
+budgets. A reply the backend still stops at the limit is a ``truncated`` format error (:mod:`._parse`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
     "go_annotation": 320,
     "summary": 256,
 }
-#: Characters per token assumed for a gold answer (an under-estimate: more tokens than real).
+#: Characters per token assumed for a gold answer (near the low end of what tokenizers reach on them).
 CHARS_PER_TOKEN = 2.5
 #: Head room over the longest gold answer.
 MARGIN = 1.5

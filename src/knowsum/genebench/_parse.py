@@ -15,7 +15,7 @@ A reply that fails validation is scored as wrong and counted in the format-error
   "Category": ...}`` with one of the five categories; ``[{"go": str, "evidence": CODE}, …]``;
 - summary: any non-empty text.
 
-**lenient** (``--lenient``, knowsum's earlier parser) additionally reads —
+**lenient** (``--lenient``): what the strict rule accepts, and what knowsum's earlier parser reads —
 
 - single choice: one option letter — alone (``B``, ``B.``, ``(B)``, ``**B**``, ``B: cyclin B1``), after
   "answer is"/"Answer:", or the exact text of one option. A letter that is not an option fails.
@@ -44,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from knowsum.genebench._prompts import EVIDENCE_CODES
 from knowsum.genebench._schema import EXPRESSION_CATEGORIES
 
-__all__ = ["RULES", "TRUNCATED", "GoItem", "Parsed", "parse_reply"]
+__all__ = ["RULES", "TRUNCATED", "GoItem", "Parsed", "parse_both", "parse_reply"]
 
 #: The reply-checking rules, default first.
 RULES: tuple[str, ...] = ("strict", "lenient")
@@ -295,10 +295,27 @@ def parse_reply(
         truncated: The backend stopped the reply at the token limit: a reply that fails validation
             then gets the error ``"truncated: …"``.
     """
+    strict, lenient_parsed = parse_both(question_type, text, options, truncated=truncated)
+    return lenient_parsed if lenient else strict
+
+
+def parse_both(
+    question_type: str, text: str, options: dict[str, str] | None = None, *, truncated: bool = False
+) -> tuple[Parsed, Parsed]:
+    """The reply under the strict and under the lenient rule (one parse when the strict rule passes).
+
+    The lenient rule accepts everything the strict one does, with the same value, and more.
+    """
     if question_type == "summary":
         t = text.strip()
-        return Parsed(t) if t else Parsed(None, "empty summary")
-    parsed = (_lenient if lenient else _strict)(question_type, text, options or {})
-    if truncated and not parsed.ok:
-        return Parsed(None, f"{TRUNCATED}: stopped at the token limit ({parsed.error})")
-    return parsed
+        p = Parsed(t) if t else Parsed(None, "empty summary")
+        return p, p
+    strict = _strict(question_type, text, options or {})
+    if strict.ok:
+        return strict, strict
+    lenient = _lenient(question_type, text, options or {})
+    if truncated:
+        strict = Parsed(None, f"{TRUNCATED}: stopped at the token limit ({strict.error})")
+        if not lenient.ok:
+            lenient = Parsed(None, f"{TRUNCATED}: stopped at the token limit ({lenient.error})")
+    return strict, lenient

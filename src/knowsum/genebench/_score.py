@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from knowsum.genebench._goeval import GoMapper
-from knowsum.genebench._parse import Parsed, parse_reply
+from knowsum.genebench._parse import Parsed, parse_both, parse_reply
 from knowsum.genebench._prompts import rotate
 from knowsum.genebench._result import InstanceRecord
 from knowsum.genebench._schema import (
@@ -104,12 +104,8 @@ def _base(
 
 def _parse_both(inst: Instance, options: dict[str, str] | None, lenient: bool) -> tuple[Parsed, Parsed]:
     """The reply under the run's rule and under the other rule."""
-    q = inst.question
-    both = [
-        parse_reply(q.question_type, inst.response, options, lenient=rule, truncated=inst.truncated)
-        for rule in (lenient, not lenient)
-    ]
-    return both[0], both[1]
+    strict, loose = parse_both(inst.question.question_type, inst.response, options, truncated=inst.truncated)
+    return (loose, strict) if lenient else (strict, loose)
 
 
 def score_instance(inst: Instance, go: GoMapper | None, *, lenient: bool = False) -> InstanceRecord:
