@@ -37,10 +37,11 @@ LLAMA_CPP_PYTHON_MODELS = {
 }
 # llama-cpp-python answers an invalid body as HTTP 500 (errors.py: "Wrap other errors as internal
 # server error")
-PYDANTIC_500 = {
+PYDANTIC_500 = {  # what llama-cpp-python 0.3.36's server answered to top_k=-1 (traceback line shortened)
     "error": {
-        "message": "1 validation error for CreateChatCompletionRequest\ntop_k\n  Input should be greater "
-        "than or equal to 0 [type=greater_than_equal, input_value=-1, input_type=int]",
+        "message": "1 validation error:\n  {'type': 'greater_than_equal', 'loc': ('body', 'top_k'), "
+        "'msg': 'Input should be greater than or equal to 0', 'input': -1, 'ctx': {'ge': 0}}\n\n  File "
+        '"llama_cpp/server/app.py", line 376, in create_chat_completion\n    POST /v1/chat/completions',
         "type": "internal_server_error",
         "param": None,
         "code": None,
@@ -100,8 +101,10 @@ class FakeServer:
 def test_each_family_gets_its_own_spelling_of_off(
     kind: str, paper: dict[str, Any], truncated: dict[str, Any]
 ) -> None:
-    assert sampling_fields(kind, PAPER_PARAMS) == paper
-    assert sampling_fields(kind, TRUNCATED) == truncated
+    penalty = {"vllm": {"repetition_penalty": 1.0}, "generic": {"repetition_penalty": 1.0},
+               "llama.cpp": {"repeat_penalty": 1.0}}.get(kind, {})  # fmt: skip
+    assert sampling_fields(kind, PAPER_PARAMS) == {**paper, **penalty}
+    assert sampling_fields(kind, TRUNCATED) == {**truncated, **penalty}
 
 
 def test_openai_gets_no_fields_and_refuses_a_truncation_it_does_not_have() -> None:
@@ -167,7 +170,11 @@ def test_a_validation_error_answered_as_http_500_is_not_retried_and_quoted() -> 
         sample_sync(server.backend(server_kind="vllm"), make_requests(["hi"], PAPER_PARAMS))
     msg = str(info.value)
     assert "rejected the request as invalid, not retried" in msg
-    assert "HTTP 500: 1 validation error for CreateChatCompletionRequest top_k Input should be greater" in msg
+    assert (
+        "(HTTP 500: 1 validation error: {'type': 'greater_than_equal', 'loc': ('body', 'top_k'), 'msg': "
+        in msg
+    )
+    assert "'msg': 'Input should be greater than or equal to 0', 'input': -1, 'ctx': {'ge': 0}})" in msg
     assert "--server-kind" in msg and "'vllm'" in msg
     assert len(server.posts) == 1  # max_retries=5, yet one attempt
 
@@ -184,7 +191,7 @@ def test_after_a_success_a_rejected_request_fails_alone() -> None:
 @pytest.mark.parametrize(
     ("status", "body", "reason", "invalid"),
     [
-        (500, PYDANTIC_500, "1 validation error for CreateChatCompletionRequest top_k Input should be", True),
+        (500, PYDANTIC_500, "1 validation error: {'type': 'greater_than_equal', 'loc': ('body',", True),
         (400, {"object": "error", "message": "top_k must be -1 (disable), or at least 1, got 0.",
                "type": "BadRequestError", "param": None, "code": 400}, "top_k must be -1 (disable)", True),
         (422, {"detail": [{"loc": ["body", "top_k"], "msg": "Input should be greater than or equal to 0"}]},
@@ -204,11 +211,11 @@ def test_server_reason_and_what_counts_as_invalid(status: int, body: Any, reason
     assert is_validation_error(status, got) is invalid
 
 
-def _ollama(parameters: str | None) -> FakeServer:
+def _ollama(parameters: str | None, version: str = "0.32.10") -> FakeServer:
     show = {"parameters": parameters} if parameters is not None else {"modelfile": "FROM x"}
     return FakeServer(
         {"object": "list", "data": [{"id": "m", "owned_by": "library"}]},
-        {"/api/version": {"version": "0.12.6"}, "/api/show": show},
+        {"/api/version": {"version": version}, "/api/show": show},
     )
 
 
@@ -217,28 +224,33 @@ def test_ollama_model_with_default_options_is_refused_with_the_modelfile_fix() -
     with pytest.raises(ConfigError) as info:
         sample_sync(server.backend(), make_requests(["hi"], PAPER_PARAMS))
     msg = str(info.value)
-    assert "ignores top_k and min_p" in msg and "top_k=40, min_p=0" in msg and "top_k=0 (off)" in msg
+    assert "ignores top_k, min_p and repeat_penalty" in msg and "top_k=0 (off)" in msg
+    assert "with top_k=40, min_p=0, repeat_penalty=1 (its Modelfile" in msg
     assert "PARAMETER top_k 0" in msg and "ollama create m-knowsum -f Modelfile" in msg
     assert server.posts == []  # nothing sampled with the wrong distribution
 
 
 def test_ollama_model_whose_modelfile_turns_truncation_off_is_sampled_without_the_fields() -> None:
     server = _ollama('stop                           "<|im_end|>"\ntop_k                          0\nmin_p 0')
+    # (0.32.10: no repeat_penalty line needed, Ollama's default became 1.0)
     backend = server.backend()
     got = sample_sync(backend, make_requests(["hi"], PAPER_PARAMS, n=2))
     assert backend.server_kind == "ollama" and all(r.ok for r in got)
-    assert all("top_k" not in b and "min_p" not in b for b in server.posts)
+    assert all(not {"top_k", "min_p", "repeat_penalty"} & set(b) for b in server.posts)
 
 
-def test_check_ollama_compares_a_requested_top_k_exactly() -> None:
-    async def check(parameters: str, params: GenerationParams) -> None:
-        server = _ollama(parameters)
+def test_check_ollama_compares_a_requested_top_k_exactly_and_knows_the_old_repeat_penalty() -> None:
+    async def check(parameters: str, params: GenerationParams, version: str = "0.32.10") -> None:
+        server = _ollama(parameters, version)
         async with httpx.AsyncClient(transport=httpx.MockTransport(server.handle)) as client:
             await check_ollama(client, URL, "m", params)
 
     asyncio.run(check("top_k 40\nmin_p 0.05", TRUNCATED))
     with pytest.raises(ConfigError, match=r"top_k=20, min_p=0\.05"):
         asyncio.run(check("top_k 20\nmin_p 0.05", TRUNCATED))
+    with pytest.raises(ConfigError, match=r"repeat_penalty=1\.1 "):  # before 0.32.10 a missing one is 1.1
+        asyncio.run(check("top_k 0\nmin_p 0", PAPER_PARAMS, "0.12.6"))
+    asyncio.run(check("top_k 0\nmin_p 0\nrepeat_penalty 1", PAPER_PARAMS, "0.12.6"))
 
 
 def test_cli_takes_server_kind_and_rejects_an_unknown_one(capsys: pytest.CaptureFixture[str]) -> None:

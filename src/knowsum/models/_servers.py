@@ -1,8 +1,9 @@
 """Server families behind an OpenAI-compatible endpoint: what each reads as "top-k off / min-p off".
 
 KnowSum samples at temperature 1 with every truncation off (:data:`~knowsum.models.PAPER_PARAMS`:
-``top_k=0``, ``min_p=0``). OpenAI's API has neither field, and the servers that add them disagree on
-how to spell "off" and on what they do when the field is missing:
+``top_k=0``, ``min_p=0``) and no repetition penalty (knowsum has no such parameter: it is always off).
+OpenAI's API has neither truncation field, and the servers that add them disagree on how to spell
+"off" and on what they do when the field is missing:
 
 ============  ===========================  ==========================  ==================================
 family        top-k off is sent as         min-p off is sent as        when the field is missing
@@ -13,6 +14,13 @@ family        top-k off is sent as         min-p off is sent as        when the 
 ``openai``    (no such field: none sent)   (no such field: none sent)  no truncation exists
 ``generic``   ``top_k: -1``                ``min_p: 0.0``              unknown
 ============  ===========================  ==========================  ==================================
+
+The repetition penalty is sent as off (1.0) too, where the server has one: llama-cpp-python's server
+applies ``repeat_penalty`` 1.1 when it is missing (``llama_cpp/server/types.py``,
+``repeat_penalty_field = Field(default=1.1, …)``; its embedded ``Llama.create_chat_completion``
+defaults to 1.0), and vLLM takes a missing ``repetition_penalty`` from the model's
+``generation_config.json`` (vLLM's ``--generation-config auto``, its default: "Default sampling
+parameters have been overridden by the model's Hugging Face generation config").
 
 Sources (each read in the server's own code or reference documentation):
 
@@ -70,23 +78,26 @@ ServerKind = Literal["auto", "vllm", "llama.cpp", "ollama", "openai", "generic"]
 SERVER_KINDS: tuple[str, ...] = ("auto", "vllm", "llama.cpp", "ollama", "openai", "generic")
 
 _OWNED_BY = {"vllm": "vllm", "llamacpp": "llama.cpp", "openai": "openai", "system": "openai"}
-_OLLAMA_DEFAULTS = {"top_k": 40.0, "min_p": 0.0}  # api.DefaultOptions(); min_p is Go's zero value
+_OLLAMA_DEFAULTS = {"top_k": 40.0, "min_p": 0.0, "repeat_penalty": 1.0}  # api.DefaultOptions()
 _VALIDATION = re.compile(
-    r"validation errors? for|input should be|invalid_request_error|badrequesterror|must be (?:-1|at least)",
+    r"\bvalidation errors?\b|input should be|invalid_request_error|badrequesterror|must be (?:-1|at least)",
     re.IGNORECASE,
 )
+_TRACEBACK = re.compile(r'\n\s*File "')  # a Python traceback a server appended to its message
 
 
 def sampling_fields(kind: str, params: GenerationParams) -> dict[str, Any]:
-    """The ``top_k``/``min_p`` body fields that make server family ``kind`` sample as ``params`` says.
+    """The body fields that make server family ``kind`` sample as ``params`` says (top-k, min-p, and
+    the repetition penalty off).
 
     Raises:
         ConfigError: ``openai`` asked for a truncation its API does not have.
     """
     if kind in ("vllm", "generic"):
-        return {"top_k": params.top_k if params.top_k > 0 else -1, "min_p": params.min_p}
+        top_k = params.top_k if params.top_k > 0 else -1
+        return {"top_k": top_k, "min_p": params.min_p, "repetition_penalty": 1.0}
     if kind == "llama.cpp":
-        return {"top_k": params.top_k, "min_p": params.min_p}
+        return {"top_k": params.top_k, "min_p": params.min_p, "repeat_penalty": 1.0}
     if kind == "openai":
         if params.top_k > 0 or params.min_p > 0:
             raise ConfigError(
@@ -153,7 +164,7 @@ async def detect_kind(client: httpx.AsyncClient, base_url: str, timeout: float =
 
 
 def _modelfile_parameters(text: str) -> dict[str, float]:
-    """``top_k``/``min_p`` from the ``parameters`` text of ``/api/show`` (``name value`` per line)."""
+    """``top_k``, ``min_p``, ``repeat_penalty`` from the ``parameters`` text of ``/api/show``."""
     out: dict[str, float] = {}
     for line in text.splitlines():
         name, _, value = line.strip().partition(" ")
@@ -165,13 +176,22 @@ def _modelfile_parameters(text: str) -> dict[str, float]:
     return out
 
 
+def _version_tuple(version: Any) -> tuple[int, ...]:
+    """``"0.32.10-rc1"`` → ``(0, 32, 10)``; unknown → ``(0,)`` (the oldest, most conservative)."""
+    found = re.match(r"(\d+)\.(\d+)\.(\d+)", str(version or ""))
+    return tuple(int(x) for x in found.groups()) if found else (0,)
+
+
 async def check_ollama(
     client: httpx.AsyncClient, base_url: str, model: str, params: GenerationParams, timeout: float = 10.0
 ) -> None:
-    """Refuse to sample when an Ollama model's own top_k/min_p differ from ``params``.
+    """Refuse to sample when an Ollama model's own top_k/min_p differ from ``params`` (or it penalizes
+    repetitions).
 
-    Ollama's OpenAI-compatible endpoint drops ``top_k`` and ``min_p``; the model samples with its
-    Modelfile parameters, else Ollama's defaults (top_k 40, min_p 0.0).
+    Ollama's OpenAI-compatible endpoint drops ``top_k``, ``min_p`` and ``repeat_penalty``; the model
+    samples with its Modelfile parameters, else Ollama's defaults (top_k 40, min_p 0.0, repeat_penalty
+    1.0 in ``api.DefaultOptions()`` since 0.32.10, "api: stop applying repeat_penalty 1.1 to models
+    that don't set one"; 1.1 before, so the version from ``/api/version`` decides that default).
 
     Raises:
         ConfigError: the model would sample otherwise than asked, or ``/api/show`` did not answer.
@@ -186,17 +206,23 @@ async def check_ollama(
         text = str(resp.json().get("parameters") or "")
     except (ValueError, AttributeError):
         text = ""
-    effective = {**_OLLAMA_DEFAULTS, **_modelfile_parameters(text)}
+    defaults = dict(_OLLAMA_DEFAULTS)
+    version = await _get_json(client, f"{api_root(base_url)}/api/version", timeout)
+    if _version_tuple(version.get("version") if isinstance(version, dict) else None) < (0, 32, 10):
+        defaults["repeat_penalty"] = 1.1
+    effective = {**defaults, **_modelfile_parameters(text)}
     top_k_ok = effective["top_k"] <= 0 if params.top_k == 0 else effective["top_k"] == params.top_k
-    if top_k_ok and effective["min_p"] == params.min_p:
+    if top_k_ok and effective["min_p"] == params.min_p and effective["repeat_penalty"] == 1.0:
         return
     want_k = "0 (off)" if params.top_k == 0 else str(params.top_k)
+    lines = f"PARAMETER top_k {params.top_k}\\nPARAMETER min_p {params.min_p:g}\\nPARAMETER repeat_penalty 1"
     raise ConfigError(
-        f"Ollama's OpenAI-compatible API ignores top_k and min_p, so {model!r} would sample with "
-        f"top_k={effective['top_k']:g}, min_p={effective['min_p']:g} (its Modelfile, else Ollama's "
-        f"defaults) instead of top_k={want_k}, min_p={params.min_p:g}. Make a copy that samples as asked: "
-        f"printf 'FROM {model}\\nPARAMETER top_k {params.top_k}\\nPARAMETER min_p {params.min_p:g}\\n' "
-        f"> Modelfile && ollama create {model}-knowsum -f Modelfile, then use openai:{model}-knowsum"
+        f"Ollama's OpenAI-compatible API ignores top_k, min_p and repeat_penalty, so {model!r} would sample "
+        f"with top_k={effective['top_k']:g}, min_p={effective['min_p']:g}, repeat_penalty="
+        f"{effective['repeat_penalty']:g} (its Modelfile, else Ollama's defaults) instead of top_k={want_k}, "
+        f"min_p={params.min_p:g}, repeat_penalty=1 (off). Make a copy that samples as asked: printf "
+        f"'FROM {model}\\n{lines}\\n' > Modelfile && ollama create {model}-knowsum -f Modelfile, then use "
+        f"openai:{model}-knowsum"
     )
 
 
@@ -220,7 +246,7 @@ def server_reason(text: str, limit: int = 300) -> str:
                 else str(d)
                 for d in reason
             )
-    one_line = " ".join(str(reason).split())
+    one_line = " ".join(_TRACEBACK.split(str(reason), maxsplit=1)[0].split())
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
@@ -228,8 +254,9 @@ def is_validation_error(status: int, reason: str) -> bool:
     """True if an answer rejects the request itself, so sending it again cannot succeed.
 
     Every 4xx except 408 (timeout), 409 (conflict), 425 (too early) and 429 (rate limit); and a 5xx
-    whose body names a validation error (llama-cpp-python answers pydantic's "1 validation error for
-    CreateChatCompletionRequest … Input should be greater than or equal to 0" as HTTP 500).
+    whose body names a validation error (llama-cpp-python 0.3.36 answers pydantic's "1 validation
+    error: {… 'loc': ('body', 'top_k'), 'msg': 'Input should be greater than or equal to 0' …}" as
+    HTTP 500).
     """
     if 400 <= status < 500:
         return status not in (408, 409, 425, 429)
