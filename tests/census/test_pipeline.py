@@ -62,7 +62,7 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
     out = outcome.out_dir
     assert {p.name for p in out.iterdir()} >= {"result.json", "items.jsonl", "report.html", "plots"}
     assert sorted(p.name for p in (out / "plots").iterdir()) == [
-        "curve.png", "heldout.png", "prevalence.png", "top_items.png"
+        "curve.png", "heldout.png", "kb_categories.png", "prevalence.png", "top_items.png"
     ]  # fmt: skip
     items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
     assert len(items) == c.items and sum(i["counted"] for i in items) == c.counted
@@ -110,8 +110,16 @@ def test_strict_criterion_keeps_only_anatomical_diseases(
                        out=tmp_path / "run", store=tmp_path / "s.sqlite", count="incidence")  # fmt: skip
     result = run_census(cfg, backend=_backend(texts)).analysis.result
     doid = load_ontology("doid")
-    anatomical = {t: n for t, n in truth_counts(truth).items() if "DOID:7" in doid.category(t)}
-    assert 0 < len(anatomical) < len(truth_counts(truth))
+    # one category per disease (issue 18, precedence rule): anatomical iff some is_a path reaches
+    # DOID:7 and none reaches infectious agent, cellular proliferation, mental health or metabolism
+    cause = {"DOID:0050117", "DOID:14566", "DOID:150", "DOID:0014667"}
+    anatomical = {
+        t: n
+        for t, n in truth_counts(truth).items()
+        if "DOID:7" in doid.category(t) and not cause & set(doid.category(t))
+    }
+    any_path = {t for t in truth_counts(truth) if "DOID:7" in doid.category(t)}
+    assert 0 < len(anatomical) < len(any_path) < len(truth_counts(truth))
     assert result.prevalence == sorted(Prevalence.from_counts(anatomical).table().items())
     assert result.counts.excluded > 0
 
@@ -176,3 +184,32 @@ def test_until_new_rate_stops_early_and_says_why(
     result2 = run_census(tight, backend=_backend(texts)).analysis.result
     assert result2.stop is not None and result2.stop.reason == "max-queries"
     assert result2.n_queries == N_QUERIES
+
+
+@pytest.mark.parametrize(
+    ("criterion", "expected"),
+    [
+        # relaxed: the twelve words; the two theorems, one equation, one postulate (CPCTC has none)
+        ("relaxed", {"theorem": 2, "lemma": 0, "law": 0, "principle": 0, "formula": 0, "criterion": 0,
+                     "identity": 0, "conjecture": 0, "rule": 0, "equation": 1, "postulate": 1,
+                     "corollary": 0}),
+        ("strict", {"theorem": 2}),
+    ],
+)  # fmt: skip
+def test_theorem_census_counts_the_items_each_word_admitted(
+    kb_home: Path, tmp_path: Path, criterion: str, expected: dict[str, int]
+) -> None:
+    """Issue 18: per-word counts of N_seen, hand-counted from four responses over fixture theorems."""
+    texts = [
+        "1. Pythagorean theorem\n2. Binomial theorem\n3. CPCTC",
+        "1. Pythagorean theorem\n2. Solutions of a general cubic equation",
+        "1. Independence of the parallel postulate\n2. Binomial theorem",
+        "1. Pythagorean theorem",
+    ]
+    cfg = CensusConfig(task="theorems", queries=4, criterion=criterion, n_bootstrap=0,
+                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+    result = run_census(cfg, backend=_backend(texts)).analysis.result
+    assert result.n_seen == (4 if criterion == "relaxed" else 2)
+    assert result.concept_words == expected
+    assert load_result(tmp_path / "run").concept_words == expected
+    assert "N_seen items per word" in (tmp_path / "run" / "report.html").read_text()

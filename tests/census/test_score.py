@@ -113,7 +113,13 @@ def test_kb_verification_clusters_synonyms_and_compare(
         ('{"query": "Q1", "items": ["a"]}\n{"query": "Q2"}\n', ':2: expected {"query": …, "items": […]}'),
         ('{"query": "Q1", "items": ["a", 3]}\n', ":1: items must be strings"),
         ('{"query": "Q1", "items": ["a"]}\n{not json\n', ":2: not a JSON object"),
-        ("q1\ta\nq2\n", ":2: expected QUERY<TAB>ITEM (1 tab-separated fields)"),
+        ("q1\ta\nq2\n", ":2: expected QUERY<TAB>ITEM, got 1 tab-separated fields"),
+        ("q1\ta\tb\n", ":1: expected QUERY<TAB>ITEM, got 3 tab-separated fields"),
+        # issue 18: a two-field row with an empty item is named as such, not as a field count
+        ("q1\ta\nq2\t \n", ":2: the item (after the tab) is blank"),
+        ("\ta\n", ":1: the query (before the tab) is blank"),
+        # ... and a blank JSONL item is the same error, not silently dropped
+        ('{"query": "Q1", "items": ["a", "  "]}\n', ":1: item 2 is blank"),
     ],
 )
 def test_bad_items_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str) -> None:

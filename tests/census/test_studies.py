@@ -10,6 +10,7 @@ import pytest
 from knowsum.census import CensusConfig, load_result, run_census, run_prevalence, run_sweep, sweep_cells
 from knowsum.census._prompts import DISEASES_PROMPT, DISEASES_SIMPLE_PROMPT
 from knowsum.cli import main
+from knowsum.errors import ConfigError
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend
 from knowsum.stats import estimate_unseen, select_k
@@ -63,8 +64,8 @@ def test_sensitivity_from_one_run(
     assert [p.k for p in study.k_points] == list(range(2, 13))
     assert [p.nmse for p in study.k_points] == pytest.approx(list(sel.nmse), rel=1e-12)
     assert study.k_best == sel.k
-    for p in study.k_points:
-        assert p.n_total == pytest.approx(estimate_unseen(prev, "et", 100.0, p.k).n_total, rel=1e-12)
+    for kp in study.k_points:
+        assert kp.n_total == pytest.approx(estimate_unseen(prev, "et", 100.0, kp.k).n_total, rel=1e-12)
     html = (run / "report.html").read_text()
     assert (
         'id="sensitivity"' in html
@@ -135,3 +136,47 @@ def test_sweep_cli_with_the_mock_model(
     assert bad == 2 and "diseases and theorems only" in capsys.readouterr().err
     assert main(["census", "sweep", "theorems", "--temperature", "0.7,hot"]) == 2
     assert main(["census", "sweep", "theorems", "--temperature", "5", "--model", "mock"]) == 2
+
+
+def test_sensitivity_against_hand_computed_estimates(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18: the t and k studies against KnowSum eq. (1) worked by hand on a tiny run.
+
+    Four responses over seven diseases A–G: A three times, B and C twice, D–G once, so
+    n_1 = 4, n_2 = 2, n_3 = 1, N_seen = 7. With h_s = −(−t)^s P(Bin(k, 1/(t+1)) ≥ s):
+      k = 2, t = 1:   h = (3/4, −1/4)             Û = 3 − 1/2        = 2.5
+      k = 2, t = 2:   h = (10/9, −4/9)            Û = 40/9 − 8/9     = 32/9
+      k = 2, t = 100: h = (20100, −10000)/10201   Û = 60400/10201    = 5.92099…
+      k = 3, t = 1:   h = (7/8, −1/2, 1/8)        Û = 7/2 − 1 + 1/8  = 2.625
+    """
+    a, b, c, d, e, f, g = (name for _, name in disease_names(load_ontology("doid"), 7))
+    texts = [f"{a}\n{b}\n{d}", f"{a}\n{c}\n{e}", f"{a}\n{b}\n{f}", f"{c}\n{g}"]
+    run = tmp_path / "run"
+    cfg = CensusConfig(task="diseases", queries=4, t=1, k=2, n_bootstrap=80, out=run,
+                       store=tmp_path / "s.sqlite")  # fmt: skip
+    before = run_census(cfg, backend=_backend(texts)).analysis.result
+    assert before.prevalence == [(1, 4), (2, 2), (3, 1)] and before.n_total == pytest.approx(7 + 2.5)
+    assert main(["census", "sensitivity", str(run), "--t-grid", "1,2,100", "--k-grid", "2,3"]) == 0
+    capsys.readouterr()
+    study = load_result(run).sensitivity
+    assert study is not None and study.n_resamples == 80  # the run's own resample count
+    assert [p.n_total for p in study.t_points] == pytest.approx([9.5, 7 + 32 / 9, 7 + 60400 / 10201])
+    assert [p.skr for p in study.t_points] == pytest.approx(
+        [7 / 9.5, 7 / (7 + 32 / 9), 7 / (7 + 60400 / 10201)]
+    )
+    assert [p.n_unseen for p in study.k_points] == pytest.approx([2.5, 2.625])
+    # one resampler: the t study's band at the run's t is exactly the headline interval
+    at_run_t = study.t_points[0]
+    assert before.interval == (at_run_t.unseen_lower, at_run_t.unseen_upper)
+    assert (
+        before.curve[-1].t == 1
+        and (before.curve[-1].unseen_lower, before.curve[-1].unseen_upper) == before.interval
+    )
+
+
+def test_sweep_without_cells_is_a_clear_error(tmp_path: Path) -> None:
+    base = CensusConfig(task="theorems", queries=2, store=tmp_path / "s.sqlite")
+    with pytest.raises(ConfigError, match="no cell to run"):
+        run_sweep(base, [], tmp_path / "sw", backend=MockBackend(lambda r: "x"))
+    assert not (tmp_path / "sw").exists()

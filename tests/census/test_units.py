@@ -15,7 +15,9 @@ from knowsum.census._prompts import (
     THEOREMS_PROMPT,
     THEOREMS_SIMPLE_PROMPT,
 )
+from knowsum.census._tasks import CONCEPT_WORDS
 from knowsum.census._verify import words_rule
+from knowsum.census._words import matched_words
 from knowsum.errors import ConfigError, KBNotInstalledError, UnknownNameError
 from knowsum.stats import Prevalence
 
@@ -134,6 +136,59 @@ def test_theorem_criteria_and_unverified(kb_home: Path) -> None:
 def test_words_rule_is_whole_word_with_plurals() -> None:
     rule = words_rule(["law", "lemma"])
     assert rule.search("Kepler's laws") and rule.search("Lemmata of Zorn") and not rule.search("flawless")
+
+
+# issue 18: the paper's twelve words (§4.1, App. B.4) in their word forms; each row: text → the
+# words it must admit under the relaxed rule (in the order of the twelve), and whether the strict
+# rule ("theorem" only) admits it
+WORD_TABLE = [
+    ("Pythagorean theorem", ("theorem",), True),
+    ("Sylow theorems", ("theorem",), True),
+    ("Theorema Egregium", ("theorem",), True),
+    ("THEOREM OF THE DAY", ("theorem",), True),
+    ("Fermat's theorem's converse", ("theorem",), True),
+    ("the theorems' proofs", ("theorem",), True),
+    ("Zorn's lemma", ("lemma",), False),
+    ("Lemmata on sieves", ("lemma",), False),
+    ("Kepler's laws", ("law",), False),
+    ("Newton's Law of cooling", ("law",), False),
+    ("Archimedes' principle", ("principle",), False),
+    ("Euler's formula", ("formula",), False),
+    ("Newton–Cotes formulae", ("formula",), False),
+    ("Frenet–Serret formulas", ("formula",), False),
+    ("Cauchy criterion", ("criterion",), False),
+    ("Routh–Hurwitz criteria", ("criterion",), False),
+    ("Euler's identity", ("identity",), False),
+    ("Newton's identities", ("identity",), False),
+    ("Goldbach's conjecture", ("conjecture",), False),
+    ("L'Hôpital's rule", ("rule",), False),
+    ("Kirchhoff's rules", ("rule",), False),
+    ("Navier–Stokes equations", ("equation",), False),
+    ("parallel postulate", ("postulate",), False),
+    ("Corollaries of Zorn's lemma", ("lemma", "corollary"), False),
+    ("corollary", ("corollary",), False),
+    ("law of large numbers theorem", ("theorem", "law"), True),
+    # not words of the rule: a form inside another word, or another word altogether
+    ("flawless proof", (), False),
+    ("lawyer's paradox", (), False),
+    ("Ruler of a group", (), False),
+    ("theoremhood", (), False),
+    ("formulaic construction", (), False),
+    ("dilemma", (), False),
+    ("Riemann hypothesis", (), False),
+]
+
+
+@pytest.mark.parametrize(("text", "words", "strict"), WORD_TABLE)
+def test_twelve_word_rule_with_word_forms(text: str, words: tuple[str, ...], strict: bool) -> None:
+    assert matched_words(text) == words
+    assert bool(words_rule(CONCEPT_WORDS).search(text)) == bool(words)
+    assert bool(words_rule(["theorem"]).search(text)) == strict
+
+
+def test_custom_words_get_plain_plurals() -> None:
+    rule = words_rule(["syndrome", "box"])
+    assert rule.search("Down syndromes") and rule.search("black boxes") and not rule.search("boxer")
 
 
 def test_t_grid_and_heldout_check_against_brute_force() -> None:

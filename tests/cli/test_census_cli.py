@@ -43,7 +43,7 @@ def test_run_with_mock_model_prints_summary_and_writes_run(
     assert f"report: {out / 'report.html'}" in stdout
     assert "N_seen" in stdout and "criterion" in stdout
     result = json.loads((out / "result.json").read_text())
-    assert result["version"] == 2 and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    assert result["version"] == 3 and result["task"] == "theorems" and result["counts"]["responses"] == 12
     # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
     assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
     assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
@@ -197,4 +197,30 @@ def test_version1_results_still_load_as_what_they_were(
     data["parameters"].pop("count")
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
-    assert (old.version, old.interval_method, old.counting) == (2, "percentile", "incidence")
+    assert (old.version, old.interval_method, old.counting) == (3, "percentile", "incidence")
+
+
+def test_version2_results_with_a_negative_estimate_load_clamped(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20: a result written before the clamp (version 2, Û stored negative, N̂_tot below
+    N_seen, SKR above 1) is read with Û = max(Û, 0) everywhere, the stored value kept as raw."""
+    out = tmp_path / "run"
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "3", "--n-bootstrap", "0"]
+    assert _run([*args, "--out", str(out)], capsys)[0] == 0
+    data = json.loads((out / "result.json").read_text())
+    for key in ("n_unseen_raw", "concept_words", "kb_categories"):
+        data.pop(key, None)
+    n_seen = 11  # issue 20's cell T0.7 full: N_seen 11, raw Û −3.5, N̂_tot 7.5, SKR 1.47
+    bad = {"n_total": n_seen - 3.5, "skr": n_seen / (n_seen - 3.5)}
+    data.update(version=2, n_seen=n_seen, n_unseen=-3.5, **bad)
+    data["curve"] = [{"t": 100.0, "unseen": -3.5, **bad}]
+    (out / "result.json").write_text(json.dumps(data))
+    old = load_result(out)
+    assert old.version == 3 and old.n_unseen_raw == -3.5
+    assert (old.n_unseen, old.n_total, old.skr) == (0.0, n_seen, 1.0)
+    last = old.curve[-1]
+    assert (last.unseen, last.unseen_raw, last.n_total, last.skr) == (0.0, -3.5, n_seen, 1.0)
+    code, stdout, err = _run(["census", "compare", str(out)], capsys)
+    assert code == 0, err
+    assert f"{n_seen - 3.5:g}" not in stdout

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 
 import pytest
@@ -222,9 +224,45 @@ def test_negative_estimate_is_shown_with_a_warning_note(
 ) -> None:
     path = write(tmp_path, "doubles.tsv", "s\tn_s\n1\t1\n2\t10\n")
     record = run_json(capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0")
-    assert record["n_unseen"] == pytest.approx(1 - 10)
+    # Good–Toulmin at t = 1: n_1 − n_2 = 1 − 10 = −9 as computed; reported as 0 (issue 20)
+    assert record["n_unseen_raw"] == pytest.approx(1 - 10)
+    assert record["n_unseen"] == 0 and record["n_total"] == record["n_seen"] == 11 and record["skr"] == 1
     notes = record["notes"]
-    assert isinstance(notes, list) and any("negative" in str(n) for n in notes)
+    assert isinstance(notes, list) and any("negative (raw Û = -9)" in str(n) for n in notes)
+
+
+def _et(prevalence: dict[int, int], t: int, k: int) -> Fraction:
+    """KnowSum eq. (1) by hand, in exact rationals: Û = Σ_{s≤k} −(−t)^s P(Bin(k, 1/(t+1)) ≥ s) n_s."""
+    q = Fraction(1, t + 1)
+    tail = [sum(comb(k, j) * q**j * (1 - q) ** (k - j) for j in range(s, k + 1)) for s in range(k + 1)]
+    return sum((-((-t) ** s) * tail[s] * n for s, n in prevalence.items() if s <= k), Fraction(0))
+
+
+def test_negative_et_estimate_is_clamped_at_zero_with_the_raw_value_beside_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 20's case (a first sweep's cell T0.7 full): n_1 = 6, n_2 = 4, n_3 = 1 at t = 100, k = 6.
+
+    Hand computation (exact rationals): h_1 = 5.7955, h_2 = −14.3205, h_3 = 18.9828, so
+    Û = 6·h_1 + 4·h_2 + h_3 = 34.773 − 57.282 + 18.983 = −3.526; the headline is N̂_tot = N_seen = 11
+    and SKR = 1, with the raw Û named beside it."""
+    raw = float(_et({1: 6, 2: 4, 3: 1}, 100, 6))
+    assert raw == pytest.approx(-3.526, abs=1e-3)
+    path = write(tmp_path, "cell.tsv", "s\tn_s\n1\t6\n2\t4\n3\t1\n")
+    code, out, err = run(capsys, path, "--t", "100", "--k", "6")
+    assert code == 0, err
+    total = next(line for line in out.splitlines() if "N̂_tot" in line)
+    unseen = next(line for line in out.splitlines() if "Û(t)" in line and "unseen" in line)
+    skr = next(line for line in out.splitlines() if line.lstrip().startswith("SKR(t)"))
+    assert total.split()[2] == "11" and "Û clamped at 0" in total
+    assert unseen.split()[2] == "0.0" and "raw Û(t) = -3.5" in unseen
+    assert skr.split()[1] == "1"
+    assert "note: warning: et: the estimated number of unseen items is negative (raw Û = -3.526)" in out
+    assert "more queries, a smaller t, or the held-out k" in out
+    record = run_json(capsys, path, "--t", "100", "--k", "6")
+    assert record["n_unseen_raw"] == pytest.approx(raw, rel=1e-9)
+    assert (record["n_unseen"], record["n_total"], record["skr"]) == (0, 11, 1)
+    assert record["interval_total"] == [11, 11] and record["interval_skr"] == [1, 1]
 
 
 def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
@@ -232,15 +270,18 @@ def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "QUERY<TAB>ITEM" in out and "--bootstrap" in out
 
 
-def test_undefined_skr_is_null_in_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    # Good–Toulmin at t = 1 with only n_2 = 1: Û = −1, N_seen = 1, so N̂_tot = 0 and SKR is undefined.
+def test_estimate_that_would_cancel_n_seen_keeps_skr_defined(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Good–Toulmin at t = 1 with only n_2 = 1: raw Û = −1 would make N̂_tot = 0 and SKR undefined;
+    # reported as Û = 0, N̂_tot = N_seen = 1, SKR = 1 (issue 20)
     path = write(tmp_path, "one_double.tsv", "s\tn_s\n2\t1\n")
     code, out, err = run(
         capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0", "--json"
     )
     assert code == 0, err
     record = json.loads(out)
-    assert record["n_total"] == 0 and record["skr"] is None
+    assert record["n_unseen_raw"] == -1 and record["n_total"] == 1 and record["skr"] == 1
 
 
 def test_huge_count_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

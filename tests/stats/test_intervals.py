@@ -12,14 +12,17 @@ from hypothesis import strategies as st
 
 from knowsum.stats import (
     ESTIMATORS,
+    IntervalMethod,
     Prevalence,
     StatsError,
     StatsWarning,
     bootstrap,
+    estimate_unseen,
     intervals,
     lognormal_total,
     summarize,
 )
+from knowsum.stats.intervals import recentred_percentile
 
 
 def chao1_bc_variance(f1: int, f2: int) -> float:
@@ -102,34 +105,40 @@ tables = st.dictionaries(st.integers(1, 12), st.integers(0, 15), min_size=1, max
     name=st.sampled_from(sorted(ESTIMATORS)),
     t=st.sampled_from([0.5, 1.0, 3.0, 100.0]),
     seed=st.integers(0, 1000),
+    method=st.sampled_from(["lognormal", "percentile"]),
 )
-def test_summary_interval_lower_ends_respect_the_data(
-    table: dict[int, int], name: str, t: float, seed: int
+def test_summary_point_and_interval_respect_the_data(
+    table: dict[int, int], name: str, t: float, seed: int, method: IntervalMethod
 ) -> None:
-    """For every input: the N̂_tot interval starts at or above N_seen, Û's at or above 0, and the
-    SKR interval lies in (0, 1] — the three quantities the census and `knowsum estimate` report."""
+    """For every input, estimator and interval method: the reported point has N̂_tot ≥ N_seen,
+    Û ≥ 0 (= max(raw, 0)) and SKR in (0, 1]; each interval starts at or above those bounds and
+    contains its point — the three quantities the census and `knowsum estimate` report (issue 20)."""
     prev = Prevalence.from_table(table)
     if name == "good-toulmin":
         t = min(t, 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
         try:
-            summary = summarize(prev, name, t, k=6, n_bootstrap=40, seed=seed)
+            summary = summarize(prev, name, t, k=6, n_bootstrap=40, seed=seed, interval=method)
         except StatsError:  # e.g. Chao1 non-finite on a degenerate resample: nothing reported
             return
+    assert summary.n_unseen == max(summary.n_unseen_raw, 0.0)
+    assert summary.n_total >= prev.n_seen and 0 < summary.skr <= 1
+    record = summary.to_dict()
+    assert record["n_unseen"] >= 0 and record["n_unseen_raw"] == summary.n_unseen_raw
     boot = summary.bootstrap
-    assert boot is not None and boot.interval == "lognormal"
-    if not all(math.isfinite(x) for x in boot.total):
+    assert boot is not None and boot.interval == method and record["interval_method"] == method
+    if not all(math.isfinite(x) for x in (*boot.total, *boot.unseen, *boot.skr)):
         return
-    assert boot.total[0] >= prev.n_seen and boot.total[0] <= boot.total[1]
-    assert boot.unseen[0] >= 0 and boot.unseen[0] <= boot.unseen[1]
-    assert 0 < boot.skr[0] <= boot.skr[1] <= 1
-    assert summary.to_dict()["interval_method"] == "lognormal"
+    assert prev.n_seen <= boot.total[0] <= summary.n_total <= boot.total[1]
+    assert 0 <= boot.unseen[0] <= summary.n_unseen <= boot.unseen[1]
+    assert 0 < boot.skr[0] <= summary.skr <= boot.skr[1] <= 1
 
 
-def test_percentile_option_can_fall_below_n_seen_where_lognormal_cannot() -> None:
+def test_percentile_option_is_cut_at_n_seen_where_lognormal_needs_no_cut() -> None:
     """A small, singleton-heavy sample (25 queries): the re-centred percentile interval — the
-    old default, still available — goes below N_seen; the log-normal one does not."""
+    old default, still available — would go below N_seen and is cut there; the log-normal one
+    never goes below."""
     rng = np.random.default_rng(3)
     weights = 1 / np.arange(1, 3001) ** 0.6
     items = rng.choice(3000, size=25 * 20, p=weights / weights.sum())
@@ -139,7 +148,10 @@ def test_percentile_option_can_fall_below_n_seen_where_lognormal_cannot() -> Non
         pct = bootstrap(prev, "et", t=100, k=10, n_resamples=300, seed=0, interval="percentile")
         log = bootstrap(prev, "et", t=100, k=10, n_resamples=300, seed=0)
     assert pct.interval == "percentile" and log.interval == "lognormal"
-    assert pct.total[0] < prev.n_seen <= log.total[0]
-    assert pct.unseen[0] < 0 <= log.unseen[0]
+    # uncut, the re-centred percentile interval (copia's) starts below N_seen; knowsum cuts it there
+    point = estimate_unseen(prev, "et", t=100, k=10).estimate
+    uncut = recentred_percentile(prev.n_seen + point, pct.seen_draws + pct.unseen_draws, 0.95)
+    assert uncut[0] < prev.n_seen == pct.total[0] <= log.total[0]
+    assert pct.unseen[0] == 0 <= log.unseen[0]
     # both are built from the same resamples
     assert np.array_equal(pct.unseen_draws, log.unseen_draws)

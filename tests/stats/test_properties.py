@@ -8,10 +8,18 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from knowsum.stats import Prevalence, StatsWarning, estimate_unseen, select_k, theorem1_bound
+from knowsum.stats import (
+    ESTIMATORS,
+    Prevalence,
+    StatsError,
+    StatsWarning,
+    estimate_unseen,
+    select_k,
+    theorem1_bound,
+)
 
 # prevalence tables with up to 25 distinct counts in 1..60, each n_s in 0..200, at least one item
 tables = st.dictionaries(st.integers(1, 60), st.integers(0, 200), min_size=1, max_size=25).filter(
@@ -21,9 +29,37 @@ LINEAR = ["et", "good-toulmin"]
 
 
 def quiet(prev: Prevalence, name: str, t: float, k: int | None = None) -> float:
+    """``Û`` as computed (the formula's value, before the report's ``max(Û, 0)``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
-        return estimate_unseen(prev, name, t=t, k=k).estimate
+        return estimate_unseen(prev, name, t=t, k=k).raw
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    table=tables,
+    name=st.sampled_from(sorted(ESTIMATORS)),
+    t=st.floats(0.05, 200.0),
+    k=st.integers(1, 20),
+)
+def test_reported_point_is_coherent_for_every_estimator(
+    table: dict[int, int], name: str, t: float, k: int
+) -> None:
+    """Issue 20: whatever the sample, the reported point has Û = max(raw, 0) ≥ 0, N̂_tot ≥ N_seen
+    and SKR in (0, 1]; a negative raw value is flagged and warned about."""
+    prev = Prevalence.from_table(table)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StatsWarning)
+        try:
+            est = estimate_unseen(prev, name, t=t, k=k)
+        except StatsError:  # an unsmoothed weight overflowed (Good–Toulmin at large t): no estimate
+            assume(False)
+            return
+    assert est.estimate == max(est.raw, 0.0) >= 0
+    assert est.n_total >= est.n_seen == prev.n_seen
+    assert 0 < est.skr <= 1
+    assert est.diagnostics.negative == (est.raw < 0)
+    assert any("negative" in str(w.message) for w in caught) == (est.raw < 0)
 
 
 @settings(max_examples=40, deadline=None)

@@ -117,12 +117,12 @@ def test_summarize_auto_k_and_interval(census: Prevalence) -> None:
     assert gt.estimate.k is None and gt.k_source == "none" and "ignored" in gt.notes[0]
 
 
-def test_negative_estimate_is_reported_as_computed_with_a_warning() -> None:
+def test_negative_estimate_is_reported_as_zero_with_the_raw_value_and_a_warning() -> None:
     prev = Prevalence.from_table({2: 10})  # Good–Toulmin at t = 2: −(−2)²·10 = −40
-    with pytest.warns(StatsWarning, match="negative"):
+    with pytest.warns(StatsWarning, match=r"negative \(raw Û = -40\); reported as Û = 0.*more queries"):
         est = estimate_unseen(prev, "good-toulmin", t=2.0)
-    assert est.estimate == pytest.approx(-40.0)
-    assert est.diagnostics.negative and est.n_total == pytest.approx(-30.0)
+    assert est.raw == pytest.approx(-40.0) and est.estimate == 0.0  # SpadeR/iNEXT: max(Û, 0)
+    assert est.diagnostics.negative and est.n_total == 10 and est.skr == 1.0
 
 
 def test_extrapolation_curve_matches_pointwise_estimates(census: Prevalence) -> None:
@@ -136,4 +136,6 @@ def test_extrapolation_curve_matches_pointwise_estimates(census: Prevalence) -> 
 def test_extrapolation_curve_warns_once_about_negative_points() -> None:
     with pytest.warns(StatsWarning, match="negative at 2 of 3 grid points \\(first t = 2\\)"):
         curve = extrapolation_curve(Prevalence.from_table({1: 10, 2: 10}), [0.5, 2.0, 3.0], "good-toulmin")
-    assert curve.unseen.tolist() == pytest.approx([2.5, -20.0, -60.0])  # 10t − 10t², not clipped
+    assert curve.unseen_raw.tolist() == pytest.approx([2.5, -20.0, -60.0])  # 10t − 10t² as computed
+    assert curve.unseen.tolist() == pytest.approx([2.5, 0.0, 0.0])  # reported: never below N_seen
+    assert curve.n_total.tolist() == pytest.approx([22.5, 20.0, 20.0]) and np.all(curve.skr <= 1)

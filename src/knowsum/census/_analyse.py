@@ -31,13 +31,11 @@ from knowsum.census._result import (
     TopItem,
 )
 from knowsum.census._tasks import Task
-from knowsum.census._verify import Verdict, Verifier
+from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
+from knowsum.census._words import matched_words
 from knowsum.stats import Prevalence, StatsWarning, summarize
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
-
-CURVE_RESAMPLES = 200
-"""Bootstrap resamples per point of the Û(t) band (the headline interval uses ``n_bootstrap``)."""
 
 
 @dataclass
@@ -216,7 +214,8 @@ def analyse(
     prev = prevalence_of(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
-    fields: dict[str, Any] = {"n_unseen": None, "n_total": None, "skr": None, "interval": None}
+    fields: dict[str, Any] = {"n_unseen": None, "n_unseen_raw": None, "n_total": None, "skr": None}
+    fields["interval"] = None
     fields.update(k=None, k_source="none", k_errors={}, curve=[], heldout=[])
     if prev is None:
         notes.append("no verified item: nothing to estimate (N_seen = 0)")
@@ -242,6 +241,7 @@ def analyse(
         sel = summary.selection
         fields.update(
             n_unseen=summary.n_unseen,
+            n_unseen_raw=summary.n_unseen_raw,
             n_total=summary.n_total,
             skr=summary.skr,
             interval=summary.interval,
@@ -255,9 +255,8 @@ def analyse(
         )
         notes.extend(summary.notes)
         t0 = time.perf_counter()
-        resamples = min(cfg.n_bootstrap, CURVE_RESAMPLES)
-        fields["curve"] = curve(
-            prev, cfg.estimator, cfg.t, summary.estimate.k, resamples, cfg.level, cfg.seed,
+        fields["curve"] = curve(  # the headline's resamples: its band at t is the headline interval
+            prev, cfg.estimator, cfg.t, summary.estimate.k, cfg.n_bootstrap, cfg.level, cfg.seed,
             method=cfg.interval,
         )  # fmt: skip
         timings["curve"] = time.perf_counter() - t0
@@ -268,6 +267,8 @@ def analyse(
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}
     unverified = [str(v.key) for v in verdicts if v.status == "unverified"]
+    words = criterion_words(task, cfg.criterion) if task.kind == "theorems" else ()
+    per_word = Counter(w for key in set(keys) for w in matched_words(names.get(key, key), words))
     result = CensusResult(
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         task=task.name,
@@ -288,6 +289,12 @@ def analyse(
         t=cfg.t,
         estimator=cfg.estimator,
         top_items=_top_counts(Counter(keys), names, cfg.top, n_obs),
+        concept_words={w: per_word[w] for w in words},
+        kb_categories=(
+            verifier.category_record()
+            if task.kind == "diseases" and isinstance(verifier, KBVerifier)
+            else None
+        ),
         unverified_top=_top_counts(Counter(unverified), names, cfg.top, len(unverified)),
         examples=[text for _, text in responses[:5]],
         stop=stop,

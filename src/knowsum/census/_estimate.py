@@ -2,11 +2,12 @@
 
 - :func:`curve` — ``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` on a log grid of ``t`` up to the
   run's ``t``, each with a bootstrap band (whole queries resampled; paper Fig. 8).
-- :func:`heldout_check` — paper §5.1 / Fig. 7: shuffle the queries, observe the first fraction
-  ``r_obs ∈ {1/2, 1/3, 1/4}``, and compare the estimate ``Û(h/m)`` from the ``m`` observed
-  queries with the actual number of items that first appear in the next ``h`` queries, for
-  several ``h`` up to all held-out queries (``t = (1 − r)/r`` = 1, 2, 3). Computed from each
-  item's first position in the shuffled order, so one shuffle costs one pass over the data.
+- :func:`heldout_check` — paper §5.1 / Fig. 7: shuffle the queries (100 times, as the paper),
+  observe the first fraction ``r_obs ∈ {1/2, 1/3, 1/4}``, and compare the estimate ``Û(h/m)``
+  from the ``m`` observed queries with the actual number of items that first appear in the
+  next ``h`` queries, for several ``h`` up to all held-out queries (``t = (1 − r)/r`` = 1, 2,
+  3). Computed from each item's first position in the shuffled order, so one shuffle costs one
+  pass over the data.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from knowsum.census._result import CurvePoint, HeldoutPoint
-from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, bootstrap, estimate_unseen, intervals
-from knowsum.stats.unseen import plan_estimator
+from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
+from knowsum.stats.bootstrap import bootstrap_plans
+from knowsum.stats.unseen import apply_plan, plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
-__all__ = ["curve", "heldout_check", "new_rate", "t_grid"]
+__all__ = ["HELDOUT_SHUFFLES", "curve", "heldout_check", "new_rate", "t_grid"]
 
 
 def t_grid(t: float, points: int = 12) -> list[float]:
@@ -37,25 +38,6 @@ def t_grid(t: float, points: int = 12) -> list[float]:
 
 def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
-
-
-def _resampled_counts(prev: Prevalence, n_resamples: int, seed: int | None) -> NDArray[np.int64]:
-    """Item counts ``(n_items, n_resamples)`` of bootstrap resamples of whole queries (or, without
-    queries, multinomial redraws of the observations)."""
-    rng = np.random.default_rng(seed)
-    if prev.by_query is None:
-        n = prev.n_observations
-        return rng.multinomial(n, prev.counts / n, size=n_resamples).T.astype(np.int64)
-    n_q = int(prev.by_query.shape[0])
-    item_query = prev.by_query.T.tocsr()
-    out = np.empty((prev.n_seen, n_resamples), dtype=np.int64)
-    for start in range(0, n_resamples, 50):
-        stop = min(start + 50, n_resamples)
-        weights = np.stack(
-            [np.bincount(rng.integers(n_q, size=n_q), minlength=n_q) for _ in range(start, stop)], 1
-        )
-        out[:, start:stop] = item_query @ weights
-    return out
 
 
 def curve(
@@ -72,44 +54,44 @@ def curve(
 ) -> list[CurvePoint]:
     """The extrapolation curve with bootstrap bands (``n_resamples = 0``: no bands).
 
-    One set of resamples serves every ``t`` (the weights ``h_s(t)`` are re-applied to the same
-    resampled counts), and the bands are formed as in :func:`knowsum.stats.bootstrap`: Chao's
-    log-normal interval from the variance of ``Û*(t)`` (``method="lognormal"``, never below
-    ``N_seen``) or re-centred percentiles. ``grid`` replaces the default log grid of ``t``.
+    Every ``t`` is re-estimated on the same resamples, drawn by the resampler of the headline
+    interval (:func:`knowsum.stats.bootstrap.bootstrap_plans`): with the run's ``n_resamples``,
+    ``seed``, level and ``method``, the band at the run's ``t`` is exactly the headline interval.
+    ``Û(t)`` is reported as ``max(Û, 0)`` (the curve never dips below ``N_seen``), the value as
+    computed in ``unseen_raw``. ``grid`` replaces the default log grid of ``t``.
     """
     grid = list(grid) if grid is not None else t_grid(t, points)
-    draws = _resampled_counts(prev, n_resamples, seed) if n_resamples else None
-    seen_b = (draws > 0).sum(axis=0).astype(np.float64) if draws is not None else None
-    out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
-        for ti in grid:
-            est = estimate_unseen(prev, estimator, ti, k)
-            lo = hi = slo = shi = None
-            if draws is not None and seen_b is not None:
-                plan = plan_estimator(prev, estimator, ti, k)
-                if plan.weights is not None:
-                    h = plan.weights(int(draws.max()))
-                    unseen_b = h[draws].sum(axis=0)
-                else:  # Chao1 has no weights: its own bootstrap
-                    boot = bootstrap(prev, estimator, ti, k, n_resamples, level, seed)
-                    unseen_b = np.asarray(boot.unseen_draws, dtype=np.float64)
-                band = intervals(method, est.n_seen, est.estimate, unseen_b, seen_b, level)
-                lo, hi = (_finite(x) for x in band.unseen)
-                slo, shi = (_finite(x) for x in band.skr)
-            out.append(
-                CurvePoint(
-                    t=ti,
-                    unseen=est.estimate,
-                    unseen_lower=lo,
-                    unseen_upper=hi,
-                    n_total=est.n_total,
-                    skr=_finite(est.skr),
-                    skr_lower=slo,
-                    skr_upper=shi,
-                )
+        plans = [plan_estimator(prev, estimator, ti, k) for ti in grid]
+        estimates = [apply_plan(plan, prev) for plan in plans]
+        boots = (
+            bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method) if n_resamples else None
+        )
+    out = []
+    for i, (ti, est) in enumerate(zip(grid, estimates, strict=True)):
+        lo = hi = slo = shi = None
+        if boots is not None:
+            lo, hi = (_finite(x) for x in boots[i].unseen)
+            slo, shi = (_finite(x) for x in boots[i].skr)
+        out.append(
+            CurvePoint(
+                t=ti,
+                unseen=est.estimate,
+                unseen_raw=est.raw,
+                unseen_lower=lo,
+                unseen_upper=hi,
+                n_total=est.n_total,
+                skr=_finite(est.skr),
+                skr_lower=slo,
+                skr_upper=shi,
             )
+        )
     return out
+
+
+HELDOUT_SHUFFLES = 100
+"""Random query orders of the held-out check: the paper repeats it 100 times (§5.1, Fig. 7)."""
 
 
 def heldout_check(
@@ -118,10 +100,12 @@ def heldout_check(
     k: int | None,
     fractions: Sequence[float] = (1 / 2, 1 / 3, 1 / 4),
     points: int = 5,
-    n_shuffles: int | None = None,
+    n_shuffles: int = HELDOUT_SHUFFLES,
     seed: int | None = 0,
 ) -> list[HeldoutPoint]:
     """Mean estimated vs actual unseen over ``n_shuffles`` random query orders (empty without queries).
+
+    Each shuffle's estimate is reported as ``max(Û, 0)``, the rule of the headline estimate.
 
     Args:
         prev: The sample, grouped by query (``Prevalence.from_items(..., queries=...)``).
@@ -129,16 +113,14 @@ def heldout_check(
         k: Truncation level (the selected one).
         fractions: Observed fractions ``r_obs``.
         points: Held-out sizes per fraction, evenly spaced up to all held-out queries.
-        n_shuffles: Random query orders (shared by all fractions); default 30, fewer for very
-            large samples (``2·10⁷ / entries``, at least 8) to bound the cost.
+        n_shuffles: Random query orders (shared by all fractions); default
+            :data:`HELDOUT_SHUFFLES` = 100, the paper's number.
         seed: Seed of the shuffles.
     """
     if prev.by_query is None or (prev.n_queries or 0) < 4:
         return []
     n_q = int(prev.by_query.shape[0])
     csc = prev.by_query.tocsc()
-    if n_shuffles is None:
-        n_shuffles = max(8, min(30, int(2e7 // max(csc.nnz, 1))))
     starts = csc.indptr[:-1]
     rows, data = csc.indices, csc.data
     rng = np.random.default_rng(seed)
@@ -182,11 +164,11 @@ def heldout_check(
 
 
 def _unseen(prev: Prevalence, estimator: str, t: float, k: int | None) -> float:
-    """``Û(t)``; for ``et`` straight from ``n_1..n_k`` (eq. 1), skipping weights beyond ``k``."""
+    """``max(Û(t), 0)``; for ``et`` straight from ``n_1..n_k`` (eq. 1), skipping weights beyond ``k``."""
     if estimator == "et" and k is not None:
         h = binomial_tail_weights(t, k, et_q(t))
         n_s = np.bincount(np.minimum(prev.counts, k + 1), minlength=k + 2)
-        return float(np.dot(h[1 : k + 1], n_s[1 : k + 1]))
+        return max(float(np.dot(h[1 : k + 1], n_s[1 : k + 1])), 0.0)
     return estimate_unseen(prev, estimator, t, k).estimate
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "DiversityInfo",
     "HeldoutPoint",
     "ItemRecord",
+    "KBCategories",
     "KPoint",
     "Sensitivity",
     "StopInfo",
@@ -30,10 +31,12 @@ __all__ = [
     "load_result",
 ]
 
-RESULT_VERSION = 2
+RESULT_VERSION = 3
 """Schema version. 2 (issue 10) added ``interval_method`` and ``counting``; version-1 files still load
 (they were written with re-centred percentile intervals and, unless ``count_duplicates``, incidence
-counting, which is what they are read as)."""
+counting, which is what they are read as). 3 (issue 20) reports ``Û(t)`` as ``max(Û, 0)`` and keeps
+the computed value in ``n_unseen_raw`` (``unseen_raw``, ``n_unseen_raw`` in curves and studies);
+older files are read with that rule applied to their stored numbers."""
 
 
 class _Record(BaseModel):
@@ -112,7 +115,8 @@ class CurvePoint(_Record):
     """``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` at one ``t``, with bootstrap bands."""
 
     t: float
-    unseen: float
+    unseen: float = Field(description="Û(t) as reported, max(Û, 0)")
+    unseen_raw: float | None = Field(None, description="Û(t) as computed (may be negative)")
     unseen_lower: float | None = None
     unseen_upper: float | None = None
     n_total: float
@@ -136,7 +140,8 @@ class KPoint(_Record):
     """The estimate at one truncation level ``k`` and its held-out error (paper Fig. 9 left)."""
 
     k: int
-    n_unseen: float = Field(description="Û(t) with this k (smoothed Good–Turing, eq. 1)")
+    n_unseen: float = Field(description="Û(t) with this k (smoothed Good–Turing, eq. 1), max(Û, 0)")
+    n_unseen_raw: float | None = Field(None, description="Û(t) with this k as computed (may be negative)")
     n_total: float = Field(description="N_seen + Û(t)")
     skr: float | None
     nmse: float = Field(description="held-out normalized MSE of this k (§5.1)")
@@ -187,6 +192,19 @@ class DiversityInfo(_Record):
     n_distances: int
 
 
+class KBCategories(_Record):
+    """The disease KB's top-level categories, one per term (paper Fig. 10 right; issue 18)."""
+
+    kb: str = Field(description="knowledge base (doid)")
+    rule: str = Field(description="how a term with several is_a paths gets one category")
+    counts: dict[str, int] = Field(description="category name → number of terms, largest first")
+    total: int = Field(description="terms classified (non-obsolete, below the root)")
+    strict: str = Field(description="the category the strict criterion keeps")
+    paper: dict[str, int] = Field(
+        description="what the paper's text gives of its Fig. 10 right: category name → count, and 'total'"
+    )
+
+
 class CensusResult(_Record):
     """Everything a census run found (``result.json``)."""
 
@@ -204,9 +222,14 @@ class CensusResult(_Record):
     n_queries: int
     n_observations: int = Field(description="n = Σ s·n_s")
     n_seen: int
-    n_unseen: float | None = Field(description="Û(t)")
-    n_total: float | None = Field(description="N̂_tot = N_seen + Û(t)")
-    skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot")
+    n_unseen: float | None = Field(
+        description="Û(t) as reported: max(Û, 0), as SpadeR and iNEXT report it (so N̂_tot ≥ N_seen)"
+    )
+    n_unseen_raw: float | None = Field(
+        None, description="Û(t) as the estimator computed it (negative on some small samples)"
+    )
+    n_total: float | None = Field(description="N̂_tot = N_seen + Û(t) (≥ N_seen)")
+    skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot, in (0, 1]")
     interval: tuple[float, float] | None = Field(description="bootstrap interval of Û(t)")
     interval_total: tuple[float, float] | None = None
     interval_skr: tuple[float, float] | None = Field(None, description="from the N̂_tot interval (lognormal)")
@@ -229,13 +252,53 @@ class CensusResult(_Record):
     curve: list[CurvePoint]
     heldout: list[HeldoutPoint]
     top_items: list[TopItem]
+    concept_words: dict[str, int] = Field(
+        default_factory=dict,
+        description="theorem tasks: distinct counted items (N_seen) whose name contains each word of the "
+        "criterion (strict: theorem; relaxed: the twelve of §4.1), in any word form; an item with two "
+        "words counts under both",
+    )
     unverified_top: list[TopItem] = Field(description="theorems passing the name rule but not in the list")
     examples: list[str] = Field(default_factory=list, description="a few raw responses (model text)")
     stop: StopInfo | None = None
     diversity: DiversityInfo | None = None
     sensitivity: Sensitivity | None = Field(None, description="added by `knowsum census sensitivity`")
+    kb_categories: KBCategories | None = Field(None, description="disease censuses: the KB's categories")
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
+
+
+def _clamp_point(point: dict[str, Any], n_seen: float, unseen: str, raw: str) -> None:
+    """Version 2 → 3 for one estimate: keep ``unseen`` as ``raw``, report ``max(Û, 0)``."""
+    value = point.get(unseen)
+    if not isinstance(value, (int, float)):
+        return
+    point[raw] = value
+    if value < 0:
+        point[unseen] = 0.0
+        point["n_total"] = n_seen
+        if n_seen > 0 and "skr" in point:
+            point["skr"] = 1.0
+
+
+def _clamp_v2(data: dict[str, Any]) -> None:
+    """Read a version-2 result with the version-3 rule (Û reported as ``max(Û, 0)``)."""
+    seen = data.get("n_seen")
+    n_seen = float(seen) if isinstance(seen, (int, float)) else 0.0
+    _clamp_point(data, n_seen, "n_unseen", "n_unseen_raw")
+    for point in data.get("curve") or []:
+        if isinstance(point, dict):
+            _clamp_point(point, n_seen, "unseen", "unseen_raw")
+    study = data.get("sensitivity")
+    if isinstance(study, dict):
+        for key, unseen, raw in (
+            ("t_points", "unseen", "unseen_raw"),
+            ("k_points", "n_unseen", "n_unseen_raw"),
+        ):
+            for point in study.get(key) or []:
+                if isinstance(point, dict):
+                    _clamp_point(point, n_seen, unseen, raw)
+    data["version"] = RESULT_VERSION
 
 
 def load_result(path: Path) -> CensusResult:
@@ -251,7 +314,7 @@ def load_result(path: Path) -> CensusResult:
         raise InputFileError(file, "no census result here (run `knowsum census run` first)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputFileError(file, f"cannot read census result: {exc}") from None
-    if not isinstance(data, dict) or data.get("version") not in (1, RESULT_VERSION):
+    if not isinstance(data, dict) or data.get("version") not in (1, 2, RESULT_VERSION):
         version = data.get("version") if isinstance(data, dict) else None
         raise InputFileError(
             file, f"unsupported census result version {version!r} (expected {RESULT_VERSION})"
@@ -260,10 +323,12 @@ def load_result(path: Path) -> CensusResult:
         raw = data.get("parameters")
         params: dict[str, Any] = raw if isinstance(raw, dict) else {}
         data.update(
-            version=RESULT_VERSION,
+            version=2,
             interval_method="percentile",
             counting="mention" if params.get("count_duplicates") else "incidence",
         )
+    if data["version"] == 2:
+        _clamp_v2(data)
     try:
         return CensusResult.model_validate(data)
     except ValidationError as exc:

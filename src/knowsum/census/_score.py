@@ -13,6 +13,8 @@ Input (UTF-8; blank lines and lines starting with ``#`` are skipped):
   with ``"items": []`` still counts as a query asked (it recovered nothing);
 - ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column.
 
+A blank item is an error in both formats (the message names the file, line and item).
+
 Queries keep the order of their first appearance; a query seen twice gets its items appended.
 """
 
@@ -67,7 +69,25 @@ def _json_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
         raise InputFileError(path, "query must be a non-empty string or an integer", no, raw)
     if not all(isinstance(x, str) for x in items):
         raise InputFileError(path, "items must be strings", no, raw)
-    return str(query), [x for x in items if x.strip()]
+    blank = next((i for i, x in enumerate(items, 1) if not x.strip()), None)
+    if blank is not None:  # as a TSV line with an empty item is rejected
+        raise InputFileError(path, f"item {blank} is blank: remove it or give the item's text", no, raw)
+    return str(query), list(items)
+
+
+def _tsv_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
+    fields = raw.split("\t")
+    if len(fields) != 2:
+        raise InputFileError(
+            path, f"expected QUERY<TAB>ITEM, got {len(fields)} tab-separated fields", no, raw
+        )
+    if not fields[0].strip():
+        raise InputFileError(path, "the query (before the tab) is blank: give a query id", no, raw)
+    if not fields[1].strip():
+        raise InputFileError(
+            path, "the item (after the tab) is blank: remove the line or give the item", no, raw
+        )
+    return fields[0].strip(), [fields[1]]
 
 
 def read_items(path: str | Path) -> ItemsFile:
@@ -84,15 +104,7 @@ def read_items(path: str | Path) -> ItemsFile:
     fmt: ItemsFormat = "jsonl" if lines[0][1].lstrip().startswith("{") else "tsv"
     grouped: dict[str, list[str]] = {}
     for no, raw in lines:
-        if fmt == "jsonl":
-            query, items = _json_query(path, no, raw)
-        else:
-            fields = raw.split("\t")
-            if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
-                raise InputFileError(
-                    path, f"expected QUERY<TAB>ITEM ({len(fields)} tab-separated fields)", no, raw
-                )
-            query, items = fields[0].strip(), [fields[1]]
+        query, items = (_json_query if fmt == "jsonl" else _tsv_query)(path, no, raw)
         grouped.setdefault(query, []).extend(x.strip() for x in items)
     return fmt, list(grouped.items())
 

@@ -2,7 +2,8 @@
 
 - **Extrapolation factor** (paper Fig. 8 left, Fig. 12 left): ``N̂_tot(t) = N_seen + Û(t)`` and
   ``SKR(t)`` over a grid of ``t`` (default 1 … 200), with the run's estimator and ``k``, and a
-  bootstrap band of the run's interval method (whole queries resampled).
+  bootstrap band of the run's interval method from the resampler, seed and number of resamples of
+  the run's headline interval — so the band at the run's ``t`` is that interval.
 - **Truncation level** (paper Fig. 9 left, Fig. 13 left): ``N̂_tot`` at the run's ``t`` for
   ``k = 2 … 12`` with the smoothed Good–Turing estimator (eq. 1), next to each ``k``'s held-out
   normalized MSE (§5.1: shuffle the queries, observe ``r_obs ∈ {1/2, 1/3, 1/4}``, predict the items
@@ -76,7 +77,7 @@ def sensitivity(
     result: CensusResult,
     t_grid: Sequence[float] = T_GRID,
     k_grid: Sequence[int] = K_GRID,
-    n_resamples: int = 200,
+    n_resamples: int | None = None,
     n_shuffles: int = 100,
 ) -> Sensitivity:
     """The ``t`` and ``k`` studies of one run (see the module docstring).
@@ -86,10 +87,13 @@ def sensitivity(
         result: The run's result (estimator, ``t``, ``k``, level, interval method, seed).
         t_grid: Extrapolation factors of the ``t`` study.
         k_grid: Truncation levels of the ``k`` study.
-        n_resamples: Bootstrap resamples of the ``t`` band (0: no band).
+        n_resamples: Bootstrap resamples of the ``t`` band (0: no band; default: the run's
+            ``n_bootstrap``, which makes the band at the run's ``t`` its headline interval).
         n_shuffles: Random query splits per observed fraction for the held-out NMSE.
     """
     seed = int(result.parameters.get("seed", 0))
+    if n_resamples is None:
+        n_resamples = int(result.parameters.get("n_bootstrap", 1000))
     grid = sorted({float(t) for t in t_grid})
     ks = sorted(set(k_grid))
     with warnings.catch_warnings():
@@ -103,7 +107,7 @@ def sensitivity(
         for k, nmse in zip(selection.candidates, selection.nmse, strict=True):
             est = estimate_unseen(prev, "et", result.t, k)
             k_points.append(
-                KPoint(k=k, n_unseen=est.estimate, n_total=est.n_total,
+                KPoint(k=k, n_unseen=est.estimate, n_unseen_raw=est.raw, n_total=est.n_total,
                        skr=est.skr if math.isfinite(est.skr) else None, nmse=nmse)
             )  # fmt: skip
     return Sensitivity(
@@ -124,7 +128,7 @@ def add_sensitivity(
     run_dir: Path,
     t_grid: Sequence[float] = T_GRID,
     k_grid: Sequence[int] = K_GRID,
-    n_resamples: int = 200,
+    n_resamples: int | None = None,
 ) -> tuple[CensusResult, Path]:
     """Study ``run_dir``, store the study in its ``result.json`` and rewrite its plots and report.
 

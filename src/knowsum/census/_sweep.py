@@ -24,6 +24,7 @@ from knowsum.census._config import CensusConfig, PromptVariant, config_error
 from knowsum.census._result import CensusResult
 from knowsum.census._run import default_out, open_for, run_census
 from knowsum.census._tasks import resolve_task
+from knowsum.errors import ConfigError
 from knowsum.models import Backend
 
 __all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells"]
@@ -92,11 +93,17 @@ def run_sweep(
         echo: Called with one line per notable step.
 
     Raises:
-        ConfigError: a cell with an invalid setting (every cell is checked before any sampling);
+        ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
+            sampling);
             the errors of :func:`knowsum.census.run_census`.
     """
     from knowsum.report._census_studies import write_sweep_page
 
+    if not cells:
+        raise ConfigError(
+            "census sweep: no cell to run; give at least one value for each of --temperature, "
+            "--top-p, --answers and --prompt-variant"
+        )
     say = echo or (lambda _m: None)
     configs = []
     for cell in cells:
@@ -131,7 +138,8 @@ def run_sweep(
     page = write_sweep_page(entries, root / "sweep.html", f"Census sweep: {base.task} on {done[0][1].model}")
     summary = [
         {"cell": d.name, "setting": label, "n_seen": r.n_seen, "n_total": r.n_total,
-         "interval_total": r.interval_total, "interval_method": r.interval_method, "skr": r.skr, "k": r.k}
+         "n_unseen_raw": r.n_unseen_raw, "interval_total": r.interval_total,
+         "interval_method": r.interval_method, "skr": r.skr, "k": r.k}
         for (label, r, _), (_, _, d) in zip(entries, done, strict=True)
     ]  # fmt: skip
     with atomic_write(root / "sweep.json") as fh:

@@ -23,27 +23,16 @@ from typing import Literal
 
 from knowsum.census import _prompts as prompts
 from knowsum.census._config import CensusConfig
+from knowsum.census._words import WORD_FORMS
 from knowsum.errors import ConfigError, UnknownNameError
 
 __all__ = ["BUILTIN_TASKS", "CONCEPT_WORDS", "Task", "TaskKind", "resolve_task"]
 
 TaskKind = Literal["diseases", "theorems", "ontology", "diversity", "text"]
 
-CONCEPT_WORDS: tuple[str, ...] = (
-    "theorem",
-    "lemma",
-    "law",
-    "principle",
-    "formula",
-    "criterion",
-    "identity",
-    "conjecture",
-    "rule",
-    "equation",
-    "postulate",
-    "corollary",
-)
-"""The 12 math-concept words of the relaxed theorem criterion (KnowSum §4.1, App. B.4)."""
+CONCEPT_WORDS: tuple[str, ...] = tuple(WORD_FORMS)
+"""The 12 math-concept words of the relaxed theorem criterion (KnowSum §4.1, App. B.4), in the
+paper's order; their accepted word forms are :data:`knowsum.census._words.WORD_FORMS`."""
 
 BUILTIN_TASKS = ("diseases", "theorems", "ontology:KB", "diversity", "diversity:dream-jobs", "custom")
 

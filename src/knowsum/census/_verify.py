@@ -14,9 +14,12 @@ A verdict's ``status`` is:
 A text of the form ``A (B)`` that matches nothing as a whole is retried as ``A``, then ``B``
 (models often write "COPD (chronic obstructive pulmonary disease)").
 
-Criteria: diseases strict = the DOID category contains ``DOID:7`` (disease of anatomical entity),
-relaxed = any term under ``DOID:4`` (disease). Theorems strict = the canonical name contains
-"theorem", relaxed = it contains one of :data:`~knowsum.census._tasks.CONCEPT_WORDS`.
+Criteria: diseases strict = the one DO category of the term (rule
+:data:`knowsum.kb.STRICT_RULE`, see :mod:`knowsum.kb._categories`) is ``DOID:7`` (disease of
+anatomical entity), relaxed = any term under ``DOID:4`` (disease). Theorems strict = the canonical
+name contains "theorem", relaxed = it contains one of
+:data:`~knowsum.census._tasks.CONCEPT_WORDS`, in any of the word forms of
+:mod:`knowsum.census._words` (plural, Latin/Greek plural, possessive, any case).
 """
 
 from __future__ import annotations
@@ -26,13 +29,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from knowsum.census._result import KBCategories
 from knowsum.census._tasks import CONCEPT_WORDS, Task
-from knowsum.kb import normalize_text
+from knowsum.census._words import words_rule
+from knowsum.kb import PAPER_FIG10, STRICT_RULE, assign_categories, category_counts, normalize_text
 
 if TYPE_CHECKING:
     from knowsum.kb import Match, Ontology
 
-__all__ = ["ANATOMICAL", "DISEASE_ROOT", "Status", "Verdict", "Verifier", "make_verifier", "words_rule"]
+__all__ = [
+    "ANATOMICAL",
+    "DISEASE_ROOT",
+    "Status",
+    "Verdict",
+    "Verifier",
+    "criterion_words",
+    "make_verifier",
+    "words_rule",
+]
 
 Status = Literal["valid", "excluded", "unverified", "invalid"]
 _PAREN = re.compile(r"\s*([^()]+?)\s*\(\s*([^()]+?)\s*\)\s*")
@@ -64,10 +78,14 @@ class Verdict:
     claimed_ok: bool | None = None
 
 
-def words_rule(words: Sequence[str]) -> re.Pattern[str]:
-    """A case-insensitive whole-word pattern for ``words`` (plurals ``-s``/``-es``/``-ta`` allowed)."""
-    alt = "|".join(re.escape(w) for w in words)
-    return re.compile(rf"\b(?:{alt})(?:s|es|ta)?\b", re.IGNORECASE)
+def criterion_words(task: Task, criterion: str) -> tuple[str, ...]:
+    """The words of the name rule: theorems strict ``("theorem",)``, relaxed the twelve
+    :data:`CONCEPT_WORDS`; a custom task's ``name_words`` under strict; else none."""
+    if task.kind == "theorems":
+        return ("theorem",) if criterion == "strict" else CONCEPT_WORDS
+    if criterion == "strict" and task.name_words:
+        return task.name_words
+    return ()
 
 
 class Verifier:
@@ -95,13 +113,10 @@ class KBVerifier(Verifier):
         super().__init__(task, criterion)
         self.ontology = ontology
         self.matcher = Matcher(ontology, cutoff=cutoff)
-        words: tuple[str, ...] = ()
-        if task.kind == "theorems":
-            words = ("theorem",) if criterion == "strict" else CONCEPT_WORDS
-        elif criterion == "strict" and task.name_words:
-            words = task.name_words
+        words = criterion_words(task, criterion)
         self.name_rule = words_rule(words) if words else None
         self._passes: dict[str, bool] = {}
+        self._categories: dict[str, tuple[str, ...]] | None = None
 
     def _passes_uncached(self, tid: str) -> bool:
         term = self.ontology[tid]
@@ -109,11 +124,31 @@ class KBVerifier(Verifier):
             return False
         if self.task.kind == "diseases":
             if self.criterion == "strict":
-                return ANATOMICAL in self.ontology.category(tid)
+                return self.categories().get(tid) == (ANATOMICAL,)
             return tid == DISEASE_ROOT or self.ontology.is_a(tid, DISEASE_ROOT)
         if self.name_rule is not None:
             return bool(self.name_rule.search(term.name))
         return True
+
+    def categories(self) -> dict[str, tuple[str, ...]]:
+        """One top-level category per term by :data:`~knowsum.kb.STRICT_RULE` (computed once)."""
+        if self._categories is None:
+            self._categories = assign_categories(self.ontology, STRICT_RULE)
+        return self._categories
+
+    def category_record(self) -> KBCategories:
+        """The KB's category distribution under the strict rule, with the paper's Fig. 10 figure."""
+        counts, total = category_counts(self.categories())
+        names = {c: (self.ontology[c].name if c in self.ontology else c) for c in counts}
+        paper = {self.ontology[ANATOMICAL].name: PAPER_FIG10[ANATOMICAL], "total": PAPER_FIG10["total"]}
+        return KBCategories(
+            kb=self.ontology.name,
+            rule=STRICT_RULE,
+            counts={names[c]: n for c, n in counts.items()},
+            total=total,
+            strict=self.ontology[ANATOMICAL].name,
+            paper=paper,
+        )
 
     def passes(self, tid: str) -> bool:
         """Whether matched term ``tid`` satisfies the criterion (cached per term)."""

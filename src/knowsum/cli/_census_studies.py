@@ -45,8 +45,10 @@ def _variant(x: str) -> Any:
     "--t-grid", default=None, help=f"Comma-separated t values [{','.join(f'{t:g}' for t in T_GRID)}]."
 )
 @click.option("--k-grid", default=None, help="Comma-separated k values [2,…,12].")
-@click.option("--n-bootstrap", type=int, default=200, show_default=True, help="Resamples of the t band.")
-def sensitivity(run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstrap: int) -> None:
+@click.option(
+    "--n-bootstrap", type=int, default=None, help="Resamples of the t band [the run's --n-bootstrap]."
+)
+def sensitivity(run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstrap: int | None) -> None:
     """N_tot and SKR over t, N_tot and held-out NMSE over k, from one run (KnowSum Figs. 8-9 left).
 
     No new sampling: the run's items.jsonl is re-estimated. Prints both tables, adds
@@ -55,7 +57,7 @@ def sensitivity(run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstr
     """
     ts = _list("--t-grid", t_grid, float, list(T_GRID))
     ks = _list("--k-grid", k_grid, int, list(K_GRID))
-    if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks) or n_bootstrap < 0:
+    if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks) or (n_bootstrap or 0) < 0:
         raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50], --n-bootstrap >= 0")
     from knowsum.report._census_studies import sensitivity_tables
 

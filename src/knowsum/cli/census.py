@@ -136,11 +136,29 @@ def run(task: str | None, config_path: Path | None, markdown: bool, **opts: Any)
     "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML page."
 )
 @click.option("--markdown", is_flag=True, help="Print a Markdown table.")
-def compare(runs: tuple[Path, ...], html_path: Path | None, markdown: bool) -> None:
-    """Compare census runs side by side: N_seen, N_tot, SKR and rank changes (KnowSum Fig. 1)."""
+@click.option(
+    "--published",
+    is_flag=True,
+    help="Add the KnowSum paper's Table 1 rows (9 models) of the runs' task and criterion, marked.",
+)
+def compare(runs: tuple[Path, ...], html_path: Path | None, markdown: bool, published: bool) -> None:
+    """Compare census runs side by side: N_seen, N_tot, SKR and rank changes (KnowSum Fig. 1).
+
+    With --published, the paper's Table 1 rows with the same criterion (diseases strict =
+    "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
+    "All math concepts") are ranked with the runs and marked [KnowSum Table 1].
+    """
+    from knowsum.census._published import published_rows
     from knowsum.report.census import compare_table, write_compare
 
-    results = [load_result(r) for r in runs]
+    results: list[Any] = [load_result(r) for r in runs]
+    if published:
+        columns = dict.fromkeys((r.task, r.criterion) for r in results)
+        reference = [row for task, crit in columns for row in published_rows(task, crit)]
+        if not reference:
+            names = ", ".join(f"{t} {c}" for t, c in columns)
+            click.echo(f"census: note: KnowSum Table 1 has no column for {names}", err=True)
+        results += reference
     click.echo(compare_table(results, markdown=markdown))
     if html_path is not None:
         links = [str((r / "report.html" if r.is_dir() else r.parent / "report.html").resolve()) for r in runs]

@@ -109,17 +109,24 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
     rows.append(("observations  n", _fmt(est.n_observations) + queries, ""))
     rows.append(("seen          N_seen", _fmt(est.n_seen), ""))
     intervals = (boot.unseen, boot.total, boot.skr) if boot else (None, None, None)
-    for (label, value, digits), iv in zip(
+    clamped = est.raw < 0
+    beside = (
+        (f"raw Û(t) = {est.raw:,.1f}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
+        if clamped
+        else ("", "", "")
+    )
+    for (label, value, digits), iv, mark in zip(
         [
             ("unseen        Û(t)", est.estimate, 1),
             ("total         N̂_tot", est.n_total, 1),
             ("SKR(t)", est.skr, 3),
         ],
         intervals,
+        beside,
         strict=True,
     ):
         shown = "—" if iv is None else f"[{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]"
-        rows.append((label, f"{value:,.{digits}f}", shown))
+        rows.append((label, _fmt(value, digits) if clamped else f"{value:,.{digits}f}", f"{shown}   {mark}"))
     body = [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows]
     tail = [""]
     if boot:

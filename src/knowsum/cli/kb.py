@@ -1,4 +1,4 @@
-"""``knowsum kb install|list|show|match|search``: the knowledge bases."""
+"""``knowsum kb install|list|show|match|search|categories``: the knowledge bases."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from knowsum.cli._kb_categories import categories
 from knowsum.errors import InputError
 from knowsum.kb import (
     KBS,
@@ -64,6 +65,9 @@ def kb() -> None:
 _FROM_HELP = "\b\nKnowledge bases (--from formats):\n" + "\n".join(
     f"  {name:<9} {s.from_formats}" for name, s in KBS.items()
 )
+
+
+kb.add_command(categories)
 
 
 @kb.command("install", epilog=_FROM_HELP)

@@ -13,6 +13,15 @@ Quick tour::
 Install with ``knowsum kb install NAME…|all`` (see :mod:`knowsum.kb._registry` for the pinned sources).
 """
 
+from knowsum.kb._categories import (
+    CATEGORY_RULES,
+    DO_PRECEDENCE,
+    PAPER_FIG10,
+    STRICT_RULE,
+    CategoryRule,
+    assign_categories,
+    category_counts,
+)
 from knowsum.kb._genes import GeneRecord, GeneStore, GoAnnotation
 from knowsum.kb._install import (
     InstallResult,
@@ -32,13 +41,18 @@ from knowsum.kb._syntax import SYNTAX, IdSyntax
 from knowsum.kb._term import IS_A, PARENT, PART_OF, Synonym, Term
 
 __all__ = [
+    "CATEGORY_RULES",
+    "DO_PRECEDENCE",
     "IS_A",
     "KBS",
     "KB_NAMES",
+    "PAPER_FIG10",
     "PARENT",
     "PART_OF",
     "POPULARITY_FILES",
+    "STRICT_RULE",
     "SYNTAX",
+    "CategoryRule",
     "GeneRecord",
     "GeneStore",
     "GoAnnotation",
@@ -53,6 +67,8 @@ __all__ = [
     "Stage",
     "Synonym",
     "Term",
+    "assign_categories",
+    "category_counts",
     "install",
     "installed",
     "load_genes",

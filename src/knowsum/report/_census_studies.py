@@ -15,6 +15,7 @@ from typing import Any
 
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._census_marks import clamp_note, run_mark, unseen_cell
 from knowsum.report._tables import format_value, text_table
 
 __all__ = [
@@ -29,7 +30,7 @@ __all__ = [
 
 T_HEADERS = ["t", "U(t)", "N_tot(t)", "N_tot interval", "SKR(t)"]
 K_HEADERS = ["k", "U(t)", "N_tot", "SKR", "held-out NMSE"]
-SWEEP_HEADERS = ["setting", "N_seen", "N_tot (est.)", "N_tot interval", "SKR", "k", "n", "run"]
+SWEEP_HEADERS = ["setting", "N_seen", "N_tot (est.)", "N_tot interval", "SKR", "k", "n", "note", "run"]
 
 
 def _iv(lo: float | None, hi: float | None) -> str:
@@ -42,13 +43,19 @@ def _t_rows(study: Any) -> list[list[Any]]:
         seen = c.n_total - c.unseen
         lo = None if c.unseen_lower is None else seen + c.unseen_lower
         hi = None if c.unseen_upper is None else seen + c.unseen_upper
-        rows.append([c.t, c.unseen, c.n_total, _iv(lo, hi), c.skr])
+        rows.append([c.t, unseen_cell(c.unseen, c.unseen_raw), c.n_total, _iv(lo, hi), c.skr])
     return rows
 
 
 def _k_rows(study: Any) -> list[list[Any]]:
     return [
-        [f"{k.k}{' (best)' if k.k == study.k_best else ''}", k.n_unseen, k.n_total, k.skr, k.nmse]
+        [
+            f"{k.k}{' (best)' if k.k == study.k_best else ''}",
+            unseen_cell(k.n_unseen, k.n_unseen_raw),
+            k.n_total,
+            k.skr,
+            k.nmse,
+        ]
         for k in study.k_points
     ]
 
@@ -92,7 +99,7 @@ def sensitivity_plots(study: Any) -> dict[str, tuple[Any, str]]:
         "sensitivity_t": (
             fig_t,
             f"N̂_tot(t) with {study.interval_method} band and SKR(t) over t "
-            "(KnowSum Fig. 8 left / Fig. 12 left).",
+            f"(KnowSum Fig. 8 left / Fig. 12 left).{clamp_note(study.t_points)}",
         ),
         "sensitivity_k": (
             fig_k,
@@ -124,9 +131,18 @@ def sweep_rows(entries: Sequence[tuple[str, Any, str]]) -> list[list[Any]]:
     for label, r, link in entries:
         iv = r.interval_total
         rows.append(
-            [label, r.n_seen, r.n_total, _iv(*(iv or (None, None))), r.skr, r.k, r.n_observations, link]
-        )
+            [label, r.n_seen, r.n_total, _iv(*(iv or (None, None))), r.skr, r.k, r.n_observations,
+             run_mark(r), link]
+        )  # fmt: skip
     return rows
+
+
+def _whisker(total: float, iv: Sequence[float | None] | None) -> tuple[float, float]:
+    """Error-bar lengths below and above ``total`` (never negative; 0 without a finite interval)."""
+    if iv is None or not all(x is not None and math.isfinite(x) for x in (total, *iv)):
+        return (0.0, 0.0)
+    lo, hi = float(iv[0] or 0.0), float(iv[1] or 0.0)
+    return (max(total - lo, 0.0), max(hi - total, 0.0))
 
 
 def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, str]]:
@@ -138,18 +154,18 @@ def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, st
         labels, {"N_seen": seen}, title="N_seen per setting", ylabel="distinct verified items"
     )
     fig_t, ax = p.new_figure(max(7.5, 1.6 * len(labels)), 4.5)
-    below = [
-        t - r.interval_total[0] if r.interval_total else 0.0
-        for t, (_, r, _) in zip(total, entries, strict=True)
-    ]
-    above = [
-        r.interval_total[1] - t if r.interval_total else 0.0
-        for t, (_, r, _) in zip(total, entries, strict=True)
-    ]
+    whiskers = [_whisker(t, r.interval_total) for t, (_, r, _) in zip(total, entries, strict=True)]
+    below, above = [w[0] for w in whiskers], [w[1] for w in whiskers]
+    drawn = [t if math.isfinite(t) else 0.0 for t in total]
     ax.bar(
-        range(len(labels)), total, color=p.PALETTE[1], yerr=[below, above], capsize=4, label="N_tot (est.)"
+        range(len(labels)), drawn, color=p.PALETTE[1], yerr=[below, above], capsize=4, label="N_tot (est.)"
     )
     ax.bar(range(len(labels)), seen, color=p.PALETTE[0], width=0.4, label="N_seen")
+    for i, (_, r, _) in enumerate(entries):
+        mark = run_mark(r)
+        if mark:
+            ax.annotate(mark, (i, 0), xytext=(0, 4), textcoords="offset points", ha="center",
+                        va="bottom", rotation=90, fontsize=8)  # fmt: skip
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     ax.set_ylabel("items")
     ax.set_title("N_tot per setting (whiskers: its interval)")

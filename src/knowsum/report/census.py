@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._census_kb import category_plot
+from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
 from knowsum.report._census_studies import sensitivity_plots, sensitivity_section
 from knowsum.report._tables import format_value, markdown_table, text_table
 
@@ -64,6 +66,8 @@ class CensusRecord(Protocol):
     @property
     def n_unseen(self) -> float | None: ...
     @property
+    def n_unseen_raw(self) -> float | None: ...
+    @property
     def n_total(self) -> float | None: ...
     @property
     def skr(self) -> float | None: ...
@@ -101,6 +105,12 @@ class CensusRecord(Protocol):
     def stop(self) -> Any: ...
     @property
     def sensitivity(self) -> Any: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
+    @property
+    def concept_words(self) -> dict[str, int]: ...
+    @property
+    def kb_categories(self) -> Any: ...
 
 
 COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
@@ -137,7 +147,7 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
         )  # fmt: skip
         fig.axes[0].set_xscale("log")
         band = f"{result.level:.0%} {result.interval_method} bootstrap band"
-        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {band} (KnowSum Fig. 8).")
+        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {band} (KnowSum Fig. 8).{clamp_note(result.curve)}")
     if result.heldout:
         groups = [f"r_obs = 1/{round(1 / pt.r_obs)}" for pt in result.heldout]
         out["heldout"] = (
@@ -154,6 +164,8 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
             ),
             "Most frequently generated verified items (KnowSum Fig. 5).",
         )
+    if result.kb_categories is not None:
+        out["kb_categories"] = category_plot(result.kb_categories)
     if result.sensitivity is not None:
         out.update(sensitivity_plots(result.sensitivity))
     return out
@@ -172,7 +184,7 @@ def _summary_rows(result: CensusRecord) -> list[list[Any]]:
         ],
         [f"observations n ({result.counting})", result.n_observations],
         ["N_seen", result.n_seen],
-        [f"U(t), t = {result.t:g}", result.n_unseen],
+        [f"U(t), t = {result.t:g}", unseen_cell(result.n_unseen, result.n_unseen_raw)],
         [f"U(t) {result.level:.0%} interval ({result.interval_method})", _fmt_interval(result.interval)],
         ["N_tot (estimated)", result.n_total],
         ["N_tot interval", _fmt_interval(result.interval_total)],
@@ -180,6 +192,9 @@ def _summary_rows(result: CensusRecord) -> list[list[Any]]:
         ["SKR interval", _fmt_interval(result.interval_skr)],
         ["k", f"{result.k} ({result.k_source})"],
     ]
+    if result.concept_words:
+        per_word = ", ".join(f"{w} {n:,}" for w, n in result.concept_words.items())
+        rows.append(["N_seen items per word (an item may hold two)", per_word])
     if c.claimed_ids:
         rows.append(["claimed IDs that agree", f"{c.claimed_agree} / {c.claimed_ids}"])
     if result.stop is not None:
@@ -202,12 +217,19 @@ def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dic
             result.n_total,
             f"t = {result.t:g}; {_fmt_interval(result.interval_total)} {result.interval_method}",
         ),
-        ("U(t)", result.n_unseen, f"unseen; {_fmt_interval(result.interval)}"),
+        (
+            "U(t)",
+            result.n_unseen,
+            f"unseen; {_fmt_interval(result.interval)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
+        ),
         ("SKR", result.skr, "seen knowledge ratio"),
         ("k", result.k, result.k_source),
         ("responses", c.responses, f"{c.items} items, {c.valid} valid"),
     ]
     parts: list[str] = [h.key_numbers(tiles)]
+    mark = run_mark(result)
+    if mark:
+        parts.append(h.paragraph(f"{mark} (see Notes).", cls="stop"))
     if result.stop is not None:
         parts.append(h.paragraph(result.stop.message, cls="stop"))
     parts.append(h.section("Summary", h.table(["quantity", "value"], _summary_rows(result))))
@@ -232,6 +254,8 @@ def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dic
     if result.k_errors:
         rows = [[k, e] for k, e in result.k_errors.items()]
         parts.append(h.section("Held-out choice of k", h.table(["k", "NMSE"], rows)))
+    if result.notes:
+        parts.append(h.section("Notes", *[h.paragraph(n) for n in result.notes]))
     prompt = [h.paragraph("Prompt:"), h.code_block(result.prompt)]
     examples = [h.code_block(x) for x in result.examples]
     parts.append(
@@ -257,7 +281,8 @@ def write_report(result: CensusRecord, out_dir: Path) -> Path:
 
 def compare_rows(results: Sequence[CensusRecord]) -> list[list[Any]]:
     """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
-    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1)."""
+    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1). A record with a
+    ``source`` (a published reference row) is marked ``model [source]``."""
 
     def ranks(values: list[float]) -> list[int]:
         order = sorted(range(len(values)), key=lambda i: -values[i])
@@ -271,7 +296,10 @@ def compare_rows(results: Sequence[CensusRecord]) -> list[list[Any]]:
     rows: list[tuple[int, list[Any]]] = []
     for r, a, b in zip(results, seen, total, strict=True):
         change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
-        rows.append((b, [r.model, r.task, r.n_seen, r.n_total, r.skr, a, b, change]))
+        source = getattr(r, "source", None)  # a published reference row (census --published)
+        model = f"{r.model} [{source}]" if source else r.model
+        task = f"{r.task} ({r.criterion})" if source else r.task
+        rows.append((b, [model, task, r.n_seen, r.n_total, r.skr, a, b, change]))
     return [row for _, row in sorted(rows, key=lambda x: x[0])]
 
 

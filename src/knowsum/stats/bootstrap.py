@@ -17,6 +17,7 @@ percentile interval can miss ``θ̂`` altogether (it does on Fisher's butterflie
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -36,7 +37,7 @@ from knowsum.stats.unseen import (
     plan_estimator,
 )
 
-__all__ = ["BootstrapResult", "bootstrap", "bootstrap_plan"]
+__all__ = ["BootstrapResult", "bootstrap", "bootstrap_plan", "bootstrap_plans"]
 
 Interval = tuple[float, float]
 
@@ -109,6 +110,26 @@ def bootstrap_plan(
 ) -> BootstrapResult:
     """Bootstrap an already resolved estimator (see :func:`bootstrap`); ``point`` is its estimate
     on ``prev`` when the caller already has it."""
+    points = None if point is None else [point]
+    return bootstrap_plans(prev, [plan], n_resamples, level, seed, points, interval)[0]
+
+
+def bootstrap_plans(
+    prev: Prevalence,
+    plans: Sequence[EstimatorPlan],
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    seed: int | None = 0,
+    points: Sequence[UnseenEstimate] | None = None,
+    interval: IntervalMethod = "lognormal",
+) -> list[BootstrapResult]:
+    """Bootstrap several resolved estimators (e.g. one per ``t`` of a curve) on *the same*
+    resamples: the one resampler behind every interval knowsum shows.
+
+    The resamples depend only on ``prev``, ``n_resamples`` and ``seed`` (batch ``i`` draws from the
+    ``i``-th child of ``SeedSequence(seed)``), so a plan gets the same interval here as from
+    :func:`bootstrap_plan` alone — a curve's band at the run's ``t`` *is* the headline interval.
+    """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
         raise StatsError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
     if not 0 < level < 1:
@@ -122,40 +143,58 @@ def bootstrap_plan(
         method, n_queries = "queries", prev.n_queries
         item_query = rs.item_query_matrix(prev)
 
-        def one_batch(job: tuple[int, np.random.SeedSequence]) -> BatchStats:
+        def draw(job: tuple[int, np.random.SeedSequence]) -> rs.IntMatrix:
             weights = rs.multinomial_query_weights(np.random.default_rng(job[1]), n_queries, job[0])
-            return _batch_stats(plan, rs.query_counts(item_query, weights))
+            return rs.query_counts(item_query, weights)
     else:
         method = "multinomial"
 
-        def one_batch(job: tuple[int, np.random.SeedSequence]) -> BatchStats:
-            return _batch_stats(
-                plan, rs.multinomial_counts(np.random.default_rng(job[1]), prev.counts, job[0])
-            )
+        def draw(job: tuple[int, np.random.SeedSequence]) -> rs.IntMatrix:
+            return rs.multinomial_counts(np.random.default_rng(job[1]), prev.counts, job[0])
+
+    def one_batch(job: tuple[int, np.random.SeedSequence]) -> list[BatchStats]:
+        counts = draw(job)
+        return [_batch_stats(plan, counts) for plan in plans]
 
     results = rs.parallel_map(one_batch, jobs)
-    unseen = np.concatenate([r[0] for r in results]).astype(np.float64)
-    seen = np.concatenate([r[1] for r in results]).astype(np.int64)
+    found = []
+    for j, plan in enumerate(plans):
+        unseen = np.concatenate([r[j][0] for r in results]).astype(np.float64)
+        seen = np.concatenate([r[j][1] for r in results]).astype(np.int64)
+        point = apply_plan(plan, prev) if points is None else points[j]
+        found.append(_result(plan, point, unseen, seen, level, seed, method, interval))
+    return found
+
+
+def _result(
+    plan: EstimatorPlan,
+    point: UnseenEstimate,
+    unseen: NDArray[np.float64],
+    seen: NDArray[np.int64],
+    level: float,
+    seed: int | None,
+    method: Literal["queries", "multinomial"],
+    interval: IntervalMethod,
+) -> BootstrapResult:
     if not np.all(np.isfinite(unseen)):
         raise StatsError(f"{plan.name} gave non-finite estimates on bootstrap resamples; use 'et'")
     total = seen + unseen
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)
-    point = apply_plan(plan, prev) if point is None else point
     found = intervals(interval, point.n_seen, point.estimate, unseen, seen, level)
     unseen.setflags(write=False)
     seen.setflags(write=False)
     return BootstrapResult(
         estimator=plan.name,
         level=float(level),
-        n_resamples=n_resamples,
+        n_resamples=int(unseen.size),
         method=method,
         seed=seed,
         interval=found.method,
         unseen=found.unseen,
         total=found.total,
         skr=found.skr,
-        unseen_se=float(np.std(unseen, ddof=1)) if n_resamples > 1 else math.nan,
+        unseen_se=float(np.std(unseen, ddof=1)) if unseen.size > 1 else math.nan,
         unseen_draws=unseen,
         seen_draws=seen,
         n_nonfinite=int(np.sum(~np.isfinite(skr))),

@@ -18,8 +18,15 @@ return it when ``Û = 0`` — the limit of the formula as ``Û → 0``.
 
 ``percentile`` — the bootstrap percentile interval re-centred on the point estimate,
 ``[θ̂ − (mean* − q*_{α/2}), θ̂ + (q*_{1−α/2} − mean*)]`` (as copia reports it). It follows the
-spread of the resamples, but on small samples its lower end can fall below ``N_seen`` (even
-below 0 for ``Û``), which no real total can.
+spread of the resamples; on small samples its lower end can fall below ``N_seen`` (below 0 for
+``Û``), which no real total can, so each end is cut at the possible range (``Û ≥ 0``,
+``N̂_tot ≥ N_seen``) and widened, if need be, to contain the point estimate (a skewed set of
+resamples can put ``mean*`` outside its own quantiles); the ``SKR`` interval is ``N_seen`` over
+the ends of the ``N̂_tot`` interval, as for ``lognormal``, hence in ``(0, 1]``. Copia reports
+the uncut intervals; the cut is knowsum's (issue 20).
+
+The point estimate passed in is the reported one, ``max(Û, 0)`` (see :mod:`knowsum.stats.unseen`);
+the resampled ``Û*`` are used as computed.
 """
 
 from __future__ import annotations
@@ -87,14 +94,20 @@ def lognormal_total(n_seen: float, unseen: float, variance: float, level: float 
         ``(N_seen + Û/C, N_seen + Û·C)`` with ``C = exp(z·sqrt(ln(1 + v/Û²)))``; ``(N_seen, N_seen)``
         when ``Û ≤ 0``; NaNs when ``Û`` or ``v`` is not finite.
     """
+    lo, hi = _lognormal_unseen(unseen, variance, level)
+    return (n_seen + lo, n_seen + hi)
+
+
+def _lognormal_unseen(unseen: float, variance: float, level: float) -> Interval:
+    """``(Û/C, Û·C)`` (``(0, 0)`` when ``Û ≤ 0``; NaNs when ``Û`` or ``v`` is not finite)."""
     z = _z(level)
     if not (math.isfinite(unseen) and math.isfinite(variance)):
         return NAN_INTERVAL
     if unseen <= 0:
-        return (float(n_seen), float(n_seen))
+        return (0.0, 0.0)
     ratio = math.sqrt(max(variance, 0.0)) / unseen  # sqrt(v)/Û: no underflow of Û² for tiny Û
     c = math.exp(min(z * math.sqrt(math.log1p(ratio * ratio)), 700.0))  # e^700 ≈ 1e304, no overflow
-    return (n_seen + unseen / c, n_seen + unseen * c)
+    return (unseen / c, unseen * c)
 
 
 def recentred_percentile(point: float, draws: NDArray[np.float64], level: float) -> Interval:
@@ -106,6 +119,17 @@ def recentred_percentile(point: float, draws: NDArray[np.float64], level: float)
     lo, hi = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
     centre = float(finite.mean())
     return (point - (centre - float(lo)), point + (float(hi) - centre))
+
+
+def _cut(iv: Interval, point: float, low: float, high: float) -> Interval:
+    """``iv`` cut to ``[low, high]`` and widened to contain ``point`` (NaN ends stay NaN)."""
+    lo, hi = iv
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return iv
+    lo, hi = max(lo, low), min(hi, high)
+    if math.isfinite(point):
+        lo, hi = min(lo, point), max(hi, point)
+    return (lo, hi)
 
 
 def _skr(n_seen: float, total: Interval) -> Interval:
@@ -127,7 +151,8 @@ def intervals(
 
     Args:
         method: ``lognormal`` (Chao 1987, with ``v`` the sample variance of ``Û*``) or
-            ``percentile`` (re-centred percentiles of ``Û*``, ``N_seen* + Û*`` and ``SKR*``).
+            ``percentile`` (re-centred percentiles of ``Û*`` and ``N_seen* + Û*``, cut at the
+            possible range; ``SKR`` from the ends of the ``N̂_tot`` interval, as for ``lognormal``).
         n_seen: ``N_seen`` of the sample.
         unseen: ``Û`` of the sample.
         unseen_draws: ``Û*`` of each resample.
@@ -140,22 +165,18 @@ def intervals(
     if method == "lognormal":
         finite = unseen_draws[np.isfinite(unseen_draws)]
         variance = float(np.var(finite, ddof=1)) if finite.size > 1 else math.nan
-        total = lognormal_total(n_seen, unseen, variance, level)
-        lo, hi = total
-        return Intervals(method, (lo - n_seen, hi - n_seen), total, _skr(n_seen, total))
+        lo, hi = _lognormal_unseen(unseen, variance, level)
+        total = (n_seen + lo, n_seen + hi)
+        return Intervals(method, (lo, hi), total, _skr(n_seen, total))
     if method == "percentile":
         seen = np.asarray(seen_draws, dtype=np.float64)
         total_draws = seen + unseen_draws
-        with np.errstate(divide="ignore", invalid="ignore"):
-            skr_draws = np.where(
-                total_draws != 0, seen / np.where(total_draws != 0, total_draws, 1.0), np.nan
-            )
         point_total = n_seen + unseen
-        point_skr = n_seen / point_total if point_total != 0 else math.nan
+        total = _cut(recentred_percentile(point_total, total_draws, level), point_total, n_seen, math.inf)
         return Intervals(
             method,
-            recentred_percentile(unseen, unseen_draws, level),
-            recentred_percentile(point_total, total_draws, level),
-            recentred_percentile(point_skr, skr_draws, level),
+            _cut(recentred_percentile(unseen, unseen_draws, level), unseen, 0.0, math.inf),
+            total,
+            _skr(n_seen, total),
         )
     raise StatsError(f"unknown interval method {method!r}; use one of {', '.join(INTERVAL_METHODS)}")

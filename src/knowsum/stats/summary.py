@@ -62,8 +62,13 @@ class Summary:
 
     @property
     def n_unseen(self) -> float:
-        """``Û(t)``."""
+        """``Û(t)`` as reported, ``max(Û, 0)``."""
         return self.estimate.estimate
+
+    @property
+    def n_unseen_raw(self) -> float:
+        """``Û(t)`` as the estimator computed it (may be negative)."""
+        return self.estimate.raw
 
     @property
     def n_total(self) -> float:
@@ -81,14 +86,15 @@ class Summary:
         return self.estimate.interval
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_total, skr, t, k,
-        estimator, interval`` and more detail)."""
+        """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_unseen_raw, n_total, skr, t,
+        k, estimator, interval`` and more detail; ``n_unseen`` is ``max(n_unseen_raw, 0)``)."""
         est, boot, sel = self.estimate, self.bootstrap, self.selection
         return {
             "n_observations": est.n_observations,
             "n_queries": self.n_queries,
             "n_seen": est.n_seen,
             "n_unseen": est.estimate,
+            "n_unseen_raw": est.raw,
             "n_total": est.n_total,
             "skr": est.skr,
             "t": est.t,

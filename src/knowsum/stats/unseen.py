@@ -12,8 +12,12 @@ are absent from the sample but would appear among ``t·n`` further observations.
 - ``chao1``: the total ``S + f₁(f₁−1)/(2(f₂+1))`` (bias-corrected, Chao 2005) or
   ``S + (n−1)/n · f₁²/(2f₂)`` (classic, Chao 1984); ``Û = Chao1 − N_seen``, ``t`` unused.
 
-Every estimator returns an :class:`UnseenEstimate`. A negative ``Û(t)`` is returned as computed,
-with a :class:`~knowsum.stats.StatsWarning`; it is never clipped.
+Every estimator returns an :class:`UnseenEstimate`. A negative ``Û(t)`` (the smoothed estimators
+can go negative on small samples at large ``t``) is reported as ``max(Û, 0)`` — the convention of
+species-richness software (SpadeR's and iNEXT's estimates of the undetected richness are never
+negative) — so that ``N̂_tot ≥ N_seen`` and ``SKR ∈ (0, 1]``; the value as computed stays in
+:attr:`UnseenEstimate.raw` and a :class:`~knowsum.stats.StatsWarning` says so. KnowSum (eq. 1)
+states no rule for a negative value; this clamp goes beyond the paper.
 """
 
 from __future__ import annotations
@@ -63,10 +67,11 @@ class Diagnostics:
     """Checks attached to an estimate.
 
     Attributes:
-        negative: ``Û(t) < 0`` (reported as computed, with a warning).
+        negative: ``Û(t) < 0`` as computed (reported as 0, with a warning; see
+            :attr:`UnseenEstimate.raw`).
         theorem1_bound: ``e^{kt/(t+1)} · N_seen`` (KnowSum Theorem 1) when the estimator is ``et``
             and ``t ≥ k − 1``, else ``None``.
-        within_bound: Whether ``Û(t)`` respects that bound (``None`` when it does not apply).
+        within_bound: Whether the raw ``Û(t)`` respects that bound (``None`` when it does not apply).
         max_abs_weight: ``max_s |h_s|`` for the linear estimators (``None`` for Chao1).
         std_error: ``sqrt(Σ_s h_s² n_s)``, the Poisson-model standard error of a linear estimator
             (Efron & Thisted 1976, eq. 3.4; for Good–Toulmin ``sqrt(Σ_s t^{2s} n_s)``); ``None`` for
@@ -86,7 +91,8 @@ class UnseenEstimate:
 
     Attributes:
         estimator: Estimator name (a key of :data:`ESTIMATORS`).
-        estimate: ``Û(t)``, the estimated number of unseen items.
+        raw: ``Û(t)`` as the estimator computed it (negative on some small samples); the reported
+            value is :attr:`estimate` = ``max(raw, 0)``.
         n_seen: ``N_seen``.
         n_observations: ``n``.
         t: Extrapolation factor (``None`` for Chao1, which estimates the asymptote).
@@ -97,7 +103,7 @@ class UnseenEstimate:
     """
 
     estimator: str
-    estimate: float
+    raw: float
     n_seen: int
     n_observations: int
     t: float | None
@@ -107,13 +113,19 @@ class UnseenEstimate:
     diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics(negative=False))
 
     @property
+    def estimate(self) -> float:
+        """``Û(t)`` as reported: ``max(raw, 0)`` (SpadeR/iNEXT convention; never negative)."""
+        return max(self.raw, 0.0)
+
+    @property
     def n_total(self) -> float:
-        """``N̂_tot = N_seen + Û(t)``."""
+        """``N̂_tot = N_seen + Û(t)`` (``≥ N_seen``)."""
         return self.n_seen + self.estimate
 
     @property
     def skr(self) -> float:
-        """Seen knowledge ratio ``SKR(t) = N_seen / N̂_tot`` (KnowSum Definition 1)."""
+        """Seen knowledge ratio ``SKR(t) = N_seen / N̂_tot`` (KnowSum Definition 1), in ``(0, 1]``;
+        NaN when nothing was seen."""
         return self.n_seen / self.n_total if self.n_total != 0 else math.nan
 
     def with_interval(self, interval: tuple[float, float] | None) -> UnseenEstimate:
@@ -233,14 +245,15 @@ def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnosti
         raise StatsError(f"{plan.name} gave a non-finite estimate ({value}); use the smoothed estimator 'et'")
     if value < 0:
         warnings.warn(
-            f"{plan.name}: the estimated number of unseen items is negative (Û = {value:.4g}); "
-            "reported as computed (the sample may be too small or t too large for this estimator)",
+            f"{plan.name}: the estimated number of unseen items is negative (raw Û = {value:.4g}); "
+            "reported as Û = 0, N̂_tot = N_seen (as SpadeR and iNEXT do). The sample is too small for "
+            "this t: take more queries, a smaller t, or the held-out k (k = auto)",
             StatsWarning,
             stacklevel=4,
         )
     return UnseenEstimate(
         estimator=plan.name,
-        estimate=value,
+        raw=value,
         n_seen=prev.n_seen,
         n_observations=prev.n_observations,
         t=plan.t,
@@ -296,13 +309,26 @@ def chao1(prev: Prevalence, form: Chao1Form = "bias-corrected") -> UnseenEstimat
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Curve:
-    """The extrapolation curve ``Û(t)`` over a grid of ``t`` (arrays aligned with ``t``)."""
+    """The extrapolation curve ``Û(t)`` over a grid of ``t`` (arrays aligned with ``t``).
+
+    Attributes:
+        estimator: Estimator name.
+        t: The grid.
+        unseen_raw: ``Û(t)`` as computed (may be negative).
+        n_seen: ``N_seen``.
+        k: Truncation level used.
+    """
 
     estimator: str
     t: NDArray[np.float64]
-    unseen: NDArray[np.float64]
+    unseen_raw: NDArray[np.float64]
     n_seen: int
     k: int | None
+
+    @property
+    def unseen(self) -> NDArray[np.float64]:
+        """``Û(t)`` as reported, ``max(Û, 0)`` (so the curve never dips below ``N_seen``)."""
+        return np.maximum(self.unseen_raw, 0.0)
 
     @property
     def n_total(self) -> NDArray[np.float64]:
@@ -329,12 +355,12 @@ def extrapolation_curve(
         warnings.simplefilter("always", StatsWarning)
         for i, t in enumerate(grid.tolist()):
             est = estimate_unseen(prev, estimator, t, k)
-            values[i], used_k = est.estimate, est.k
+            values[i], used_k = est.raw, est.k
     if any(issubclass(c.category, StatsWarning) for c in caught) and np.any(values < 0):
         negative = grid[values < 0]
         warnings.warn(
             f"{estimator}: Û(t) is negative at {negative.size} of {grid.size} grid points "
-            f"(first t = {negative[0]:.4g}); reported as computed",
+            f"(first t = {negative[0]:.4g}); reported as 0 there (N̂_tot = N_seen)",
             StatsWarning,
             stacklevel=2,
         )

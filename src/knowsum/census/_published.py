@@ -1,0 +1,86 @@
+"""The KnowSum paper's published census figures (Li, Xin, Long, Su 2025, §4.1, Table 1).
+
+Nine models, four criteria, ``N_seen``, ``N̂_tot`` and ``SKR`` at ``t = 100`` with the held-out
+``k ∈ {6, 8, 10}``; ``(N_query, N_ans) = (30,000, 20)`` for theorems and ``(3,000, 50)`` for diseases,
+temperature 1. Transcribed from the paper's Table 1 (the ``SKR`` as printed, two decimals).
+``knowsum census compare --published`` shows them as marked reference rows beside a user's runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PUBLISHED", "PUBLISHED_SOURCE", "TABLE1_COLUMNS", "PublishedRow", "published_rows"]
+
+PUBLISHED_SOURCE = "KnowSum Table 1"
+"""How a reference row is marked."""
+
+TABLE1_COLUMNS: dict[tuple[str, str], str] = {
+    ("theorems", "strict"): "Theorem only",
+    ("theorems", "relaxed"): "All math concepts",
+    ("diseases", "strict"): "Anatomical disease",
+    ("diseases", "relaxed"): "Human diseases",
+}
+"""``(task, criterion)`` → the Table 1 column with that criterion."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedRow:
+    """One model × criterion cell group of Table 1 (read like a census result by the compare table).
+
+    Attributes:
+        model: The model as the paper names it.
+        task: ``theorems`` or ``diseases``.
+        criterion: ``strict`` or ``relaxed``.
+        n_seen: ``N_seen``.
+        n_total: ``N̂_tot``.
+        skr: ``SKR`` as printed.
+        source: :data:`PUBLISHED_SOURCE`.
+    """
+
+    model: str
+    task: str
+    criterion: str
+    n_seen: int
+    n_total: float
+    skr: float
+    source: str = PUBLISHED_SOURCE
+
+    @property
+    def n_unseen_raw(self) -> float:
+        """``N̂_tot − N_seen`` (the paper prints no raw Û; none is negative)."""
+        return self.n_total - self.n_seen
+
+
+# model, then (N_seen, N̂_tot, SKR) for: theorem only, all math concepts, anatomical disease,
+# human diseases — KnowSum Table 1, row by row
+_TABLE1: tuple[tuple[str, tuple[tuple[int, int, float], ...]], ...] = (
+    ("ChatGPT-4o-chat", ((702, 1189, 0.59), (974, 2410, 0.40), (277, 732, 0.38), (589, 1096, 0.54))),
+    ("ChatGPT-3.5-turbo-chat", ((868, 1064, 0.82), (1266, 1703, 0.74), (268, 278, 0.96), (523, 706, 0.74))),
+    (
+        "LLaMA-V3-70B-instruct",
+        ((1432, 1706, 0.84), (2289, 2645, 0.87), (875, 3372, 0.26), (1777, 7564, 0.23)),
+    ),
+    ("LLaMA-V3-3B-instruct", ((1035, 1331, 0.78), (1717, 2640, 0.65), (780, 1375, 0.57), (1374, 3002, 0.46))),
+    (
+        "Mistral-7B-instruct-V0.1",
+        ((753, 1194, 0.63), (1313, 2481, 0.53), (489, 1723, 0.28), (859, 1276, 0.67)),
+    ),
+    ("Qwen2.5-7B-instruct", ((444, 1162, 0.38), (663, 1385, 0.48), (426, 521, 0.82), (763, 763, 1.00))),
+    ("Claude-3.7-Sonnet", ((120, 201, 0.60), (147, 293, 0.50), (115, 462, 0.25), (213, 686, 0.31))),
+    ("DeepSeek-V3", ((148, 241, 0.61), (162, 203, 0.80), (86, 334, 0.26), (193, 752, 0.26))),
+    ("Gemini-1.5-flash", ((100, 515, 0.19), (122, 478, 0.26), (139, 143, 0.97), (298, 306, 0.97))),
+)
+
+PUBLISHED: tuple[PublishedRow, ...] = tuple(
+    PublishedRow(model, task, criterion, seen, float(total), skr)
+    for model, cells in _TABLE1
+    for (task, criterion), (seen, total, skr) in zip(TABLE1_COLUMNS, cells, strict=True)
+)
+"""All 36 reference rows (9 models × 4 criteria)."""
+
+
+def published_rows(task: str, criterion: str) -> list[PublishedRow]:
+    """The nine rows of the Table 1 column with ``task`` and ``criterion`` (``[]`` when the paper has
+    no such column, e.g. an ontology census)."""
+    return [r for r in PUBLISHED if r.task == task and r.criterion == criterion]
