@@ -1,0 +1,101 @@
+"""llama-cpp-python's own OpenAI-compatible server (``python -m llama_cpp.server``) on 127.0.0.1.
+
+A real server for the tests of the OpenAI-compatible backend: the embedded test model (SmolLM2-135M,
+installed by ``make data``) served on a free loopback port, started and stopped (or SIGKILLed and
+restarted on the same port) by the tests themselves. ``make test`` installs the server's
+dependencies (``pip install -e '.[server]'``: llama-cpp-python's ``server`` extra of the pinned
+version).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ALIAS = "smollm2"
+"""The model name the server answers to (``openai:smollm2``)."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LlamaServer:
+    """``python -m llama_cpp.server`` serving one GGUF file (:meth:`start`, :meth:`stop`, :meth:`kill`).
+
+    Args:
+        model: the GGUF file.
+        log: file receiving the server's stdout and stderr.
+        n_ctx: context length (the registry's for the model).
+        n_threads: CPU threads (the embedded backend's default, so both compute alike).
+        port: TCP port (default: a free one, kept across :meth:`restart`).
+    """
+
+    def __init__(self, model: Path, log: Path, *, n_ctx: int, n_threads: int, port: int = 0) -> None:
+        self.model = model
+        self.log = log
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        """API root, ``http://127.0.0.1:<port>/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self, wait: float = 120.0) -> None:
+        """Start the server; return once ``GET /v1/models`` answers (or fail with the log's tail)."""
+        cmd = [
+            sys.executable, "-m", "llama_cpp.server",
+            "--model", str(self.model), "--model_alias", ALIAS,
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads),
+        ]  # fmt: skip
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"llama_cpp.server exited with {self.proc.returncode}:\n{self.tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.base_url}/models", timeout=2.0).status_code == 200:
+                    return
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"llama_cpp.server did not answer within {wait:.0f} s:\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL the server (no clean shutdown) and reap it."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(30)
+        self.proc = None
+
+    def stop(self) -> None:
+        """Terminate the server (SIGKILL after 10 s)."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+    def tail(self, lines: int = 30) -> str:
+        """The last lines of the server's log."""
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
