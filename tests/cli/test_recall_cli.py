@@ -12,17 +12,14 @@ from knowsum.kb import install
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "recall"
 POP = str(FIX / "mini_go_popularity.csv")
-KEYS = {
-    "n",
-    "accuracy",
-    "n_unique_predicted",
-    "invented_unique_pct",
+# the stable --json keys of issue 15 (used by scripts)
+KEYS = {"accuracy", "bucket_spearman", "granger_f", "levenshtein_spearman", "jaccard_spearman", "paper"}
+PAPER_KEYS = {
+    "unique_answers",
+    "invented_pct",
     "wrong_due_to_invented_pct",
     "mean_levenshtein",
     "mean_jaccard",
-    "bucket_spearman",
-    "bucket_spearman_p",
-    "granger_f",
 }
 
 
@@ -132,17 +129,51 @@ def _release(tmp_path: Path) -> Path:
 
 
 def test_score_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Both rule sets by hand on the 4-row release file (study = its 4 gold IDs).
+
+    Paper rules compare the release layout's answers verbatim: GO:0001822, "The ID is GO:0001822",
+    GO:0061384, GO:0000004 are 4 distinct answers and only GO:0001822 is a study ID → 75 %
+    invented; all 3 wrong predictions have an answer that is not a study ID → 100 %, each with
+    Levenshtein 10 (the length of the gold ID) and Jaccard 0, so Table 2 is 10 and 0 whatever the
+    buckets. knowsum rules: the chatty answer is GO:0001822, GO:0061384 is a GO term, only
+    GO:0000004 is invented → 3 IDs, 100/3 % and 1 of 3 wrong; pooled Levenshtein (5 + 5 + 1) / 3.
+    """
     out = tmp_path / "scored"
     args = ["recall", "score", "--ontology", "go", "--predictions", str(_release(tmp_path)), "--json"]
     assert main([*args, "--n-buckets", "2", "--out", str(out)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) >= KEYS
+    assert set(data) >= KEYS and set(data["paper"]) >= PAPER_KEYS
     assert data["n"] == 4 and data["accuracy"] == 0.25
-    assert data["n_unique_predicted"] == 3 and data["invented_unique_pct"] == pytest.approx(100 / 3)
-    assert data["wrong_due_to_invented_pct"] == pytest.approx(100 / 3)
+    paper = data["paper"]
+    assert paper["unique_answers"] == 4 and paper["invented_pct"] == pytest.approx(75.0)
+    assert paper["wrong_due_to_invented_pct"] == pytest.approx(100.0)
+    assert paper["mean_levenshtein"] == pytest.approx(10.0) and paper["mean_jaccard"] == 0.0
+    own = data["knowsum"]
+    assert own["unique_answers"] == 3 and own["invented_pct"] == pytest.approx(100 / 3)
+    assert own["wrong_due_to_invented_pct"] == pytest.approx(100 / 3)
     # GO:0060993→GO:0001822 = 5, GO:0003179→GO:0061384 = 5, GO:0000003→GO:0000004 = 1 (test_metrics)
-    assert data["mean_levenshtein"] == pytest.approx((5 + 5 + 1) / 3)
-    assert (out / "report.html").is_file() and (out / "result.json").is_file()
+    assert own["mean_levenshtein"] == pytest.approx((5 + 5 + 1) / 3)
+    assert data["rules"].startswith("paper rules:")
+    assert (out / "report.html").is_file()
+    saved = json.loads((out / "result.json").read_text())
+    assert saved["version"] == 2 and saved["scores"]["paper"]["unique_answers"] == 4
+    assert saved["scores"]["paper"]["note"] == data["rules"]
+
+
+def test_score_terminal_table_and_malformed_gold_warning(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "odd.csv"
+    path.write_text(_release(tmp_path).read_text() + "GO:60005380;odd;0;7;GO:60005380\n")
+    assert main(["recall", "score", "--ontology", "go", "--predictions", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (
+        f"warning: {path}: 1 gold ID not well-formed go ID, kept as given and compared exactly: "
+        "'GO:60005380' (line 5)"
+    )
+    table = captured.out
+    assert "rule set" in table and "paper" in table and "knowsum" in table
+    assert "unique answers (Table 3a)" in table and "paper rules: an answer exists only" in table
 
 
 def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,7 +184,9 @@ def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.C
     bad.write_text(
         '{"id": "GO:0001822", "prediction": "GO:0001822"}\n{"id": "GO:0000003", "prediction": 7}\n{]\n'
     )
-    assert main(["recall", "score", "--ontology", "go", "--predictions", str(bad)]) == 2
+    out = tmp_path / "never"
+    assert main(["recall", "score", "--ontology", "go", "--predictions", str(bad), "--out", str(out)]) == 2
+    assert not out.exists()  # nothing half-written
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"knowsum: error: {bad}:2:") and "(1 more bad rows: lines 3)" in err
     assert len(err.splitlines()) == 1

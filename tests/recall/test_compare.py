@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
-from knowsum.recall import RecallResult, RecallScores, compare_tables
+from pathlib import Path
+
+import pytest
+
+from knowsum.cli import main
+from knowsum.recall import PaperScores, RecallResult, RecallScores, compare_tables
 
 
 def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallResult:
+    paper = PaperScores(
+        existence="study", n_study=100, unique_answers=45, invented_unique=9, invented_pct=20.0, n_wrong=90,
+        n_wrong_invented=18, wrong_due_to_invented_pct=20.0, mean_levenshtein=4.5, mean_jaccard=0.25,
+        averaging="buckets",
+    )  # fmt: skip
     scores = RecallScores(
         n=100, n_correct=int(accuracy * 100), accuracy=accuracy, n_no_id=5, n_wrong=100 - int(accuracy * 100),
         n_invented=10, n_unique_predicted=40, n_invented_unique=4, invented_unique_pct=10.0,
         wrong_due_to_invented_pct=12.5, mean_levenshtein=4.0, n_levenshtein=80, mean_jaccard=0.3,
-        n_jaccard=70,
+        n_jaccard=70, paper=paper,
     )  # fmt: skip
     return RecallResult(kb=kb, model=model, api=api, created="2026-01-01T00:00:00+00:00", scores=scores)
 
@@ -22,13 +32,41 @@ def test_tables_layout() -> None:
         _result("icd10", "gpt-4", 0.3749),
         _result("go", "pythia", 0.0067, api="completions"),
     ]
-    (t1, h1, r1), (t2, h2, r2), (t3, h3, r3) = compare_tables(runs)
-    assert t2.startswith("Table 2") and t3.startswith("Table 3")
+    (t1, h1, r1), (t2, h2, r2), (t3, h3, r3), (t3k, h3k, r3k) = compare_tables(runs)
+    assert t2.startswith("Table 2 (paper rules)") and t3.startswith("Table 3 (paper rules)")
+    assert t3k.startswith("Table 3 (knowsum rules)")
     assert t1.startswith("Table 1") and h1 == ["Dataset", "gpt-4", "gpt-3.5", "pythia (completion)"]
     assert r1 == [["go", 0.127, 0.0611, 0.0067], ["icd10", 0.3749, None, None]]
     assert h2[0] == "Measure" and [r[0] for r in r2] == [
         "Levenshtein d. (go)", "Jaccard s. (go)", "Levenshtein d. (icd10)", "Jaccard s. (icd10)"
     ]  # fmt: skip
-    assert r2[0][1:] == [4.0, 4.0, 4.0] and r2[2][2:] == [None, None]
+    assert r2[0][1:] == [4.5, 4.5, 4.5] and r2[2][2:] == [None, None]
     assert h3[:4] == ["Dataset", "gpt-4 Unq", "gpt-4 %Inv", "gpt-4 %WrongInv"] and len(h3) == 10
-    assert r3[1] == ["icd10", 40, 10.0, 12.5, None, None, None, None, None, None]
+    assert r3[1] == ["icd10", 45, 20.0, 20.0, None, None, None, None, None, None]
+    assert h3k == h3 and r3k[1] == ["icd10", 40, 10.0, 12.5, None, None, None, None, None, None]
+
+
+def test_published_columns_are_the_paper_tables() -> None:
+    """Values as printed in the paper (Table 1; Table 3a GO row; Table 3b ICD row)."""
+    (t1, h1, r1), (t3, _, r3) = compare_tables([], published=True)
+    assert t1.startswith("Table 1") and t3.startswith("Table 3 (paper rules)")
+    assert h1 == ["Dataset", *(f"{m} (published)" for m in ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4"))]
+    assert r1[0] == ["go", 0.0067, 0.0140, 0.0611, 0.1270]
+    assert r1[2] == ["icd10", 0.0061, 0.0648, 0.2487, 0.3749]
+    assert [r[0] for r in r1] == ["go", "uberon", "icd10", "wikidata"]
+    assert r3[0] == ["go", 1353, 10.64, 6.85, 5558, 16.61, 11.84, 7182, 7.64, 6.35, 12308, 9.60, 7.63]
+    assert r3[2][3::3] == [53.62, 43.51, 32.59, 30.18]
+    runs = [_result("go", "mine", 0.05)]
+    tables = compare_tables(runs, published=True)
+    assert tables[0][1][1] == "mine" and tables[0][2][0][:2] == ["go", 0.05]
+    assert tables[0][2][1][:2] == ["uberon", None]
+
+
+def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "result.json").write_text(_result("go", "mine", 0.05).model_dump_json())
+    assert main(["recall", "compare", str(run), "--published", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "GPT-4 (published)" in out and "| go | 0.05 |" in out.replace("0.0500", "0.05")
+    assert main(["recall", "compare"]) != 0

@@ -85,6 +85,11 @@ def test_custom_templates() -> None:
         ("icd10", "The code is A00.1.", "", "A00.1"),
         ("icd10", "a001", "", "A00.1"),  # no dot, lower case
         ("icd10", "I think it is J45", "", "J45"),  # "I" is not chapter I
+        # an ICD-10-CM code is read whole, never cut to its category J45 (which would score as correct)
+        ("icd10", "J45.909", "", "J45.909"),
+        ("icd10", "The code is J45.909 (unspecified asthma).", "", "J45.909"),
+        ("icd10", "j45909", "", "J45.909"),
+        ("icd10", "E11.65", "", "E11.65"),
         ("mesh", "MeSH: d000544", "", "D000544"),
         ("theorems", "Q11518", "", "Q11518"),
     ],

@@ -60,6 +60,34 @@ def test_levenshtein_matches_reference_dp(a: str, b: str) -> None:
     assert abs(len(a) - len(b)) <= d <= max(len(a), len(b))
 
 
+def test_paper_tokens_keep_punctuation_and_compounds() -> None:
+    """NLTK word_tokenize style (the authors' tokenizer): hand-checked against NLTK 3.10's
+    NLTKWordTokenizer on these labels."""
+    from knowsum.recall import paper_tokens
+
+    assert paper_tokens("Camera-type eye photoreceptor cell differentiation") == {
+        "camera-type",
+        "eye",
+        "photoreceptor",
+        "cell",
+        "differentiation",
+    }
+    assert paper_tokens("positive regulation of T-cell (CD4+) activation, via 5'-UTR") == {
+        "positive",
+        "regulation",
+        "of",
+        "t-cell",
+        "(",
+        "cd4+",
+        ")",
+        "activation",
+        ",",
+        "via",
+        "5'-utr",
+    }
+    assert paper_tokens("3',5'-cyclic-AMP phosphodiesterase activity") >= {"activity", "phosphodiesterase"}
+
+
 def test_label_tokens_and_jaccard_hand_cases() -> None:
     # the paper's §4.1 examples: two and three shared words
     assert (
@@ -104,28 +132,41 @@ def test_prediction_invariance_range(answers: list[str | None]) -> None:
 
 
 def test_buckets_use_distinct_values_and_keep_ties_together() -> None:
-    # 9 concepts with distinct values {0, 1, 2, 3, 4}: percentiles 0, 50, 100 of the DISTINCT values
-    # are 0, 2, 4 → bucket 1 = [0, 2), bucket 2 = [2, 4]. Ties (five 0s) all go to bucket 1.
+    # 9 concepts, D = 5 distinct values {0, 1, 2, 3, 4}, 2 buckets: floor(5/2) = 2 values per bucket,
+    # the last takes the remainder → bucket 1 = {0, 1}, bucket 2 = {2, 3, 4}. The five 0s stay together.
     values = [0, 0, 0, 0, 0, 1, 2, 3, 4]
     edges = bucket_edges(values, n_buckets=2)
     assert edges.tolist() == [0.0, 2.0, 4.0]
     assert assign_buckets(values, edges).tolist() == [1, 1, 1, 1, 1, 1, 2, 2, 2]
-    # with percentiles of ALL values (not distinct) the median would be 0 and split the tie — not here
-    assert float(np.percentile(values, 50)) == 0.0
 
 
-def test_bucket_edges_hand_case_and_boundaries() -> None:
+def test_bucket_rule_hand_case_and_boundaries() -> None:
+    # distinct values 0 5 10 50 200 500 1000 5000 (D = 8), 3 buckets: 2, 2, 4 values
     edges = bucket_edges([0, 5, 10, 10, 50, 200, 500, 1000, 5000, 0], n_buckets=3)
-    assert edges == pytest.approx([0.0, 10 + 40 / 3, 400.0, 5000.0])
-    b = assign_buckets([0, 10, 23.0, edges[1], 399.9, edges[2], 5000, 9999, -1], edges)
-    assert b.tolist() == [1, 1, 1, 2, 2, 3, 3, 3, 1]  # lower edge inclusive; beyond the ends clipped
+    assert edges.tolist() == [0.0, 10.0, 200.0, 5000.0]
+    b = assign_buckets([0, 5, 9.9, 10, 50, 199, 200, 5000, 9999, -1], edges)
+    assert b.tolist() == [1, 1, 1, 2, 2, 2, 3, 3, 3, 1]  # lower edge inclusive; beyond the ends clipped
+
+
+def test_bucket_rule_matches_the_authors_subdivide_into_percentile() -> None:
+    """The authors' released code (``subdivide_into_percentile`` in Performance_analysis/
+    compute_performance.py): ``D // perc`` sorted distinct values per bucket, index capped at
+    ``perc − 1``. Re-implemented here from its text as the reference, on long-tailed data."""
+    rng = np.random.default_rng(3)
+    values = np.floor(rng.pareto(1.2, size=5000) * 10).tolist()
+    for perc in (3, 7, 50):
+        distinct = sorted(set(values))
+        per = len(distinct) // perc
+        reference = {v: min(i // per, perc - 1) + 1 for i, v in enumerate(distinct)}
+        got = assign_buckets(values, bucket_edges(values, perc))
+        assert got.tolist() == [reference[v] for v in values]
 
 
 def test_fewer_distinct_values_than_buckets() -> None:
-    edges = bucket_edges([7, 7, 7, 9], n_buckets=4)
+    edges = bucket_edges([7, 7, 7, 9], n_buckets=4)  # D = 2 < 4: one bucket per distinct value
     b = assign_buckets([7, 7, 7, 9], edges)
-    assert b.tolist() == [1, 1, 1, 4]
-    assert len(edges) == 5
+    assert b.tolist() == [1, 1, 1, 2]
+    assert edges.tolist() == [7.0, 9.0, 9.0]
     with pytest.raises(ValueError, match="no popularity"):
         bucket_edges([], 3)
     with pytest.raises(ValueError, match="finite"):
@@ -137,13 +178,13 @@ def test_fewer_distinct_values_than_buckets() -> None:
 def test_bucketing_properties(values: list[int], n: int) -> None:
     edges = bucket_edges(values, n)
     b = assign_buckets(values, edges)
-    assert b.min() >= 1 and b.max() <= n
+    assert b.min() >= 1 and b.max() <= min(n, len(set(values)))
     order = np.argsort(values, kind="stable")
     assert np.all(np.diff(b[order]) >= 0)  # monotone in popularity
     for v in set(values):  # equal values share a bucket
         assert len(set(b[np.asarray(values) == v].tolist())) == 1
     if len(set(values)) > 1:
-        assert b[int(np.argmin(values))] == 1 and b[int(np.argmax(values))] == n
+        assert b[int(np.argmin(values))] == 1 and b[int(np.argmax(values))] == min(n, len(set(values)))
 
 
 def test_repetition_ratio_hand_cases() -> None:
@@ -164,3 +205,29 @@ def test_granger_detects_a_lagged_cause() -> None:
     assert noise_f is not None and noise_p is not None and noise_p > 0.01
     assert granger_f([0.1, 0.2, 0.3], [1, 2, 3]) == (None, None)  # too short for lag 3
     assert granger_f([0.5] * 20, list(range(20))) == (None, None)  # constant effect
+
+
+def test_granger_permutation_matches_statsmodels_and_separates_cause_from_noise() -> None:
+    from knowsum.stats import granger_test
+    from knowsum.stats.granger import _batched_f
+
+    rng = np.random.default_rng(1)
+    cause = rng.normal(size=50)
+    effect = np.roll(cause, 1) + 0.5 * rng.normal(size=50)
+    # the batched closed form equals statsmodels' ssr_ftest on the observed and on shuffled series
+    for x in (cause, rng.permutation(cause), rng.permutation(cause)):
+        f_sm, _ = granger_f(effect.tolist(), x.tolist())
+        assert f_sm is not None
+        assert float(_batched_f(effect, x[None, :], 3)[0]) == pytest.approx(f_sm, rel=1e-9)
+    res = granger_test(effect.tolist(), cause.tolist(), n_perm=999, seed=0)
+    f_sm, p_sm = granger_f(effect.tolist(), cause.tolist())
+    assert res is not None and res.n == 50 and res.n_perm == 999
+    assert res.f == pytest.approx(f_sm, rel=1e-9) and res.p_value == pytest.approx(p_sm, rel=1e-6)
+    assert res.perm_p_value == pytest.approx(1 / 1000)  # no shuffle beats a real lag-1 cause
+    noise = granger_test(rng.normal(size=50).tolist(), cause.tolist(), n_perm=999, seed=0)
+    assert noise is not None and noise.perm_p_value is not None and noise.perm_p_value > 0.05
+    # the permutation p tracks the parametric one under the null (both uniform-ish, same ballpark)
+    assert abs(noise.perm_p_value - noise.p_value) < 0.15
+    again = granger_test(rng.normal(size=50).tolist(), cause.tolist(), n_perm=0)
+    assert again is not None and again.perm_p_value is None
+    assert granger_test([0.1, 0.2, 0.3], [1, 2, 3]) is None

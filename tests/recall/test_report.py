@@ -34,7 +34,10 @@ def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, brows
     assert "<script>window.__pwned = 1;" in page["text"]
     assert "mock-<b>bold</b>" in page["text"]
     assert page["tiles"]["accuracy"] == "0.3"
-    assert page["tiles"]["unique predicted IDs"] == "9"
+    # the mixture of test_run_mock: 10 distinct answers under the paper's rules, 4 of them invented
+    assert page["tiles"]["unique answers (paper rules)"] == "10"
+    assert page["tiles"]["% invented (paper rules)"] == "40"
+    assert "paper rules: an answer exists only if it is one of the study's concept IDs" in page["text"]
     assert {name for name, done, width in page["plots"] if done and width > 100} == {
         "accuracy",
         "rb",

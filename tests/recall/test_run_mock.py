@@ -20,9 +20,17 @@ reproduction (GO:0000003, 200)                         ``GO:0000005``           
                                                                                   Lev 1, Jaccard 0
 =====================================================  =========================  ==========================
 
-Buckets (n = 3) over the distinct popularity values {0, 5, 10, 50, 200, 500, 1000, 5000}:
-percentiles 0, 33.3, 66.7, 100 of those 8 values are 0, 23.33…, 400, 5000, so bucket 1 holds
-popularity 0/5/10 (5 concepts), bucket 2 holds 50/200 (2), bucket 3 holds 500/1000/5000 (3).
+Buckets (n = 3, the paper's rule) over the D = 8 distinct popularity values
+{0, 5, 10, 50, 200, 500, 1000, 5000}: floor(8 / 3) = 2 consecutive values per bucket, the last
+bucket also the remainder, so bucket 1 holds popularity 0/5 (3 concepts), bucket 2 holds 10/50 (3),
+bucket 3 holds 200/500/1000/5000 (4).
+
+Paper rules (study = the 10 live terms of the universe; the obsolete GO:0000005 is not one of
+them): the 10 answers are 10 distinct answers ("I am not sure." counts), 4 of them do not exist
+(GO:0061385, "I am not sure.", GO:9999999, GO:0000005) → 40 %; 4 of the 7 wrong predictions have
+such an answer → 400/7 %. Error measures: an answer that does not exist gets Levenshtein 10
+(len("GO:0061384")) and Jaccard 0; the others as in knowsum, except that the paper's tokens keep
+"camera-type" whole: Jaccard {cell} / (5 + 7 − 1) = 1/11.
 """
 
 from __future__ import annotations
@@ -117,30 +125,52 @@ def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_p
 
     pop = s.popularity
     assert pop is not None and pop.n_buckets == 3 and pop.n_with_popularity == 10
-    assert [b.n_universe for b in pop.buckets] == [5, 2, 3]
-    assert [b.n for b in pop.buckets] == [5, 2, 3]
-    assert [b.accuracy for b in pop.buckets] == [0.0, 0.0, 1.0]
-    assert pop.buckets[0].hi == pytest.approx(10 + 40 / 3)  # 7·(1/3) = 2.33 → 10 + 0.33·(50 − 10)
-    assert pop.buckets[1].hi == pytest.approx(400.0)  # 7·(2/3) = 4.67 → 200 + 0.67·(500 − 200)
-    # ranks (1, 2, 3) vs (1.5, 1.5, 3): ρ = 1.5 / (√2 · √1.5) = √3 / 2
+    assert [b.n_universe for b in pop.buckets] == [3, 3, 4]
+    assert [b.n for b in pop.buckets] == [3, 3, 4]
+    assert [b.accuracy for b in pop.buckets] == [0.0, 0.0, 0.75]
+    assert [(b.lo, b.hi) for b in pop.buckets] == [(0.0, 10.0), (10.0, 200.0), (200.0, 5000.0)]
+    assert [b.mean_popularity for b in pop.buckets] == [pytest.approx(5 / 3), pytest.approx(70 / 3), 1675.0]
+    # mean popularity ranks (1, 2, 3) vs accuracy ranks (1.5, 1.5, 3): ρ = 1.5 / (√2 · √1.5) = √3 / 2
     assert pop.bucket_spearman == pytest.approx(math.sqrt(3) / 2)
     assert pop.bucket_spearman_p is not None and 0.6 < pop.bucket_spearman_p < 0.75  # exact: 4/6
-    assert pop.granger_f is None  # 3 buckets are too few for lag 3
-    # top-k repeated wrong IDs with a bucket: 0061384 (10), 2000145 (0), 0060519 (0) → all bucket 1;
-    # the obsolete GO:0000005 has no popularity. R_B1 = 3 / (5/10 · 3) = 2.
+    assert pop.granger_f is None and pop.granger_perm_p is None  # 3 buckets are too few for lag 3
+    # top-k repeated wrong IDs with a bucket: 0061384 (10 → B2), 2000145 (0 → B1), 0060519 (0 → B1);
+    # the obsolete GO:0000005 has no popularity. R_B = n_B / (N_B / N · k) with N_B / N · k = 0.9, 0.9, 1.2.
     assert pop.top_k_used == 3
-    assert [b.n_top_k for b in pop.buckets] == [3, 0, 0]
-    assert [b.r_b for b in pop.buckets] == [pytest.approx(2.0), 0.0, 0.0]
-    assert pop.buckets[1].mean_jaccard == pytest.approx(0.3)  # (0.6 + 0) / 2
-    assert pop.buckets[2].mean_levenshtein is None  # no errors in bucket 3
+    assert [b.n_top_k for b in pop.buckets] == [2, 1, 0]
+    assert [b.r_b for b in pop.buckets] == [pytest.approx(2 / 0.9), pytest.approx(1 / 0.9), 0.0]
+    # knowsum rules per bucket: B1 Levenshtein (6 + 1) / 2, Jaccard 1/12; B2 (5 + 1 + 5) / 3, (0.5 + 0.6) / 2
+    assert pop.buckets[0].mean_levenshtein == pytest.approx(3.5)
+    assert pop.buckets[1].mean_jaccard == pytest.approx(0.55)
+    assert pop.buckets[2].mean_levenshtein == 1.0  # GO:0000003 → GO:0000005
+    # paper rules per bucket: B1 (10 + 10 + 1) / 3 and 1/33; B2 (5 + 10 + 5) / 3 and 1.1 / 3; B3 10 and 0
+    paper_lev = [7.0, 20 / 3, 10.0]
+    paper_jac = [1 / 33, 1.1 / 3, 0.0]
+    assert [b.paper_mean_levenshtein for b in pop.buckets] == pytest.approx(paper_lev)
+    assert [b.paper_mean_jaccard for b in pop.buckets] == pytest.approx(paper_jac)
+    # Table 6: x ranks (1, 2, 3); Levenshtein ranks (2, 1, 3): ρ = 1 − 6·2 / 24 = 0.5;
+    # Jaccard ranks (2, 3, 1): ρ = 1 − 6·6 / 24 = −0.5
+    assert pop.levenshtein_spearman == pytest.approx(0.5)
+    assert pop.jaccard_spearman == pytest.approx(-0.5)
+
+    paper = s.paper
+    assert paper is not None and (paper.existence, paper.n_study) == ("study", 10)
+    assert (paper.unique_answers, paper.invented_unique) == (10, 4)
+    assert paper.invented_pct == pytest.approx(40.0)
+    assert (paper.n_wrong, paper.n_wrong_invented) == (7, 4)
+    assert paper.wrong_due_to_invented_pct == pytest.approx(400 / 7)
+    assert paper.averaging == "buckets"
+    assert paper.mean_levenshtein == pytest.approx(sum(paper_lev) / 3)  # 71/9
+    assert paper.mean_jaccard == pytest.approx(sum(paper_jac) / 3)  # 131/990
 
     inv = {i.method: i for i in result.invariance}
     assert inv["pi1"].m == 10 and inv["pi1"].mean_pi == 1.0
     assert inv["pi2"].m == 11 and inv["pi2"].mean_pi == pytest.approx((9 + 0.9) / 10)
     assert inv["pi3"].m == 5 and inv["pi3"].mean_pi == pytest.approx((9 + 0.75) / 10)
     assert inv["pi3"].variants == ["en", "it", "de", "fr", "es"]
-    assert [b.avpi for b in inv["pi2"].buckets] == [pytest.approx(0.98), 1.0, 1.0]
-    assert [b.accuracy for b in inv["pi1"].buckets] == [0.0, 0.0, 1.0]
+    # PI-2 perturbs "heart valve morphogenesis" (B2): AvPI (1 + 0.9 + 1) / 3
+    assert [b.avpi for b in inv["pi2"].buckets] == [1.0, pytest.approx(2.9 / 3), 1.0]
+    assert [b.accuracy for b in inv["pi1"].buckets] == [0.0, 0.0, 0.75]
     assert inv["pi1"].spearman is None  # AvPI constant
     assert by_id["GO:0051302"].answers["pi3"] == ["GO:2000145", None, None, None, None]
 
@@ -184,5 +214,5 @@ def test_outputs_are_written_and_model_text_is_escaped(mini_go: Path, tmp_path: 
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'data-plot="accuracy"' in html and 'data-plot="invariance"' in html
     again = load_result(out)
-    assert again == result and again.version == 1
+    assert again == result and again.version == 2
     assert not list(out.glob(".*.tmp"))

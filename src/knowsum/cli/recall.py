@@ -11,11 +11,11 @@ import click
 from pydantic import ValidationError
 
 from knowsum.cli._common import apply_options, backend_from, model_options, slug, store_option
+from knowsum.cli._recall_show import flat, summary, warn
 from knowsum.errors import ConfigError
 from knowsum.models import ResponseStore
 from knowsum.recall import (
     RecallConfig,
-    RecallResult,
     compare_tables,
     load_result,
     run_recall,
@@ -26,58 +26,11 @@ from knowsum.report import markdown_table, text_table
 
 __all__ = ["recall"]
 
-JSON_KEYS = (
-    "n",
-    "accuracy",
-    "n_unique_predicted",
-    "invented_unique_pct",
-    "wrong_due_to_invented_pct",
-    "mean_levenshtein",
-    "mean_jaccard",
-)
-POP_KEYS = ("bucket_spearman", "bucket_spearman_p", "granger_f", "granger_p")
-
-
-def _flat(result: RecallResult) -> dict[str, Any]:
-    s = result.scores
-    out: dict[str, Any] = {"kb": result.kb, "model": result.model}
-    out.update({k: getattr(s, k) for k in JSON_KEYS})
-    out.update(n_correct=s.n_correct, n_no_id=s.n_no_id, n_jaccard=s.n_jaccard, n_levenshtein=s.n_levenshtein)
-    if s.popularity is not None:
-        p = s.popularity
-        out.update({k: getattr(p, k) for k in POP_KEYS})
-        out.update(
-            n_buckets=p.n_buckets,
-            levenshtein_spearman=p.levenshtein_spearman,
-            jaccard_spearman=p.jaccard_spearman,
-            rb_spearman=p.rb_spearman,
-            top_k_used=p.top_k_used,
-        )
-    for inv in result.invariance:
-        out[f"{inv.method}_mean_pi"] = inv.mean_pi
-        out[f"{inv.method}_spearman"] = inv.spearman
-    return out
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
-
-
-def _summary(result: RecallResult) -> str:
-    lines = [f"recall {result.kb} — {result.model} ({result.api})"]
-    lines += [f"  {k:<28} {_fmt(v)}" for k, v in _flat(result).items() if k not in ("kb", "model")]
-    return "\n".join(lines)
-
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _analysis_options(func: F) -> F:
-    """``--n-buckets --top-k --n-perm --seed --no-polysemy``, shared by ``run`` and ``score``."""
+    """``--n-buckets --top-k --n-perm --seed --polysemy/--no-polysemy``, shared by ``run`` and ``score``."""
     options = [
         click.option(
             "--n-buckets",
@@ -98,11 +51,14 @@ def _analysis_options(func: F) -> F:
             type=click.IntRange(min=1),
             default=10_000,
             show_default=True,
-            help="Permutations per Spearman test.",
+            help="Permutations of each Spearman test and of the Granger test.",
         ),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
         click.option(
-            "--no-polysemy", is_flag=True, help="Accept only the gold ID (not other IDs with the same label)."
+            "--polysemy/--no-polysemy",
+            default=None,
+            help="Also accept the ID of another concept with the same label "
+            "(default: the paper's rule, on for Wikidata Q-IDs only).",
         ),
     ]
     return apply_options(func, options)
@@ -182,7 +138,7 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
             seed=kw["seed"],
             temperature=kw["temperature"],
             max_tokens=kw["max_tokens"],
-            polysemy=not kw["no_polysemy"],
+            polysemy=kw["polysemy"],
             invariance=kw["invariance"],
         )
     except ValidationError as exc:
@@ -193,10 +149,11 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
         result, records = run_recall(config, backend, store=store)
     out = kw["out_dir"] or Path(f"recall-{kb_name}-{slug(backend.model_id)}")
     write_outputs(out, result, records)
+    warn(result)
     if kw["as_json"]:
-        click.echo(json.dumps(_flat(result), ensure_ascii=False))
+        click.echo(json.dumps(flat(result), ensure_ascii=False, allow_nan=False))
     else:
-        click.echo(_summary(result))
+        click.echo(summary(result))
         click.echo(f"wrote {out}/result.json, predictions.jsonl, report.html")
 
 
@@ -233,24 +190,32 @@ def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
         top_k=kw["top_k"],
         n_perm=kw["n_perm"],
         seed=kw["seed"],
-        polysemy=not kw["no_polysemy"],
+        polysemy=kw["polysemy"],
     )
+    warn(result)
     if kw["out_dir"] is not None:
         write_outputs(kw["out_dir"], result, records)
     if kw["as_json"]:
-        click.echo(json.dumps(_flat(result), ensure_ascii=False, allow_nan=False))
+        click.echo(json.dumps(flat(result), ensure_ascii=False, allow_nan=False))
     else:
-        click.echo(_summary(result))
+        click.echo(summary(result))
 
 
 @recall.command("compare")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("runs", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
-def compare_cmd(runs: tuple[Path, ...], markdown: bool) -> None:
+@click.option(
+    "--published",
+    is_flag=True,
+    help="Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4), marked (published).",
+)
+def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool) -> None:
     """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models)."""
+    if not runs and not published:
+        raise click.UsageError("give run directories (or result.json files), --published, or both")
     results = [load_result(p) for p in runs]
     render = markdown_table if markdown else text_table
     blocks = []
-    for title, headers, rows in compare_tables(results):
+    for title, headers, rows in compare_tables(results, published=published):
         blocks.append(f"{'### ' if markdown else ''}{title}\n\n{render(headers, rows)}")
     click.echo("\n\n".join(blocks))

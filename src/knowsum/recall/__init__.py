@@ -4,7 +4,8 @@ Implements Bombieri, Fiorini, Ponzetto, Rospocher, "Do LLMs Dream of Ontologies?
 a concept's label and must return its ID (§3.1); since IDs are arbitrary, a right answer can only
 come from memorization. Scores: accuracy, Levenshtein/Jaccard error analysis, invented IDs (§4),
 popularity buckets with Spearman/permutation/Granger and repeated IDs ``R_B`` (§5), prediction
-invariance PI-1/2/3 (§6).
+invariance PI-1/2/3 (§6). Tables 2–3 come under two rule sets: the paper's comparability rules
+(``scores.paper``) and knowsum's ontology-aware ones (see :data:`RULES_NOTE`).
 
 Quick tour::
 
@@ -20,16 +21,20 @@ Quick tour::
 from knowsum.recall import metrics
 from knowsum.recall._compare import compare_tables
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe
-from knowsum.recall._config import PI2_TEMPERATURES, RecallConfig
+from knowsum.recall._config import PI2_TEMPERATURES, RecallConfig, polysemy_default
 from knowsum.recall._extract import IdExtractor, extract_id
 from knowsum.recall._outputs import load_result, write_outputs
+from knowsum.recall._paper import Study, paper_tokens
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._predictions import PredictionRow, read_predictions, score_predictions
+from knowsum.recall._published import PUBLISHED
 from knowsum.recall._result import (
     RESULT_VERSION,
+    RULES_NOTE,
     BucketStats,
     InvarianceBucket,
     InvarianceSummary,
+    PaperScores,
     PopularityScores,
     PredictionRecord,
     RecallResult,
@@ -44,7 +49,9 @@ __all__ = [
     "COMPLETION_TEMPLATES",
     "LANGUAGES",
     "PI2_TEMPERATURES",
+    "PUBLISHED",
     "RESULT_VERSION",
+    "RULES_NOTE",
     "BucketStats",
     "Buckets",
     "Concept",
@@ -53,12 +60,14 @@ __all__ = [
     "InvarianceSummary",
     "Judge",
     "LabelIndex",
+    "PaperScores",
     "PopularityScores",
     "PredictionRecord",
     "PredictionRow",
     "RecallConfig",
     "RecallResult",
     "RecallScores",
+    "Study",
     "compare_tables",
     "extract_id",
     "granger_f",
@@ -66,6 +75,8 @@ __all__ = [
     "load_popularity_source",
     "load_result",
     "metrics",
+    "paper_tokens",
+    "polysemy_default",
     "prepare",
     "read_predictions",
     "render_prompt",

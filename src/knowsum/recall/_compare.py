@@ -1,10 +1,17 @@
-"""Models side by side, in the layout of the paper's Tables 1–3 (rows: ontologies, columns: models)."""
+"""Models side by side, in the layout of the paper's Tables 1–3 (rows: ontologies, columns: models).
+
+With ``published=True`` the paper's own Tables 1 and 3 (:mod:`knowsum.recall._published`) join as
+columns marked ``(published)``, and the paper's four datasets as rows, so a run can be read
+against them. Tables 2–3 of runs show the paper's comparability rules (``scores.paper``), the
+rules behind the published values; a last table shows knowsum's ontology-aware Table 3.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from knowsum.recall._result import RecallResult
+from knowsum.recall._published import PUBLISHED, PUBLISHED_MODELS
+from knowsum.recall._result import RecallResult, RecallScores
 
 __all__ = ["compare_tables"]
 
@@ -16,9 +23,17 @@ def _column(result: RecallResult) -> str:
     return f"{result.model} (completion)" if result.api == "completions" else result.model
 
 
-def compare_tables(results: Sequence[RecallResult]) -> list[Table]:
-    """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique IDs, % invented,
-    % of wrong predictions due to invented IDs) for a set of runs.
+def _paper(attr: str) -> Callable[[RecallScores], object]:
+    return lambda s: None if s.paper is None else getattr(s.paper, attr)
+
+
+def _knowsum(attr: str) -> Callable[[RecallScores], object]:
+    return lambda s: getattr(s, attr)
+
+
+def compare_tables(results: Sequence[RecallResult], published: bool = False) -> list[Table]:
+    """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique answers, % invented,
+    % of wrong predictions due to invented IDs) for a set of runs, optionally with the paper's.
 
     Returns:
         ``(title, headers, rows)`` per table; a missing (KB, model) pair is ``None``. A model probed
@@ -26,37 +41,55 @@ def compare_tables(results: Sequence[RecallResult]) -> list[Table]:
     """
     models = list(dict.fromkeys(_column(r) for r in results))
     kbs = list(dict.fromkeys(r.kb for r in results))
+    pub_models = [f"{m} (published)" for m in PUBLISHED_MODELS] if published else []
+    if published:
+        kbs += [k for k in PUBLISHED if k not in kbs]
     cell = {(r.kb, _column(r)): r.scores for r in results}
 
-    def get(kb: str, model: str, attr: str) -> object:
+    def get(kb: str, model: str, value: Callable[[RecallScores], object], pub: str = "") -> object:
+        if model.endswith(" (published)"):
+            row = PUBLISHED.get(kb, {}).get(model.removesuffix(" (published)"))
+            return None if row is None or not pub else getattr(row, pub)
         s = cell.get((kb, model))
-        return None if s is None else getattr(s, attr)
+        return None if s is None else value(s)
 
-    t1 = [[kb, *(get(kb, m, "accuracy") for m in models)] for kb in kbs]
+    everyone = models + pub_models
+    t1 = [[kb, *(get(kb, m, _knowsum("accuracy"), "accuracy") for m in everyone)] for kb in kbs]
     t2: list[list[object]] = []
     for kb in kbs:
-        t2.append([f"Levenshtein d. ({kb})", *(get(kb, m, "mean_levenshtein") for m in models)])
-        t2.append([f"Jaccard s. ({kb})", *(get(kb, m, "mean_jaccard") for m in models)])
-    t3_headers = ["Dataset"] + [f"{m} {h}" for m in models for h in ("Unq", "%Inv", "%WrongInv")]
-    t3 = [
-        [kb]
-        + [
-            v
-            for m in models
-            for v in (
-                get(kb, m, "n_unique_predicted"),
-                get(kb, m, "invented_unique_pct"),
-                get(kb, m, "wrong_due_to_invented_pct"),
-            )
+        t2.append([f"Levenshtein d. ({kb})", *(get(kb, m, _paper("mean_levenshtein")) for m in models)])
+        t2.append([f"Jaccard s. ({kb})", *(get(kb, m, _paper("mean_jaccard")) for m in models)])
+
+    def t3(columns: list[str], rules: Callable[[str], Callable[[RecallScores], object]]) -> Table:
+        headers = ["Dataset"] + [f"{m} {h}" for m in columns for h in ("Unq", "%Inv", "%WrongInv")]
+        keys = (
+            ("unique_answers", "n_unique_predicted"),
+            ("invented_pct", "invented_unique_pct"),
+            ("wrong_due_to_invented_pct", "wrong_due_to_invented_pct"),
+        )
+        paper_rules = rules is _paper
+        rows = [
+            [kb]
+            + [
+                get(kb, m, rules(paper_key if paper_rules else own_key), paper_key)
+                for m in columns
+                for paper_key, own_key in keys
+            ]
+            for kb in kbs
         ]
-        for kb in kbs
-    ]
-    return [
-        ("Table 1. Accuracy", ["Dataset", *models], t1),
-        ("Table 2. Mean similarity of wrong predictions", ["Measure", *models], t2),
-        (
-            "Table 3. Unique predicted IDs, % invented, % of wrong predictions due to invented IDs",
-            t3_headers,
-            t3,
-        ),
-    ]
+        which = "paper rules" if paper_rules else "knowsum rules"
+        return (
+            f"Table 3 ({which}). Unique answers, % invented, % of wrong predictions due to invented IDs",
+            headers,
+            rows,
+        )
+
+    tables = [("Table 1. Accuracy", ["Dataset", *everyone], t1)]
+    if models:
+        tables.append(
+            ("Table 2 (paper rules). Mean similarity of wrong predictions", ["Measure", *models], t2)
+        )
+    tables.append(t3(everyone, _paper))
+    if models:
+        tables.append(t3(models, _knowsum))
+    return tables

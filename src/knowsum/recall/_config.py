@@ -8,12 +8,21 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from knowsum.recall._templates import LANGUAGES, Api, check_template
 
-__all__ = ["PI2_TEMPERATURES", "InvarianceMethod", "RecallConfig"]
+__all__ = ["PI2_TEMPERATURES", "POLYSEMY_KBS", "InvarianceMethod", "RecallConfig", "polysemy_default"]
 
 InvarianceMethod = Literal["pi1", "pi2", "pi3"]
 
 #: PI-2 temperatures of the paper (§6.2): 0.0 … 1.0 in steps of 0.1.
 PI2_TEMPERATURES: tuple[float, ...] = tuple(round(0.1 * i, 1) for i in range(11))
+
+
+POLYSEMY_KBS = frozenset({"theorems"})
+"""KBs whose IDs are Wikidata Q-IDs: the paper accepts any ID carrying the label only there (§4.1)."""
+
+
+def polysemy_default(kb: str) -> bool:
+    """Whether ``kb`` accepts another concept's ID with the same label by default (Wikidata only)."""
+    return kb in POLYSEMY_KBS
 
 
 class RecallConfig(BaseModel):
@@ -36,7 +45,11 @@ class RecallConfig(BaseModel):
     max_tokens: int | None = Field(
         None, ge=1, description="Generated tokens per answer (default: 32 chat, 10 completions as in §4.2)."
     )
-    polysemy: bool = Field(True, description="Accept the ID of any term carrying the same label.")
+    polysemy: bool | None = Field(
+        None,
+        description="Accept the ID of any term carrying the same label (None: the paper's rule, "
+        "on for Wikidata Q-IDs only).",
+    )
     invariance: tuple[InvarianceMethod, ...] = Field((), description="PI-1/2/3 methods to run (§6).")
     pi1_repeats: int = Field(10, ge=2, description="M of PI-1: repetitions at temperature 0.")
     pi2_temperatures: tuple[float, ...] = Field(PI2_TEMPERATURES, description="Temperatures of PI-2.")
@@ -71,6 +84,11 @@ class RecallConfig(BaseModel):
         if self.select == "stratified" and self.per_bucket is None:
             raise ValueError("select='stratified' needs per_bucket=K")
         return self
+
+    @property
+    def use_polysemy(self) -> bool:
+        """Effective polysemy (:func:`polysemy_default` when not set)."""
+        return polysemy_default(self.kb) if self.polysemy is None else self.polysemy
 
     @property
     def tokens(self) -> int:

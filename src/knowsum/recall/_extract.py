@@ -18,8 +18,10 @@ from knowsum.kb import SYNTAX, IdSyntax
 __all__ = ["IdExtractor", "extract_id"]
 
 # Bare-ID syntaxes whose KB pattern also admits chapter numerals/numbers ("I", "12"): extract only codes.
+# ICD-10 takes up to four decimals so that "J45.909" (an ICD-10-CM code) is read whole, never cut to
+# "J45" (which would then score as correct); such a code is kept as an ID absent from WHO ICD-10.
 _BARE_OVERRIDES = {
-    "icd10": r"[A-Z]\d{2}(?:\.?\d{1,2})?",
+    "icd10": r"[A-Z]\d{2}(?:\.?\d{1,4})?",
     "icd10cm": r"[A-Z]\d[0-9A-Z](?:\.[0-9A-Z]{1,4})?",
 }
 _EDGE_L = r"(?<![A-Za-z0-9])"
@@ -96,9 +98,18 @@ class IdExtractor:
             text = completion_prefix + stripped
         for m in self.regex.finditer(text):
             found = self._from_digits(m.group(1)) if self.syntax.prefix else self.normalize(m.group(0))
+            if found is None and self.kb == "icd10":
+                found = _long_icd10(m.group(0))
             if found is not None:
                 return found
         return None
+
+
+def _long_icd10(code: str) -> str | None:
+    """``J45.909``/``J45909`` → ``J45.909``: an ICD-shaped code longer than WHO ICD-10 has."""
+    s = code.upper()
+    digits = s[3:].lstrip(".")
+    return f"{s[:3]}.{digits}" if len(digits) >= 3 else None
 
 
 _CACHE: dict[str, IdExtractor] = {}

@@ -95,7 +95,7 @@ def load_popularity_source(kb: str, source: str, ids: set[str] | None = None) ->
 
 @dataclass(frozen=True, slots=True)
 class Buckets:
-    """Popularity buckets over a universe of concepts (paper §5.2).
+    """Popularity buckets over a universe of concepts (paper §5.2; the rule: :mod:`knowsum.stats.buckets`).
 
     Attributes:
         popularity: Popularity by ID for the universe (concepts without a value are left out).
@@ -111,12 +111,12 @@ class Buckets:
 
     @classmethod
     def build(cls, popularity: Mapping[str, float], n_buckets: int = 50) -> Buckets:
-        """Bucket every ID of ``popularity`` into ``n_buckets`` percentile buckets."""
+        """Bucket every ID of ``popularity`` into ``n_buckets`` buckets of consecutive distinct values."""
         ids = list(popularity)
         values = np.fromiter((popularity[i] for i in ids), dtype=np.float64, count=len(ids))
         edges = bucket_edges(values, n_buckets)
         numbers = assign_buckets(values, edges)
-        sizes = np.bincount(numbers, minlength=n_buckets + 1)[1:]
+        sizes = np.bincount(numbers, minlength=edges.size)[1:]  # fewer buckets than asked when D < n
         return cls(
             dict(popularity), edges, dict(zip(ids, numbers.tolist(), strict=True)), tuple(sizes.tolist())
         )

@@ -8,9 +8,12 @@ Accepted formats (detected from the content):
   ``label``, ``popularity``);
 - JSONL, one object per line with ``id`` and ``prediction`` (optional ``label``, ``popularity``).
 
-The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. Bad
-rows raise :class:`~knowsum.errors.InputFileError` naming the file, the first bad line and how
-many more there are.
+The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. Files
+are read as they are: a gold ID that is not a well-formed ID of the KB (the released Uberon files
+hold ``UBERON:60005380``) is kept and compared as a string (exact match), and the result carries
+one warning naming it. Only rows that cannot be read (wrong column count, a popularity that is not
+a number…) raise :class:`~knowsum.errors.InputFileError` naming the file, the first bad line and
+how many more there are.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from typing import Any
 from knowsum.errors import InputFileError
 from knowsum.kb import load_ontology
 from knowsum.recall._concepts import Concept, LabelIndex
+from knowsum.recall._config import polysemy_default
 from knowsum.recall._extract import IdExtractor
+from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._result import PredictionRecord, RecallResult
 from knowsum.recall._score import Judge, summarize
@@ -177,7 +182,7 @@ def score_predictions(
     top_k: int = 500,
     n_perm: int = 10_000,
     seed: int = 0,
-    polysemy: bool = True,
+    polysemy: bool | None = None,
 ) -> tuple[RecallResult, list[PredictionRecord]]:
     """Score a predictions file against the installed ``kb`` (every metric of a run, no model).
 
@@ -186,10 +191,11 @@ def score_predictions(
         path: Predictions file (see module docstring).
         popularity: Popularity source overriding the file's column (``web``, a file, a proxy);
             ``None`` uses the file's popularity values if any.
-        n_buckets, top_k, n_perm, seed, polysemy: As in :class:`~knowsum.recall.RecallConfig`.
+        n_buckets, top_k, n_perm, seed, polysemy: As in :class:`~knowsum.recall.RecallConfig`
+            (``polysemy=None``: on for Wikidata only, the paper's rule).
 
     Raises:
-        InputFileError: bad rows, or a gold ID that is not a well-formed ``kb`` ID.
+        InputFileError: rows that cannot be read (named by line).
     """
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -199,11 +205,12 @@ def score_predictions(
     t0 = time.perf_counter()
     fmt, rows = read_predictions(path)
     gold: list[str] = []
+    malformed: list[PredictionRow] = []
     for r in rows:
         gid = extractor.normalize(r.id)
         if gid is None:
-            raise InputFileError(path, f"gold ID {r.id!r} is not a well-formed {kb} ID", r.line)
-        gold.append(gid)
+            malformed.append(r)
+        gold.append(r.id if gid is None else gid)
     timings["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     source = f"{fmt} file"
@@ -214,21 +221,38 @@ def score_predictions(
         pop = {g: r.popularity for g, r in zip(gold, rows, strict=True) if r.popularity is not None}
     known = {g: pop[g] for g in gold if pop is not None and g in pop}
     buckets = Buckets.build(known, n_buckets) if known else None
-    index = LabelIndex.of(ontology) if polysemy else None
+    use_polysemy = polysemy_default(kb) if polysemy is None else polysemy
+    index = LabelIndex.of(ontology) if use_polysemy else None
     judge = Judge(ontology)
     prefix = extractor.syntax.prefix
     timings["buckets_and_labels"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     records: list[PredictionRecord] = []
+    labels: dict[str, str] = {}
     for gid, r in zip(gold, rows, strict=True):
         label = r.label if r.label is not None else (ontology[gid].name if gid in ontology else "")
+        labels.setdefault(gid, label)
         concept = Concept(gid, label, known.get(gid), buckets.of.get(gid) if buckets is not None else None)
         accepted = index.ids(label) if index is not None else frozenset()
-        records.append(judge(concept, r.prediction, extractor.extract(r.prediction, prefix), accepted))
+        answer = r.prediction.strip()
+        # a malformed gold ID is compared as a string: the exact answer is that ID
+        predicted = answer if answer == gid and gid not in ontology else extractor.extract(answer, prefix)
+        records.append(judge(concept, r.prediction, predicted, accepted))
     timings["judge"] = time.perf_counter() - t0
     t0 = time.perf_counter()
+    wide = kb in WIDE_EXISTENCE_KBS
+    # the authors' layout holds their answers after their own ID regex: compared verbatim (rule 1)
+    verbatim = fmt == "release"
+    study = Study(judge.names if wide else labels, "ontology" if wide else "study", verbatim=verbatim)
     scores = summarize(
-        records, buckets, source=source, top_k=top_k, n_perm=n_perm, seed=seed, resolve=ontology.resolve
+        records,
+        buckets,
+        study=study,
+        source=source,
+        top_k=top_k,
+        n_perm=n_perm,
+        seed=seed,
+        resolve=ontology.resolve,
     )
     timings["statistics"] = time.perf_counter() - t0
     config = {
@@ -240,7 +264,7 @@ def score_predictions(
         "top_k": top_k,
         "n_perm": n_perm,
         "seed": seed,
-        "polysemy": polysemy,
+        "polysemy": use_polysemy,
     }
     result = RecallResult(
         kb=kb,
@@ -251,5 +275,16 @@ def score_predictions(
         config=config,
         scores=scores,
         timings=timings,
+        warnings=[_malformed_warning(path, kb, malformed)] if malformed else [],
     )
     return result, records
+
+
+def _malformed_warning(path: Path, kb: str, rows: list[PredictionRow]) -> str:
+    """One line naming the gold IDs kept as given because they are not well-formed ``kb`` IDs."""
+    shown = ", ".join(f"{r.id!r} (line {r.line})" for r in rows[:5]) + (" …" if len(rows) > 5 else "")
+    n = len(rows)
+    return (
+        f"{path}: {n} gold ID{'s' if n > 1 else ''} not well-formed {kb} ID{'s' if n > 1 else ''}, "
+        f"kept as given and compared exactly: {shown}"
+    )

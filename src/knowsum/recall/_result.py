@@ -12,9 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "RESULT_VERSION",
+    "RULES_NOTE",
     "BucketStats",
     "InvarianceBucket",
     "InvarianceSummary",
+    "PaperScores",
     "PopularityScores",
     "PredictionRecord",
     "RecallResult",
@@ -22,7 +24,16 @@ __all__ = [
     "Status",
 ]
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2
+"""2: ``scores.paper`` (the paper's comparability rules), Granger permutation p, per-bucket paper
+error means, ``warnings``; version-1 records still load (the new fields are empty)."""
+
+RULES_NOTE = (
+    "paper rules: an answer exists only if it is one of the study's concept IDs and every distinct "
+    "answer (a no-ID text too) counts; knowsum rules: any ID of the installed ontology exists "
+    "(obsolete and alternative IDs too) and a no-ID answer is not an invented ID"
+)
+"""The one-line explanation shown next to the two rule sets (terminal, JSON, report.html)."""
 
 Status = Literal["correct", "wrong", "invented", "no_id"]
 """``correct``; ``wrong``: an existing ID of another concept; ``invented``: well formed but absent
@@ -72,6 +83,12 @@ class BucketStats(_Record):
     mean_popularity: float | None = Field(description="Mean popularity of the probed concepts.")
     mean_levenshtein: float | None = Field(description="Mean Levenshtein distance of the errors.")
     mean_jaccard: float | None = Field(description="Mean Jaccard similarity of the wrong existing IDs.")
+    paper_mean_levenshtein: float | None = Field(
+        None, description="Paper rule 2: mean Levenshtein of every wrong prediction (None: no error)."
+    )
+    paper_mean_jaccard: float | None = Field(
+        None, description="Paper rule 2: mean Jaccard of every wrong prediction (None: no error)."
+    )
     n_top_k: int = Field(description="n_B: top-k repeated wrong IDs whose own bucket is this one.")
     r_b: float | None = Field(description="R_B = n_B / (N_B / N · k).")
 
@@ -88,11 +105,26 @@ class PopularityScores(_Record):
     bucket_spearman: float | None = Field(description="Spearman ρ of bucket rank vs bucket accuracy.")
     bucket_spearman_p: float | None = Field(description="Its permutation p-value.")
     granger_f: float | None = Field(description="Granger F: bucket mean popularity → accuracy (lag 3).")
-    granger_p: float | None = Field(description="Its p-value (statsmodels ssr F test).")
-    levenshtein_spearman: float | None = Field(description="Spearman ρ of bucket rank vs mean Levenshtein.")
+    granger_p: float | None = Field(description="Its parametric p-value (statsmodels ssr F test).")
+    granger_perm_p: float | None = Field(
+        None, description="Its permutation p-value (cause series shuffled n_perm times)."
+    )
+    levenshtein_spearman: float | None = Field(
+        description="Table 6: Spearman ρ of bucket mean popularity vs paper-rule mean Levenshtein "
+        "(a bucket without errors counts 0)."
+    )
     levenshtein_spearman_p: float | None = None
-    jaccard_spearman: float | None = Field(description="Spearman ρ of bucket rank vs mean Jaccard.")
+    jaccard_spearman: float | None = Field(
+        description="Table 6: Spearman ρ of bucket mean popularity vs paper-rule mean Jaccard "
+        "(a bucket without errors counts 1)."
+    )
     jaccard_spearman_p: float | None = None
+    knowsum_levenshtein_spearman: float | None = Field(
+        None, description="The same with knowsum-rule means, over buckets with errors."
+    )
+    knowsum_jaccard_spearman: float | None = Field(
+        None, description="The same with knowsum-rule means, over buckets with wrong existing IDs."
+    )
     top_k: int = Field(description="k of the top-k repeated wrong IDs.")
     top_k_used: int = Field(description="Repeated wrong IDs with a known bucket actually taken (<= k).")
     rb_spearman: float | None = Field(description="Spearman ρ of bucket rank vs R_B.")
@@ -100,6 +132,36 @@ class PopularityScores(_Record):
     top_ids: list[tuple[str, int, int]] = Field(
         default_factory=list, description="The 20 most repeated wrong IDs: (ID, times, bucket)."
     )
+
+
+class PaperScores(_Record):
+    """Tables 2–3 under the paper's comparability rules (issue 15, rules 1–2; docs/recall.md).
+
+    An answer *exists* when it is one of the study's concept IDs (the probed universe or the rows
+    of the scored file; the whole ontology for ICD-10 and Wikidata, §4.1 fn. 8). Answers are
+    compared as given: the extracted ID, or the stripped raw text when there is none.
+    """
+
+    existence: Literal["study", "ontology"] = Field(description="What an existing answer belongs to.")
+    n_study: int = Field(description="IDs an answer may exist among.")
+    unique_answers: int = Field(description="Distinct answers (Table 3a Unq).")
+    invented_unique: int = Field(description="Distinct answers that do not exist.")
+    invented_pct: float | None = Field(description="100 · invented_unique / unique_answers (Table 3a %Inv).")
+    n_wrong: int = Field(description="Wrong predictions.")
+    n_wrong_invented: int = Field(description="Wrong predictions whose answer does not exist.")
+    wrong_due_to_invented_pct: float | None = Field(
+        description="100 · n_wrong_invented / n_wrong (Table 3b)."
+    )
+    mean_levenshtein: float | None = Field(
+        description="Table 2: Levenshtein of every wrong prediction (length of the gold ID when the "
+        "answer does not exist), mean over buckets of the per-bucket means (pooled without buckets)."
+    )
+    mean_jaccard: float | None = Field(
+        description="Table 2: word-token Jaccard of the labels (0 when the answer does not exist), "
+        "averaged like mean_levenshtein."
+    )
+    averaging: Literal["buckets", "pooled"] = Field(description="How Table 2 means were averaged.")
+    note: str = Field(RULES_NOTE, description="How these rules differ from knowsum's (one line).")
 
 
 class RecallScores(_Record):
@@ -120,6 +182,9 @@ class RecallScores(_Record):
     mean_jaccard: float | None = Field(description="Mean Jaccard over wrong IDs that exist in the ontology.")
     n_jaccard: int
     popularity: PopularityScores | None = None
+    paper: PaperScores | None = Field(
+        None, description="Tables 2–3 under the paper's rules (None: v1 record)."
+    )
 
 
 class InvarianceBucket(_Record):
@@ -159,3 +224,4 @@ class RecallResult(_Record):
     scores: RecallScores
     invariance: list[InvarianceSummary] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per step.")
+    warnings: list[str] = Field(default_factory=list, description="Data problems kept and reported.")

@@ -20,6 +20,7 @@ from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import invariance_requests, summarize_invariance
+from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._result import InvarianceSummary, PredictionRecord, RecallResult
 from knowsum.recall._score import Judge, summarize
@@ -28,8 +29,11 @@ from knowsum.recall._templates import completion_prefix, render_prompt
 __all__ = ["ask", "prepare", "run_recall"]
 
 
-def prepare(config: RecallConfig, ontology: Ontology) -> tuple[list[Concept], Buckets | None, str]:
-    """The concepts to probe, the popularity buckets of the universe, and the popularity source name.
+def prepare(
+    config: RecallConfig, ontology: Ontology
+) -> tuple[list[Concept], Buckets | None, str, dict[str, str]]:
+    """The concepts to probe, the popularity buckets of the universe, the popularity source name,
+    and the universe's ID → label (the study of the paper's rules).
 
     Raises:
         ConfigError: a popularity source that covers none of the eligible concepts.
@@ -50,7 +54,7 @@ def prepare(config: RecallConfig, ontology: Ontology) -> tuple[list[Concept], Bu
         buckets = Buckets.build(known, config.n_buckets)
     concepts = with_buckets(plain, buckets)
     chosen = select(concepts, config.select, n=config.sample, per_bucket=config.per_bucket, seed=config.seed)
-    return chosen, buckets, source
+    return chosen, buckets, source, {c.id: c.label for c in plain}
 
 
 def ask(
@@ -94,11 +98,14 @@ def run_recall(
     t0 = time.perf_counter()
     ontology = load_ontology(config.kb)
     extractor = IdExtractor(config.kb)
-    concepts, buckets, source = prepare(config, ontology)
+    concepts, buckets, source, study_labels = prepare(config, ontology)
     if not concepts:
         raise ConfigError(f"no {config.kb} concept selected")
-    index = LabelIndex.of(ontology) if config.polysemy else None
+    index = LabelIndex.of(ontology) if config.use_polysemy else None
     judge = Judge(ontology)
+    study = (
+        Study(judge.names, "ontology") if config.kb in WIDE_EXISTENCE_KBS else Study(study_labels, "study")
+    )
     timings["prepare"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -120,6 +127,7 @@ def run_recall(
     scores = summarize(
         records,
         buckets,
+        study=study,
         source=source,
         top_k=config.top_k,
         n_perm=config.n_perm,

@@ -9,34 +9,74 @@ measures; :func:`summarize` aggregates judged predictions into :class:`RecallSco
   (an invented ID has no label);
 - unique predicted IDs, % of them invented (absent from the whole ontology, obsolete and
   alternative IDs included), % of wrong predictions (no-ID answers included) caused by invented IDs;
-- with popularity: per-bucket accuracy, Spearman ρ of bucket rank vs accuracy with a
-  permutation p-value, Granger F (bucket mean popularity → accuracy, lag 3), Spearman of bucket
-  rank vs mean Levenshtein / Jaccard, and the top-k repeated wrong IDs with ``R_B`` per bucket.
+- the same Tables 2–3 under the paper's comparability rules (:mod:`knowsum.recall._paper`);
+- with popularity (buckets: :mod:`knowsum.stats.buckets`): per-bucket accuracy; with x = the
+  bucket's mean popularity and y = its accuracy (paper §5.1, issue 15 rule 4), Spearman ρ with a
+  permutation p-value and the Granger F (lag 3) with its parametric and permutation p-values;
+  Table 6: Spearman of x vs the paper-rule mean Levenshtein / Jaccard (a bucket without errors
+  counts 0 / 1) and, for knowsum's rules, over buckets with errors; the top-k repeated wrong IDs
+  with ``R_B`` per bucket.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from knowsum.kb import Ontology
-from knowsum.recall._concepts import Concept, primary_names
+from knowsum.recall._concepts import Concept
+from knowsum.recall._paper import Study, paper_errors, paper_scores
 from knowsum.recall._popularity import Buckets
 from knowsum.recall._result import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
-from knowsum.stats import granger_f, spearman_permutation
+from knowsum.stats import granger_f, granger_test, spearman_permutation
 
 __all__ = ["GRANGER_LAG", "Judge", "granger_f", "judge", "spearman_or_none", "summarize"]
 
 GRANGER_LAG = 3
 
 
+class OntologyLabels(Mapping[str, str]):
+    """Every ID of an ontology (primary — live or obsolete — and alternative) → its term's name.
+
+    Membership is exact (the IDs as the ontology spells them) and costs nothing up front; a name
+    is read from the ontology the first time it is asked for and then cached, so scoring touches
+    only the terms that were predicted.
+    """
+
+    def __init__(self, ontology: Ontology) -> None:
+        self._ontology = ontology
+        self._ids = frozenset(ontology)  # the keys only: no term is built
+        self._alt = ontology.alt_ids
+        self._cache: dict[str, str] = {}
+
+    def __getitem__(self, key: str) -> str:
+        name = self._cache.get(key)
+        if name is None:
+            tid = key if key in self._ids else self._alt.get(key)
+            if tid is None:
+                raise KeyError(key)
+            name = self._cache[key] = self._ontology[tid].name
+        return name
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._ids or key in self._alt
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._ids
+        yield from (a for a in self._alt if a not in self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids) + sum(a not in self._ids for a in self._alt)
+
+
 class Judge:
-    """Classifies answers against one ontology (see :func:`judge`); builds its ID → label table once.
+    """Classifies answers against one ontology (see :func:`judge`).
 
     Existence is decided over the *whole* ontology: primary IDs of live and obsolete terms and
     every alternative ID (paper §4.1 fn. 8).
@@ -44,15 +84,12 @@ class Judge:
 
     def __init__(self, ontology: Ontology) -> None:
         self.ontology = ontology
-        names = primary_names(ontology, include_obsolete=True)
-        for alt, primary in ontology.alt_ids.items():
-            if primary in names:
-                names.setdefault(alt, names[primary])
-        self._names = names
+        self.names: Mapping[str, str] = OntologyLabels(ontology)
+        """Every ID of the ontology (live, obsolete and alternative) → label."""
         self._tokens: dict[str, frozenset[str]] = {}
 
     def _label_of(self, pid: str) -> str | None:
-        name = self._names.get(pid)
+        name = self.names.get(pid)
         if name is None:
             tid = self.ontology.resolve(pid)  # an odd spelling the table does not hold
             name = None if tid is None else self.ontology[tid].name
@@ -144,10 +181,20 @@ def _pct(num: int, den: int) -> float | None:
     return 100.0 * num / den if den else None
 
 
+@dataclass(frozen=True, slots=True)
+class _Options:
+    source: str
+    top_k: int
+    n_perm: int
+    seed: int
+    resolve: Callable[[str], str | None] | None
+
+
 def summarize(
     records: Sequence[PredictionRecord],
     buckets: Buckets | None = None,
     *,
+    study: Study | None = None,
     source: str = "",
     top_k: int = 500,
     n_perm: int = 10_000,
@@ -159,9 +206,11 @@ def summarize(
     Args:
         records: Judged predictions (:func:`judge`).
         buckets: Popularity buckets of the universe; ``None`` skips the popularity analysis.
+        study: The study's concept IDs and labels for the paper's rules
+            (:mod:`knowsum.recall._paper`); ``None`` skips them.
         source: Name of the popularity source, recorded.
         top_k: k of the top-k repeated wrong IDs (paper: 500).
-        n_perm: Permutations of each Spearman test (paper: permutation test; default 10,000).
+        n_perm: Permutations of each Spearman test and of the Granger test (default 10,000).
         seed: Seed of the permutation tests.
         resolve: Maps a predicted ID to its primary ID (alternative IDs), for the bucket lookup.
     """
@@ -172,7 +221,19 @@ def summarize(
     n_wrong = n - status["correct"]
     levs = [float(r.levenshtein) for r in records if r.levenshtein is not None]
     jacs = [r.jaccard for r in records if r.jaccard is not None]
-    pop = _popularity(records, buckets, source, top_k, n_perm, seed, resolve) if buckets is not None else None
+    errors = paper_errors(records, study) if study is not None else None
+    opts = _Options(source, top_k, n_perm, seed, resolve)
+    pop = _popularity(records, buckets, opts, errors) if buckets is not None else None
+    paper = None
+    if study is not None and errors is not None:
+        means = None
+        if pop is not None:
+            means = [
+                (s.paper_mean_levenshtein, s.paper_mean_jaccard)
+                for s in pop.buckets
+                if s.paper_mean_levenshtein is not None and s.paper_mean_jaccard is not None
+            ]
+        paper = paper_scores(records, study, errors, means)
     return RecallScores(
         n=n,
         n_correct=status["correct"],
@@ -189,6 +250,7 @@ def summarize(
         mean_jaccard=_mean(jacs),
         n_jaccard=len(jacs),
         popularity=pop,
+        paper=paper,
     )
 
 
@@ -212,24 +274,27 @@ def _top_k(
     return ranked, Counter(b for _, _, b in ranked)
 
 
+def _bucket_mean(values: Sequence[tuple[int, float]], i: int) -> float | None:
+    return float(np.mean([v[i] for v in values])) if values else None
+
+
 def _popularity(
     records: Sequence[PredictionRecord],
     buckets: Buckets,
-    source: str,
-    top_k: int,
-    n_perm: int,
-    seed: int,
-    resolve: Callable[[str], str | None] | None,
+    opts: _Options,
+    errors: Sequence[tuple[int, float] | None] | None,
 ) -> PopularityScores:
-    members: dict[int, list[PredictionRecord]] = {}
-    for r in records:
+    members: dict[int, list[int]] = {}
+    for i, r in enumerate(records):
         if r.bucket is not None:
-            members.setdefault(r.bucket, []).append(r)
-    ranked, n_b = _top_k(records, buckets, top_k, resolve)
+            members.setdefault(r.bucket, []).append(i)
+    ranked, n_b = _top_k(records, buckets, opts.top_k, opts.resolve)
     k_used, big_n = len(ranked), sum(buckets.sizes)
     stats: list[BucketStats] = []
     for b in range(1, buckets.n + 1):
-        rs = members.get(b, [])
+        idx = members.get(b, [])
+        rs = [records[i] for i in idx]
+        errs = [e for e in (errors[i] for i in idx) if e is not None] if errors is not None else []
         correct = sum(r.status == "correct" for r in rs)
         rb = repetition_ratio(n_b[b], buckets.sizes[b - 1], big_n, k_used)
         stats.append(
@@ -244,37 +309,52 @@ def _popularity(
                 mean_popularity=_mean([r.popularity for r in rs if r.popularity is not None]),
                 mean_levenshtein=_mean([float(r.levenshtein) for r in rs if r.levenshtein is not None]),
                 mean_jaccard=_mean([r.jaccard for r in rs if r.jaccard is not None]),
+                paper_mean_levenshtein=_bucket_mean(errs, 0),
+                paper_mean_jaccard=_bucket_mean(errs, 1),
                 n_top_k=n_b[b],
                 r_b=None if math.isnan(rb) else rb,
             )
         )
-    filled = [s for s in stats if s.accuracy is not None]
-    acc = [s.accuracy for s in filled if s.accuracy is not None]
-    gf, gp = granger_f(acc, [s.mean_popularity or 0.0 for s in filled], lag=GRANGER_LAG)
+    # Rule 4: x = mean popularity of the bucket, y = its accuracy, over buckets with predictions.
+    filled = [s for s in stats if s.accuracy is not None and s.mean_popularity is not None]
+    x = [s.mean_popularity or 0.0 for s in filled]
+    acc = [s.accuracy or 0.0 for s in filled]
+    granger = granger_test(acc, x, lag=GRANGER_LAG, n_perm=opts.n_perm, seed=opts.seed)
 
-    def trend(attr: str) -> tuple[float | None, float | None]:
-        """Spearman ρ (permutation p) of bucket rank vs a per-bucket value, over defined buckets."""
-        pairs = [(s.bucket, getattr(s, attr)) for s in stats if getattr(s, attr) is not None]
-        return spearman_or_none([b for b, _ in pairs], [v for _, v in pairs], n_perm, seed)
+    def trend(values: Sequence[float | None], fill: float | None) -> tuple[float | None, float | None]:
+        """Spearman ρ (permutation p) of bucket mean popularity vs a per-bucket value (None → fill)."""
+        pairs = [(px, fill if v is None else v) for px, v in zip(x, values, strict=True)]
+        kept = [(px, v) for px, v in pairs if v is not None]
+        return spearman_or_none([p for p, _ in kept], [v for _, v in kept], opts.n_perm, opts.seed)
 
-    rho, p = trend("accuracy")
-    lrho, lp = trend("mean_levenshtein")
-    jrho, jp = trend("mean_jaccard")
-    rrho, rp = trend("r_b") if k_used else (None, None)
+    rho, p = trend(acc, None)
+    lrho, lp = trend([s.paper_mean_levenshtein for s in filled], 0.0) if errors is not None else (None, None)
+    jrho, jp = trend([s.paper_mean_jaccard for s in filled], 1.0) if errors is not None else (None, None)
+    klrho, _ = trend([s.mean_levenshtein for s in filled], None)
+    kjrho, _ = trend([s.mean_jaccard for s in filled], None)
+    rank = [(s.bucket, s.r_b) for s in stats if s.r_b is not None]
+    rrho, rp = (
+        spearman_or_none([b for b, _ in rank], [v for _, v in rank], opts.n_perm, opts.seed)
+        if k_used
+        else (None, None)
+    )
     return PopularityScores(
-        source=source,
+        source=opts.source,
         n_buckets=buckets.n,
         n_with_popularity=sum(len(v) for v in members.values()),
         buckets=stats,
         bucket_spearman=rho,
         bucket_spearman_p=p,
-        granger_f=gf,
-        granger_p=gp,
+        granger_f=None if granger is None else granger.f,
+        granger_p=None if granger is None else granger.p_value,
+        granger_perm_p=None if granger is None else granger.perm_p_value,
         levenshtein_spearman=lrho,
         levenshtein_spearman_p=lp,
         jaccard_spearman=jrho,
         jaccard_spearman_p=jp,
-        top_k=top_k,
+        knowsum_levenshtein_spearman=klrho,
+        knowsum_jaccard_spearman=kjrho,
+        top_k=opts.top_k,
         top_k_used=k_used,
         rb_spearman=rrho,
         rb_spearman_p=rp,

@@ -6,8 +6,8 @@ Nothing here reads files or calls a model; :mod:`knowsum.recall._score` composes
   :func:`jaccard` between the token sets (:func:`label_tokens`) of the gold label and the label
   of the wrongly predicted ID.
 - Popularity buckets (§5.2; re-exported from :mod:`knowsum.stats.buckets`): :func:`bucket_edges`
-  — the 50 percentiles of the *distinct* observed popularity values — and :func:`assign_buckets`;
-  equal values always share a bucket.
+  — floor(D / 50) consecutive *distinct* observed popularity values per bucket, the last bucket
+  also the remainder (the authors' rule) — and :func:`assign_buckets`; equal values share a bucket.
 - Repeated IDs (§5.1): :func:`repetition_ratio`, ``R_B = n_B / (N_B / N · k)``.
 - Prediction invariance (§6.1): :func:`prediction_invariance`, ``PI = 1 − (U − 1)/(M − 1)``.
 """

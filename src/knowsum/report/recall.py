@@ -74,33 +74,86 @@ def _figures(result: Mapping[str, Any]) -> dict[str, Any]:
     return figs
 
 
+_RULE_ROWS = (
+    ("unique answers (Table 3a)", "unique_answers", "n_unique_predicted"),
+    ("% invented (Table 3a)", "invented_pct", "invented_unique_pct"),
+    ("% wrong due to invented (Table 3b)", "wrong_due_to_invented_pct", "wrong_due_to_invented_pct"),
+    ("mean Levenshtein (Table 2)", "mean_levenshtein", "mean_levenshtein"),
+    ("mean Jaccard (Table 2)", "mean_jaccard", "mean_jaccard"),
+)
+
+
 def _summary(result: Mapping[str, Any]) -> h.Markup:
     s = result["scores"]
+    paper = s.get("paper")
     tiles = h.key_numbers(
         [
             ("accuracy", s["accuracy"], f"{s['n_correct']} of {s['n']}"),
-            ("unique predicted IDs", s["n_unique_predicted"], ""),
-            ("% invented (unique)", s["invented_unique_pct"], ""),
-            ("% wrong due to invented", s["wrong_due_to_invented_pct"], ""),
-            ("mean Levenshtein", s["mean_levenshtein"], f"{s['n_levenshtein']} errors"),
-            ("mean Jaccard", s["mean_jaccard"], f"{s['n_jaccard']} wrong existing IDs"),
+            ("unique answers (paper rules)", None if paper is None else paper["unique_answers"], ""),
+            ("% invented (paper rules)", None if paper is None else paper["invented_pct"], ""),
+            (
+                "% wrong due to invented (paper rules)",
+                None if paper is None else paper["wrong_due_to_invented_pct"],
+                "",
+            ),
         ]
     )
+    both = [[name, None if paper is None else paper[pk], s[sk]] for name, pk, sk in _RULE_ROWS]
     rows = [
         ["answers without an ID", s["n_no_id"]],
         ["wrong predictions (incl. no ID)", s["n_wrong"]],
-        ["predictions with an invented ID", s["n_invented"]],
-        ["distinct invented IDs", s["n_invented_unique"]],
+        ["predictions with an invented ID (knowsum rules)", s["n_invented"]],
+        ["distinct invented IDs (knowsum rules)", s["n_invented_unique"]],
     ]
-    return h.section("Memorization (RQ1, paper Tables 1–3)", tiles, h.table(["measure", "value"], rows))
+    note = (
+        f"{paper['note']}. Paper-rule Table 2 means: {paper['averaging']} "
+        f"({'mean over buckets of the per-bucket means' if paper['averaging'] == 'buckets' else 'pooled'}); "
+        f"existence over the {paper['existence']} ({paper['n_study']} IDs)."
+        if paper is not None
+        else "This record predates the paper-rule figures (result version 1)."
+    )
+    return h.section(
+        "Memorization (RQ1, paper Tables 1–3)",
+        tiles,
+        h.table(["measure", "paper rules", "knowsum rules"], both, numeric=[False, True, True]),
+        h.paragraph(note),
+        h.table(["measure", "value"], rows),
+    )
 
 
 def _popularity(pop: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
     stats = [
-        ["Spearman ρ bucket vs accuracy", pop["bucket_spearman"], pop["bucket_spearman_p"]],
-        ["Granger F popularity → accuracy (lag 3)", pop["granger_f"], pop["granger_p"]],
-        ["Spearman ρ bucket vs mean Levenshtein", pop["levenshtein_spearman"], pop["levenshtein_spearman_p"]],
-        ["Spearman ρ bucket vs mean Jaccard", pop["jaccard_spearman"], pop["jaccard_spearman_p"]],
+        [
+            "Spearman ρ mean popularity vs accuracy (permutation p)",
+            pop["bucket_spearman"],
+            pop["bucket_spearman_p"],
+        ],
+        ["Granger F popularity → accuracy, lag 3 (parametric p)", pop["granger_f"], pop["granger_p"]],
+        [
+            "Granger F popularity → accuracy, lag 3 (permutation p)",
+            pop["granger_f"],
+            pop.get("granger_perm_p"),
+        ],
+        [
+            "Spearman ρ mean popularity vs mean Levenshtein (paper rules)",
+            pop["levenshtein_spearman"],
+            pop["levenshtein_spearman_p"],
+        ],
+        [
+            "Spearman ρ mean popularity vs mean Jaccard (paper rules)",
+            pop["jaccard_spearman"],
+            pop["jaccard_spearman_p"],
+        ],
+        [
+            "Spearman ρ mean popularity vs mean Levenshtein (knowsum rules)",
+            pop.get("knowsum_levenshtein_spearman"),
+            None,
+        ],
+        [
+            "Spearman ρ mean popularity vs mean Jaccard (knowsum rules)",
+            pop.get("knowsum_jaccard_spearman"),
+            None,
+        ],
         ["Spearman ρ bucket vs R_B", pop["rb_spearman"], pop["rb_spearman_p"]],
     ]
     buckets = [
@@ -113,6 +166,8 @@ def _popularity(pop: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Marku
             b["accuracy"],
             b["mean_levenshtein"],
             b["mean_jaccard"],
+            b.get("paper_mean_levenshtein"),
+            b.get("paper_mean_jaccard"),
             b["n_top_k"],
             b["r_b"],
         ]
@@ -123,15 +178,29 @@ def _popularity(pop: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Marku
         "Popularity (RQ2, paper §5)",
         h.paragraph(
             f"Source: {pop['source']}; {pop['n_with_popularity']} probed concepts with a popularity value, "
-            f"{pop['n_buckets']} buckets by percentiles of the distinct values."
+            f"{pop['n_buckets']} buckets of consecutive distinct values (floor(D / buckets) each, "
+            "the last bucket also the remainder)."
         ),
         h.table(["statistic", "value", "p-value"], stats, numeric=[False, True, True]),
         imgs.get("accuracy", h.Markup("")),
         imgs.get("rb", h.Markup("")),
         h.table(
-            ["bucket", "from", "to", "N_B", "probed", "accuracy", "Levenshtein", "Jaccard", "n_B", "R_B"],
+            [
+                "bucket",
+                "from",
+                "to",
+                "N_B",
+                "probed",
+                "accuracy",
+                "Levenshtein (knowsum)",
+                "Jaccard (knowsum)",
+                "Levenshtein (paper)",
+                "Jaccard (paper)",
+                "n_B",
+                "R_B",
+            ],
             buckets,
-            numeric=[True] * 10,
+            numeric=[True] * 12,
             caption="Per-bucket statistics",
         ),
         h.table(["repeated wrong ID", "times", "bucket"], top, caption="Most repeated wrong IDs"),

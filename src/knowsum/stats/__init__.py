@@ -14,7 +14,7 @@ from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap
 from knowsum.stats.buckets import assign_buckets, bucket_edges
 from knowsum.stats.correlation import SpearmanResult, spearman_permutation
-from knowsum.stats.granger import granger_f
+from knowsum.stats.granger import GrangerResult, granger_f, granger_test
 from knowsum.stats.heldout import KSelection, select_k
 from knowsum.stats.intervals import INTERVAL_METHODS, IntervalMethod, Intervals, intervals, lognormal_total
 from knowsum.stats.prevalence import Prevalence
@@ -42,6 +42,7 @@ __all__ = [
     "BootstrapResult",
     "Curve",
     "Diagnostics",
+    "GrangerResult",
     "IntervalMethod",
     "Intervals",
     "KSelection",
@@ -58,6 +59,7 @@ __all__ = [
     "estimate_unseen",
     "extrapolation_curve",
     "granger_f",
+    "granger_test",
     "intervals",
     "lognormal_total",
     "macro_prf",

@@ -1,8 +1,16 @@
-"""Popularity buckets: percentiles of the distinct observed values (Bombieri et al. §5.2).
+"""Popularity buckets over the distinct observed values (Bombieri et al. §5.2, their released code).
 
-The paper groups ontology concepts into 50 buckets by the percentiles of their observed web
-popularity; taking the percentiles over the *distinct* values makes low buckets hold far more
-concepts than high ones when popularity is long-tailed, as the paper reports.
+The rule (one rule everywhere buckets are made in knowsum: recall, genebench's attention curve,
+the plots): sort the *distinct* popularity values; with ``D`` of them and ``n`` buckets, each
+bucket takes ``floor(D / n)`` consecutive distinct values and the last bucket also takes the
+remainder. Every concept goes to the bucket of its value, so equal values always share a bucket,
+and with a long-tailed popularity the low buckets hold far more concepts than the high ones, as
+the paper reports. This is the rule of the authors' ``subdivide_into_percentile`` (``D // perc``
+values per bucket, the last one capped): on their released GO files it puts each of the 1,000
+concepts of their §6.2 sample (20 per bucket) into the bucket they report.
+
+Beyond the paper: with fewer distinct values than buckets (``D < n``; the authors' code divides
+by zero there), each distinct value is its own bucket and there are ``D`` buckets.
 """
 
 from __future__ import annotations
@@ -18,14 +26,18 @@ __all__ = ["assign_buckets", "bucket_edges"]
 
 
 def bucket_edges(values: Iterable[float], n_buckets: int = 50) -> NDArray[np.float64]:
-    """Bucket boundaries: ``n_buckets + 1`` percentiles of the distinct observed values (§5.2).
+    """Bucket boundaries of the distinct-value rule (module docstring): ``min(n_buckets, D) + 1`` values.
 
-    The percentiles are taken over the *distinct* values (NumPy's linear interpolation), so each
-    bucket spans about the same number of distinct popularity values; with a long-tailed
-    popularity, low buckets then hold far more concepts than high ones, as in the paper.
+    ``edges[i]`` (``i < n``) is the smallest distinct value of bucket ``i + 1`` and ``edges[-1]``
+    the largest value, so bucket ``i`` holds ``edges[i-1] <= v < edges[i]`` (the last bucket also
+    ``v == edges[-1]``) — the layout :func:`assign_buckets` reads.
 
     Raises:
         StatsError: no values, non-finite values or ``n_buckets < 1``.
+
+    Example:
+        >>> bucket_edges([0, 0, 1, 2, 3, 4, 5, 9], n_buckets=3).tolist()  # 7 distinct: 2, 2, 3
+        [0.0, 2.0, 4.0, 9.0]
     """
     arr = np.unique(np.asarray(list(values), dtype=np.float64))
     if arr.size == 0:
@@ -34,7 +46,9 @@ def bucket_edges(values: Iterable[float], n_buckets: int = 50) -> NDArray[np.flo
         raise StatsError("popularity values must be finite")
     if n_buckets < 1:
         raise StatsError(f"n_buckets must be >= 1, got {n_buckets}")
-    edges: NDArray[np.float64] = np.percentile(arr, np.linspace(0.0, 100.0, n_buckets + 1))
+    n = min(n_buckets, arr.size)
+    per = arr.size // n
+    edges: NDArray[np.float64] = np.append(arr[np.arange(n) * per], arr[-1])
     return edges
 
 
@@ -47,9 +61,9 @@ def assign_buckets(
     above the last to the last bucket. Equal values always land in the same bucket.
 
     Example:
-        >>> e = bucket_edges([0, 1, 2, 3, 4], n_buckets=4)
-        >>> assign_buckets([0, 0, 1, 3.5, 4], e).tolist()
-        [1, 1, 2, 4, 4]
+        >>> e = bucket_edges([0, 0, 1, 2, 3, 4, 5, 9], n_buckets=3)
+        >>> assign_buckets([0, 1, 2, 3, 4, 9], e).tolist()
+        [1, 1, 2, 2, 3, 3]
     """
     arr = np.asarray(values, dtype=np.float64)
     n = edges.size - 1

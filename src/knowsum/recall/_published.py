@@ -1,0 +1,53 @@
+"""The paper's published Tables 1 and 3, transcribed for ``knowsum recall compare --published``.
+
+Source: Bombieri, Fiorini, Ponzetto, Rospocher, *Do LLMs Dream of Ontologies?*, Table 1 (accuracy)
+and Table 3 ((a) unique predicted IDs "Unq" and % invented "%Inv", (b) % of wrong predictions
+caused by invented IDs), §4.3 — copied from the paper's text (shared/papers/003_507f8d83487961c7.txt,
+lines 112–140), digits as printed. Dataset keys are knowsum KB names where one exists (``go``,
+``uberon``, ``icd10``); the paper's Wikidata setting is a 30,000-concept QRank sample with no
+knowsum KB of its own, keyed ``wikidata``. Table 3's values follow the paper's comparability rules
+(``scores.paper`` of a knowsum result), not knowsum's ontology-aware ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PUBLISHED", "PUBLISHED_MODELS", "PublishedRow"]
+
+PUBLISHED_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4")
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedRow:
+    """One (dataset, model) cell of the paper's Tables 1 and 3."""
+
+    accuracy: float
+    unique_answers: int
+    invented_pct: float
+    wrong_due_to_invented_pct: float
+
+
+# dataset | Table 1 accuracy | Table 3a Unq | Table 3a %Inv | Table 3b — each for Pythia-12B,
+# Gemini-1.5F, GPT-3.5, GPT-4, digits as printed in the paper
+_TABLES = """
+go       | .0067 .0140 .0611 .1270 | 1353 5558 7182 12308 | 10.64 16.61 7.64 9.60  | 6.85 11.84 6.35 7.63
+uberon   | .0000 .0003 .0035 .0129 | 30 237 641 2971      | 30.00 5.06 10.92 33.52 | 12.10 1.96 2.34 15.94
+icd10    | .0061 .0648 .2487 .3749 | 1002 3288 5593 6633  | 61.98 44.65 27.50 20.08 | 53.62 43.51 32.59 30.18
+wikidata | .0000 .0001 .0026 .0073 | 125 8817 7734 15539  | 26.40 28.16 16.89 19.31 | 2.76 28.91 11.55 15.13
+"""
+
+
+def _parse(text: str) -> dict[str, dict[str, PublishedRow]]:
+    out: dict[str, dict[str, PublishedRow]] = {}
+    for line in text.strip().splitlines():
+        name, acc, unq, inv, wrong = (cell.split() for cell in line.split("|"))
+        out[name[0]] = {
+            m: PublishedRow(float(a), int(u), float(i), float(w))
+            for m, a, u, i, w in zip(PUBLISHED_MODELS, acc, unq, inv, wrong, strict=True)
+        }
+    return out
+
+
+PUBLISHED: dict[str, dict[str, PublishedRow]] = _parse(_TABLES)
+"""Dataset → model → published values (Table 1 accuracy, Table 3a Unq / %Inv, Table 3b)."""
