@@ -15,9 +15,15 @@ store; the ratio of the wall times is genebench's speed relative to the model's 
 (target ≥ 0.95); the two alternate for ``--rounds`` rounds and the best time of each is compared.
 Skip with ``--no-model``.
 
+``--baseline REV`` runs parts 1 and 2 also on the source of git revision ``REV`` (extracted with
+``git archive`` into a temporary folder), each side in its own process, alternating for ``--rounds``
+rounds, and reports the best time of each side and their ratio — a figure measured at whatever load
+the machine has, against the named baseline at the same load.
+
 Usage::
 
     .venv/bin/python bench/bench_genebench.py [--instances 100000] [--model NAME] [--model-questions 24]
+    .venv/bin/python bench/bench_genebench.py --no-model --baseline dc40c05 --rounds 2
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import json
 import os
 import platform
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -54,6 +62,9 @@ from knowsum.kb import load_genes, load_ontology
 os.environ.setdefault("KNOWSUM_BATCH", "1")
 
 
+_TIMES: dict[str, float] = {}
+
+
 def bench_build() -> list[Question]:
     t0 = time.perf_counter()
     store = load_genes()
@@ -78,6 +89,7 @@ def bench_build() -> list[Question]:
         f"load + build {load + build:.2f} s"
     )
     print(f"  (writing the JSONL: {write:.2f} s, not counted)")
+    _TIMES["build"] = build
     return questions
 
 
@@ -120,6 +132,7 @@ def bench_score(questions: list[Question], n: int) -> None:
     print(f"scoring {len(insts):,} instances {dict(kinds)}")
     print(f"  GO dictionary {t_map:.2f} s, score {t_score:.2f} s, summarize {t_sum:.2f} s")
     print(f"scoring total: {total:.2f} s (target < 10 s); overall {scores.overall:.4f}")
+    _TIMES["score"] = total
 
 
 def bench_model(model: str, n_questions: int, rounds: int) -> None:
@@ -170,6 +183,36 @@ def bench_model(model: str, n_questions: int, rounds: int) -> None:
     print(f"  genebench speed / generation speed: {t_raw / t_run:.3f} (target ≥ 0.95)")
 
 
+def _side(src: Path | None, n: int) -> dict[str, float]:
+    """Parts 1-2 in a fresh process on ``src`` (a folder holding ``knowsum``; None: this checkout)."""
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    cmd = [sys.executable, __file__, "--no-model", "--instances", str(n), "--times-json"]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    times: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return times
+
+
+def bench_baseline(rev: str, n: int, rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", rev, "src"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        sides: dict[str, list[dict[str, float]]] = {"this": [], rev: []}
+        loads = []
+        for _ in range(rounds):  # alternate, so a change of machine load hits both alike
+            sides["this"].append(_side(None, n))
+            sides[rev].append(_side(Path(tmp) / "src", n))
+            loads.append(os.getloadavg()[0])
+    print(
+        f"side by side with {rev}, best of {rounds} alternating rounds, "
+        f"load {min(loads):.1f}–{max(loads):.1f}"
+    )
+    for part in ("build", "score"):
+        new, old = (min(t[part] for t in sides[k]) for k in ("this", rev))
+        print(f"  {part}: this {new:.2f} s, {rev} {old:.2f} s, ratio {new / old:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--instances", type=int, default=100_000)
@@ -177,12 +220,20 @@ def main() -> None:
     ap.add_argument("--model-questions", type=int, default=24)
     ap.add_argument("--rounds", type=int, default=2, help="Alternating rounds of raw generation and run.")
     ap.add_argument("--no-model", action="store_true")
+    ap.add_argument("--baseline", metavar="REV", help="Also time parts 1-2 on git revision REV.")
+    ap.add_argument("--times-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.baseline:
+        bench_baseline(args.baseline, args.instances, args.rounds)
+        return
     print(
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}"
     )
     questions = bench_build()
     bench_score(questions, args.instances)
+    if args.times_json:
+        print(json.dumps(_TIMES))
+        return
     if not args.no_model:
         bench_model(args.model, args.model_questions, args.rounds)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,13 @@ def test_paper_size_builds_the_paper_cells(fixture_genes: list[GeneRecord]) -> N
     assert report.counts["Q1"] == {"loc": 3, "non-loc": 17}
     assert report.counts["Q2-A"] == {"no-answer": 3}
     assert report.counts["Q3-B"] == {"no-answer": 1}
+
+
+def test_odd_one_out_uses_unknown_and_other_types(fixture_genes: list[GeneRecord]) -> None:
+    # the release asks gene-type questions about "unknown"/"other" genes: re-type the 5 tRNA genes "other"
+    genes = [replace(g, gene_type="other") if g.gene_type == "tRNA" else g for g in fixture_genes]
+    qs, report = build_questions(BuildInputs(genes), ["Q4"], seed=0)
+    types = {g.symbol: g.gene_type for g in genes}
+    assert report.counts["Q4"] == {"loc": 2, "non-loc": 17}  # as with the real types: every gene asked
+    assert any(types[_gold_text(q)] == "other" for q in qs)  # an "other" gene as the odd one out
+    assert any("other" in {types[s] for s in (q.options or {}).values()} - {types[_gold_text(q)]} for q in qs)
