@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,48 @@ def test_gene_annotation_proxy() -> None:
     assert ann is not None and set(ann) == {"GO:0005515", "GO:0005634", "GO:0001822"}
     # protein binding annotates more human genes than the nucleus, the nucleus more than kidney development
     assert ann["GO:0005515"] > ann["GO:0005634"] > ann["GO:0001822"] > 10
+
+
+def test_the_bucket_rule_puts_the_papers_sample_in_its_buckets() -> None:
+    """The authors' §6.2 sample (1,000 GO concepts, 20 per bucket, in bucket order;
+    ``paper_bucket_sample.txt``) lies in the buckets knowsum builds from the paper's web table.
+
+    The distinct-value rule (floor(D / 50) consecutive distinct values per bucket) puts all 1,000
+    where the authors did; interpolated percentiles of the distinct values put 377 right.
+    """
+    from knowsum.kb import load_popularity
+
+    sample = (
+        (Path(__file__).parents[1] / "fixtures" / "recall" / "paper_bucket_sample.txt").read_text().split()
+    )
+    assert len(sample) == 1000
+    buckets = Buckets.build({r.id: r.count for r in load_popularity("go")}, 50)
+    assert [buckets.of[gid] for gid in sample] == [k // 20 + 1 for k in range(1000)]
+
+
+def test_a_released_uberon_excerpt_scores_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """11 rows of the authors' GPT-4 Uberon file around its malformed gold ID (line 11,390 there,
+    line 6 here; ``paper_uberon_gpt4_excerpt.csv``). By hand, paper rules: the answers are
+    UBERON:6007286 (9×) and UBERON:6001728 (2×), neither a study ID → 2 unique, 100 % invented,
+    all 11 wrong by an invented answer; Levenshtein = length of the gold ID (14, and 15 for
+    UBERON:60005380); all popularity values are 0, so one bucket: (10·14 + 15) / 11; Jaccard 0.
+    """
+    import json
+
+    from knowsum.cli import main
+
+    path = Path(__file__).parents[1] / "fixtures" / "recall" / "paper_uberon_gpt4_excerpt.csv"
+    assert main(["recall", "score", "--ontology", "uberon", "--predictions", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "'UBERON:60005380' (line 6)" in captured.err
+    data = json.loads(captured.out)
+    paper = data["paper"]
+    assert data["accuracy"] == 0.0 and data["n_buckets"] == 1
+    assert (paper["unique_answers"], paper["invented_pct"], paper["wrong_due_to_invented_pct"]) == (
+        2,
+        100.0,
+        100.0,
+    )
+    assert paper["mean_levenshtein"] == pytest.approx(155 / 11) and paper["mean_jaccard"] == 0.0
