@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.census import load_result
+from knowsum.census._published import PUBLISHED, published_rows
 from knowsum.cli import main
 from knowsum.kb import install
 
@@ -224,3 +225,39 @@ def test_version2_results_with_a_negative_estimate_load_clamped(
     code, stdout, err = _run(["census", "compare", str(out)], capsys)
     assert code == 0, err
     assert f"{n_seen - 3.5:g}" not in stdout
+
+
+def test_published_table1_rows_are_self_consistent() -> None:
+    """The transcription of KnowSum Table 1: 9 models × 4 criteria, and each printed SKR is
+    N_seen / N̂_tot to its two decimals (a typo in any of the 72 numbers would show)."""
+    assert len(PUBLISHED) == 36 and len({r.model for r in PUBLISHED}) == 9
+    for row in PUBLISHED:
+        assert row.skr == pytest.approx(row.n_seen / row.n_total, abs=0.005 + 1e-9), row
+    assert [r.n_seen for r in published_rows("diseases", "strict")] == [
+        277, 268, 875, 780, 489, 426, 115, 86, 139
+    ]  # fmt: skip
+    assert published_rows("ontology:go", "relaxed") == []
+
+
+def test_compare_published_places_a_run_among_table1(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["census", "run", "diseases", "--model", "mock", "--queries", "3", "--n-bootstrap", "0"]
+    assert _run([*args, "--criterion", "strict", "--out", str(out)], capsys)[0] == 0
+    data = json.loads((out / "result.json").read_text())
+    data.update(n_seen=500, n_unseen=400.0, n_unseen_raw=400.0, n_total=900.0, skr=500 / 900)
+    (out / "result.json").write_text(json.dumps(data))
+    code, stdout, err = _run(["census", "compare", str(out), "--published", "--markdown"], capsys)
+    assert code == 0, err
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in stdout.splitlines()[2:]]
+    assert len(rows) == 10
+    ours = next(r for r in rows if r[0] == "mock")
+    # anatomical disease column: N_seen 875, 780, 489, 426, … → 500 is 3rd; N̂_tot 3,372, 1,723,
+    # 1,375, 732, … → 900 is 4th
+    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1"]
+    llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct [KnowSum Table 1]")
+    assert llama[1:6] == ["diseases (strict)", "875", "3,372", "0.26", "1"]
+    assert sum("[KnowSum Table 1]" in r[0] for r in rows) == 9
+    code, stdout, err = _run(["census", "compare", str(out)], capsys)
+    assert code == 0 and "KnowSum" not in stdout
