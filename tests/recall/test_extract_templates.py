@@ -90,6 +90,7 @@ def test_custom_templates() -> None:
         ("icd10", "The code is J45.909 (unspecified asthma).", "", "J45.909"),
         ("icd10", "j45909", "", "J45.909"),
         ("icd10", "E11.65", "", "E11.65"),
+        ("icd10", "I", "", None),  # a bare chapter numeral is not an answer
         ("mesh", "MeSH: d000544", "", "D000544"),
         ("theorems", "Q11518", "", "Q11518"),
     ],

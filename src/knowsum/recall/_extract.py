@@ -93,7 +93,9 @@ class IdExtractor:
             completion_prefix: In completion mode, the ID prefix the prompt ended with (``"GO:"``);
                 it is prepended to the answer so that ``"0001822 is …"`` yields ``GO:0001822``.
         """
-        stripped = text.lstrip()
+        stripped = text.strip()
+        if self.kb not in _BARE_OVERRIDES and self.full.fullmatch(stripped):  # fast path: exactly an ID
+            return stripped
         if completion_prefix and stripped[:1].isdigit():
             text = completion_prefix + stripped
         for m in self.regex.finditer(text):
