@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from knowsum.models._params import _SEP, GenerationParams, Request, Response
@@ -34,6 +34,16 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
         """Generate one response per request, in order."""
+
+    async def generate_stream(self, requests: Sequence[Request]) -> AsyncIterator[Response]:
+        """Yield one response per request as each finishes (any order).
+
+        :func:`knowsum.models.sample` stores every response the moment it is yielded. The default
+        yields :meth:`generate`'s responses once the whole batch is done; a backend that finishes
+        requests one by one within a batch (the batched local backend) overrides it.
+        """
+        for resp in await self.generate(requests):
+            yield resp
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release resources (HTTP connections, model memory)."""

@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import ctypes
 import random
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from knowsum.errors import BackendError
 
-__all__ = ["BatchDecoder", "Prepared"]
+__all__ = ["BatchDecoder", "Generated", "Prepared"]
 
 
 @dataclass(slots=True)
@@ -59,12 +60,14 @@ class Prepared:
 
 @dataclass(slots=True)
 class Generated:
-    """What one request produced: ``text``, ``finish_reason`` and token counts."""
+    """What one request produced: ``text``, ``finish_reason``, token counts, or the ``error`` that
+    stopped it (then ``finish_reason`` is ``"error"`` and ``text`` is empty)."""
 
     text: str
     finish_reason: str
     prompt_tokens: int
     completion_tokens: int
+    error: str | None = None
 
 
 @dataclass(slots=True)
@@ -177,16 +180,40 @@ class BatchDecoder:
 
     # -- decoding ------------------------------------------------------------------------------
 
-    def run(self, jobs: Sequence[Prepared]) -> list[Generated]:
-        """Generate every job; results in input order."""
+    def run(
+        self,
+        jobs: Sequence[Prepared],
+        on_done: Callable[[int, Generated], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[Generated]:
+        """Generate every job; results in input order, each also handed to ``on_done`` as it finishes.
+
+        A llama.cpp failure (``llama_decode`` error, …) does not lose what already finished: the jobs
+        that had finished keep their results, every other job gets a :class:`Generated` whose
+        ``error`` names the failure, and the decoder is reset (every sequence cleared, the shared
+        prompt forgotten) so the next call starts clean.
+
+        Args:
+            jobs: prepared requests.
+            on_done: called with ``(index in jobs, result)`` the moment a job finishes or fails,
+                in the calling thread (the local backend stores each sample from there).
+            cancel: when set, decoding stops after the current step; unfinished jobs are left out
+                of the result (nothing is reported for them).
+        """
         import llama_cpp as lc
 
         results: list[Generated | None] = [None] * len(jobs)
+
+        def report(index: int, result: Generated) -> None:
+            results[index] = result
+            if on_done is not None:
+                on_done(index, result)
+
         todo = list(range(len(jobs)))[::-1]  # pop() takes them in input order
         wanted = Counter(tuple(j.tokens) for j in jobs)
         slots: list[_Slot | None] = [None] * self.n_parallel
         try:
-            while todo or any(slots):
+            while (todo or any(slots)) and not (cancel is not None and cancel.is_set()):
                 for i in range(self.n_parallel):
                     if slots[i] is None and todo:
                         k = todo.pop()
@@ -197,14 +224,28 @@ class BatchDecoder:
                         continue
                     done = self._advance(i, slot)
                     if done is not None:
-                        results[slot.index] = done
                         lc.llama_sampler_free(slot.sampler)
                         slots[i] = None
+                        report(slot.index, done)
+        except (BackendError, ValueError, RuntimeError, OSError) as exc:
+            self.reset()
+            why = f"{type(exc).__name__}: {exc}"
+            for k, job in enumerate(jobs):
+                if results[k] is None:
+                    report(k, Generated("", "error", len(job.tokens), 0, error=why))
         finally:
             for slot in slots:
                 if slot is not None:
                     lc.llama_sampler_free(slot.sampler)
         return [r for r in results if r is not None]
+
+    def reset(self) -> None:
+        """Clear every sequence and forget the shared prompt (after a failure, the cache is unknown)."""
+        import llama_cpp as lc
+
+        self._template_tokens = None
+        if self.ctx is not None:
+            lc.llama_memory_clear(self.mem, True)
 
     def _decode(self, rows: list[tuple[int, int, int, bool]]) -> None:
         """One ``llama_decode`` of ``(token, pos, seq, logits)`` rows."""
@@ -240,6 +281,7 @@ class BatchDecoder:
         wanted[key] -= 1
         if head and (head == self._template_tokens or wanted[key] > 0):
             if head != self._template_tokens:
+                self._template_tokens = None  # invalid until its prefill has succeeded
                 self._prefill(self.template, head)
                 self._template_tokens = head
             lc.llama_memory_seq_rm(self.mem, slot, -1, -1)

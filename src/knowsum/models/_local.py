@@ -19,14 +19,14 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError, ConfigError, InputFileError
 from knowsum.models._base import Backend
-from knowsum.models._batched import BatchDecoder
+from knowsum.models._batched import BatchDecoder, Generated
 from knowsum.models._params import Request, Response
 
 __all__ = ["LocalBackend", "load_llama"]
@@ -126,8 +126,9 @@ class LocalBackend(Backend):
         # part of every store key: a batched sample's text depends on n_parallel, so responses decoded
         # with another batch size (or sequentially, plain ``api``) are never served for these requests
         self.endpoint = api if self.n_parallel == 1 else f"{api}+batch{self.n_parallel}"
-        # requests per generate() call: a few rounds of slots, so finished slots refill at once
-        self.batch_size = 1 if self.n_parallel == 1 else 4 * self.n_parallel
+        # requests per decoder run: many rounds of slots, so a finished slot refills at once and slots
+        # rarely idle at a run's tail (every sample is still stored the moment it finishes)
+        self.batch_size = 1 if self.n_parallel == 1 else 64 * self.n_parallel
         self._decoder: BatchDecoder | None = None
         self._llm: Any = None
         self._lock = threading.Lock()
@@ -144,29 +145,75 @@ class LocalBackend(Backend):
             return self._llm
 
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
-        """Generate the requests one after another in the backend's own worker thread."""
+        """Generate the requests in the backend's own worker thread; responses in request order."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.generate_blocking, requests)
+
+    async def generate_stream(self, requests: Sequence[Request]) -> AsyncIterator[Response]:
+        """Yield each response the moment its sample finishes (batched decoding finishes them one by one).
+
+        The decoder runs in the backend's worker thread and hands every finished sample to this
+        coroutine at once, so :func:`knowsum.models.sample` stores it before the rest of the batch is
+        done. Closing the iterator early (an interrupted run) stops the decoder after its current step.
+        """
+        if self.n_parallel == 1:
+            for r in requests:  # one at a time: each is stored as soon as it is generated
+                yield (await self.generate([r]))[0]
+            return
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Response | BaseException | None] = asyncio.Queue()
+        cancel = threading.Event()
+
+        def emit(_: int, resp: Response) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, resp)
+
+        def work() -> None:
+            try:
+                self._batched(self.llm, requests, emit, cancel)
+            except BaseException as exc:  # handed to the consumer, which re-raises it
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
+            finally:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+        future = loop.run_in_executor(self._executor, work)
+        try:
+            while (item := await queue.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            cancel.set()  # an early close: the decoder stops after its current step
+            if future.done():
+                future.result()
 
     def generate_blocking(self, requests: Sequence[Request]) -> list[Response]:
         """Blocking :meth:`generate` (one reset context and one derived seed per request)."""
         llm = self.llm
         if self.n_parallel == 1:
             return [self._one(llm, r) for r in requests]
-        return self._batched(llm, requests)
+        got: dict[int, Response] = {}
+        self._batched(llm, requests, got.__setitem__)
+        return [got[i] for i in sorted(got)]
 
-    def _batched(self, llm: Any, requests: Sequence[Request]) -> list[Response]:
-        """Decode ``requests`` together (:class:`BatchDecoder`); bad prompts fail one by one."""
+    def _batched(
+        self,
+        llm: Any,
+        requests: Sequence[Request],
+        emit: Callable[[int, Response], None],
+        cancel: threading.Event | None = None,
+    ) -> None:
+        """Decode ``requests`` together (:class:`BatchDecoder`), handing ``(position, response)`` to
+        ``emit`` as each finishes; a bad prompt fails alone, a llama.cpp failure fails only what had
+        not finished."""
         start = time.perf_counter()
         with self._lock:
             if self._decoder is None:
                 self._decoder = BatchDecoder(llm, self.n_parallel, self.n_ctx)
             dec = self._decoder
-            out: list[Response | None] = [None] * len(requests)
             jobs, where = [], []
             for i, r in enumerate(requests):
                 if r.messages is not None and self.api != "chat":
-                    out[i] = self.failure(r, "ValueError: chat messages need api='chat'")
+                    emit(i, self.failure(r, "ValueError: chat messages need api='chat'"))
                     continue
                 try:
                     msgs = r.chat_messages() if self.api == "chat" else None
@@ -174,19 +221,27 @@ class LocalBackend(Backend):
                     where.append(i)
                 except ValueError as exc:
                     why = f"{exc}: shorten the prompt or raise n_ctx (context n_ctx={self.n_ctx})"
-                    out[i] = self.failure(r, why)
-            generated = dec.run(jobs)
-        latency = time.perf_counter() - start
-        for i, g in zip(where, generated, strict=True):
-            out[i] = self.response(
-                requests[i],
-                g.text,
-                g.finish_reason,
-                prompt_tokens=g.prompt_tokens,
-                completion_tokens=g.completion_tokens,
-                latency=latency,
-            )
-        return [r for r in out if r is not None]
+                    emit(i, self.failure(r, why))
+
+            def done(k: int, g: Generated) -> None:
+                latency = time.perf_counter() - start
+                i = where[k]
+                if g.error is not None:
+                    emit(i, self.failure(requests[i], f"llama.cpp failed mid-batch ({g.error})", latency))
+                    return
+                emit(
+                    i,
+                    self.response(
+                        requests[i],
+                        g.text,
+                        g.finish_reason,
+                        prompt_tokens=g.prompt_tokens,
+                        completion_tokens=g.completion_tokens,
+                        latency=latency,
+                    ),
+                )
+
+            dec.run(jobs, done, cancel)
 
     def _one(self, llm: Any, r: Request) -> Response:
         p = r.params

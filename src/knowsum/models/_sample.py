@@ -1,9 +1,11 @@
 """``sample()``: run requests through a backend, skipping what the store already holds.
 
 Resumability: keys already stored as successes are not asked again; every new response is written to
-the store as soon as it arrives, before it is yielded, so a killed run restarted with the same requests
-finishes with every key stored exactly once. When responses arrive faster than one per 50 ms, those
-arriving within 50 ms share one small transaction (a commit can cost more than a fast HTTP answer).
+the store as soon as it arrives (the backend's :meth:`~knowsum.models.Backend.generate_stream` hands
+over each one as it finishes, even inside a batch), before it is yielded, so a killed run restarted
+with the same requests finishes with every key stored exactly once. When responses arrive faster
+than one per 50 ms, those arriving within 50 ms share one small transaction (a commit can cost more
+than a fast HTTP answer).
 """
 
 from __future__ import annotations
@@ -154,25 +156,29 @@ async def _run(
     todo: asyncio.Queue[Sequence[Request]] = asyncio.Queue()
     for b in batches:
         todo.put_nowait(b)
-    out: asyncio.Queue[list[Response] | BaseException] = asyncio.Queue()
+    out: asyncio.Queue[Response | BaseException] = asyncio.Queue()
 
     async def worker() -> None:
         try:
             while not todo.empty():
                 batch = todo.get_nowait()
-                responses = await backend.generate(batch)
-                if len(responses) != len(batch):
-                    raise BackendError(
-                        f"{backend.kind} backend returned {len(responses)} for {len(batch)} requests"
-                    )
-                out.put_nowait(responses)
+                keys = {backend.key(r) for r in batch}
+                n = 0
+                async for resp in backend.generate_stream(batch):  # each response as it finishes
+                    if resp.key not in keys:
+                        raise BackendError(f"{backend.kind} backend answered a request it was not sent")
+                    keys.discard(resp.key)
+                    n += 1
+                    out.put_nowait(resp)
+                if n != len(batch):
+                    raise BackendError(f"{backend.kind} backend returned {n} for {len(batch)} requests")
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # handed to the consumer, which re-raises it
             out.put_nowait(exc)
 
     workers = [asyncio.create_task(worker()) for _ in range(min(max(1, backend.concurrency), len(batches)))]
-    remaining = len(batches)
+    remaining = len(pending)
     last_commit = 0.0
     try:
         while remaining:
@@ -182,8 +188,8 @@ async def _run(
                 await asyncio.sleep(wait)
             while not out.empty():  # everything that arrived meanwhile: one small transaction
                 arrived.append(out.get_nowait())
-            remaining -= len(arrived)
             fresh = _write(store, arrived)
+            remaining -= len(fresh)
             last_commit = time.monotonic()
             for item in arrived:
                 if isinstance(item, BaseException):
@@ -200,9 +206,9 @@ async def _run(
         _write(store, leftover)
 
 
-def _write(store: ResponseStore | None, arrived: list[list[Response] | BaseException]) -> list[Response]:
+def _write(store: ResponseStore | None, arrived: list[Response | BaseException]) -> list[Response]:
     """Store the responses among ``arrived`` in one transaction; return them."""
-    fresh = [resp for item in arrived if not isinstance(item, BaseException) for resp in item]
+    fresh = [item for item in arrived if not isinstance(item, BaseException)]
     if store is not None and fresh:
         store.put_many(fresh)
     return fresh
