@@ -37,7 +37,7 @@ def _analysis_options(func: F) -> F:
             type=click.IntRange(min=1),
             default=50,
             show_default=True,
-            help="Popularity buckets (paper: 50).",
+            help="Popularity buckets (paper: 50; its Uberon Table 2 used 3).",
         ),
         click.option(
             "--top-k",
@@ -181,7 +181,10 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
-    """Score predictions made elsewhere (no model call): every recall metric."""
+    """Score predictions made elsewhere (no model call): every recall metric, under the paper's rules
+    and knowsum's, side by side. The paper's released files are read as they are (a malformed gold ID
+    is kept and named in one warning).
+    """
     result, records = score_predictions(
         kb_name,
         path,
