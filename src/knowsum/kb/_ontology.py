@@ -93,14 +93,14 @@ class Ontology(Mapping[str, Term]):
 
     def resolve(self, key: str) -> str | None:
         """Primary ID for a primary, alternative or loosely spelled ID; ``None`` if unknown."""
-        for k in (key, self.syntax.normalize(key) if self.syntax else None):
-            if k is None:
-                continue
-            if k in self._terms:
-                return k
-            if k in self._alt:
-                return self._alt[k]
-        return None
+        if key in self._terms:
+            return key
+        if key in self._alt:
+            return self._alt[key]
+        k = self.syntax.normalize(key) if self.syntax else None  # only when the exact key is unknown
+        if k is None:
+            return None
+        return k if k in self._terms else self._alt.get(k)
 
     def id_status(self, key: str) -> IdStatus:
         """Classify an ID string: existing (primary/alt/obsolete), invented but well-formed, or garbage."""
