@@ -107,6 +107,13 @@ def test_run_needs_exactly_one_question_source(tmp_path: Path, capsys: pytest.Ca
     assert "QUESTIONS file or --build-default" in capsys.readouterr().err
 
 
+def test_paper_size_is_for_building(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text("\n")
+    assert main(["genebench", "run", str(qfile), "--paper-size", "-m", "mock"]) == 2
+    assert "--paper-size feed the question builder" in capsys.readouterr().err
+
+
 def test_unknown_type_at_build(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["genebench", "build", "--types", "Q1,Q42"]) == 2
     assert "unknown question type 'Q42'" in capsys.readouterr().err

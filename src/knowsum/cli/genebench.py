@@ -77,12 +77,7 @@ def _user_files(func: Any) -> Any:
     return apply_options(func, _USER_FILES)
 
 
-_LENIENT = click.option(
-    "--lenient",
-    is_flag=True,
-    help="Lenient reply checking (letters inside sentences, option text, JSON inside text); "
-    "default: the paper's strict rule.",
-)
+_LENIENT = click.option("--lenient", is_flag=True, help="Lenient reply checking (default: strict, App. B).")
 
 
 @click.group()
@@ -201,6 +196,7 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     if (questions is None) == (not kw["build_default"]):
         raise ConfigError("give a QUESTIONS file or --build-default (one of them)")
     given = [f"--{k}" for k in ("expression", "summaries", "abstracts") if kw[k] is not None]
+    given += ["--paper-size"] if kw["paper_size"] else []
     if questions is not None and given:
         raise ConfigError(
             f"{', '.join(given)} feed the question builder (--build-default or `genebench build`); "

@@ -10,8 +10,9 @@ with- and a without-abstracts pair (as the release does for summaries), ``flag``
 ``with_ref``) — required then, optional otherwise. ``permutation`` (the cyclic rotation the options
 were shown in, see ``_prompts.rotate``) is optional and defaults to 0 (the options as written in the
 question file); it is ignored for questions without options. ``finish_reason`` is optional:
-``"length"`` marks a reply cut at the token limit (a ``truncated`` format error if it fails). Every
-bad line stops with one message naming the file and line.
+``"length"`` (or ``"truncated": true``, as a run's ``predictions.jsonl`` writes it) marks a reply cut
+at the token limit (a ``truncated`` format error if it fails). Every bad line stops with one message
+naming the file and line.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def read_predictions(
         seen[key] = no
         pairs.append((q, rot))
         replies.append(reply)
-        cut.append(row.get("finish_reason") == "length")
+        cut.append(row.get("finish_reason") == "length" or row.get("truncated") is True)
     if not pairs:
         raise InputFileError(path, "no predictions in the file")
     return pairs, replies, cut
