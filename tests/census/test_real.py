@@ -78,3 +78,45 @@ def test_diversity_census_with_the_real_embedder(tmp_home: Path, tmp_path: Path)
     assert r2.diversity is not None and r2.diversity.pooled_runs == [str(tmp_path / "a")]
     assert r2.diversity.n_distances == 2 * result.diversity.n_distances
     assert r2.n_seen >= result.n_seen  # a lower quantile never merges more
+
+
+@pytest.mark.realmodel
+@pytest.mark.slow
+def test_sweep_on_the_test_model_with_a_negative_cell_runs_to_its_page(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20 end to end: a first small sweep on the test model. Greedy decoding (temperature 0)
+    gives the same list for every query, so every item is seen exactly 4 times and eq. (1) weighs
+    n_4 with h_4 < 0: that cell's Û goes negative by construction. Every cell's headline must be
+    coherent and sweep.html must be written (it crashed on the negative cell's whiskers). (An item
+    repeated inside the list is seen 8 times; h_8 < 0 too.)"""
+    pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
+    (kb_home / "models").symlink_to(REAL_MODELS, target_is_directory=True)
+    if not is_installed(model_spec(MODEL)):
+        pytest.skip(f"run `knowsum models install {MODEL}`")
+    from knowsum.census import load_result
+    from knowsum.cli import main
+
+    out = tmp_path / "sweep"
+    args = ["census", "sweep", "diseases", "-m", MODEL, "--queries", "4", "--answers", "10",
+            "--temperature", "0,0.7", "--n-bootstrap", "200", "--out", str(out),
+            "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
+    code = main(args)
+    stdout, err = capsys.readouterr()
+    assert code == 0, err
+    assert (out / "sweep.html").is_file() and f"page: {out / 'sweep.html'}" in stdout
+    results = [load_result(d) for d in sorted(out.iterdir()) if d.is_dir()]
+    assert len(results) == 2
+    for r in results:  # every headline coherent, whatever the model wrote
+        if r.n_total is None:
+            assert r.n_seen == 0
+            continue
+        assert r.n_unseen is not None and r.n_unseen >= 0 and r.n_total >= r.n_seen
+        assert r.skr is not None and 0 < r.skr <= 1
+        assert r.interval_total is not None and r.interval_total[0] <= r.n_total <= r.interval_total[1]
+        assert all(p.n_total >= r.n_seen for p in r.curve)
+    greedy = next(r for r in results if r.parameters["temperature"] == 0)
+    assert greedy.n_seen > 0 and all(s % 4 == 0 for s, _ in greedy.prevalence)  # 4 identical lists
+    assert greedy.n_unseen_raw is not None and greedy.n_unseen_raw < 0
+    assert (greedy.n_total, greedy.skr) == (greedy.n_seen, 1.0)
+    assert "Û clamped at 0" in (out / "sweep.html").read_text()

@@ -261,3 +261,8 @@ def test_compare_published_places_a_run_among_table1(
     assert sum("[KnowSum Table 1]" in r[0] for r in rows) == 9
     code, stdout, err = _run(["census", "compare", str(out)], capsys)
     assert code == 0 and "KnowSum" not in stdout
+    # the Fig. 1-style figure, with the published rows among the runs
+    png = tmp_path / "rank.png"
+    code, stdout, err = _run(["census", "compare", str(out), "--published", "--figure", str(png)], capsys)
+    assert code == 0, err
+    assert f"figure: {png}" in stdout and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -141,7 +141,15 @@ def run(task: str | None, config_path: Path | None, markdown: bool, **opts: Any)
     is_flag=True,
     help="Add the KnowSum paper's Table 1 rows (9 models) of the runs' task and criterion, marked.",
 )
-def compare(runs: tuple[Path, ...], html_path: Path | None, markdown: bool, published: bool) -> None:
+@click.option(
+    "--figure",
+    "figure_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the Fig. 1-style PNG: N_seen vs N_tot per run and the two rankings.",
+)
+def compare(
+    runs: tuple[Path, ...], html_path: Path | None, markdown: bool, published: bool, figure_path: Path | None
+) -> None:
     """Compare census runs side by side: N_seen, N_tot, SKR and rank changes (KnowSum Fig. 1).
 
     With --published, the paper's Table 1 rows with the same criterion (diseases strict =
@@ -160,6 +168,12 @@ def compare(runs: tuple[Path, ...], html_path: Path | None, markdown: bool, publ
             click.echo(f"census: note: KnowSum Table 1 has no column for {names}", err=True)
         results += reference
     click.echo(compare_table(results, markdown=markdown))
+    if figure_path is not None:
+        from knowsum.report._census_rank import ranking_figure
+        from knowsum.report._plots import save
+
+        save(ranking_figure(results), figure_path)
+        click.echo(f"figure: {figure_path}")
     if html_path is not None:
         links = [str((r / "report.html" if r.is_dir() else r.parent / "report.html").resolve()) for r in runs]
         click.echo(f"page: {write_compare(results, html_path, links)}")

@@ -24,6 +24,7 @@ from knowsum.report import _html as h
 from knowsum.report import _plots as p
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
+from knowsum.report._census_rank import ranks
 from knowsum.report._census_studies import sensitivity_plots, sensitivity_section
 from knowsum.report._tables import format_value, markdown_table, text_table
 
@@ -283,13 +284,6 @@ def compare_rows(results: Sequence[CensusRecord]) -> list[list[Any]]:
     """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
     (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1). A record with a
     ``source`` (a published reference row) is marked ``model [source]``."""
-
-    def ranks(values: list[float]) -> list[int]:
-        order = sorted(range(len(values)), key=lambda i: -values[i])
-        out = [0] * len(values)
-        for pos, i in enumerate(order, 1):
-            out[i] = pos
-        return out
 
     seen = ranks([float(r.n_seen) for r in results])
     total = ranks([float(r.n_total) if r.n_total is not None else float(r.n_seen) for r in results])
