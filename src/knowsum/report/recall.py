@@ -108,7 +108,7 @@ def _summary(result: Mapping[str, Any]) -> h.Markup:
     note = (
         f"{paper['note']}. Paper-rule Table 2 means: {paper['averaging']} "
         f"({'mean over buckets of the per-bucket means' if paper['averaging'] == 'buckets' else 'pooled'}); "
-        f"existence over the {paper['existence']} ({paper['n_study']} IDs)."
+        f"existence over the {paper['existence']} ({paper['n_study']:,} IDs)."
         if paper is not None
         else "This record predates the paper-rule figures (result version 1)."
     )
