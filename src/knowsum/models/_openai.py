@@ -42,6 +42,8 @@ from knowsum.models._servers import (
 
 __all__ = ["OpenAIBackend", "api_key_from_env"]
 
+_SAMPLING_FIELDS = ("top_k", "min_p", "repeat_penalty", "repetition_penalty", "Unrecognized request argument")
+"""Words of a rejection that may come from a sampling field of another server family."""
 _PROBE_TIMEOUT = 10.0
 """Seconds at most for one probe of the server family (``GET /models`` …)."""
 _FATAL_STATUS = {
@@ -291,10 +293,10 @@ class OpenAIBackend(Backend):
         if not self._succeeded:
             reason = str(exc)
             hint = ""
-            if "top_k" in reason or "min_p" in reason:
+            if any(f in reason for f in _SAMPLING_FIELDS):
                 hint = (
-                    f"; knowsum sent top_k/min_p the way a {self.server_kind!r} server reads them: if the "
-                    "server is another kind, pass --server-kind (vllm, llama.cpp, ollama, openai)"
+                    f"; knowsum sent the sampling fields a {self.server_kind!r} server reads: if the server "
+                    "is another kind, pass --server-kind (vllm, llama.cpp, ollama, openai)"
                 )
             raise BackendError(
                 f"{self.endpoint} rejected the request as invalid, not retried ({reason}){hint}"
