@@ -429,7 +429,8 @@ def test_compare_published_rows(run, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["genebench", "compare", str(tmp_path / "a"), "--published", "--markdown"]) == 0
     out = capsys.readouterr().out
     assert "| [paper] GPT-5 | 67.68 | 83.91 | 53.53 | 73.93 | 82.39 | 55.02 | 43.17 | 35.70 | 61.92 |" in out
-    assert "| [paper] Gemma 3-27B | 62.56 | 45.15 | 14.60 | 63.93 | 79.40 | 34.58 | - | 34.02 | 47.75 |" in out
+    gemma = "| [paper] Gemma 3-27B | 62.56 | 45.15 | 14.60 | 63.93 | 79.40 | 34.58 | - | 34.02 | 47.75 |"
+    assert gemma in out  # a type the paper does not report
     lines = [x for x in out.splitlines() if x.startswith("| mock ") or x.startswith("| [paper] ")]
     assert len(lines) == 28 and lines[-1].startswith("| [paper] *MedAlpaca-7B")  # ranked by overall
     assert "| mock | 37.50 | 80.83 |" in out and "Huang et al. (arXiv:2601.12805), Table 2" in out
