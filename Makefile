@@ -26,7 +26,7 @@ timed = t0=$$EPOCHREALTIME; $(2); rc=$$?; \
 TEST_MODEL := smollm2-135m-instruct
 TEST_KBS := all
 
-.PHONY: browser install data test lint typecheck demo demo-steps demo-data bench clean
+.PHONY: browser install data test lint typecheck demo demo-steps demo-data compare-demo bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,10 @@ demo-steps: | $(PY)
 demo-data: $(CORE)
 	@$(call timed,models install $(DEMO_MODEL),$(KNOWSUM) models install $(DEMO_MODEL))
 	@$(call timed,kb install doid,$(KNOWSUM) kb install doid)
+
+# The KnowSum Fig. 1 question on three registry chat models (examples/compare/README.md)
+compare-demo: $(LOCAL)
+	@$(call timed,examples/compare/run.sh,KNOWSUM=$(KNOWSUM) examples/compare/run.sh)
 
 # Benchmarks (each prints its baseline side by side and the ratio; see README, Performance)
 bench: data
