@@ -163,6 +163,8 @@ def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_p
     assert paper.mean_levenshtein == pytest.approx(sum(paper_lev) / 3)  # 71/9
     assert paper.mean_jaccard == pytest.approx(sum(paper_jac) / 3)  # 131/990
 
+    assert result.config["polysemy"] is False  # the effective rule: off for GO (Wikidata only)
+
     inv = {i.method: i for i in result.invariance}
     assert inv["pi1"].m == 10 and inv["pi1"].mean_pi == 1.0
     assert inv["pi2"].m == 11 and inv["pi2"].mean_pi == pytest.approx((9 + 0.9) / 10)

@@ -169,7 +169,7 @@ def run_recall(
         model=backend.model_id,
         api=config.api,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
-        config=config.model_dump(mode="json"),
+        config={**config.model_dump(mode="json"), "polysemy": config.use_polysemy},  # the effective rule
         scores=scores,
         invariance=summaries,
         timings=timings,
