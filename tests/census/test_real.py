@@ -82,14 +82,16 @@ def test_diversity_census_with_the_real_embedder(tmp_home: Path, tmp_path: Path)
 
 @pytest.mark.realmodel
 @pytest.mark.slow
-def test_sweep_on_the_test_model_with_a_negative_cell_runs_to_its_page(
+def test_sweep_on_the_test_model_runs_to_its_page_with_coherent_cells(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 20 end to end: a first small sweep on the test model. Greedy decoding (temperature 0)
-    gives the same list for every query, so every item is seen exactly 4 times and eq. (1) weighs
-    n_4 with h_4 < 0: that cell's Û goes negative by construction. Every cell's headline must be
-    coherent and sweep.html must be written (it crashed on the negative cell's whiskers). (An item
-    repeated inside the list is seen 8 times; h_8 < 0 too.)"""
+    """Issue 20 end to end: a first small sweep on the test model (the issue's command, two of its
+    cells). It crashed after the last cell on a cell whose point lay below its interval; now every
+    cell's headline must be coherent — Û ≥ 0, N̂_tot ≥ N_seen, SKR in (0, 1], the point inside its
+    interval, the curve never below N_seen — and sweep.html must be written, whatever the model
+    wrote. (Whether a cell goes negative depends on the texts: with today's numerics none does, nor
+    does a greedy cell, so the negative path of the page is tested with scripted texts in
+    test_clamp.py.)"""
     pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
     (kb_home / "models").symlink_to(REAL_MODELS, target_is_directory=True)
     if not is_installed(model_spec(MODEL)):
@@ -99,24 +101,20 @@ def test_sweep_on_the_test_model_with_a_negative_cell_runs_to_its_page(
 
     out = tmp_path / "sweep"
     args = ["census", "sweep", "diseases", "-m", MODEL, "--queries", "4", "--answers", "10",
-            "--temperature", "0,0.7", "--n-bootstrap", "200", "--out", str(out),
-            "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
+            "--temperature", "0.7", "--prompt-variant", "full,simple", "--n-bootstrap", "200",
+            "--out", str(out), "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
     code = main(args)
     stdout, err = capsys.readouterr()
     assert code == 0, err
     assert (out / "sweep.html").is_file() and f"page: {out / 'sweep.html'}" in stdout
     results = [load_result(d) for d in sorted(out.iterdir()) if d.is_dir()]
     assert len(results) == 2
-    for r in results:  # every headline coherent, whatever the model wrote
+    for r in results:
         if r.n_total is None:
-            assert r.n_seen == 0
+            assert r.n_seen == 0 and "no valid items" in (out / "sweep.html").read_text()
             continue
         assert r.n_unseen is not None and r.n_unseen >= 0 and r.n_total >= r.n_seen
+        assert r.n_unseen_raw is not None and r.n_unseen == max(r.n_unseen_raw, 0.0)
         assert r.skr is not None and 0 < r.skr <= 1
         assert r.interval_total is not None and r.interval_total[0] <= r.n_total <= r.interval_total[1]
         assert all(p.n_total >= r.n_seen for p in r.curve)
-    greedy = next(r for r in results if r.parameters["temperature"] == 0)
-    assert greedy.n_seen > 0 and all(s % 4 == 0 for s, _ in greedy.prevalence)  # 4 identical lists
-    assert greedy.n_unseen_raw is not None and greedy.n_unseen_raw < 0
-    assert (greedy.n_total, greedy.skr) == (greedy.n_seen, 1.0)
-    assert "Û clamped at 0" in (out / "sweep.html").read_text()
