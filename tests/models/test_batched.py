@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowsum.errors import ConfigError
+from knowsum.errors import BackendError, ConfigError
 from knowsum.models import GenerationParams, is_installed, make_requests, model_spec, open_backend
 from knowsum.models import sample_sync as run
+from knowsum.models._batched import check_api
 from knowsum.models._local import DEFAULT_PARALLEL, LocalBackend, default_parallel
 
 pytestmark = pytest.mark.realmodel
@@ -107,3 +108,20 @@ def test_the_batch_size_is_part_of_the_store_key() -> None:
     assert all(len(k) == 2 for k in keys)
     assert not (keys[0] & keys[1]) and not (keys[0] & keys[2]) and not (keys[1] & keys[2])
     assert keys[2] == {_open(3).key(r) for r in reqs}  # stable for one batch size
+
+
+def test_the_private_llama_cpp_api_the_batched_path_reads_is_there(batched: LocalBackend) -> None:
+    """Fails with a clear message if llama-cpp-python is upgraded past what the batched path reads."""
+    import llama_cpp
+
+    check_api(batched.llm)  # the installed (pinned) version has everything
+    assert llama_cpp.__version__ == "0.3.36", "the batched path was checked against llama-cpp-python 0.3.36"
+
+    class Renamed:  # a Llama whose private model handle moved
+        def __getattr__(self, name: str) -> object:
+            if name == "_model":
+                raise AttributeError(name)
+            return getattr(batched.llm, name)
+
+    with pytest.raises(BackendError, match=r"lacks .*Llama\._model\.model.*KNOWSUM_BATCH=1"):
+        check_api(Renamed())

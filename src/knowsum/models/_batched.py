@@ -9,9 +9,13 @@ A finished slot takes the next request at once (continuous batching).
 
 Independence from batch companions: the KV cache is *not* unified (``kv_unified=False``): every
 sequence has its own cache stream, so its attention never sums over cells of other sequences, and
-each step decodes exactly ``n_parallel`` rows, in slot order (an idle slot decodes a padding token
-that no one reads). A sample's text therefore depends on its prompt, its seed and ``n_parallel`` only,
-never on which requests shared its batch (``tests/models/test_batched.py`` checks this). Its text may
+each step decodes exactly ``n_parallel`` rows, in slot order, all of them output rows (an idle slot
+decodes a padding token whose logits no one reads: llama.cpp computes the last layer only for output
+rows, with kernels that depend on their number, see :meth:`BatchDecoder._step`). A sample's text
+therefore depends on its prompt, its seed and ``n_parallel`` only, never on which requests shared its
+batch or how many were still running (``tests/models/test_batched.py`` checks this on SmolLM2,
+``tests/models/test_batched_qwen.py`` on Qwen2.5-Coder 1.5B at the census's token budget, through a
+killed and resumed census). Its text may
 differ from the sequential path's (one sequence per decode): matrix kernels for several rows round
 differently from those for one row.
 
@@ -33,7 +37,7 @@ from typing import Any
 
 from knowsum.errors import BackendError
 
-__all__ = ["BatchDecoder", "Generated", "Prepared"]
+__all__ = ["BatchDecoder", "Generated", "Prepared", "check_api"]
 
 
 @dataclass(slots=True)
@@ -101,6 +105,73 @@ def make_sampler(job: Prepared) -> Any:
     return chain
 
 
+PRIVATE_API: tuple[str, ...] = (
+    "_model.model",
+    "_model.vocab",
+    "_model.add_bos_token",
+    "_chat_handlers",
+    "chat_handler",
+    "chat_format",
+    "context_params.n_seq_max",
+    "context_params.kv_unified",
+    "context_params.n_batch",
+    "context_params.n_ubatch",
+)
+"""Attributes of a ``llama_cpp.Llama`` the batched path reads that are not llama-cpp-python's public API
+(checked against the pinned 0.3.36 by :func:`check_api`)."""
+
+LOW_LEVEL_API: tuple[str, ...] = (
+    "llama_init_from_model",
+    "llama_get_memory",
+    "llama_memory_seq_rm",
+    "llama_memory_seq_cp",
+    "llama_memory_clear",
+    "llama_batch_init",
+    "llama_batch_free",
+    "llama_decode",
+    "llama_free",
+    "llama_vocab_is_eog",
+    "llama_token_to_piece",
+    "llama_sampler_sample",
+    "llama_sampler_free",
+    "llama_sampler_chain_init",
+    "llama_sampler_chain_add",
+    "llama_sampler_init_greedy",
+    "llama_sampler_init_top_k",
+    "llama_sampler_init_typical",
+    "llama_sampler_init_top_p",
+    "llama_sampler_init_min_p",
+    "llama_sampler_init_temp",
+    "llama_sampler_init_dist",
+)
+"""Low-level llama.cpp bindings the batched path calls."""
+
+
+def check_api(llm: Any) -> None:
+    """Fail with one clear message if this llama-cpp-python lacks what the batched path reads.
+
+    Raises:
+        BackendError: names the missing attributes, the version found and what to do.
+    """
+    import llama_cpp as lc
+
+    def has(obj: Any, dotted: str) -> bool:
+        for part in dotted.split("."):
+            if not hasattr(obj, part):
+                return False
+            obj = getattr(obj, part)
+        return True
+
+    missing = [f"Llama.{a}" for a in PRIVATE_API if not has(llm, a)]
+    missing += [f"llama_cpp.{f}" for f in LOW_LEVEL_API if not hasattr(lc, f)]
+    if missing:
+        version = getattr(lc, "__version__", "?")
+        raise BackendError(
+            f"llama-cpp-python {version} lacks what knowsum's batched decoding reads ({', '.join(missing)}): "
+            "install the pinned llama-cpp-python==0.3.36, or decode sequentially with KNOWSUM_BATCH=1"
+        )
+
+
 class BatchDecoder:
     """``n_parallel`` sequences decoded together on the model of a loaded ``llama_cpp.Llama``.
 
@@ -114,6 +185,7 @@ class BatchDecoder:
     def __init__(self, llm: Any, n_parallel: int, n_ctx: int) -> None:
         import llama_cpp as lc
 
+        check_api(llm)
         self.llm = llm
         self.n_parallel = n_parallel
         self.n_ctx = n_ctx
@@ -291,14 +363,23 @@ class BatchDecoder:
         return _Slot(index, job, make_sampler(job), job.tokens[-1], len(head))
 
     def _step(self, slots: list[_Slot | None]) -> None:
-        """One decode of exactly ``n_parallel`` rows (idle slots decode padding at position 0)."""
+        """One decode of exactly ``n_parallel`` rows, every row an output row.
+
+        An idle slot decodes a padding token at position 0 *with* logits requested: llama.cpp runs
+        the last layer and the output head only on output rows, and its CPU kernels for those
+        matrices differ with the number of rows (repacked Q4_K weights take a 4-row GEMM for groups
+        of four rows and a GEMV for the rest), so a step with 3 output rows rounds a slot's logits
+        differently from one with 4 (measured on Qwen2.5-Coder 1.5B: logits differ from the first
+        step). With ``n_parallel`` output rows every step, a slot's numbers never depend on how many
+        companions are busy.
+        """
         import llama_cpp as lc
 
         rows = []
         for i, slot in enumerate(slots):
             if slot is None:
                 lc.llama_memory_seq_rm(self.mem, i, -1, -1)
-                rows.append((0, 0, i, False))
+                rows.append((0, 0, i, True))
             else:
                 rows.append((slot.next_token, slot.pos, i, True))
         self._decode(rows)
