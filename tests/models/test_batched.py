@@ -8,23 +8,19 @@ from collections.abc import Iterator
 import pytest
 
 from knowsum.errors import BackendError, ConfigError
-from knowsum.models import GenerationParams, is_installed, make_requests, model_spec, open_backend
+from knowsum.models import GenerationParams, make_requests
 from knowsum.models import sample_sync as run
 from knowsum.models._batched import check_api
 from knowsum.models._local import DEFAULT_PARALLEL, LocalBackend, default_parallel
+from models._embedded import open_smollm2
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"
 PARAMS = GenerationParams(temperature=1.0, top_p=1.0, top_k=0, min_p=0.0, max_tokens=16, seed=123)
 
 
-def _open(n_parallel: int) -> LocalBackend:
-    pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
-    if not is_installed(model_spec(NAME)):
-        pytest.skip(f"run `knowsum models install {NAME}`")
-    b = open_backend(NAME, n_threads=1, n_parallel=n_parallel, n_ctx=512)
-    assert isinstance(b, LocalBackend)
-    return b
+def _open(n_parallel: int = 3) -> LocalBackend:
+    return open_smollm2(n_parallel)
 
 
 @pytest.fixture(scope="module")

@@ -18,15 +18,13 @@ from knowsum.errors import BackendError
 from knowsum.models import (
     GenerationParams,
     ResponseStore,
-    is_installed,
     make_requests,
-    model_spec,
-    open_backend,
 )
 from knowsum.models import sample_sync as run
 from knowsum.models._batched import BatchDecoder
 from knowsum.models._local import LocalBackend
 from knowsum.models._sample import sample
+from models._embedded import open_smollm2
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"
@@ -35,12 +33,7 @@ PARAMS = GenerationParams(temperature=1.0, top_p=1.0, top_k=0, min_p=0.0, max_to
 
 
 def _open(n_parallel: int = 3) -> LocalBackend:
-    pytest.importorskip("llama_cpp", reason="needs pip install 'knowsum[local]'")
-    if not is_installed(model_spec(NAME)):
-        pytest.skip(f"run `knowsum models install {NAME}`")
-    b = open_backend(NAME, n_threads=1, n_parallel=n_parallel, n_ctx=512)
-    assert isinstance(b, LocalBackend)
-    return b
+    return open_smollm2(n_parallel)
 
 
 @pytest.fixture(scope="module")
