@@ -13,7 +13,7 @@ contexts in one process spin and slow the busy one), rounds alternate their orde
 average is printed: the machine is shared, so compare ratios within a run, not absolute rates.
 
     .venv/bin/python bench/bench_models_batched.py [--model qwen2.5-coder-1.5b-instruct] [--samples 8]
-        [--max-tokens 128] [--sizes 1,2,4,8] [--rounds 3]
+        [--max-tokens 128] [--sizes 1,2,4,8] [--rounds 3] [--no-ceiling]
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=128, help="the fixed generation length")
     ap.add_argument("--sizes", default="1,2,4,8")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-ceiling", action="store_true", help="only the sample() paths")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # child: 'sample:N' or 'ceiling:N'
     ap.add_argument("--round", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -117,7 +118,7 @@ def main() -> None:
         _one(args)
         return
     sizes = args.sizes.split(",")
-    paths = [f"sample:{n}" for n in sizes] + [f"ceiling:{n}" for n in sizes]
+    paths = [f"sample:{n}" for n in sizes] + ([] if args.no_ceiling else [f"ceiling:{n}" for n in sizes])
     print(
         f"model {args.model}, census diseases prompt (n={args.answers}), {args.samples} samples/path/round, "
         f"fixed length {args.max_tokens} tokens, {args.rounds} alternating rounds, one process per path"
