@@ -8,14 +8,20 @@ instantly; the timed part is :func:`knowsum.census.analyse`: decode → verify
 (``Matcher.match_many``) → cluster → held-out k + estimate + 1,000-resample bootstrap →
 Û(t) band → held-out check. Target: < 30 s on 2 cores. Per-stage times are printed.
 
-Part 2 — local model (``--model``, default smollm2-135m-instruct, must be installed): the same
-requests are generated once directly through the backend (no store, no census) and once by a full
-census run with a fresh store; the ratio of the two wall times is the census's end-to-end speed
-relative to the model's own generation speed (target ≥ 0.95). Skip with ``--no-model``.
+Part 2 — local model (``--model``, default smollm2-135m-instruct, must be installed): a census of
+``--model-queries`` queries (default 30, the census default) with the default configuration, run
+end to end (model load, store, analysis, report) with a fresh store, against the same requests
+generated directly through an open, warm backend (no store, no census), over ``--rounds``
+alternating rounds (default 4). The ratio of the two wall times is the census's end-to-end speed
+relative to the model's own generation speed (target ≥ 0.95); the census's fixed cost (model load,
+KB load, analysis, report: about 2 s on SmolLM2) is printed too, so the ratio for another census
+size can be worked out. ``KNOWSUM_BATCH`` picks the decoding path (default here: 1, sequential).
+Skip with ``--no-model``.
 
 Usage::
 
-    .venv/bin/python bench/bench_census.py [--queries 100000] [--items 20] [--model NAME] [--model-queries 4]
+    .venv/bin/python bench/bench_census.py [--queries 100000] [--items 20] [--model NAME]
+        [--model-queries 30] [--rounds 3] [--no-model | --no-pipeline]
 """
 
 from __future__ import annotations
@@ -109,33 +115,63 @@ def bench_pipeline(n_queries: int, per: int) -> None:
           f"N_tot {r.n_total:,.0f}, k {r.k}]")  # fmt: skip
 
 
-def bench_model(model: str, n_queries: int, answers: int) -> None:
+def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
+    """Census end to end vs the same requests generated directly, in alternating rounds.
+
+    Each round uses its own seed (both sides get identical requests, so identical texts); the
+    backend of the direct side stays open and warm, while every census opens its own (the model
+    load is part of a census run). The census uses the default configuration (1,000 resamples,
+    100 held-out shuffles, every report figure). Reported: each round's times, the median ratio,
+    and the census's fixed cost ``F = census − generation`` (so ``ratio ≈ G / (G + F)`` for a
+    census whose generation takes ``G`` seconds).
+    """
+    import knowsum.report.census  # noqa: F401  (imports outside the timing, as llama_cpp's on the other side)
     from knowsum.models import GenerationParams, make_requests, open_backend, sample_sync
 
-    cfg = CensusConfig(task="diseases", model=model, queries=n_queries, answers=answers, seed=11,
-                       n_bootstrap=200)  # fmt: skip
-    task = resolve_task(cfg)
-    params = GenerationParams(temperature=1.0, top_p=1.0, max_tokens=task.max_tokens, seed=11)
-    backend = open_backend(model)
-    try:
-        sample_sync(backend, make_requests(["Say hi."], params, n=1), progress=False)  # warm up
-        t0 = time.perf_counter()
-        raw = sample_sync(backend, make_requests([task.prompt], params, n=n_queries), progress=False)
-        t_raw = time.perf_counter() - t0
-    finally:
-        asyncio.run(backend.aclose())
-    tokens = sum(r.completion_tokens for r in raw)
-    with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        where = {"out": Path(tmp) / "run", "store": Path(tmp) / "s.sqlite"}
-        outcome = run_census(cfg.model_copy(update=where), progress=False)
-        t_census = time.perf_counter() - t0
-    items = outcome.analysis.result.counts.items
-    print(f"model {model}: {n_queries} queries, {tokens} tokens")
-    print(f"  generation alone: {t_raw:.1f} s ({tokens / t_raw:.1f} tokens/s)")
-    print(f"  census end to end (incl. model load, store, analysis, report): {t_census:.1f} s "
-          f"({items / t_census:.2f} items/s)")  # fmt: skip
-    print(f"  census speed / generation speed: {t_raw / t_census:.3f} (target ≥ 0.95)")
+    base = CensusConfig(task="diseases", model=model, queries=n_queries, answers=answers)
+    task = resolve_task(base)
+    warm = GenerationParams(temperature=1.0, top_p=1.0, max_tokens=8, seed=0)
+
+    def generate(params: GenerationParams) -> tuple[float, int]:
+        # one llama.cpp instance at a time: an idle instance's thread team spin-waits and slows the other
+        backend = open_backend(model)
+        try:
+            sample_sync(backend, make_requests(["Say hi."], warm, n=1), progress=False)  # load, warm up
+            t0 = time.perf_counter()
+            raw = sample_sync(backend, make_requests([task.prompt], params, n=n_queries), progress=False)
+            return time.perf_counter() - t0, sum(x.completion_tokens for x in raw)
+        finally:
+            asyncio.run(backend.aclose())
+
+    ratios, fixed, t_raws = [], [], []
+    for r in range(rounds):
+        seed = 11 + r
+        cfg = base.model_copy(update={"seed": seed})
+        params = GenerationParams(temperature=cfg.temperature, top_p=cfg.top_p,
+                                  max_tokens=task.max_tokens, seed=seed)  # fmt: skip
+        times: dict[str, float] = {}
+        for side in ("raw", "census") if r % 2 == 0 else ("census", "raw"):
+            if side == "raw":
+                times["raw"], tokens = generate(params)
+                continue
+            with tempfile.TemporaryDirectory() as tmp:
+                where = {"out": Path(tmp) / "run", "store": Path(tmp) / "s.sqlite"}
+                t0 = time.perf_counter()
+                outcome = run_census(cfg.model_copy(update=where), progress=False)
+                times["census"] = time.perf_counter() - t0
+        analysis = sum(outcome.analysis.result.timings.values())
+        ratios.append(times["raw"] / times["census"])
+        fixed.append(times["census"] - times["raw"])
+        t_raws.append(times["raw"])
+        print(f"  round {r + 1} (seed {seed}, {tokens} tokens): generation alone {times['raw']:.1f} s "
+              f"({tokens / times['raw']:.1f} tok/s), census {times['census']:.1f} s "
+              f"(analysis {analysis:.2f} s of it) → ratio {ratios[-1]:.3f}")  # fmt: skip
+    med = float(np.median(ratios))
+    print(f"model {model}: {n_queries} queries × {answers} answers, {rounds} alternating rounds")
+    print(f"  census fixed cost F (census − generation): median {np.median(fixed):.2f} s "
+          f"[{min(fixed):.2f}, {max(fixed):.2f}] on {np.median(t_raws):.1f} s of generation")  # fmt: skip
+    print(f"  census speed / generation speed: median {med:.3f} [{min(ratios):.3f}, {max(ratios):.3f}] "
+          f"(target ≥ 0.95)")  # fmt: skip
 
 
 def main() -> None:
@@ -143,8 +179,9 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=100_000)
     ap.add_argument("--items", type=int, default=20)
     ap.add_argument("--model", default="smollm2-135m-instruct")
-    ap.add_argument("--model-queries", type=int, default=4)
+    ap.add_argument("--model-queries", type=int, default=30, help="census size (default 30: the census's)")
     ap.add_argument("--model-answers", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=4, help="rounds of part 2 (even: each side first as often)")
     ap.add_argument("--no-model", action="store_true", help="skip part 2 (local model)")
     ap.add_argument("--no-pipeline", action="store_true", help="skip part 1 (mock pipeline)")
     args = ap.parse_args()
@@ -153,7 +190,7 @@ def main() -> None:
     if not args.no_pipeline:
         bench_pipeline(args.queries, args.items)
     if not args.no_model:
-        bench_model(args.model, args.model_queries, args.model_answers)
+        bench_model(args.model, args.model_queries, args.model_answers, args.rounds)
 
 
 if __name__ == "__main__":

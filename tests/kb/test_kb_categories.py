@@ -103,3 +103,46 @@ def test_kb_categories_cli(registry_cache: Path, capsys: pytest.CaptureFixture[s
         assert f"{rule} rule" in out
     assert "6,036 (50.8 %)" in out and "not in the text" in out
     assert main(["kb", "categories", "doid", "--rule", "widest"]) == 2
+
+
+def _per_term(onto: Ontology) -> dict[str, tuple[str, ...]]:
+    roots = set(onto.roots)
+    return {t: onto.category(t) for t in onto if not onto[t].obsolete and t not in roots}
+
+
+def test_one_pass_reached_categories_equal_the_per_term_search(mini_do: Ontology) -> None:
+    # any-path is computed for all terms in one pass over the is_a edges; it must give exactly what
+    # Ontology.category's ancestor search gives term by term
+    assert assign_categories(mini_do, "any-path") == _per_term(mini_do)
+
+
+@pytest.mark.realdata
+def test_one_pass_reached_categories_on_the_installed_do() -> None:
+    from knowsum.kb import installed, load_ontology
+
+    if installed("doid") is None:
+        pytest.skip("DOID not installed (make data)")
+    doid = load_ontology("doid")
+    fast = assign_categories(doid, "any-path")
+    assert len(fast) > 11_000 and fast == _per_term(doid)
+    counts, total = category_counts(assign_categories(doid, "precedence"))
+    assert round(100 * counts["DOID:7"] / total, 1) == 50.8  # the module docstring's figure
+
+
+def test_an_is_a_cycle_ends_with_every_rule(tmp_path: Path) -> None:
+    # a malformed file whose terms A and B are each other's parents (B also under DOID:7)
+    src = tmp_path / "cycle.obo"
+    src.write_text(
+        "format-version: 1.2\nontology: doid\n\n[Term]\nid: DOID:4\nname: disease\n\n"
+        "[Term]\nid: DOID:7\nname: disease of anatomical entity\nis_a: DOID:4\n\n"
+        "[Term]\nid: DOID:9100001\nname: a\nis_a: DOID:9100002\n\n"
+        "[Term]\nid: DOID:9100002\nname: b\nis_a: DOID:9100001\nis_a: DOID:7\n"
+    )
+    data = obo.load_obo(src, "doid")
+    data.meta["roots"] = "DOID:4"
+    write_store(data, tmp_path / "doid.sqlite")
+    onto = Ontology.open("doid", tmp_path / "doid.sqlite")
+    for rule in CATEGORY_RULES:  # every rule ends; first-parent goes round the loop and gives up
+        got = assign_categories(onto, rule)
+        assert got["DOID:9100002"] == (() if rule == "first-parent" else (ANAT,)), rule
+    assert assign_categories(onto, "any-path") == _per_term(onto)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -129,6 +130,7 @@ def heldout_check(
         r: sorted({max(1, round((n_q - m) * j / points)) for j in range(1, points + 1)})
         for r, m in sizes.items()
     }
+    weights: dict[tuple[float, int], np.ndarray[Any, Any]] = {}  # et's h_s(t, k), shared by the shuffles
     est: dict[tuple[float, int], list[float]] = {}
     act: dict[tuple[float, int], list[float]] = {}
     with warnings.catch_warnings():
@@ -143,7 +145,7 @@ def heldout_check(
                     continue
                 sub = Prevalence(observed)
                 for h in grids[r]:
-                    e = _unseen(sub, estimator, h / m, k)
+                    e = _unseen(sub, estimator, h / m, k, weights)
                     a = int(np.count_nonzero((first >= m) & (first < m + h)))
                     est.setdefault((r, h), []).append(e)
                     act.setdefault((r, h), []).append(a)
@@ -163,10 +165,21 @@ def heldout_check(
     return out
 
 
-def _unseen(prev: Prevalence, estimator: str, t: float, k: int | None) -> float:
-    """``max(Û(t), 0)``; for ``et`` straight from ``n_1..n_k`` (eq. 1), skipping weights beyond ``k``."""
+def _unseen(
+    prev: Prevalence,
+    estimator: str,
+    t: float,
+    k: int | None,
+    cache: dict[tuple[float, int], np.ndarray[Any, Any]] | None = None,
+) -> float:
+    """``max(Û(t), 0)``; for ``et`` straight from ``n_1..n_k`` (eq. 1), skipping weights beyond ``k``,
+    the weights of each ``(t, k)`` computed once when a ``cache`` is given."""
     if estimator == "et" and k is not None:
-        h = binomial_tail_weights(t, k, et_q(t))
+        h = None if cache is None else cache.get((t, k))
+        if h is None:
+            h = binomial_tail_weights(t, k, et_q(t))
+            if cache is not None:
+                cache[(t, k)] = h
         n_s = np.bincount(np.minimum(prev.counts, k + 1), minlength=k + 2)
         return max(float(np.dot(h[1 : k + 1], n_s[1 : k + 1])), 0.0)
     return estimate_unseen(prev, estimator, t, k).estimate

@@ -35,8 +35,8 @@ strict criterion uses :data:`STRICT_RULE`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from knowsum.errors import UnknownNameError
 
@@ -52,6 +52,8 @@ __all__ = [
     "assign_categories",
     "category_counts",
 ]
+
+T = TypeVar("T")
 
 CategoryRule = Literal["any-path", "first-parent", "most-paths", "anatomical-last", "precedence"]
 CATEGORY_RULES: tuple[CategoryRule, ...] = (
@@ -96,27 +98,56 @@ def _first_parent(onto: Ontology, tid: str, cats: frozenset[str]) -> str | None:
     return tid
 
 
-def _path_counts(onto: Ontology, cats: frozenset[str]) -> dict[str, Counter[str]]:
-    """Number of distinct is_a paths from every term to each category (memoized DFS)."""
-    memo: dict[str, Counter[str]] = {}
+def _memoized(onto: Ontology, merge: Callable[[str, list[T]], T], empty: T) -> dict[str, T]:
+    """A value for every term computed from its is_a parents' values (iterative DFS, memoized).
+
+    ``merge(tid, parent values)`` gives a term's value; a parent outside the ontology is skipped,
+    and a parent on an is_a cycle (never seen in a released ontology) counts as ``empty``.
+    """
+    memo: dict[str, T] = {}
     for start in onto:
         stack: list[tuple[str, bool]] = [(start, False)]
+        open_: set[str] = set()
         while stack:
             tid, ready = stack.pop()
             if tid in memo:
                 continue
             parents = [p for p in onto[tid].parents(onto.taxonomy) if p in onto]
-            if tid in cats:
-                memo[tid] = Counter({tid: 1})
-            elif ready:
-                total: Counter[str] = Counter()
-                for p in parents:
-                    total.update(memo.get(p, Counter()))
-                memo[tid] = total
-            else:
+            if ready:
+                memo[tid] = merge(tid, [memo.get(p, empty) for p in parents])
+                open_.discard(tid)
+            elif tid not in open_:
+                open_.add(tid)
                 stack.append((tid, True))
-                stack.extend((p, False) for p in parents if p not in memo)
+                stack.extend((p, False) for p in parents if p not in memo and p not in open_)
     return memo
+
+
+def _path_counts(onto: Ontology, cats: frozenset[str]) -> dict[str, Counter[str]]:
+    """Number of distinct is_a paths from every term to each category (a path stops at the first
+    category it meets)."""
+
+    def merge(tid: str, parents: list[Counter[str]]) -> Counter[str]:
+        if tid in cats:
+            return Counter({tid: 1})
+        total: Counter[str] = Counter()
+        for c in parents:
+            total.update(c)
+        return total
+
+    return _memoized(onto, merge, Counter())
+
+
+def _reached(onto: Ontology, cats: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Every category that is a term or one of its is_a ancestors: what :meth:`Ontology.category`
+    gives for one term, for all terms in one pass over the is_a edges (instead of one ancestor
+    search per term)."""
+
+    def merge(tid: str, parents: list[frozenset[str]]) -> frozenset[str]:
+        own = frozenset((tid,)) if tid in cats else frozenset()
+        return own.union(*parents)
+
+    return _memoized(onto, merge, frozenset())
 
 
 def assign_categories(
@@ -148,7 +179,8 @@ def assign_categories(
         return {
             t: (min(paths[t], key=lambda c: (-paths[t][c], order[c])),) if paths[t] else () for t in terms
         }
-    reached = {t: onto.category(t) for t in terms}
+    every = _reached(onto, cats)
+    reached = {t: tuple(sorted(every[t])) for t in terms}
     if rule == "any-path":
         return reached
     if rule == "anatomical-last":
