@@ -104,6 +104,7 @@ bench: data
 	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_match.py
 	$(PY) bench/bench_census.py --no-model
+	$(PY) bench/bench_census.py --no-pipeline
 	$(PY) bench/bench_recall.py
 	$(PY) bench/bench_genebench.py
 	$(PY) bench/bench_models_http.py
