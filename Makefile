@@ -110,6 +110,7 @@ bench: data
 	$(PY) bench/bench_models_http.py
 	$(PY) bench/bench_resume.py
 	$(PY) bench/bench_models_local.py
+	$(PY) bench/bench_server_texts.py
 	$(PY) bench/bench_models_batched.py --samples 8 --rounds 1
 	$(PY) bench/soak.py
 
