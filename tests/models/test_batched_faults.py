@@ -10,21 +10,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from knowsum.errors import BackendError
 from knowsum.models import (
     GenerationParams,
     ResponseStore,
     make_requests,
 )
 from knowsum.models import sample_sync as run
-from knowsum.models._batched import BatchDecoder
 from knowsum.models._local import LocalBackend
 from knowsum.models._sample import sample
 from models._embedded import open_smollm2
+from models._faults import fail_on as _fail_on
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"
@@ -44,22 +42,6 @@ def clean() -> Iterator[dict[str, str]]:
         yield {r.key: r.text for r in run(b, make_requests([DISEASES], PARAMS, n=8))}
     finally:
         asyncio.run(b.aclose())
-
-
-def _fail_on(dec: BatchDecoder, monkeypatch: pytest.MonkeyPatch, when: Any) -> list[int]:
-    """Make ``dec._decode`` raise the first time ``when(call_number, rows)`` holds; returns the call log."""
-    real = dec._decode
-    calls: list[int] = []
-
-    def decode(rows: list[tuple[int, int, int, bool]]) -> None:
-        calls.append(len(rows))
-        if when(len(calls), rows) and not getattr(decode, "fired", False):
-            decode.fired = True  # type: ignore[attr-defined]
-            raise BackendError("llama_decode failed with code -3 (injected)")
-        real(rows)
-
-    monkeypatch.setattr(dec, "_decode", decode)
-    return calls
 
 
 def test_a_failed_template_prefill_never_serves_a_stale_template(
