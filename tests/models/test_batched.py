@@ -10,7 +10,7 @@ import pytest
 from knowsum.errors import BackendError, ConfigError
 from knowsum.models import GenerationParams, make_requests
 from knowsum.models import sample_sync as run
-from knowsum.models._batched import check_api
+from knowsum.models._llama_api import check_api
 from knowsum.models._local import DEFAULT_PARALLEL, LocalBackend, default_parallel
 from models._embedded import open_smollm2
 

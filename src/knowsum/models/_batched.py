@@ -14,10 +14,10 @@ decodes a padding token whose logits no one reads: llama.cpp computes the last l
 rows, with kernels that depend on their number, see :meth:`BatchDecoder._step`). A sample's text
 therefore depends on its prompt, its seed and ``n_parallel`` only, never on which requests shared its
 batch or how many were still running (``tests/models/test_batched.py`` checks this on SmolLM2,
-``tests/models/test_batched_qwen.py`` on Qwen2.5-Coder 1.5B at the census's token budget, through a
-killed and resumed census). Its text may
-differ from the sequential path's (one sequence per decode): matrix kernels for several rows round
-differently from those for one row.
+``tests/models/test_batched_resume.py`` on Qwen2.5-Coder 1.5B at the census's token budget, through a
+killed and resumed census; ``tests/models/test_batched_faults_qwen.py`` through a mid-batch failure).
+Its text may differ from the sequential path's (one sequence per decode): matrix kernels for several
+rows round differently from those for one row.
 
 Sampling mirrors llama-cpp-python's ``create_completion`` (top-k → typical(1.0) → top-p → min-p →
 temperature → seeded draw; greedy at temperature 0), as do stop strings (the first stop string in
@@ -38,7 +38,7 @@ from typing import Any
 from knowsum.errors import BackendError
 from knowsum.models._llama_api import check_api
 
-__all__ = ["BatchDecoder", "Generated", "Prepared", "check_api"]
+__all__ = ["BatchDecoder", "Generated", "Prepared"]
 
 
 @dataclass(slots=True)
