@@ -67,9 +67,11 @@ browser:
 	@command -v chromium >/dev/null || { ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# ruff, and the package's shape: public faces only, layers downward, small modules (tests/test_architecture.py)
 lint: install
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/pytest -q -p no:cacheprovider tests/test_architecture.py
 
 typecheck: install
 	$(VENV)/bin/mypy

@@ -1,4 +1,4 @@
-"""``knowsum._diskfaults``: permission denied is its own fault, not "read-only file system".
+"""``knowsum._util.diskfaults``: permission denied is its own fault, not "read-only file system".
 
 The real case runs the CLI in a child process that may not write the store's folder (mode 0555):
 as root the child drops ``CAP_DAC_OVERRIDE`` (``setpriv``), so the permission bits apply to it too.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from knowsum._diskfaults import disk_fault
+from knowsum._util import disk_fault
 
 
 def test_the_errno_decides_between_permission_denied_and_read_only(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``knowsum._wheels.sweep``: leftovers of killed downloads go, live downloads stay (at any step)."""
+"""``knowsum._util.wheels.sweep``: leftovers of killed downloads go, live downloads stay (at any step)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from knowsum import _wheels
-from knowsum._wheels import download_wheel, sweep
+from knowsum._util import download_wheel, sweep
+from knowsum._util import wheels as _wheels
 
 
 def _folder(dest: Path, name: str, *, lock: bool) -> Path:

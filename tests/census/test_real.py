@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.census import CensusConfig, run_census
 from knowsum.census import _diversity as dv
 from knowsum.models import MockBackend, is_installed, model_spec

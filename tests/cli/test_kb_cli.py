@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.cli import main
 from knowsum.kb import installed
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.errors import InputError, InputFileError, KBNotInstalledError, SourceError, UnknownNameError
 from knowsum.kb import KB_NAMES, _sources, install, installed, load_genes, load_ontology, manifest, store_path
 from knowsum.kb._sources import data_file, sha256

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from _slow_index import SlowIndex, wheel
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.kb._install import installed, manifest, store_path

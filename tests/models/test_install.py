@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.errors import ModelNotInstalledError, SourceError, UnknownNameError
 from knowsum.models import REGISTRY, ModelSpec, install_model, installed_path, is_installed
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from _slow_index import SlowIndex, wheel
-from knowsum import paths
+from knowsum._util import paths
 
 from .install_worker import PARTS, SPEC
 

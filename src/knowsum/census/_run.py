@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from knowsum._atomic import atomic_write
+from knowsum._util import atomic_write
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from knowsum._atomic import atomic_write
+from knowsum._util import atomic_write
 from knowsum.census._config import CensusConfig, PromptVariant, config_error
 from knowsum.census._result import CensusResult
 from knowsum.census._run import default_out, open_for, run_census

@@ -103,11 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo(f"knowsum: error: {exc}", err=True)
         return exc.exit_code
     except ValueError as exc:
-        # knowsum.stats.StatsError (a ValueError) is bad input too. Look it up only if the stats layer
-        # was imported: if it was not, no StatsError can have been raised, and `knowsum --help`
-        # stays free of the SciPy import.
-        stats_errors = sys.modules.get("knowsum.stats._errors")
-        if stats_errors is None or not isinstance(exc, stats_errors.StatsError):
+        # knowsum.stats.StatsError (a ValueError) is bad input too; it says so with `input_error`,
+        # so `knowsum --help` never imports the stats layer (SciPy) to recognise it.
+        if not getattr(exc, "input_error", False):
             raise
         click.echo(f"knowsum: error: {exc}", err=True)
         return 2

@@ -1,18 +1,10 @@
-"""Shared CLI helpers: model/backend options, sampling options, the response store option.
-
-Other command modules reuse these decorators so every command spells ``--model``, ``--base-url``,
-``--store``, ``--temperature`` … the same way::
-
-    @click.command()
-    @model_options
-    @sampling_options
-    def mycommand(**kw): backend = backend_from(kw); params = params_from(kw)
-"""
+"""The model, sampling and store options, declared once (see :mod:`knowsum.cli._options` for the rest)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +14,7 @@ from knowsum.models import SERVER_KINDS, Backend, GenerationParams, ResponseStor
 
 __all__ = [
     "SERVER_KIND_HELP",
+    "ModelOptions",
     "apply_options",
     "backend_from",
     "model_options",
@@ -170,21 +163,51 @@ def params_from(kw: dict[str, Any]) -> GenerationParams:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ModelOptions:
+    """The values of :func:`model_options`: which model answers, and how it is reached."""
+
+    model: str | None = None
+    base_url: str | None = None
+    server_kind: str = "auto"
+    api: str = "chat"
+    concurrency: int = 8
+    timeout: float = 120.0
+    retries: int = 8
+
+    _KEYS = ("model", "base_url", "server_kind", "api", "concurrency", "timeout", "retries")
+
+    @classmethod
+    def take(cls, kw: dict[str, Any]) -> ModelOptions:
+        """Remove the :func:`model_options` values from ``kw`` and return them."""
+        return cls(**{k: kw.pop(k) for k in cls._KEYS if k in kw})
+
+    @property
+    def remote(self) -> bool:
+        """Whether the model is reached over HTTP (an OpenAI-compatible endpoint)."""
+        return bool(self.base_url) or (self.model or "").startswith("openai:")
+
+    def open(self) -> Backend:
+        """Open the backend; HTTP settings go only to an OpenAI-compatible endpoint."""
+        model = self.model
+        if self.remote:
+            return open_backend(
+                model,
+                base_url=self.base_url,
+                api=self.api,
+                concurrency=self.concurrency,
+                timeout=self.timeout,
+                max_retries=self.retries,
+                server_kind=self.server_kind,
+            )
+        if model and (model == "mock" or model.startswith("mock:")):
+            return open_backend(model)
+        return open_backend(model, api=self.api)
+
+
 def backend_from(kw: dict[str, Any]) -> Backend:
-    """Open the backend named by the values of :func:`model_options`."""
-    model = kw["model"]
-    if kw["base_url"] or (model or "").startswith("openai:"):
-        options: dict[str, Any] = {
-            "api": kw["api"],
-            "concurrency": kw["concurrency"],
-            "timeout": kw["timeout"],
-            "max_retries": kw["retries"],
-            "server_kind": kw["server_kind"],
-        }
-        return open_backend(model, base_url=kw["base_url"], **options)
-    if model and (model == "mock" or model.startswith("mock:")):
-        return open_backend(model)
-    return open_backend(model, api=kw["api"])
+    """Open the backend named by the values of :func:`model_options` (they stay in ``kw``)."""
+    return ModelOptions(**{k: kw[k] for k in ModelOptions._KEYS if k in kw}).open()
 
 
 def store_from(kw: dict[str, Any]) -> ResponseStore:

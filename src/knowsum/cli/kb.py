@@ -21,8 +21,8 @@ from knowsum.kb import (
     installed,
     load_genes,
     load_ontology,
+    spec,
 )
-from knowsum.kb._install import spec
 
 __all__ = ["kb"]
 

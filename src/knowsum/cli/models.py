@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.models import DEFAULT_MODEL, REGISTRY, install_model, is_installed, model_spec
 
 __all__ = ["models"]

@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from knowsum._atomic import atomic_write
+from knowsum._util import atomic_write
 from knowsum.errors import InputFileError
 
 __all__ = [

@@ -30,6 +30,7 @@ from knowsum.kb._install import (
     load_genes,
     load_ontology,
     manifest,
+    spec,
     store_path,
 )
 from knowsum.kb._matcher import Match, Matcher, Stage
@@ -76,5 +77,6 @@ __all__ = [
     "load_popularity",
     "manifest",
     "normalize_text",
+    "spec",
     "store_path",
 ]

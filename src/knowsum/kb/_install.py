@@ -23,8 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from knowsum import paths
-from knowsum._diskfaults import disk_fault
+from knowsum._util import disk_fault, paths
 from knowsum.errors import InputError, KBNotInstalledError, KnowsumError, UnknownNameError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._ontology import Ontology

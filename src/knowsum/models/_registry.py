@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowsum import paths
+from knowsum._util import paths
 from knowsum.errors import ModelNotInstalledError, UnknownNameError
 
 __all__ = [

@@ -24,8 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
-from knowsum import paths
-from knowsum._diskfaults import disk_fault, nearest_folder
+from knowsum._util import disk_fault, nearest_folder, paths
 from knowsum.errors import StoreError
 from knowsum.models._migrations import apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from knowsum._atomic import atomic_write
+from knowsum._util import atomic_write
 from knowsum.errors import InputFileError
 from knowsum.recall._result import RESULT_VERSION, PredictionRecord, RecallResult
 

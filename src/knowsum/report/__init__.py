@@ -10,8 +10,11 @@ Generic primitives, shared by every instrument:
   ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
 
-This layer reads result records only; it never imports an instrument or the CLI. Instrument
-pages (e.g. :mod:`knowsum.report.census`) are imported from their own modules.
+This layer reads result records only (:mod:`knowsum.records`); it never imports an instrument or the
+CLI. Instrument pages are imported from their own public modules, one per instrument
+(:mod:`knowsum.report.census`, :mod:`knowsum.report.recall`, :mod:`knowsum.report.genebench`),
+each named the same way: ``write_<instrument>_report(out_dir, result, …)`` for a run's page and
+``write_<instrument>_compare(…)`` for a page of several runs.
 """
 
 from knowsum.report._html import (
@@ -25,6 +28,7 @@ from knowsum.report._html import (
     table,
     write_page,
 )
+from knowsum.report._plots import save, to_png
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
@@ -36,8 +40,10 @@ __all__ = [
     "key_numbers",
     "markdown_table",
     "page",
+    "save",
     "section",
     "table",
     "text_table",
+    "to_png",
     "write_page",
 ]

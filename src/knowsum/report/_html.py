@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum._atomic import atomic_write
+from knowsum._util import atomic_write
 
 __all__ = [
     "Markup",

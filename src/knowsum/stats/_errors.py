@@ -4,7 +4,12 @@ from __future__ import annotations
 
 
 class StatsError(ValueError):
-    """Invalid input to an estimator (negative counts, empty data, t <= 0, k < 1, ...)."""
+    """Invalid input to an estimator (negative counts, empty data, t <= 0, k < 1, ...).
+
+    ``input_error`` tells the CLI, without importing this layer, that the message is for the user.
+    """
+
+    input_error = True
 
 
 class StatsWarning(UserWarning):

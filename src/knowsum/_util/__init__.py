@@ -1,0 +1,28 @@
+"""knowsum._util — small shared helpers below every layer (no project imports but ``errors``).
+
+- :func:`atomic_write`: write a file under a temporary name and rename it into place;
+- :mod:`paths`: the knowsum home (``$KNOWSUM_HOME``) and its folders;
+- :func:`disk_fault`, :func:`nearest_folder`: tell a full, read-only or forbidden disk apart;
+- :func:`download_wheel`, :func:`cached_wheel`, :func:`sweep`: fetch one wheel from the package
+  registry with pip, atomically, into a cache folder;
+- :func:`config_error`: one readable line from a pydantic validation error.
+
+Every package may import these through ``knowsum._util`` (never its modules directly).
+"""
+
+from knowsum._util import paths
+from knowsum._util.atomic import atomic_write
+from knowsum._util.diskfaults import disk_fault, nearest_folder
+from knowsum._util.validation import config_error
+from knowsum._util.wheels import cached_wheel, download_wheel, sweep
+
+__all__ = [
+    "atomic_write",
+    "cached_wheel",
+    "config_error",
+    "disk_fault",
+    "download_wheel",
+    "nearest_folder",
+    "paths",
+    "sweep",
+]

@@ -1,0 +1,30 @@
+"""One wording for invalid configuration values, wherever they come from (CLI option, TOML file,
+library call): ``WHERE: invalid FIELD=VALUE: PROBLEM``."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from knowsum.errors import ConfigError
+
+__all__ = ["config_error"]
+
+_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def config_error(exc: ValidationError, where: str) -> ConfigError:
+    """One readable line from a pydantic error: ``where: invalid field=value: problem``.
+
+    The first error is shown (``(and N more)`` counts the others); pydantic's ``Value error,``
+    prefix is dropped, so a validator's own sentence reads as written.
+    """
+    errors = exc.errors()
+    err = errors[0]
+    field = ".".join(str(p) for p in err["loc"]) or "config"
+    value = err.get("input")
+    shown = "" if isinstance(value, dict) else f"={value!r}"
+    msg = str(err["msg"])
+    for prefix in _PREFIXES:
+        msg = msg.removeprefix(prefix)
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ConfigError(f"{where}: invalid {field}{shown}: {msg}{more}")

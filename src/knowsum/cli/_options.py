@@ -1,0 +1,176 @@
+"""Every option two commands share, declared once, and the one way a command ends.
+
+Command modules reuse these decorators so every command spells ``--model``, ``--base-url``,
+``--store``, ``--out``, ``--json``, ``--seed``, ``--n-bootstrap``, ``--n-perm``, ``--kb`` and
+``--temperature`` the same way, with the same help format (click's ``[default: …]``)::
+
+    @click.command()
+    @model_options
+    @store_option
+    @out_option("Run directory [default: census-runs/TASK-MODEL].")
+    @json_option
+    def mycommand(**kw):
+        backend = ModelOptions.take(kw).open()
+        ...
+        finish(report_path)          # the last line of every command that writes a run: "report: PATH"
+
+A renamed option keeps its old spelling for one release as a hidden alias that prints a deprecation
+line (:func:`renamed`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+__all__ = [
+    "echo_json",
+    "finish",
+    "json_option",
+    "kb_option",
+    "n_bootstrap_option",
+    "n_perm_option",
+    "note",
+    "out_option",
+    "renamed",
+    "seed_option",
+    "temperature_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def out_option(help_text: str, *, dest: str = "out") -> Callable[[F], F]:
+    """``--out DIR``: a run directory (always a folder; a single output file is ``-o/--output``)."""
+    return click.option(
+        "--out", dest, type=click.Path(file_okay=False, path_type=Path), default=None, help=help_text
+    )
+
+
+def json_option(func: F) -> F:
+    """``--json``: print one JSON object on stdout instead of the tables (notes go to stderr)."""
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print one JSON object on stdout instead of tables."
+    )(func)
+
+
+def seed_option(func: F) -> F:
+    """``--seed N``: the run seed (selection, sampling, resampling)."""
+    return click.option(
+        "--seed",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Run seed: each sample's, resample's and permutation's seed derives from it.",
+    )(func)
+
+
+def n_bootstrap_option(
+    default: int | None = 1000, help_text: str = "Bootstrap resamples."
+) -> Callable[[F], F]:
+    """``--n-bootstrap N`` (old spelling ``--bootstrap``, hidden, for one release)."""
+
+    def deco(func: F) -> F:
+        func = renamed("--bootstrap", "n_bootstrap")(func)
+        return click.option(
+            "--n-bootstrap",
+            type=click.IntRange(min=0),
+            default=default,
+            show_default=default is not None,
+            help=help_text,
+        )(func)
+
+    return deco
+
+
+def n_perm_option(default: int = 10_000, help_text: str = "Permutations per test.") -> Callable[[F], F]:
+    """``--n-perm N``: permutations of each permutation test."""
+    return click.option(
+        "--n-perm", type=click.IntRange(min=1), default=default, show_default=True, help=help_text
+    )
+
+
+def kb_option(help_text: str, *, required: bool = False, old: str | None = None) -> Callable[[F], F]:
+    """``--kb NAME``: an installed knowledge base (``old``: a former spelling kept hidden)."""
+
+    def deco(func: F) -> F:
+        if old is not None:
+            func = renamed(old, "kb")(func)
+        return click.option("--kb", "kb", default=None, required=required, metavar="KB", help=help_text)(func)
+
+    return deco
+
+
+def temperature_option(
+    default: float, *, short: bool = False, help_text: str | None = None
+) -> Callable[[F], F]:
+    """``--temperature T`` (``-t`` only where it already meant the temperature)."""
+    names = ("--temperature", "-t") if short else ("--temperature",)
+    return click.option(
+        *names,
+        "temperature",
+        type=click.FloatRange(0, 2),
+        default=default,
+        show_default=True,
+        help=help_text or "Sampling temperature (0 = greedy).",
+    )
+
+
+def renamed(old: str, dest: str, *, metavar: str | None = None, flag: bool = False) -> Callable[[F], F]:
+    """A hidden option ``old`` that still works for one release and says what replaced it.
+
+    Its value goes to ``dest`` (the new option's parameter) unless the new option was given too,
+    and a line ``knowsum: note: OLD is renamed NEW; …`` goes to stderr.
+    """
+    hidden = f"_renamed_{dest}_{old.strip('-').replace('-', '_')}"
+    new = "--" + dest.replace("_", "-")
+
+    def deco(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            value = kw.pop(hidden, None)
+            if value is not None and value is not False:
+                click.echo(f"knowsum: note: {old} is renamed {new}; {old} will be removed", err=True)
+                if kw.get(dest) is None or ctx_default(dest, kw):
+                    kw[dest] = value
+            return func(*args, **kw)
+
+        if flag:
+            opt = click.option(old, hidden, is_flag=True, default=False, hidden=True)
+        else:
+            opt = click.option(old, hidden, default=None, hidden=True, metavar=metavar)
+        return opt(wrapper)  # type: ignore[return-value]
+
+    return deco
+
+
+def ctx_default(dest: str, kw: dict[str, Any]) -> bool:
+    """Whether ``dest`` holds its default (it was not given on the command line)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return False
+    source = ctx.get_parameter_source(dest)
+    return source is None or source.name in ("DEFAULT", "DEFAULT_MAP")
+
+
+def note(message: str) -> None:
+    """A note for the user on stderr (``knowsum: note: …``); stdout stays for results."""
+    click.echo(f"knowsum: note: {message}", err=True)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as one JSON object on stdout (NaN refused: undefined numbers are null)."""
+    click.echo(json.dumps(data, ensure_ascii=False, allow_nan=False))
+
+
+def finish(report: Path, *, as_json: bool = False) -> None:
+    """The last line of every command that writes a run directory: ``report: PATH``.
+
+    With ``--json`` stdout holds only the JSON object, so the line goes to stderr.
+    """
+    click.echo(f"report: {report}", err=as_json)

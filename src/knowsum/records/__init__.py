@@ -1,0 +1,31 @@
+"""knowsum.records — the run records every instrument writes, and the one way they are read and written.
+
+::
+
+    Record                      version · kind · created · knowsum_version · model · backend · kb_releases
+    ├── census.CensusResult     kind "census"
+    ├── recall.RecallResult     kind "recall"
+    └── genebench.GenebenchResult  kind "genebench"
+
+    load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
+    write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
+
+This package sits below the instruments and the report layer: instruments build records, pages read
+them, and neither needs the other.
+"""
+
+from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso, published_label
+from knowsum.records._rundir import PLOTS_DIR, REPORT_NAME, RESULT_NAME, FileBody, write_run_dir
+
+__all__ = [
+    "INSTRUMENTS",
+    "PLOTS_DIR",
+    "REPORT_NAME",
+    "RESULT_NAME",
+    "FileBody",
+    "Record",
+    "load_record",
+    "now_iso",
+    "published_label",
+    "write_run_dir",
+]

@@ -1,0 +1,147 @@
+"""The one run record: the fields every instrument's ``result.json`` starts with, and how it is read.
+
+Every instrument (census, recall, genebench) writes one pydantic record per run. They share:
+
+- ``version``: the schema version of *that instrument's* record (each migrates its own);
+- ``kind``: the instrument (``census``, ``recall``, ``genebench``);
+- ``created``: UTC time the record was written (ISO 8601);
+- ``knowsum_version``: the knowsum that wrote it (``""`` in files older than this field);
+- ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
+  when the answers were scored from a file made elsewhere);
+- ``kb_releases``: knowledge base → the release the run was judged against.
+
+:func:`load_record` reads any ``result.json`` an earlier knowsum wrote: it checks the instrument,
+brings the fields up to date with the record class's :meth:`Record.migrate` and validates, and every
+problem becomes one :class:`~knowsum.errors.InputFileError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowsum import __version__
+from knowsum.errors import InputFileError
+
+__all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso", "published_label"]
+
+INSTRUMENTS = ("census", "recall", "genebench", "profile")
+"""The values ``kind`` takes: the instruments (and the profile that composes them)."""
+
+R = TypeVar("R", bound="Record")
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 to the second (``2026-11-24T07:00:00+00:00``)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def published_label(model: str, paper: str, table: str) -> str:
+    """How every table, figure and page marks a published row: ``GPT-4 · Bombieri et al. Table 1``.
+
+    Args:
+        model: The model as the paper names it.
+        paper: The paper, short (``KnowSum``, ``Bombieri et al.``, ``SciHorizon-GENE``).
+        table: Where in the paper (``Table 1``, ``Table 3(a)``).
+    """
+    return f"{model} · {paper} {table}"
+
+
+class Record(BaseModel):
+    """Base of every instrument's run record (``result.json``).
+
+    Subclasses set ``KIND`` and ``VERSION``, narrow ``kind`` to a ``Literal``, and override
+    :meth:`migrate` to read their older schema versions.
+    """
+
+    model_config = ConfigDict(extra="forbid", ser_json_inf_nan="null")
+
+    KIND: ClassVar[str] = ""
+    """The instrument (the value of ``kind``)."""
+    VERSION: ClassVar[int] = 1
+    """The schema version this knowsum writes."""
+
+    version: int = Field(description="schema version of this instrument's record")
+    kind: str = Field(description="the instrument: census, recall or genebench")
+    created: str = Field(default_factory=now_iso, description="UTC time the record was written (ISO 8601)")
+    knowsum_version: str = Field(__version__, description="knowsum version that wrote it ('' if older)")
+    model: str = Field(description="model id (or what made the answers, when scored from a file)")
+    backend: str = Field("", description="backend kind: local, openai, mock, or file ('' if unknown)")
+    kb_releases: dict[str, str] = Field(
+        default_factory=dict, description="knowledge base → release the answers were judged against"
+    )
+
+    @classmethod
+    def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Bring ``data``, written with schema ``version`` (< :attr:`VERSION`), to the current schema.
+
+        The default only fills the shared fields that older files lack; subclasses add their own
+        steps and call it.
+        """
+        data.setdefault("knowsum_version", "")
+        data.setdefault("kind", cls.KIND)
+        data["version"] = cls.VERSION
+        return data
+
+
+def _read_json(file: Path, kind: str) -> Any:
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputFileError(file, f"no {kind} result here (run `knowsum {kind} run` first)") from None
+    except IsADirectoryError:
+        raise InputFileError(file, f"is a folder, not a {kind} result.json") from None
+    except UnicodeDecodeError:
+        raise InputFileError(
+            file, f"cannot read a {kind} result (not UTF-8 text); pass a {kind} run directory"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise InputFileError(
+            file,
+            f"cannot read a {kind} result (not JSON: {exc.msg} at line {exc.lineno}); "
+            f"pass a {kind} run directory or its result.json",
+        ) from None
+    except OSError as exc:
+        raise InputFileError(
+            file, f"cannot read a {kind} result ({exc.strerror}); pass a {kind} run directory"
+        ) from None
+
+
+def load_record(path: Path, cls: type[R]) -> R:
+    """Read the ``result.json`` of a run of ``cls.KIND`` (``path``: the run directory or the file).
+
+    Older schema versions are migrated (:meth:`Record.migrate`); a newer one is refused.
+
+    Raises:
+        InputFileError: missing, unreadable, another instrument's record, an unsupported schema
+            version, or an invalid field; the message names the file.
+    """
+    kind = cls.KIND
+    file = path / "result.json" if path.is_dir() else path
+    data = _read_json(file, kind)
+    if not isinstance(data, dict):
+        raise InputFileError(file, f"not a {kind} result.json (not a JSON object)")
+    other = data.get("kind")
+    if other != kind and other in INSTRUMENTS:
+        raise InputFileError(file, f"not a {kind} result.json (kind {other!r}); pass a {kind} run directory")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= cls.VERSION:
+        raise InputFileError(
+            file,
+            f"unsupported {kind} result version {version!r} (this knowsum reads 1 to {cls.VERSION}; "
+            "a newer file needs a newer knowsum)",
+        )
+    if version < cls.VERSION:
+        data = cls.migrate(dict(data), version)
+    if data.get("kind") != kind:
+        raise InputFileError(file, f"not a {kind} result.json (kind {data.get('kind')!r})")
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "record"
+        raise InputFileError(file, f"invalid {kind} result field {where}: {err['msg']}") from None

@@ -1,0 +1,115 @@
+"""The package's shape, checked from the source (``make lint`` runs this file).
+
+- **Public faces only**: no module imports another package's private (``_``) module; what crosses a
+  package boundary is exported in that package's ``__init__`` (``knowsum._util`` is imported through
+  its ``__init__`` too).
+- **Layers point downward** (DESIGN.md): cli → profile → instruments → models/kb/stats/report →
+  records → _util → errors.
+- **Small modules**: none over 400 lines, no CLI module over 300.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "knowsum"
+
+FOUNDATION = {"errors", "_util", "records", "__init__"}
+LOWER = {"models", "kb", "stats", "report"}
+INSTRUMENTS = {"census", "recall", "genebench", "estimate"}
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "__init__": set(),
+    "_util": {"errors"},
+    "records": {"errors", "_util", "__init__"},
+    "stats": set(),
+    "models": FOUNDATION,
+    "kb": FOUNDATION,
+    "report": FOUNDATION | {"stats"},
+    **{name: FOUNDATION | LOWER for name in INSTRUMENTS},
+    "profile": FOUNDATION | LOWER | INSTRUMENTS,
+    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"profile"},
+}
+"""Package → the packages it may import (its own always)."""
+
+
+def _modules() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def _package(path: Path) -> str:
+    rel = path.relative_to(SRC)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            found.extend((node.lineno, f"{node.module}.{a.name}") for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.extend((node.lineno, a.name) for a in node.names)
+    return [(line, name) for line, name in found if name == "knowsum" or name.startswith("knowsum.")]
+
+
+def _private_import(own: str, name: str) -> bool:
+    """Whether ``name`` reaches into another package's private module (``knowsum.pkg._mod``)."""
+    parts = name.split(".")[1:]
+    if not parts:
+        return False
+    if parts[0] == own:
+        return False
+    if parts[0] == "_util":  # through its __init__ only: knowsum._util.NAME
+        return len(parts) > 2 or (len(parts) == 2 and parts[1].startswith("_"))
+    return any(p.startswith("_") and p != "__version__" for p in parts[1:2])
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    bad = [
+        f"{path.relative_to(SRC.parent)}:{line}: {name}"
+        for path in _modules()
+        for line, name in _imports(path)
+        if _private_import(_package(path), name)
+    ]
+    assert not bad, "import the package's public face instead:\n" + "\n".join(sorted(set(bad)))
+
+
+def test_layers_point_downward() -> None:
+    bad = []
+    for path in _modules():
+        own = _package(path)
+        allowed = ALLOWED.get(own)
+        assert allowed is not None, f"{path}: package {own!r} has no place in the layers; add it to ALLOWED"
+        for line, name in _imports(path):
+            parts = name.split(".")
+            target = parts[1] if len(parts) > 1 else "__init__"
+            if target.startswith("__") and target != "__init__":
+                target = "__init__"  # knowsum.__version__
+            if target != own and target not in allowed:
+                bad.append(f"{path.relative_to(SRC.parent)}:{line}: {own} imports {target}")
+    assert not bad, "imports against the layer order:\n" + "\n".join(sorted(set(bad)))
+
+
+@pytest.mark.parametrize(("where", "limit"), [("", 400), ("cli", 300)])
+def test_modules_are_small(where: str, limit: int) -> None:
+    root = SRC / where if where else SRC
+    big = [
+        f"{p.relative_to(SRC.parent)}: {n} lines"
+        for p in sorted(root.rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit
+    ]
+    assert not big, f"modules over {limit} lines (split them by responsibility):\n" + "\n".join(big)
+
+
+def test_private_import_rule() -> None:
+    assert _private_import("cli", "knowsum.census._config")
+    assert _private_import("census", "knowsum.models._local.default_threads")
+    assert _private_import("census", "knowsum._util.atomic.atomic_write")
+    assert not _private_import("census", "knowsum._util.atomic_write")
+    assert not _private_import("census", "knowsum.census._config")
+    assert not _private_import("cli", "knowsum.census.run_census")
+    assert not _private_import("cli", "knowsum.__version__")
