@@ -12,7 +12,8 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 KNOWSUM := $(VENV)/bin/knowsum
 # llama-cpp-python builds from source (~10 min on 2 cores); pip caches the wheel afterwards.
-export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
+# -mno-amx-int8: no llama.cpp AMX kernels, which GCC 12 miscompiles (SIGSEGV on AMX Xeons; docs/models.md)
+export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DCMAKE_C_FLAGS=-mno-amx-int8 -DCMAKE_CXX_FLAGS=-mno-amx-int8
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-12)
 STAMP := $(VENV)/.installed-$(HASH)

@@ -40,6 +40,7 @@ import numpy as np
 
 from knowsum.census import CensusConfig, analyse, make_verifier, resolve_task, run_census, write_run
 from knowsum.kb import installed, load_ontology
+from knowsum.models import ResponseStore
 
 NOISE = ("banana bread", "the quick brown fox", "xyzzy", "Eiffel Tower", "quantum chromodynamics")
 
@@ -127,7 +128,7 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
     import knowsum.report.census  # noqa: F401  (imports outside the timing, as llama_cpp's on the other side)
     from knowsum.models import GenerationParams, make_requests, open_backend, sample_sync
 
-    base = CensusConfig(task="diseases", model=model, queries=n_queries, answers=answers)
+    base = CensusConfig(task="diseases", queries=n_queries, answers=answers)
     task = resolve_task(base)
     warm = GenerationParams(temperature=1.0, top_p=1.0, max_tokens=8, seed=0)
 
@@ -152,7 +153,7 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
         sampling.append((time.perf_counter() - t0, sum(x.completion_tokens for x in out)))
         return out
 
-    census_run.sample_sync = timed_sample  # type: ignore[assignment]
+    census_run.sample_sync = timed_sample  # type: ignore[attr-defined]
     ratios, fixed, t_raws, t_censuses, t_samplings = [], [], [], [], []
     for r in range(rounds):
         seed = 11 + r
@@ -165,10 +166,14 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
                 times["raw"], tokens = generate(params)
                 continue
             with tempfile.TemporaryDirectory() as tmp:
-                where = {"out": Path(tmp) / "run", "store": Path(tmp) / "s.sqlite"}
                 sampling.clear()
                 t0 = time.perf_counter()
-                run_census(cfg.model_copy(update=where), progress=False)
+                backend = open_backend(model)  # the model load is part of a census run
+                try:
+                    with ResponseStore(Path(tmp) / "s.sqlite") as store:
+                        run_census(cfg, backend, store=store, out=Path(tmp) / "run", progress=False)
+                finally:
+                    asyncio.run(backend.aclose())
                 times["census"] = time.perf_counter() - t0
         t_sampling = sum(t for t, _ in sampling)
         assert sum(n for _, n in sampling) == tokens, "the census generated other texts than the direct side"

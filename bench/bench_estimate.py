@@ -1,7 +1,8 @@
 """Benchmark: the full unseen-knowledge estimate vs copia's bootstrapped Chao1, on the same data.
 
 A synthetic Zipf-like census (default: 10⁶ observations = 10⁴ queries × 100 items, drawn from
-10⁵ possible items with probabilities ∝ 1/i^1.1) is estimated end to end by knowsum — held-out
+10⁵ possible items with probabilities ∝ 1/i^1.1) is estimated end to end by
+``knowsum.estimate.estimate`` (what ``knowsum estimate`` runs once the file is read) — held-out
 selection of k (100 shuffles × r_obs {1/2, 1/3, 1/4} × k {6, 8, 10}), the smoothed Good–Turing
 estimate at t = 100 and a 1,000-resample bootstrap over queries — and, side by side in the same
 run, by copia's ``diversity(counts, method="chao1", CI=True, n_iter=1000)``. It prints both
@@ -24,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from knowsum.stats import Prevalence, bootstrap, summarize
+from knowsum.estimate import EstimateConfig, estimate
+from knowsum.stats import Prevalence, bootstrap
 
 
 def zipf_census(
@@ -81,9 +83,8 @@ def main() -> None:
         f"{prev.n_seen:,} distinct items (n_1 = {prev.f(1):,})"
     )
 
-    full_s, result, full_cpu = best_of(
-        args.repeat, lambda: summarize(prev, "et", t=100.0, k="auto", n_bootstrap=1000, seed=0)
-    )
+    config = EstimateConfig(estimator="et", t=100.0, k="auto", n_bootstrap=1000, seed=0)
+    full_s, result, full_cpu = best_of(args.repeat, lambda: estimate(prev, config))
     sel = result.selection
     print(
         f"knowsum  full estimate (held-out k: {sel.n_shuffles} shuffles x {len(sel.fractions)} fractions x "
@@ -91,7 +92,7 @@ def main() -> None:
     )
     lo, hi = result.interval
     print(
-        f"         k = {result.estimate.k}, N_seen = {result.n_seen:,}, U(100) = {result.n_unseen:,.0f} "
+        f"         k = {result.k}, N_seen = {result.n_seen:,}, U(100) = {result.n_unseen:,.0f} "
         f"[{lo:,.0f}, {hi:,.0f}], N_tot = {result.n_total:,.0f}, SKR = {result.skr:.3f}"
     )
     print(f"         (building the Prevalence from the raw arrays: {build_s:.3f} s more)")

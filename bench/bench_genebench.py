@@ -11,9 +11,9 @@ a mix of gold descriptions, random real GO term names and invented ones — scor
 
 Part 3 — local model (``--model``, default smollm2-135m-instruct): the same requests are generated
 once directly through the backend (no store, no scoring) and once by ``run_genebench`` with a fresh
-store; the ratio of the wall times is genebench's speed relative to the model's own generation speed
-(target ≥ 0.95); the two alternate for ``--rounds`` rounds and the best time of each is compared.
-Skip with ``--no-model``.
+store, writing its run directory (plots and report included); the ratio of the wall times is
+genebench's speed relative to the model's own generation speed (target ≥ 0.95); the two alternate
+for ``--rounds`` rounds and the best time of each is compared. Skip with ``--no-model``.
 
 ``--baseline REV`` runs parts 1 and 2 also on the source of git revision ``REV`` (extracted with
 ``git archive`` into a temporary folder), each side in its own process, alternating for ``--rounds``
@@ -167,8 +167,11 @@ def bench_model(model: str, n_questions: int, rounds: int) -> None:
             raws.append(time.perf_counter() - t0)
             with tempfile.TemporaryDirectory() as tmp, ResponseStore(Path(tmp) / "s.sqlite") as st:
                 t0 = time.perf_counter()
-                result, _, _ = run_genebench(config, backend, store=st, questions=questions, progress=False)
+                run = run_genebench(
+                    config, backend, store=st, questions=questions, progress=False, out=Path(tmp) / "run"
+                )
                 runs.append(time.perf_counter() - t0)
+                result = run.result
     finally:
         asyncio.run(backend.aclose())
     t_raw, t_run = min(raws), min(runs)
@@ -177,7 +180,8 @@ def bench_model(model: str, n_questions: int, rounds: int) -> None:
     print(f"  best of {rounds} alternating rounds; load {os.getloadavg()[0]:.2f}")
     print(f"  generation alone: {t_raw:.1f} s ({len(requests) / t_raw:.2f} instances/s)")
     print(
-        f"  genebench run (store, validation, scoring, summary): {t_run:.1f} s; "
+        f"  genebench run (store, validation, scoring, summary, run directory with plots and page): "
+        f"{t_run:.1f} s; "
         f"overall {result.scores.overall}"
     )
     print(f"  genebench speed / generation speed: {t_raw / t_run:.3f} (target ≥ 0.95)")

@@ -113,3 +113,21 @@ def test_private_import_rule() -> None:
     assert not _private_import("census", "knowsum.census._config")
     assert not _private_import("cli", "knowsum.census.run_census")
     assert not _private_import("cli", "knowsum.__version__")
+
+
+def test_user_facing_text_names_no_tracker_issue() -> None:
+    """README, docs, examples and the package say what is true and why, never "see issue 16"."""
+    import re
+
+    root = SRC.parents[1]
+    pattern = re.compile(r"issues? [0-9]+", re.IGNORECASE)
+    files = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    files += [p for p in sorted((root / "examples").rglob("*")) if p.is_file() and p.suffix != ".png"]
+    files += _modules()
+    bad = [
+        f"{path.relative_to(root)}:{n}: {line.strip()[:100]}"
+        for path in files
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not bad, "name what is true, not the tracker:\n" + "\n".join(bad)

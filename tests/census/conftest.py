@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from knowsum.kb import install
+from knowsum.models import ResponseStore
 
 KB_FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kb"
 
@@ -27,3 +29,10 @@ def kb_home(tmp_home: Path) -> Path:
     install(["doid"])
     install(["theorems"], [KB_FIX / "theorems.tsv"])
     return tmp_home
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[ResponseStore]:
+    """A response store in the test's folder (``tmp_path / "s.sqlite"``), closed after the test."""
+    with ResponseStore(tmp_path / "s.sqlite") as st:
+        yield st

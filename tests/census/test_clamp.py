@@ -11,7 +11,7 @@ import pytest
 from knowsum.census import CensusConfig, load_result, run_census, run_sweep, sweep_cells
 from knowsum.cli import main
 from knowsum.kb import load_ontology
-from knowsum.models import MockBackend, Request
+from knowsum.models import MockBackend, Request, ResponseStore
 
 from .zipf import disease_names
 
@@ -38,12 +38,11 @@ def _backend(texts: list[str]) -> MockBackend:
 
 
 def test_negative_estimate_is_clamped_everywhere_in_a_run(
-    names: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    names: list[str], tmp_path: Path, store: ResponseStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    cfg = CensusConfig(task="diseases", queries=3, t=100, k=2, n_bootstrap=200, out=run,
-                       store=tmp_path / "s.sqlite")  # fmt: skip
-    result = run_census(cfg, backend=_backend(_negative_texts(names))).analysis.result
+    cfg = CensusConfig(task="diseases", queries=3, t=100, k=2, n_bootstrap=200)
+    result = run_census(cfg, _backend(_negative_texts(names)), store=store, out=run).result
     assert result.prevalence == [(1, 1), (2, 3)] and result.n_seen == 4
     assert result.n_unseen_raw == pytest.approx(RAW, rel=1e-12)
     assert (result.n_unseen, result.n_total, result.skr) == (0.0, 4.0, 1.0)
@@ -67,7 +66,9 @@ def test_negative_estimate_is_clamped_everywhere_in_a_run(
     assert all(p.n_total >= 4 for p in study.t_points) and all(p.n_total >= 4 for p in study.k_points)
 
 
-def test_sweep_with_clamped_and_empty_cells_writes_its_page(names: list[str], tmp_path: Path) -> None:
+def test_sweep_with_clamped_and_empty_cells_writes_its_page(
+    names: list[str], tmp_path: Path, store: ResponseStore
+) -> None:
     """The issue's crash: the sweep plot's whiskers went negative for a cell whose point lay below
     its interval. Now a clamped cell and a cell with no valid item are drawn and labelled."""
     negative = _negative_texts(names)
@@ -77,9 +78,9 @@ def test_sweep_with_clamped_and_empty_cells_writes_its_page(names: list[str], tm
         texts = negative if r.params.temperature == 0.7 else nothing
         return texts[r.sample_index % 3]
 
-    base = CensusConfig(task="diseases", queries=3, t=100, k=2, n_bootstrap=50, store=tmp_path / "s.sqlite")
+    base = CensusConfig(task="diseases", queries=3, t=100, k=2, n_bootstrap=50)
     cells = sweep_cells([0.7, 1.0], [1.0], [None], ["full"])
-    outcome = run_sweep(base, cells, tmp_path / "sw", backend=MockBackend(answer, model_id="tiny"))
+    outcome = run_sweep(base, cells, MockBackend(answer, model_id="tiny"), store=store, out=tmp_path / "sw")
     (_, clamped, _), (_, empty, _) = outcome.cells
     assert clamped.n_total == clamped.n_seen == 4 and clamped.skr == 1
     assert empty.n_seen == 0 and empty.n_total is None

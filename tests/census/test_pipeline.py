@@ -9,7 +9,7 @@ import pytest
 
 from knowsum.census import CensusConfig, load_result, run_census
 from knowsum.kb import load_ontology
-from knowsum.models import MockBackend, Request
+from knowsum.models import MockBackend, Request, ResponseStore
 from knowsum.stats import Prevalence, summarize
 
 from .zipf import disease_names, make_responses, truth_counts
@@ -30,13 +30,12 @@ def zipf(kb_home: Path) -> tuple[list[str], list[list[str]]]:
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 def test_zipf_histogram_and_estimate_equal_the_truth(
-    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, truth = zipf
-    cfg = CensusConfig(task="diseases", queries=N_QUERIES, out=tmp_path / "run", store=tmp_path / "s.sqlite",
-                       n_bootstrap=200, count="incidence")  # fmt: skip
-    outcome = run_census(cfg, backend=_backend(texts))
-    result = outcome.analysis.result
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=200, count="incidence")
+    outcome = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run")
+    result = outcome.result
     assert result.counting == "incidence" and result.interval_method == "lognormal"
 
     expected = Prevalence.from_counts(truth_counts(truth))
@@ -73,14 +72,13 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 def test_default_counts_every_mention_as_the_paper(
-    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     """Issue 10 item 2: App. B.3 increments a DOID once per mention, so by default n is the number
     of valid mentions (the repeats inside a response included); incidence stays an option."""
     texts, truth = zipf
-    cfg = CensusConfig(task="diseases", queries=N_QUERIES, out=tmp_path / "run", store=tmp_path / "s.sqlite",
-                       n_bootstrap=100)  # fmt: skip
-    result = run_census(cfg, backend=_backend(texts)).analysis.result
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=100)
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
     items = [json.loads(line) for line in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
     valid = [i for i in items if i["status"] == "valid"]
     assert result.counting == "mention" and result.parameters["count"] == "mention"
@@ -103,12 +101,12 @@ def test_default_counts_every_mention_as_the_paper(
 
 
 def test_strict_criterion_keeps_only_anatomical_diseases(
-    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0,
-                       out=tmp_path / "run", store=tmp_path / "s.sqlite", count="incidence")  # fmt: skip
-    result = run_census(cfg, backend=_backend(texts)).analysis.result
+                       count="incidence")  # fmt: skip
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
     doid = load_ontology("doid")
     # one category per disease (issue 18, precedence rule): anatomical iff some is_a path reaches
     # DOID:7 and none reaches infectious agent, cellular proliferation, mental health or metabolism
@@ -125,11 +123,11 @@ def test_strict_criterion_keeps_only_anatomical_diseases(
 
 
 def test_resume_after_interrupt_asks_nothing_twice(
-    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, _ = zipf
-    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=100, out=tmp_path / "run",
-                       store=tmp_path / "s.sqlite")  # fmt: skip
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=100)
+    run = tmp_path / "run"
 
     def dying(r: Request) -> str:
         if r.sample_index == 70:
@@ -138,22 +136,22 @@ def test_resume_after_interrupt_asks_nothing_twice(
 
     first = MockBackend(dying, model_id="zipf", batch_size=16)
     with pytest.raises(KeyboardInterrupt):
-        run_census(cfg, backend=first)
+        run_census(cfg, first, store=store, out=run)
     assert not (tmp_path / "run" / "result.json").exists()
     asked_first = {r.sample_index for r in first.calls}
     stored = set(range(64))  # batches 0-15 … 48-63 finished; the batch holding 70 died
     assert stored <= asked_first
 
     second = _backend(texts)
-    resumed = run_census(cfg, backend=second).analysis.result
+    resumed = run_census(cfg, second, store=store, out=run).result
     asked_second = [r.sample_index for r in second.calls]
     assert sorted(asked_second) == list(range(64, N_QUERIES))  # nothing stored is asked again
 
     again = _backend(texts)
-    rerun = run_census(cfg, backend=again).analysis.result
+    rerun = run_census(cfg, again, store=store, out=run).result
     assert again.calls == []  # a finished run is served from the store
-    fresh = run_census(cfg.model_copy(update={"store": tmp_path / "fresh.sqlite", "out": tmp_path / "f"}),
-                       backend=_backend(texts)).analysis.result  # fmt: skip
+    with ResponseStore(tmp_path / "fresh.sqlite") as other:
+        fresh = run_census(cfg, _backend(texts), store=other, out=tmp_path / "f").result
     for r in (resumed, rerun):
         assert r.prevalence == fresh.prevalence
         assert (r.n_seen, r.n_unseen, r.interval, r.k) == (
@@ -165,13 +163,13 @@ def test_resume_after_interrupt_asks_nothing_twice(
 
 
 def test_until_new_rate_stops_early_and_says_why(
-    zipf: tuple[list[str], list[list[str]]], tmp_path: Path
+    zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, _ = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, until_new_rate=1.0, batch_queries=20,
-                       n_bootstrap=0, out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
+                       n_bootstrap=0)  # fmt: skip
     backend = _backend(texts)
-    result = run_census(cfg, backend=backend).analysis.result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run").result
     stop = result.stop
     assert stop is not None and stop.reason == "rate"
     assert stop.queries < N_QUERIES and stop.queries % 20 == 0
@@ -180,8 +178,8 @@ def test_until_new_rate_stops_early_and_says_why(
     assert rates[-1] < 1.0 <= rates[-2]
     assert "stopped after" in stop.message
 
-    tight = cfg.model_copy(update={"until_new_rate": 1e-9, "out": tmp_path / "r2"})
-    result2 = run_census(tight, backend=_backend(texts)).analysis.result
+    tight = cfg.model_copy(update={"until_new_rate": 1e-9})
+    result2 = run_census(tight, _backend(texts), store=store, out=tmp_path / "r2").result
     assert result2.stop is not None and result2.stop.reason == "max-queries"
     assert result2.n_queries == N_QUERIES
 
@@ -197,7 +195,7 @@ def test_until_new_rate_stops_early_and_says_why(
     ],
 )  # fmt: skip
 def test_theorem_census_counts_the_items_each_word_admitted(
-    kb_home: Path, tmp_path: Path, criterion: str, expected: dict[str, int]
+    kb_home: Path, tmp_path: Path, store: ResponseStore, criterion: str, expected: dict[str, int]
 ) -> None:
     """Issue 18: per-word counts of N_seen, hand-counted from four responses over fixture theorems."""
     texts = [
@@ -206,9 +204,8 @@ def test_theorem_census_counts_the_items_each_word_admitted(
         "1. Independence of the parallel postulate\n2. Binomial theorem",
         "1. Pythagorean theorem",
     ]
-    cfg = CensusConfig(task="theorems", queries=4, criterion=criterion, n_bootstrap=0,
-                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
-    result = run_census(cfg, backend=_backend(texts)).analysis.result
+    cfg = CensusConfig(task="theorems", queries=4, criterion=criterion, n_bootstrap=0)
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
     assert result.n_seen == (4 if criterion == "relaxed" else 2)
     assert result.concept_words == expected
     assert load_result(tmp_path / "run").concept_words == expected

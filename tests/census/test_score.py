@@ -61,7 +61,7 @@ def test_jsonl_and_tsv_give_the_same_run(tmp_path: Path, capsys: pytest.CaptureF
     # per-mention counting: Humans 4 (twice in Q2), COVID-19 2, the 4 others once
     assert a.prevalence == [(1, 4), (2, 1), (4, 1)] and a.n_observations == 10 and a.n_seen == 6
     assert a.counting == "mention" and a.model == "m1" and a.backend == "items"
-    assert a.task == "score:mesh" and a.kind == "text" and a.k == 6
+    assert a.task == "score:mesh" and a.task_kind == "text" and a.k == 6
     assert (b.prevalence, b.n_seen, b.n_unseen) == (a.prevalence, a.n_seen, a.n_unseen)
     assert (a.n_queries, b.n_queries) == (4, 3)  # JSONL keeps Q3, asked with nothing recovered
     ref = estimate_unseen(Prevalence.from_table({1: 4, 2: 1, 4: 1}), "et", t=100, k=6)
@@ -84,7 +84,7 @@ def test_kb_verification_clusters_synonyms_and_compare(
     code, _, err = _main([*args, "--count", "incidence"], capsys)
     assert code == 0, err
     result = load_result(out)
-    assert result.kind == "ontology" and result.counting == "incidence"
+    assert result.task_kind == "ontology" and result.counting == "incidence"
     assert dict((t.key, t.count) for t in result.top_items) == {
         "DOID:2841": 3,
         "DOID:10652": 2,

@@ -12,7 +12,7 @@ from knowsum.census._prompts import DISEASES_PROMPT, DISEASES_SIMPLE_PROMPT
 from knowsum.cli import main
 from knowsum.errors import ConfigError
 from knowsum.kb import load_ontology
-from knowsum.models import MockBackend
+from knowsum.models import MockBackend, ResponseStore
 from knowsum.stats import estimate_unseen, select_k
 
 from .zipf import disease_names, make_responses
@@ -32,13 +32,11 @@ def _backend(texts: list[str]) -> MockBackend:
 
 
 def test_sensitivity_from_one_run(
-    texts: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    texts: list[str], tmp_path: Path, store: ResponseStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    cfg = CensusConfig(
-        task="diseases", queries=N_QUERIES, n_bootstrap=50, out=run, store=tmp_path / "s.sqlite"
-    )
-    before = run_census(cfg, backend=_backend(texts)).analysis.result
+    cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=50)
+    before = run_census(cfg, _backend(texts), store=store, out=run).result
     loaded, prev = run_prevalence(run)
     assert loaded.n_seen == before.n_seen
     assert sorted(prev.table().items()) == before.prevalence and prev.n_queries == N_QUERIES
@@ -76,11 +74,11 @@ def test_sensitivity_from_one_run(
 
 
 def test_sensitivity_refuses_a_tampered_run(
-    texts: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    texts: list[str], tmp_path: Path, store: ResponseStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    cfg = CensusConfig(task="diseases", queries=20, n_bootstrap=0, out=run, store=tmp_path / "s.sqlite")
-    run_census(cfg, backend=_backend(texts))
+    cfg = CensusConfig(task="diseases", queries=20, n_bootstrap=0)
+    run_census(cfg, _backend(texts), store=store, out=run)
     lines = (run / "items.jsonl").read_text().splitlines()
     (run / "items.jsonl").write_text("\n".join(lines[: len(lines) // 2]) + "\n")
     code = main(["census", "sensitivity", str(run)])
@@ -89,12 +87,14 @@ def test_sensitivity_refuses_a_tampered_run(
     assert main(["census", "sensitivity", str(tmp_path / "none")]) == 2
 
 
-def test_sweep_cells_are_ordinary_resumable_runs(texts: list[str], tmp_path: Path) -> None:
-    base = CensusConfig(task="diseases", queries=24, n_bootstrap=40, store=tmp_path / "s.sqlite")
+def test_sweep_cells_are_ordinary_resumable_runs(
+    texts: list[str], tmp_path: Path, store: ResponseStore
+) -> None:
+    base = CensusConfig(task="diseases", queries=24, n_bootstrap=40)
     cells = sweep_cells([0.7, 1.0], [1.0], [None], ["full", "simple"])
     assert len(cells) == 4
     backend = _backend(texts)
-    outcome = run_sweep(base, cells, tmp_path / "sweep", backend=backend)
+    outcome = run_sweep(base, cells, backend, store=store, out=tmp_path / "sweep")
     assert len(backend.calls) == 4 * 24  # every cell sampled its own responses
     prompts = {str(r.prompt) for r in backend.calls}
     assert prompts == {DISEASES_PROMPT.replace("{n}", "50"), DISEASES_SIMPLE_PROMPT.replace("{n}", "50")}
@@ -111,7 +111,7 @@ def test_sweep_cells_are_ordinary_resumable_runs(texts: list[str], tmp_path: Pat
     assert html.count("<figure") == 2 and "T1-P1-A50-simple/report.html" in html
     # rerunning asks the model nothing: every cell is served from the store
     again = _backend(texts)
-    rerun = run_sweep(base, cells, tmp_path / "sweep", backend=again)
+    rerun = run_sweep(base, cells, again, store=store, out=tmp_path / "sweep")
     assert again.calls == []
     assert [r.n_total for _, r, _ in rerun.cells] == [r.n_total for _, r, _ in outcome.cells]
 
@@ -139,7 +139,7 @@ def test_sweep_cli_with_the_mock_model(
 
 
 def test_sensitivity_against_hand_computed_estimates(
-    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    kb_home: Path, tmp_path: Path, store: ResponseStore, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 18: the t and k studies against KnowSum eq. (1) worked by hand on a tiny run.
 
@@ -153,9 +153,8 @@ def test_sensitivity_against_hand_computed_estimates(
     a, b, c, d, e, f, g = (name for _, name in disease_names(load_ontology("doid"), 7))
     texts = [f"{a}\n{b}\n{d}", f"{a}\n{c}\n{e}", f"{a}\n{b}\n{f}", f"{c}\n{g}"]
     run = tmp_path / "run"
-    cfg = CensusConfig(task="diseases", queries=4, t=1, k=2, n_bootstrap=80, out=run,
-                       store=tmp_path / "s.sqlite")  # fmt: skip
-    before = run_census(cfg, backend=_backend(texts)).analysis.result
+    cfg = CensusConfig(task="diseases", queries=4, t=1, k=2, n_bootstrap=80)
+    before = run_census(cfg, _backend(texts), store=store, out=run).result
     assert before.prevalence == [(1, 4), (2, 2), (3, 1)] and before.n_total == pytest.approx(7 + 2.5)
     assert main(["census", "sensitivity", str(run), "--t-grid", "1,2,100", "--k-grid", "2,3"]) == 0
     capsys.readouterr()
@@ -175,8 +174,8 @@ def test_sensitivity_against_hand_computed_estimates(
     )
 
 
-def test_sweep_without_cells_is_a_clear_error(tmp_path: Path) -> None:
-    base = CensusConfig(task="theorems", queries=2, store=tmp_path / "s.sqlite")
+def test_sweep_without_cells_is_a_clear_error(tmp_path: Path, store: ResponseStore) -> None:
+    base = CensusConfig(task="theorems", queries=2)
     with pytest.raises(ConfigError, match="no cell to run"):
-        run_sweep(base, [], tmp_path / "sw", backend=MockBackend(lambda r: "x"))
+        run_sweep(base, [], MockBackend(lambda r: "x"), store=store, out=tmp_path / "sw")
     assert not (tmp_path / "sw").exists()

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowsum.census import CensusConfig, decode, make_verifier, resolve_task
+from knowsum.census import CONCEPT_WORDS, CensusConfig, decode, make_verifier, resolve_task
 from knowsum.census._estimate import heldout_check, t_grid
 from knowsum.census._prompts import (
     DISEASES_PROMPT,
@@ -15,7 +15,6 @@ from knowsum.census._prompts import (
     THEOREMS_PROMPT,
     THEOREMS_SIMPLE_PROMPT,
 )
-from knowsum.census._tasks import CONCEPT_WORDS
 from knowsum.census._verify import words_rule
 from knowsum.census._words import matched_words
 from knowsum.errors import ConfigError, KBNotInstalledError, UnknownNameError
@@ -226,9 +225,9 @@ def test_example_configs_are_valid(name: str) -> None:
     from knowsum.census import load_config
 
     path = Path(__file__).resolve().parents[2] / "examples" / "census" / name
-    cfg = load_config(path)
-    task = resolve_task(cfg)
-    assert cfg.out is not None and cfg.out.is_absolute()
+    loaded = load_config(path)
+    task = resolve_task(loaded.config)
+    assert loaded.run.out is not None and loaded.run.out.is_absolute()
     assert task.answers == 20 and "{n}" not in task.prompt
 
 

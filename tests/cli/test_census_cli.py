@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from knowsum.census import load_result
-from knowsum.census._published import PUBLISHED, published_rows
+from knowsum.census import PUBLISHED, load_result, published_rows
 from knowsum.cli import main
 from knowsum.kb import install
 
@@ -44,7 +44,7 @@ def test_run_with_mock_model_prints_summary_and_writes_run(
     assert f"report: {out / 'report.html'}" in stdout
     assert "N_seen" in stdout and "criterion" in stdout
     result = json.loads((out / "result.json").read_text())
-    assert result["version"] == 3 and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    assert result["version"] == 4 and result["task"] == "theorems" and result["counts"]["responses"] == 12
     # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
     assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
     assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
@@ -198,7 +198,7 @@ def test_version1_results_still_load_as_what_they_were(
     data["parameters"].pop("count")
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
-    assert (old.version, old.interval_method, old.counting) == (3, "percentile", "incidence")
+    assert (old.version, old.interval_method, old.counting) == (4, "percentile", "incidence")
 
 
 def test_version2_results_with_a_negative_estimate_load_clamped(
@@ -218,7 +218,7 @@ def test_version2_results_with_a_negative_estimate_load_clamped(
     data["curve"] = [{"t": 100.0, "unseen": -3.5, **bad}]
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)
-    assert old.version == 3 and old.n_unseen_raw == -3.5
+    assert old.version == 4 and old.n_unseen_raw == -3.5
     assert (old.n_unseen, old.n_total, old.skr) == (0.0, n_seen, 1.0)
     last = old.curve[-1]
     assert (last.unseen, last.unseen_raw, last.n_total, last.skr) == (0.0, -3.5, n_seen, 1.0)
@@ -256,9 +256,9 @@ def test_compare_published_places_a_run_among_table1(
     # anatomical disease column: N_seen 875, 780, 489, 426, … → 500 is 3rd; N̂_tot 3,372, 1,723,
     # 1,375, 732, … → 900 is 4th
     assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1"]
-    llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct [KnowSum Table 1]")
+    llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct · KnowSum Table 1")
     assert llama[1:6] == ["diseases (strict)", "875", "3,372", "0.26", "1"]
-    assert sum("[KnowSum Table 1]" in r[0] for r in rows) == 9
+    assert sum(r[0].endswith(" · KnowSum Table 1") for r in rows) == 9
     code, stdout, err = _run(["census", "compare", str(out)], capsys)
     assert code == 0 and "KnowSum" not in stdout
     # the Fig. 1-style figure, with the published rows among the runs
@@ -266,3 +266,101 @@ def test_compare_published_places_a_run_among_table1(
     code, stdout, err = _run(["census", "compare", str(out), "--published", "--figure", str(png)], capsys)
     assert code == 0, err
     assert f"figure: {png}" in stdout and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _json(stdout: str) -> dict[str, Any]:
+    lines = stdout.splitlines()
+    assert len(lines) == 1, stdout  # one JSON object, nothing else on stdout
+    data: dict[str, Any] = json.loads(lines[0])
+    return data
+
+
+def test_json_on_every_census_command(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, store = tmp_path / "run", str(tmp_path / "s.sqlite")
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "6", "--n-bootstrap", "20",
+            "--prompt", "Pythagorean theorem, Binomial theorem", "--store", store]  # fmt: skip
+    code, stdout, stderr = _run([*args, "--out", str(out), "--json"], capsys)
+    assert code == 0, stderr
+    run = _json(stdout)
+    assert (run["task"], run["model"], run["n_seen"], run["responses"]) == ("theorems", "mock", 2, 6)
+    assert run["items"]["valid"] == 12 and run["report"] == str(out / "report.html")
+    assert stderr.splitlines()[-1] == f"report: {out / 'report.html'}"
+    # score
+    items = tmp_path / "items.jsonl"
+    items.write_text('{"query": "a", "items": ["x", "y"]}\n{"query": "b", "items": ["x", "z"]}\n')
+    scored = tmp_path / "scored"
+    code, stdout, stderr = _run(["census", "score", str(items), "--n-bootstrap", "0", "--out", str(scored),
+                                 "--json"], capsys)  # fmt: skip
+    assert code == 0, stderr
+    assert _json(stdout)["n_seen"] == 3 and stderr.splitlines()[-1] == f"report: {scored / 'report.html'}"
+    # compare, with the published rows of the run's column
+    code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json"], capsys)
+    assert code == 0, stderr
+    rows = _json(stdout)["rows"]
+    assert {r["model"] for r in rows if not r["published"]} == {"mock", "items"}
+    published = [r for r in rows if r["published"]]
+    assert len(published) == 9 and all(r["model"].endswith(" · KnowSum Table 1") for r in published)
+    assert "knowsum: note: KnowSum Table 1 has no column for score:items relaxed" in stderr
+    # sensitivity
+    code, stdout, stderr = _run(["census", "sensitivity", str(out), "--t-grid", "1,100", "--json"], capsys)
+    assert code == 0, stderr
+    study = _json(stdout)["sensitivity"]
+    assert [p["t"] for p in study["t_points"]] == [1.0, 100.0]
+    assert stderr.splitlines()[-1] == f"report: {out / 'report.html'}"
+    # sweep
+    sweep = tmp_path / "sweep"
+    code, stdout, stderr = _run(["census", "sweep", "theorems", "--model", "mock", "--queries", "2",
+                                 "--answers", "10,20", "--n-bootstrap", "0", "--store", store,
+                                 "--out", str(sweep), "--json"], capsys)  # fmt: skip
+    assert code == 0, stderr
+    swept = _json(stdout)
+    assert [c["cell"] for c in swept["cells"]] == ["T1-P1-A10-full", "T1-P1-A20-full"]
+    assert (
+        swept["page"] == str(sweep / "sweep.html")
+        and stderr.splitlines()[-1] == f"page: {sweep / 'sweep.html'}"
+    )
+
+
+def test_the_old_bootstrap_spelling_still_works_and_says_so(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["census", "run", "theorems", "--model", "mock", "--queries", "3", "--bootstrap", "7"]
+    code, _, stderr = _run([*args, "--out", str(out)], capsys)
+    assert code == 0, stderr
+    assert "knowsum: note: --bootstrap is renamed --n-bootstrap; --bootstrap will be removed" in stderr
+    assert load_result(out).parameters["n_bootstrap"] == 7
+
+
+def test_run_help_shows_the_defaults_the_click_way(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = _run(["census", "run", "--help"], capsys)
+    assert code == 0
+    flat = " ".join(stdout.split())
+    for shown in ("[default: 30]", "[default: 100.0]", "[default: auto]", "[default: relaxed]",
+                  "[default: 1000; x>=0]", "[default: 8; x>=1]", "--t FLOAT"):  # fmt: skip
+        assert shown in flat, shown
+
+
+def test_a_config_file_still_names_the_model_store_and_run_folder(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from knowsum.census import load_config
+
+    cfg = tmp_path / "conf" / "c.toml"
+    cfg.parent.mkdir()
+    cfg.write_text('task = "theorems"\nqueries = 2\nn_bootstrap = 0\nmodel = "mock"\nconcurrency = 4\n'
+                   'store = "s/store.sqlite"\nout = "r"\n')  # fmt: skip
+    loaded = load_config(cfg)
+    assert (loaded.config.task, loaded.config.queries) == ("theorems", 2)
+    assert (loaded.run.model, loaded.run.concurrency) == ("mock", 4)
+    assert loaded.run.store == cfg.parent / "s" / "store.sqlite" and loaded.run.out == cfg.parent / "r"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, _, stderr = _run(["census", "run", "--config", str(cfg), "--queries", "3"], capsys)
+    assert code == 0, stderr
+    assert (cfg.parent / "s" / "store.sqlite").is_file()
+    result = load_result(cfg.parent / "r")
+    assert (result.model, result.n_queries) == ("mock", 3)  # the option given wins over the file

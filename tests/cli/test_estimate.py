@@ -62,26 +62,26 @@ def test_json_has_the_documented_keys_and_values(capsys: pytest.CaptureFixture[s
 
 
 def test_bootstrap_zero_skips_the_interval(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_json(capsys, str(FISHER), "--bootstrap", "0", "--k", "8")["interval"] is None
-    code, out, _ = run(capsys, str(FISHER), "--bootstrap", "0", "--k", "8")
-    assert code == 0 and "bootstrap: skipped (--bootstrap 0)" in out
+    assert run_json(capsys, str(FISHER), "--n-bootstrap", "0", "--k", "8")["interval"] is None
+    code, out, _ = run(capsys, str(FISHER), "--n-bootstrap", "0", "--k", "8")
+    assert code == 0 and "bootstrap: skipped (--n-bootstrap 0)" in out
 
 
 def test_seed_makes_output_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    a = run_json(capsys, str(FISHER), "--seed", "3", "--bootstrap", "200")
-    b = run_json(capsys, str(FISHER), "--seed", "3", "--bootstrap", "200")
-    c = run_json(capsys, str(FISHER), "--seed", "4", "--bootstrap", "200")
+    a = run_json(capsys, str(FISHER), "--seed", "3", "--n-bootstrap", "200")
+    b = run_json(capsys, str(FISHER), "--seed", "3", "--n-bootstrap", "200")
+    c = run_json(capsys, str(FISHER), "--seed", "4", "--n-bootstrap", "200")
     assert a == b and a["interval"] != c["interval"]
 
 
 def test_items_with_queries_autodetected(capsys: pytest.CaptureFixture[str]) -> None:
     record = run_json(
-        capsys, str(FIXTURES / "theorems_by_query.tsv"), "--t", "2", "--k", "2", "--bootstrap", "50"
+        capsys, str(FIXTURES / "theorems_by_query.tsv"), "--t", "2", "--k", "2", "--n-bootstrap", "50"
     )
     assert record["format"] == "items" and record["n_queries"] == 10
     assert (record["n_observations"], record["n_seen"]) == (20, 11)
     assert record["bootstrap_method"] == "queries"
-    code, out, _ = run(capsys, str(FIXTURES / "theorems_by_query.tsv"), "--k", "2", "--bootstrap", "0")
+    code, out, _ = run(capsys, str(FIXTURES / "theorems_by_query.tsv"), "--k", "2", "--n-bootstrap", "0")
     assert code == 0
     assert "items  (auto-detected: two fields whose second is not a count" in out and "10 queries" in out
 
@@ -89,14 +89,14 @@ def test_items_with_queries_autodetected(capsys: pytest.CaptureFixture[str]) -> 
 def test_plain_items_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "words.txt"
     path.write_text("the\ncat\nthe\n# a comment\n\nsat\n")
-    record = run_json(capsys, str(path), "--bootstrap", "0", "--k", "1", "--t", "1")
+    record = run_json(capsys, str(path), "--n-bootstrap", "0", "--k", "1", "--t", "1")
     assert record["format"] == "items" and (record["n_observations"], record["n_seen"]) == (4, 3)
     assert record["n_unseen"] == pytest.approx(1.0)  # k = 1, t = 1: n_1 / 2 = 2 / 2
 
 
 def test_counts_with_header(capsys: pytest.CaptureFixture[str]) -> None:
     record = run_json(
-        capsys, str(FIXTURES / "counts_with_header.tsv"), "--estimator", "chao1", "--bootstrap", "0"
+        capsys, str(FIXTURES / "counts_with_header.tsv"), "--estimator", "chao1", "--n-bootstrap", "0"
     )
     assert record["format"] == "counts" and record["n_seen"] == 8 and record["n_observations"] == 16
     assert record["n_total"] == pytest.approx(8 + 4 * 3 / (2 * 3))  # bias-corrected Chao1, f1 = 4, f2 = 2
@@ -106,8 +106,8 @@ def test_counts_with_header(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explicit_format_overrides_detection(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "numeric_ids.tsv"
     path.write_text("1\t5\n2\t1\n3\t1\n")  # looks like a prevalence table
-    assert run_json(capsys, str(path), "--bootstrap", "0", "--k", "2")["format"] == "prevalence"
-    record = run_json(capsys, str(path), "--format", "counts", "--bootstrap", "0", "--k", "2")
+    assert run_json(capsys, str(path), "--n-bootstrap", "0", "--k", "2")["format"] == "prevalence"
+    record = run_json(capsys, str(path), "--format", "counts", "--n-bootstrap", "0", "--k", "2")
     assert record["format"] == "counts" and record["format_detected"] is False and record["n_seen"] == 3
 
 
@@ -122,7 +122,7 @@ def test_k_is_ignored_and_said_so(capsys: pytest.CaptureFixture[str], name: str)
         "1.5" if name != "good-toulmin" else "0.5",
         "--k",
         "5",
-        "--bootstrap",
+        "--n-bootstrap",
         "0",
     )
     assert code == 0
@@ -131,7 +131,7 @@ def test_k_is_ignored_and_said_so(capsys: pytest.CaptureFixture[str], name: str)
 
 
 def test_osw_binomial_reports_its_formula_k(capsys: pytest.CaptureFixture[str]) -> None:
-    record = run_json(capsys, str(FISHER), "--estimator", "osw-binomial", "--t", "10", "--bootstrap", "0")
+    record = run_json(capsys, str(FISHER), "--estimator", "osw-binomial", "--t", "10", "--n-bootstrap", "0")
     assert record["k_source"] == "formula" and isinstance(record["k"], int)
 
 
@@ -199,8 +199,6 @@ def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
         (["--k", "0"], "--k must be a whole number >= 1, got '0'"),
         (["--k", "-2"], "--k must be a whole number >= 1, got '-2'"),
         (["--k", "2.5"], "--k must be a whole number >= 1, got '2.5'"),
-        (["--bootstrap", "-1"], "--bootstrap must be a whole number >= 0, got '-1'"),
-        (["--seed", "x"], "--seed must be a whole number >= 0, got 'x'"),
         (
             ["--estimator", "magic"],
             "unknown estimator 'magic'; known: chao1, et, good-toulmin, osw-binomial, osw-poisson",
@@ -214,6 +212,46 @@ def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], messag
     assert err == f"knowsum: error: {message}\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--n-bootstrap", "-1"], "Invalid value for '--n-bootstrap': -1 is not in the range x>=0."),
+        (["--seed", "x"], "Invalid value for '--seed': 'x' is not a valid integer range."),
+    ],
+)
+def test_shared_typed_options_reject_bad_values(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    # --n-bootstrap and --seed are the options every command shares (click integer ranges): a bad
+    # value is click's usage error, which names the option
+    code, out, err = run(capsys, str(FISHER), *args)
+    assert (code, out) == (2, "") and message in err
+
+
+RENAMED = "knowsum: note: --bootstrap is renamed --n-bootstrap; --bootstrap will be removed\n"
+
+
+def test_old_bootstrap_spelling_still_works_with_a_deprecation_note(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, str(FISHER), "--bootstrap", "200", "--seed", "3", "--json")
+    assert code == 0 and err == RENAMED
+    old = json.loads(out)
+    assert old["n_bootstrap"] == 200
+    assert old == run_json(capsys, str(FISHER), "--n-bootstrap", "200", "--seed", "3")
+    code, out, err = run(capsys, str(FISHER), "--bootstrap", "0", "--k", "8")
+    assert code == 0 and err == RENAMED and "bootstrap: skipped (--n-bootstrap 0)" in out
+    code, out, err = run(capsys, str(FISHER), "--bootstrap", "-1")
+    # the old spelling is checked like the new one, before anything runs: one line, exit 2
+    assert (code, out) == (2, "")
+    assert err == (
+        "knowsum: error: Invalid value for '--bootstrap': -1 is not in the range x>=0. "
+        "(see 'knowsum estimate --help')\n"
+    )
+    _, help_text, _ = run(capsys, "--help")
+    assert "--bootstrap" not in help_text.replace("--n-bootstrap", "")  # hidden
+
+
 def test_osw_with_t_at_most_one_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, str(FISHER), "--estimator", "osw-poisson", "--t", "1")
     assert (code, out) == (2, "") and "defined for t > 1" in err and err.count("\n") == 1
@@ -223,7 +261,7 @@ def test_negative_estimate_is_shown_with_a_warning_note(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = write(tmp_path, "doubles.tsv", "s\tn_s\n1\t1\n2\t10\n")
-    record = run_json(capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0")
+    record = run_json(capsys, path, "--estimator", "good-toulmin", "--t", "1", "--n-bootstrap", "0")
     # Good–Toulmin at t = 1: n_1 − n_2 = 1 − 10 = −9 as computed; reported as 0 (issue 20)
     assert record["n_unseen_raw"] == pytest.approx(1 - 10)
     assert record["n_unseen"] == 0 and record["n_total"] == record["n_seen"] == 11 and record["skr"] == 1
@@ -267,7 +305,7 @@ def test_negative_et_estimate_is_clamped_at_zero_with_the_raw_value_beside_it(
 
 def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
-    assert code == 0 and "QUERY<TAB>ITEM" in out and "--bootstrap" in out
+    assert code == 0 and "QUERY<TAB>ITEM" in out and "--n-bootstrap" in out
 
 
 def test_estimate_that_would_cancel_n_seen_keeps_skr_defined(
@@ -277,7 +315,7 @@ def test_estimate_that_would_cancel_n_seen_keeps_skr_defined(
     # reported as Û = 0, N̂_tot = N_seen = 1, SKR = 1 (issue 20)
     path = write(tmp_path, "one_double.tsv", "s\tn_s\n2\t1\n")
     code, out, err = run(
-        capsys, path, "--estimator", "good-toulmin", "--t", "1", "--bootstrap", "0", "--json"
+        capsys, path, "--estimator", "good-toulmin", "--t", "1", "--n-bootstrap", "0", "--json"
     )
     assert code == 0, err
     record = json.loads(out)
@@ -313,21 +351,21 @@ def test_bad_row_after_header_names_its_own_line(
 
 def test_header_with_explicit_format_is_skipped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path, "prev.tsv", "s\tn_s\n1\t4\n2\t2\n")
-    record = run_json(capsys, path, "--format", "prevalence", "--bootstrap", "0", "--k", "6")
+    record = run_json(capsys, path, "--format", "prevalence", "--n-bootstrap", "0", "--k", "6")
     assert (record["n_seen"], record["n_observations"]) == (6, 8)
 
 
 def test_interval_method_is_lognormal_by_default_and_named(capsys: pytest.CaptureFixture[str]) -> None:
-    record = run_json(capsys, str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200")
+    record = run_json(capsys, str(FISHER), "--t", "1", "--k", "6", "--n-bootstrap", "200")
     assert record["interval_method"] == "lognormal"
     lo, hi = record["interval_total"]  # type: ignore[misc]
     assert record["n_seen"] <= lo < record["n_total"] < hi  # type: ignore[operator]
-    code, out, _ = run(capsys, str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200")
+    code, out, _ = run(capsys, str(FISHER), "--t", "1", "--k", "6", "--n-bootstrap", "200")
     assert code == 0 and "95% interval (lognormal)" in out and "log-normal (Chao 1987)" in out
 
 
 def test_percentile_interval_on_request(capsys: pytest.CaptureFixture[str]) -> None:
-    args = [str(FISHER), "--t", "1", "--k", "6", "--bootstrap", "200"]
+    args = [str(FISHER), "--t", "1", "--k", "6", "--n-bootstrap", "200"]
     pct = run_json(capsys, *args, "--interval", "percentile")
     log = run_json(capsys, *args)
     assert pct["interval_method"] == "percentile" and pct["n_unseen"] == log["n_unseen"]

@@ -12,7 +12,7 @@ from knowsum.kb import install
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "recall"
 POP = str(FIX / "mini_go_popularity.csv")
-# the stable --json keys of issue 15 (used by scripts)
+# the stable --json keys (used by scripts; docs/recall.md)
 KEYS = {"accuracy", "bucket_spearman", "granger_f", "levenshtein_spearman", "jaccard_spearman", "paper"}
 PAPER_KEYS = {
     "unique_answers",
@@ -24,8 +24,10 @@ PAPER_KEYS = {
 
 
 @pytest.fixture
-def mini_go(tmp_home: Path) -> Path:
+def mini_go(tmp_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``go`` is the 11-term ``mini_go.obo``; the test runs in ``tmp_path`` (where default run folders go)."""
     install(["go"], from_files=[FIX / "mini_go.obo"])
+    monkeypatch.chdir(tmp_path)
     return tmp_home
 
 
@@ -53,13 +55,14 @@ def test_run_writes_every_artifact(mini_go: Path, tmp_path: Path, capsys: pytest
     assert main(_run(tmp_path, "--out", str(out), "--invariance", "pi1,pi3")) == 0
     stdout = capsys.readouterr().out
     assert "recall go — mock (chat)" in stdout and "accuracy" in stdout and str(out) in stdout
+    assert stdout.splitlines()[-1] == f"report: {out / 'report.html'}"
     for name in (
         "result.json",
         "predictions.jsonl",
         "report.html",
-        "accuracy_per_bucket.png",
-        "rb_per_bucket.png",
-        "invariance_per_bucket.png",
+        "plots/accuracy_per_bucket.png",
+        "plots/rb_per_bucket.png",
+        "plots/invariance_per_bucket.png",
     ):
         assert (out / name).is_file(), name
     result = json.loads((out / "result.json").read_text())
@@ -73,8 +76,22 @@ def test_run_writes_every_artifact(mini_go: Path, tmp_path: Path, capsys: pytest
 
 def test_run_json_and_sample(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(_run(tmp_path, "--sample", "4", "--json", "--out", str(tmp_path / "o"))) == 0
-    data = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
     assert data["n"] == 4 and data["accuracy"] == 0.0 and set(data) >= KEYS
+    assert captured.err.splitlines()[-1] == f"report: {tmp_path / 'o' / 'report.html'}"
+
+
+def test_run_default_folder_and_temperature(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --out the run goes to recall-runs/KB-MODEL; -t is the main run's temperature."""
+    assert main(_run(tmp_path, "--sample", "2", "-t", "0.5")) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "report: recall-runs/go-mock/report.html"
+    saved = json.loads((tmp_path / "recall-runs" / "go-mock" / "result.json").read_text())
+    assert saved["config"]["temperature"] == 0.5 and saved["backend"] == "mock"
+    assert main(_run(tmp_path, "--temperature", "3")) == 2
+    assert "recall run: invalid temperature=3.0" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -139,7 +156,7 @@ def test_score_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     GO:0000004 is invented → 3 IDs, 100/3 % and 1 of 3 wrong; pooled Levenshtein (5 + 5 + 1) / 3.
     """
     out = tmp_path / "scored"
-    args = ["recall", "score", "--ontology", "go", "--predictions", str(_release(tmp_path)), "--json"]
+    args = ["recall", "score", "--kb", "go", "--predictions", str(_release(tmp_path)), "--json"]
     assert main([*args, "--n-buckets", "2", "--out", str(out)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) >= KEYS and set(data["paper"]) >= PAPER_KEYS
@@ -156,7 +173,7 @@ def test_score_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     assert data["rules"].startswith("paper rules:")
     assert (out / "report.html").is_file()
     saved = json.loads((out / "result.json").read_text())
-    assert saved["version"] == 2 and saved["scores"]["paper"]["unique_answers"] == 4
+    assert saved["version"] == 3 and saved["scores"]["paper"]["unique_answers"] == 4
     assert saved["scores"]["paper"]["note"] == data["rules"]
 
 
@@ -165,7 +182,7 @@ def test_score_terminal_table_and_malformed_gold_warning(
 ) -> None:
     path = tmp_path / "odd.csv"
     path.write_text(_release(tmp_path).read_text() + "GO:60005380;odd;0;7;GO:60005380\n")
-    assert main(["recall", "score", "--ontology", "go", "--predictions", str(path)]) == 0
+    assert main(["recall", "score", "--kb", "go", "--predictions", str(path)]) == 0
     captured = capsys.readouterr()
     assert captured.err.strip() == (
         f"warning: {path}: 1 gold ID not well-formed go ID, kept as given and compared exactly: "
@@ -178,14 +195,14 @@ def test_score_terminal_table_and_malformed_gold_warning(
 
 def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = _release(tmp_path)
-    assert main(["recall", "score", "--ontology", "go", "--predictions", str(good)]) == 0
+    assert main(["recall", "score", "--kb", "go", "--predictions", str(good)]) == 0
     assert "recall go — release.csv (file)" in capsys.readouterr().out
     bad = tmp_path / "bad.jsonl"
     bad.write_text(
         '{"id": "GO:0001822", "prediction": "GO:0001822"}\n{"id": "GO:0000003", "prediction": 7}\n{]\n'
     )
     out = tmp_path / "never"
-    assert main(["recall", "score", "--ontology", "go", "--predictions", str(bad), "--out", str(out)]) == 2
+    assert main(["recall", "score", "--kb", "go", "--predictions", str(bad), "--out", str(out)]) == 2
     assert not out.exists()  # nothing half-written
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"knowsum: error: {bad}:2:") and "(1 more bad rows: lines 3)" in err
@@ -195,9 +212,7 @@ def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.C
 def test_compare(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     assert (
-        main(
-            ["recall", "score", "--ontology", "go", "--predictions", str(_release(tmp_path)), "--out", str(a)]
-        )
+        main(["recall", "score", "--kb", "go", "--predictions", str(_release(tmp_path)), "--out", str(a)])
         == 0
     )
     assert main(_run(tmp_path, "--out", str(b))) == 0
@@ -213,3 +228,34 @@ def test_compare(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[st
     other.write_text('{"kind": "census"}')
     assert main(["recall", "compare", str(a), str(other)]) == 2
     assert f"{other}: not a recall result.json" in capsys.readouterr().err
+
+
+def test_score_default_folder_and_the_old_ontology_spelling(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ontology`` still works for one release, with a note; the run folder is recall-runs/score-STEM."""
+    path = _release(tmp_path)
+    assert main(["recall", "score", "--ontology", "go", "--predictions", str(path), "--n-perm", "50"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == "knowsum: note: --ontology is renamed --kb; --ontology will be removed"
+    assert captured.out.splitlines()[-1] == "report: recall-runs/score-release/report.html"
+    saved = json.loads((tmp_path / "recall-runs" / "score-release" / "result.json").read_text())
+    assert (saved["kb"], saved["backend"], saved["model"]) == ("go", "file", "release.csv")
+    assert main(["recall", "score", "--predictions", str(path)]) == 2
+    assert "Missing option '--kb'" in capsys.readouterr().err
+
+
+def test_compare_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a"
+    assert (
+        main(["recall", "score", "--kb", "go", "--predictions", str(_release(tmp_path)), "--out", str(a)])
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["recall", "compare", str(a), "--published", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first = data["tables"][0]
+    assert first["title"] == "Table 1. Accuracy"
+    assert first["headers"][:3] == ["Dataset", "release.csv", "Pythia-12B · Bombieri et al. Table 1"]
+    assert first["rows"][0][:2] == ["go", 0.25]
+    assert data["tables"][2]["headers"][4] == "Pythia-12B · Bombieri et al. Table 3 Unq"

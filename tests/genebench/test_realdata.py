@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-from knowsum.cli import main
 from knowsum.genebench import (
     NO_RIGHT_ANSWER,
     BuildInputs,
@@ -15,7 +11,6 @@ from knowsum.genebench import (
     Question,
     build_from_kb,
     build_questions,
-    read_questions,
 )
 from knowsum.kb import installed, load_genes
 
@@ -90,27 +85,6 @@ def test_odd_one_out_types_on_real_genes(real_questions: list[Question]) -> None
             assert len(rest) == 1 and recs[odd].gene_type not in rest  # type: ignore[union-attr]
     finally:
         store.close()
-
-
-def test_cli_build_writes_a_valid_file(tmp_path: Path) -> None:
-    out = tmp_path / "q.jsonl"
-    assert main(["genebench", "build", "--types", "Q1,Q3", "--per-type", "3", "--out", str(out)]) == 0
-    qs = read_questions(out)
-    assert {q.task for q in qs} == {"Q1", "Q3-A", "Q3-B"} and len(qs) == 18
-    line = json.loads(out.read_text().splitlines()[0])
-    assert list(line)[:11] == [
-        "question_index",
-        "question_type",
-        "knowledge",
-        "question",
-        "options",
-        "answer",
-        "context",
-        "batch_id",
-        "perspective",
-        "flag",
-        "task",
-    ]
 
 
 @pytest.fixture(scope="module")

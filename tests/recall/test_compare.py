@@ -8,6 +8,7 @@ import pytest
 
 from knowsum.cli import main
 from knowsum.recall import PaperScores, RecallResult, RecallScores, compare_tables
+from knowsum.records import published_label
 
 
 def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallResult:
@@ -50,7 +51,8 @@ def test_published_columns_are_the_paper_tables() -> None:
     """Values as printed in the paper (Table 1; Table 3a GO row; Table 3b ICD row)."""
     (t1, h1, r1), (t3, _, r3) = compare_tables([], published=True)
     assert t1.startswith("Table 1") and t3.startswith("Table 3 (paper rules)")
-    assert h1 == ["Dataset", *(f"{m} (published)" for m in ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4"))]
+    models = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4")
+    assert h1 == ["Dataset", *(published_label(m, "Bombieri et al.", "Table 1") for m in models)]
     assert r1[0] == ["go", 0.0067, 0.0140, 0.0611, 0.1270]
     assert r1[2] == ["icd10", 0.0061, 0.0648, 0.2487, 0.3749]
     assert [r[0] for r in r1] == ["go", "uberon", "icd10", "wikidata"]
@@ -68,5 +70,6 @@ def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     (run / "result.json").write_text(_result("go", "mine", 0.05).model_dump_json())
     assert main(["recall", "compare", str(run), "--published", "--markdown"]) == 0
     out = capsys.readouterr().out
-    assert "GPT-4 (published)" in out and "| go | 0.05 |" in out.replace("0.0500", "0.05")
+    assert "GPT-4 · Bombieri et al. Table 1" in out and "| go | 0.05 |" in out.replace("0.0500", "0.05")
+    assert "GPT-4 · Bombieri et al. Table 3 Unq" in out
     assert main(["recall", "compare"]) != 0

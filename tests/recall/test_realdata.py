@@ -91,9 +91,15 @@ def test_a_released_uberon_excerpt_scores_with_one_warning(
     from knowsum.cli import main
 
     path = Path(__file__).parents[1] / "fixtures" / "recall" / "paper_uberon_gpt4_excerpt.csv"
-    assert main(["recall", "score", "--ontology", "uberon", "--predictions", str(path), "--json"]) == 0
+    out = tmp_path / "run"
+    assert (
+        main(["recall", "score", "--kb", "uberon", "--predictions", str(path), "--json", "--out", str(out)])
+        == 0
+    )
     captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and "'UBERON:60005380' (line 6)" in captured.err
+    # stderr: the one warning line, then the run's report line (stdout holds only the JSON)
+    assert captured.err.count("warning:") == 1 and "'UBERON:60005380' (line 6)" in captured.err
+    assert captured.err.splitlines()[1:] == [f"report: {out / 'report.html'}"]
     data = json.loads(captured.out)
     paper = data["paper"]
     assert data["accuracy"] == 0.0 and data["n_buckets"] == 1

@@ -12,7 +12,7 @@ import pytest
 
 from knowsum.kb import installed
 from knowsum.models import is_installed, model_spec, open_backend
-from knowsum.recall import RecallConfig, run_recall, write_outputs
+from knowsum.recall import RecallConfig, load_predictions, run_recall
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.realdata, pytest.mark.slow]
 
@@ -32,19 +32,20 @@ def test_smollm2_stratified_go_sample(tmp_path: Path) -> None:
         pi1_repeats=2,
     )
     backend = open_backend("smollm2-135m-instruct")
-    result, records = run_recall(cfg, backend, progress=False)
+    out = tmp_path / "run"
+    run = run_recall(cfg, backend, store=None, out=out, progress=False)
+    result, records = run.result, load_predictions(out)
     assert result.scores.n == len(records) == 2
     assert {r.bucket for r in records} == {1, 2}
     assert all(r.prompt.startswith("Provide the GO ID for the label") for r in records)
     assert result.scores.popularity is not None and result.invariance[0].m == 2
-    out = tmp_path / "run"
-    names = {p.name for p in write_outputs(out, result, records)}
+    names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert {
         "result.json",
         "predictions.jsonl",
         "report.html",
-        "accuracy_per_bucket.png",
-        "rb_per_bucket.png",
-        "invariance_per_bucket.png",
+        "plots/accuracy_per_bucket.png",
+        "plots/rb_per_bucket.png",
+        "plots/invariance_per_bucket.png",
     } <= names
     assert json.loads((out / "result.json").read_text())["model"] == "smollm2-135m-instruct"

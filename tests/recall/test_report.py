@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from knowsum.models import MockBackend, Request
-from knowsum.recall import RecallConfig, run_recall, write_outputs
+from knowsum.recall import RecallConfig, run_recall
 
 from .test_run_mock import responder
 
@@ -23,9 +23,11 @@ def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, brows
 
     cfg = RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=200,
                        invariance=("pi2", "pi3"))  # fmt: skip
-    result, records = run_recall(cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), progress=False)
     out = tmp_path / "run"
-    write_outputs(out, result, records)
+    run = run_recall(
+        cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), store=None, out=out, progress=False
+    )
+    result = run.result
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;" in html
     page, errors = inspect_report(browser_bin, out / "report.html", "recall-report.png")

@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.models import MockBackend, Request, ResponseStore
-from knowsum.recall import RecallConfig, load_result, run_recall, write_outputs
+from knowsum.recall import RecallConfig, RecallRun, load_predictions, load_result, run_recall
 
 ANSWERS = {
     "kidney development": "GO:0001822",
@@ -91,7 +91,8 @@ def config(mini_go: Path) -> RecallConfig:
 def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_path: Path) -> None:
     backend = MockBackend(responder)
     with ResponseStore(tmp_path / "store.sqlite") as store:
-        result, records = run_recall(config, backend, store=store, progress=False)
+        run = run_recall(config, backend, store=store, out=tmp_path / "run", progress=False)
+    result, records = run.result, load_predictions(run.out_dir)
     s = result.scores
     assert (s.n, s.n_correct, s.n_no_id, s.n_wrong, s.n_invented) == (10, 3, 1, 7, 2)
     assert s.accuracy == pytest.approx(0.3)
@@ -180,11 +181,11 @@ def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_p
 def test_rerun_is_served_from_the_store(config: RecallConfig, tmp_path: Path) -> None:
     with ResponseStore(tmp_path / "store.sqlite") as store:
         first = MockBackend(responder)
-        r1, _ = run_recall(config, first, store=store, progress=False)
+        r1 = run_recall(config, first, store=store, out=tmp_path / "r1", progress=False).result
         # main run and PI-1 index 0, PI-2 T=0 and PI-3 "en" share one key: 10 + 10·9 + 10·10 + 10·4
         assert len(first.calls) == 10 + 90 + 100 + 40
         second = MockBackend(responder)
-        r2, _ = run_recall(config, second, store=store, progress=False)
+        r2 = run_recall(config, second, store=store, out=tmp_path / "r2", progress=False).result
     assert second.calls == []
     assert r2.scores == r1.scores
 
@@ -198,17 +199,18 @@ def test_outputs_are_written_and_model_text_is_escaped(mini_go: Path, tmp_path: 
         invariance=("pi2",),
     )
     backend = MockBackend(lambda r: "<script>alert(1)</script> GO:0001822")
-    result, records = run_recall(cfg, backend, progress=False)
     out = tmp_path / "run"
-    written = write_outputs(out, result, records)
-    names = {p.name for p in written}
+    run = run_recall(cfg, backend, store=None, out=out, progress=False)
+    assert isinstance(run, RecallRun) and run.out_dir == out and run.report == out / "report.html"
+    result = run.result
+    names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert names == {
         "predictions.jsonl",
         "result.json",
         "report.html",
-        "accuracy_per_bucket.png",
-        "rb_per_bucket.png",
-        "invariance_per_bucket.png",
+        "plots/accuracy_per_bucket.png",
+        "plots/rb_per_bucket.png",
+        "plots/invariance_per_bucket.png",
     }
     lines = (out / "predictions.jsonl").read_text().splitlines()
     assert len(lines) == 10 and json.loads(lines[0])["text"].startswith("<script>")
@@ -216,5 +218,23 @@ def test_outputs_are_written_and_model_text_is_escaped(mini_go: Path, tmp_path: 
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'data-plot="accuracy"' in html and 'data-plot="invariance"' in html
     again = load_result(out)
-    assert again == result and again.version == 2
+    assert again == result and again.version == 3
+    assert (again.kind, again.backend, again.model) == ("recall", "mock", "mock")
+    assert again.kb_releases == {"go": again.kb_release} and again.kb_release
+    assert (
+        load_predictions(out) == load_predictions(out / "predictions.jsonl")
+        and len(load_predictions(out)) == 10
+    )
     assert not list(out.glob(".*.tmp"))
+
+
+def test_the_default_run_folder_is_recall_runs_kb_model(mini_go: Path, tmp_path: Path) -> None:
+    """Without ``out`` a run goes to ``recall-runs/<kb>-<model>`` under the current directory (the
+    ``mini_go`` fixture runs the test in ``tmp_path``); the result is written last."""
+    cfg = RecallConfig(kb="go", popularity="none", n_perm=50)
+    run = run_recall(cfg, MockBackend(responder, model_id="org/My Model.gguf"), store=None, progress=False)
+    assert run.out_dir == Path("recall-runs/go-My-Model")
+    assert (tmp_path / run.out_dir / "result.json").is_file() and (tmp_path / run.report).is_file()
+    assert not (tmp_path / run.out_dir / "plots").exists()  # no popularity, no invariance: no figure
+    result = tmp_path / run.out_dir / "result.json"
+    assert all(result.stat().st_mtime_ns >= p.stat().st_mtime_ns for p in (tmp_path / run.out_dir).iterdir())

@@ -6,12 +6,21 @@ import csv
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from knowsum.errors import InputFileError
 from knowsum.models import MockBackend
-from knowsum.recall import RecallConfig, read_predictions, run_recall, score_predictions
+from knowsum.recall import (
+    PredictionRecord,
+    RecallConfig,
+    RecallResult,
+    load_predictions,
+    read_predictions,
+    run_recall,
+    score_predictions,
+)
 
 from .test_run_mock import ANSWERS, responder
 
@@ -64,6 +73,12 @@ def write_jsonl(path: Path, fix: Path) -> Path:
 Writer = Callable[[Path, Path], Path]
 
 
+def _score(kb: str, path: Path, **options: Any) -> tuple[RecallResult, list[PredictionRecord]]:
+    """The record and the judged predictions of a scored file (written to its default run folder)."""
+    run = score_predictions(kb, path, **options)
+    return run.result, load_predictions(run.out_dir)
+
+
 @pytest.mark.parametrize(
     ("writer", "name", "fmt"),
     [(write_release, "p.csv", "release"), (write_csv, "p.csv", "csv"), (write_jsonl, "p.jsonl", "jsonl")],
@@ -74,12 +89,14 @@ def test_every_format_scores_like_the_run(
     path = writer(tmp_path / name, mini_go)
     got_fmt, rows = read_predictions(path)
     assert got_fmt == fmt and len(rows) == 10
-    result, records = score_predictions("go", path, n_buckets=3, n_perm=2000)
-    run, _ = run_recall(
+    result, records = _score("go", path, n_buckets=3, n_perm=2000)
+    run = run_recall(
         RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=2000),
         MockBackend(responder),
+        store=None,
+        out=tmp_path / "run",
         progress=False,
-    )
+    ).result
     assert result.api == "file" and result.model == name
     if fmt == "release":
         # the authors' layout is compared verbatim under the paper's rules: the correct but chatty
@@ -103,14 +120,14 @@ def test_csv_delimiters(mini_go: Path, tmp_path: Path) -> None:
         path.write_text(f"ID{delimiter}Prediction\nGO:0001822{delimiter}GO:0001822\nGO:0000003{delimiter}\n")
         fmt, rows = read_predictions(path)
         assert fmt == "csv" and [r.prediction for r in rows] == ["GO:0001822", ""]
-        result, _ = score_predictions("go", path)
+        result, _ = _score("go", path)
         assert result.scores.accuracy == 0.5 and result.scores.n_no_id == 1
 
 
 def test_without_popularity_no_bucket_analysis(mini_go: Path, tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     path.write_text('{"id": "GO:0001822", "prediction": "GO:0001822"}\n{"id": "go:3", "prediction": null}\n')
-    result, records = score_predictions("go", path)
+    result, records = _score("go", path)
     assert result.scores.popularity is None
     assert result.scores.accuracy == 0.5 and result.scores.n_no_id == 1
     assert records[1].id == "GO:0000003" and records[1].label == "reproduction"  # label from the KB
@@ -119,7 +136,7 @@ def test_without_popularity_no_bucket_analysis(mini_go: Path, tmp_path: Path) ->
 def test_popularity_override_from_a_table(mini_go: Path, tmp_path: Path) -> None:
     path = tmp_path / "p.jsonl"
     path.write_text("".join(json.dumps({"id": i, "prediction": i}) + "\n" for i in NAMES))
-    result, _ = score_predictions("go", path, popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3)
+    result, _ = _score("go", path, popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3)
     pop = result.scores.popularity
     assert pop is not None and [b.n for b in pop.buckets] == [3, 3, 4] and result.scores.accuracy == 1.0
 
@@ -158,6 +175,28 @@ def test_bad_rows_are_reported_with_line_numbers(
         score_predictions("go", path)
     msg = str(info.value)
     assert str(path) in msg and where in msg and problem in msg
+    assert not Path("recall-runs").exists()  # nothing written
+
+
+def test_a_scored_file_is_a_run_folder(mini_go: Path, tmp_path: Path) -> None:
+    """``score_predictions`` writes what a run writes, by default to ``recall-runs/score-<stem>``."""
+    path = write_csv(tmp_path / "my preds.csv", mini_go)
+    run = score_predictions("go", path, n_buckets=3, n_perm=50)
+    assert run.out_dir == Path("recall-runs/score-my-preds") and run.report == run.out_dir / "report.html"
+    names = {p.relative_to(run.out_dir).as_posix() for p in run.out_dir.rglob("*") if p.is_file()}
+    assert names == {
+        "predictions.jsonl",
+        "report.html",
+        "result.json",
+        "plots/accuracy_per_bucket.png",
+        "plots/rb_per_bucket.png",
+    }
+    r = run.result
+    assert (r.model, r.backend, r.api, r.version) == ("my preds.csv", "file", "file", 3)
+    assert r.kb_releases == {"go": r.kb_release}
+    assert len(load_predictions(run.out_dir)) == 10
+    elsewhere = score_predictions("go", path, n_perm=50, out=tmp_path / "elsewhere")
+    assert elsewhere.out_dir == tmp_path / "elsewhere" and elsewhere.report.is_file()
 
 
 def test_missing_file(mini_go: Path, tmp_path: Path) -> None:
@@ -179,7 +218,7 @@ def test_a_malformed_gold_id_is_kept_and_named_in_one_warning(mini_go: Path, tmp
         "GO:123456789;odder term;0;1;GO:0001822\n",
         encoding="utf-8",
     )
-    result, records = score_predictions("go", path)
+    result, records = _score("go", path)
     assert [r.id for r in records] == ["GO:60005380", "GO:0001822", "GO:123456789"]
     assert [r.status for r in records] == ["correct", "correct", "wrong"]
     assert result.scores.accuracy == pytest.approx(2 / 3)
@@ -223,7 +262,7 @@ def test_paper_rules_on_a_release_file_by_hand(mini_go: Path, tmp_path: Path) ->
     ]
     path = tmp_path / "release.csv"
     path.write_text("".join(f"{i};{n};0;{p};{a}\n" for i, n, p, a in rows), encoding="utf-8")
-    result, _ = score_predictions("go", path, n_buckets=3, n_perm=50)
+    result, _ = _score("go", path, n_buckets=3, n_perm=50)
     paper = result.scores.paper
     assert paper is not None and paper.existence == "study" and paper.n_study == 6
     assert (paper.unique_answers, paper.invented_unique, paper.invented_pct) == (4, 2, 50.0)
@@ -248,7 +287,7 @@ def test_pooled_paper_means_without_popularity(mini_go: Path, tmp_path: Path) ->
         {"id": "GO:0001822", "prediction": "GO:0001822"},  # correct
     ]
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    result, _ = score_predictions("go", path)
+    result, _ = _score("go", path)
     paper = result.scores.paper
     assert paper is not None and paper.averaging == "pooled"
     assert paper.mean_levenshtein == pytest.approx(7.5) and paper.mean_jaccard == pytest.approx(1 / 6)
@@ -262,7 +301,7 @@ def test_polysemy_is_the_paper_rule_by_default(mini_go: Path, tmp_path: Path) ->
     path.write_text(
         json.dumps({"id": "GO:0001822", "label": "reproduction", "prediction": "GO:0000003"}) + "\n"
     )
-    default, _ = score_predictions("go", path)
-    on, _ = score_predictions("go", path, polysemy=True)
+    default, _ = _score("go", path)
+    on, _ = _score("go", path, polysemy=True)
     assert default.scores.accuracy == 0.0 and default.config["polysemy"] is False
     assert on.scores.accuracy == 1.0 and on.config["polysemy"] is True

@@ -16,6 +16,7 @@ from knowsum.recall import (
     RecallConfig,
     judge,
     load_popularity_source,
+    load_predictions,
     prepare,
     run_recall,
     select,
@@ -55,7 +56,7 @@ def test_sample_and_stratified_selection() -> None:
 def test_stratified_run_needs_popularity(mini_go: Path) -> None:
     cfg = RecallConfig(kb="go", select="stratified", per_bucket=1, popularity="none")
     with pytest.raises(ConfigError, match="needs popularity"):
-        run_recall(cfg, MockBackend(["GO:1"]), progress=False)
+        run_recall(cfg, MockBackend(["GO:1"]), store=None, progress=False)
 
 
 def test_prepare_stratified_takes_k_per_bucket(mini_go: Path) -> None:
@@ -107,7 +108,8 @@ def test_completion_mode_prepends_the_prefix(mini_go: Path) -> None:
         return answer[3:] + "\nIn the Gene" if answer.startswith("GO:") else answer
 
     cfg = RecallConfig(kb="go", api="completions", popularity="none")
-    result, records = run_recall(cfg, MockBackend(complete), progress=False)
+    run = run_recall(cfg, MockBackend(complete), store=None, progress=False)
+    result, records = run.result, load_predictions(run.out_dir)
     assert all(
         p.startswith("In the Gene Ontology, the GO ID of the label") and p.endswith("is GO:") for p in seen
     )
@@ -121,7 +123,9 @@ def test_auto_popularity_without_the_shared_tables(mini_go: Path, monkeypatch: p
         raise SourceError("data/web_popularity/go_web_occurrences.csv not found")
 
     monkeypatch.setattr("knowsum.recall._popularity.load_popularity", missing)
-    result, _ = run_recall(RecallConfig(kb="go"), MockBackend(["GO:0001822"]), progress=False)
+    result = run_recall(RecallConfig(kb="go"), MockBackend(["GO:0001822"]), store=None, progress=False).result
     assert result.scores.popularity is None and result.scores.n == 10
     with pytest.raises(SourceError, match="not found"):
-        run_recall(RecallConfig(kb="go", popularity="web"), MockBackend(["GO:0001822"]), progress=False)
+        run_recall(
+            RecallConfig(kb="go", popularity="web"), MockBackend(["GO:0001822"]), store=None, progress=False
+        )

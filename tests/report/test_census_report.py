@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from knowsum.census import CensusConfig, add_sensitivity, run_census
-from knowsum.models import MockBackend, Request
+from knowsum.models import MockBackend, Request, ResponseStore
 
 from ._cdp import ARTIFACTS, Browser, inspect_report
 
@@ -24,10 +24,12 @@ def _answer(r: Request) -> str:
 
 
 def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, browser_bin: str) -> None:
-    cfg = CensusConfig(task="theorems", queries=40, n_bootstrap=100, out=tmp_path / "run",
-                       store=tmp_path / "s.sqlite")  # fmt: skip
-    outcome = run_census(cfg, backend=MockBackend(_answer, model_id="mock-<b>bold</b>"))
-    result = outcome.analysis.result
+    cfg = CensusConfig(task="theorems", queries=40, n_bootstrap=100)
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        outcome = run_census(
+            cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), store=store, out=tmp_path / "run"
+        )
+    result = outcome.result
     html = outcome.report.read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;" in html
     assert re.search(r"<img [^>]*src=x", html) is None

@@ -15,7 +15,6 @@ from typing import Any
 
 from knowsum.genebench import (
     KNOWLEDGE_TITLES,
-    PERSPECTIVES,
     TASKS,
     GenebenchResult,
     InstanceRecord,
@@ -183,7 +182,7 @@ def _records() -> list[InstanceRecord]:
     return recs
 
 
-def _result(records: list[InstanceRecord], model: str = "mock-<b>bold</b>", **kw: Any) -> dict[str, Any]:
+def _result(records: list[InstanceRecord], model: str = "mock-<b>bold</b>", **kw: Any) -> GenebenchResult:
     scores = summarize(records, methods=METHODS, n_buckets=4, n_perm=999, **kw)
     return GenebenchResult(
         model=model,
@@ -195,26 +194,45 @@ def _result(records: list[InstanceRecord], model: str = "mock-<b>bold</b>", **kw
         config={"per_type": 8, "permutations": "cyclic"},
         scores=scores,
         timings={"ask": 1.5},
-    ).model_dump(mode="json")
+        knowledge_titles=KNOWLEDGE_TITLES,
+    )
 
 
-def _write(tmp_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[Path]]:
+def _write(tmp_path: Path) -> tuple[dict[str, Any], list[InstanceRecord], list[Path]]:
     records = _records()
     result = _result(records)
-    rows = [r.as_dict(drop_none=False) for r in records]
-    return result, rows, report.write_genebench_report(tmp_path / "run", result, rows)
+    return (
+        result.model_dump(mode="json"),
+        records,
+        report.write_genebench_report(tmp_path / "run", result, records),
+    )
 
 
-def test_copies_of_instrument_constants_agree() -> None:
-    """report/ may not import genebench, so it keeps copies; they must not drift."""
-    assert gp.PERSPECTIVES == PERSPECTIVES
-    assert report.KNOWLEDGE_TITLES == KNOWLEDGE_TITLES
+def test_the_page_shows_the_titles_the_record_carries(tmp_path: Path) -> None:
+    """The Table 2 titles and perspectives come from the run record (the report does not import genebench)."""
+    records = _records()
+    result = _result(records)
+    report.write_genebench_report(tmp_path / "a", result, records)
+    html = (tmp_path / "a" / "report.html").read_text(encoding="utf-8")
+    assert all(f">{title}<" in html for title in KNOWLEDGE_TITLES.values())
+    renamed = result.model_copy(
+        update={
+            "knowledge_titles": {**result.knowledge_titles, "synonyms": "Aliases <i>x</i>"},
+            "perspectives": {"aliases only": ("Q2-B",)},
+        }
+    )
+    report.write_genebench_report(tmp_path / "b", renamed, records)
+    html = (tmp_path / "b" / "report.html").read_text(encoding="utf-8")
+    assert "Aliases &lt;i&gt;x&lt;/i&gt;" in html and ">Synonyms<" not in html
+    q2b = next(c.mean for c in result.scores.cells if c.key == "Q2-B")
+    assert gp.perspective_means(renamed) == {"aliases only": q2b}
 
 
 def test_files_and_numbers(tmp_path: Path) -> None:
     result, _, written = _write(tmp_path)
     names = {path.name for path in written}
     assert names == {*report.PLOT_FILES.values(), "report.html"}
+    assert {p.parent.name for p in written if p.suffix == ".png"} == {"plots"}  # figures under plots/
     assert all(path.is_file() and path.stat().st_size > 0 for path in written)
     assert all(path.read_bytes().startswith(b"\x89PNG") for path in written if path.suffix == ".png")
 
@@ -247,7 +265,7 @@ def test_files_and_numbers(tmp_path: Path) -> None:
 def test_only_the_plots_whose_data_exist(tmp_path: Path) -> None:
     records = [r for r in _records() if r.task in ("Q1", "Q2-A")]
     result = _result(records, model="small")
-    written = report.write_genebench_report(tmp_path, result, [r.as_dict() for r in records])
+    written = report.write_genebench_report(tmp_path, result, records)
     assert {path.name for path in written} == {"attention_loc.png", "attention_curve.png", "report.html"}
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "no question of this type in the question set" in html  # why the other types are missing
@@ -257,14 +275,11 @@ def test_only_the_plots_whose_data_exist(tmp_path: Path) -> None:
 
 def test_compare_page(tmp_path: Path, browser_bin: str) -> None:
     records = _records()
-    a = GenebenchResult.model_validate(_result(records, model="model-a"))
-    b = GenebenchResult.model_validate(
-        _result([r for r in records if r.task != "Q1"], model="model-<i>b</i>")
-    )
-    dumped = [a.model_dump(mode="json"), b.model_dump(mode="json")]
-    for r, m in zip(dumped, (a, b), strict=True):
-        assert gp.perspective_means(r) == perspective_scores(m)
-    path = report.write_compare(tmp_path / "cmp.html", dumped, compare_tables([a, b]))
+    a = _result(records, model="model-a")
+    b = _result([r for r in records if r.task != "Q1"], model="model-<i>b</i>")
+    for m in (a, b):
+        assert gp.perspective_means(m) == perspective_scores(m)
+    path = report.write_genebench_compare(tmp_path / "cmp.html", [a, b], compare_tables([a, b]))
     html = path.read_text(encoding="utf-8")
     assert 'data-plot="radar"' in html and "model-&lt;i&gt;b&lt;/i&gt;" in html and "<i>b" not in html
     assert "Overall results (Table 2" in html and "Perspectives (Fig. 9" in html

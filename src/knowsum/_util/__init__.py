@@ -5,7 +5,8 @@
 - :func:`disk_fault`, :func:`nearest_folder`: tell a full, read-only or forbidden disk apart;
 - :func:`download_wheel`, :func:`cached_wheel`, :func:`sweep`: fetch one wheel from the package
   registry with pip, atomically, into a cache folder;
-- :func:`config_error`: one readable line from a pydantic validation error.
+- :func:`config_error`: one readable line from a pydantic validation error;
+- :func:`slug`: a file-name-safe form of a model id or task, for run folders.
 
 Every package may import these through ``knowsum._util`` (never its modules directly).
 """
@@ -13,6 +14,7 @@ Every package may import these through ``knowsum._util`` (never its modules dire
 from knowsum._util import paths
 from knowsum._util.atomic import atomic_write
 from knowsum._util.diskfaults import disk_fault, nearest_folder
+from knowsum._util.names import slug
 from knowsum._util.validation import config_error
 from knowsum._util.wheels import cached_wheel, download_wheel, sweep
 
@@ -24,5 +26,6 @@ __all__ = [
     "download_wheel",
     "nearest_folder",
     "paths",
+    "slug",
     "sweep",
 ]

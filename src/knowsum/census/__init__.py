@@ -7,18 +7,38 @@ a bootstrap interval, and a report.
 Quick tour::
 
     from knowsum.census import CensusConfig, run_census
-    outcome = run_census(CensusConfig(task="diseases", model="smollm2-135m-instruct", queries=20))
-    outcome.analysis.result.n_seen, outcome.analysis.result.n_total, outcome.report
+    from knowsum.models import ResponseStore, open_backend
+
+    backend = open_backend("smollm2-135m-instruct")
+    with ResponseStore() as store:
+        run = run_census(CensusConfig(task="diseases", queries=20), backend, store=store)
+    run.result.n_seen, run.result.n_total, run.report
 
 Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any installed ontology),
 ``diversity`` / ``diversity:dream-jobs`` (embedding clusters), ``custom`` (TOML). See
-:mod:`knowsum.census._tasks` and ``docs/census.md``.
+:mod:`knowsum.census._tasks` and ``docs/census.md``. The result record lives in
+:mod:`knowsum.records.census` and is re-exported here.
 """
 
 from knowsum.census._analyse import Analysis, analyse
-from knowsum.census._config import CensusConfig, load_config
+from knowsum.census._compare import CensusComparison, compare_results
+from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
-from knowsum.census._result import (
+from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
+from knowsum.census._run import (
+    CensusPlan,
+    CensusRun,
+    default_out,
+    prepare_census,
+    run_census,
+    write_run,
+)
+from knowsum.census._score import read_items, score_items
+from knowsum.census._sensitivity import K_GRID, T_GRID, add_sensitivity, run_prevalence, sensitivity
+from knowsum.census._sweep import SweepCell, SweepOutcome, run_sweep, sweep_cells, sweep_configs
+from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, resolve_task
+from knowsum.census._verify import Verdict, Verifier, make_verifier
+from knowsum.records.census import (
     RESULT_VERSION,
     CensusResult,
     Counts,
@@ -26,34 +46,41 @@ from knowsum.census._result import (
     DiversityInfo,
     HeldoutPoint,
     ItemRecord,
+    KBCategories,
     KPoint,
+    PublishedRow,
     Sensitivity,
     StopInfo,
     TopItem,
     load_result,
 )
-from knowsum.census._run import RunOutcome, default_out, run_census, write_run
-from knowsum.census._score import read_items, score_items
-from knowsum.census._sensitivity import add_sensitivity, run_prevalence, sensitivity
-from knowsum.census._sweep import SweepCell, SweepOutcome, run_sweep, sweep_cells
-from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, resolve_task
-from knowsum.census._verify import Verdict, Verifier, make_verifier
 
 __all__ = [
     "BUILTIN_TASKS",
     "CONCEPT_WORDS",
+    "K_GRID",
+    "PUBLISHED",
     "RESULT_VERSION",
+    "RUN_KEYS",
+    "TABLE1_COLUMNS",
+    "T_GRID",
     "Analysis",
+    "CensusComparison",
     "CensusConfig",
+    "CensusPlan",
     "CensusResult",
+    "CensusRun",
+    "ConfigFile",
     "Counts",
     "CurvePoint",
     "DecodedItem",
     "DiversityInfo",
     "HeldoutPoint",
     "ItemRecord",
+    "KBCategories",
     "KPoint",
-    "RunOutcome",
+    "PublishedRow",
+    "RunSettings",
     "Sensitivity",
     "StopInfo",
     "SweepCell",
@@ -64,11 +91,14 @@ __all__ = [
     "Verifier",
     "add_sensitivity",
     "analyse",
+    "compare_results",
     "decode",
     "default_out",
     "load_config",
     "load_result",
     "make_verifier",
+    "prepare_census",
+    "published_rows",
     "read_items",
     "resolve_task",
     "run_census",
@@ -77,5 +107,6 @@ __all__ = [
     "score_items",
     "sensitivity",
     "sweep_cells",
+    "sweep_configs",
     "write_run",
 ]

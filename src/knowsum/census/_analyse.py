@@ -12,7 +12,6 @@ import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import IO, Any
 
 import numpy as np
@@ -22,7 +21,10 @@ from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
-from knowsum.census._result import (
+from knowsum.census._tasks import Task
+from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
+from knowsum.census._words import matched_words
+from knowsum.records.census import (
     CensusResult,
     Counts,
     DiversityInfo,
@@ -30,9 +32,6 @@ from knowsum.census._result import (
     StopInfo,
     TopItem,
 )
-from knowsum.census._tasks import Task
-from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
-from knowsum.census._words import matched_words
 from knowsum.stats import Prevalence, StatsWarning, summarize
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
@@ -270,12 +269,12 @@ def analyse(
     words = criterion_words(task, cfg.criterion) if task.kind == "theorems" else ()
     per_word = Counter(w for key in set(keys) for w in matched_words(names.get(key, key), words))
     result = CensusResult(
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
         task=task.name,
-        kind=task.kind,
+        task_kind=task.kind,
         prompt=task.prompt,
         model=model,
         backend=backend,
+        kb_releases=verifier.kb_releases(),
         criterion=cfg.criterion,
         parameters=cfg.model_dump(mode="json"),
         counts=_counts(verdicts, len(picked), len(responses), failed),

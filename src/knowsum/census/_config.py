@@ -1,9 +1,16 @@
-"""The census configuration: one validated pydantic record, from CLI options or a TOML file.
+"""The census configuration: the method's settings, validated once, from CLI options or a TOML file.
 
 Defaults follow the KnowSum paper where they make sense (temperature 1, nucleus sampling off,
 ``t = 100``, ``k`` chosen from {6, 8, 10} by held-out validation, fuzzy cut-off 0.9), with query
 counts sized for the embedded local model on a laptop (the paper uses 3,000 × 50 diseases and
 30,000 × 20 theorems on hosted models).
+
+:class:`CensusConfig` holds only what the method needs (task, sampling, estimation, verification).
+Which model answers, how it is reached and where things are written are the caller's: the command
+line opens the backend and the response store and passes them to
+:func:`knowsum.census.run_census`. A TOML file may still carry those run settings (``model``,
+``base_url``, ``server_kind``, ``concurrency``, ``timeout``, ``retries``, ``out``, ``store``);
+:func:`load_config` returns them apart, as :class:`RunSettings`.
 
 TOML example (every key optional except ``task``)::
 
@@ -25,22 +32,26 @@ A custom task sets ``task = "custom"`` and describes itself::
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from knowsum._util import config_error
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ServerKind
 
 __all__ = [
+    "RUN_KEYS",
     "CensusConfig",
+    "ConfigFile",
     "CountUnit",
     "Criterion",
     "DecoderName",
     "IntervalName",
     "PromptVariant",
-    "config_error",
+    "RunSettings",
     "load_config",
 ]
 
@@ -52,21 +63,13 @@ PromptVariant = Literal["full", "simple"]
 
 
 class CensusConfig(BaseModel):
-    """Everything that defines a census run (task, model, sampling, estimation, outputs)."""
+    """What defines a census as a measurement: task, sampling, estimation, verification."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     task: str = Field(
         description="diseases | theorems | ontology:KB | diversity[:applications|:dream-jobs] | custom"
     )
-    model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
-    base_url: str | None = Field(None, description="API root for openai:MODEL")
-    server_kind: ServerKind = Field(
-        "auto", description="openai: server family (how top-k/min-p off is sent); auto = detected"
-    )
-    concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
-    timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
-    retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")
     queries: int = Field(
         30, ge=1, le=10_000_000, description="N_query: independent queries (the maximum with until_new_rate)"
     )
@@ -108,8 +111,6 @@ class CensusConfig(BaseModel):
     namespace: str | None = Field(None, description="ontology/custom: keep only terms of this namespace")
     name_words: tuple[str, ...] = Field((), description="custom strict rule: canonical name contains a word")
     top: int = Field(25, ge=1, le=1000, description="top items kept in the result")
-    out: Path | None = Field(None, description="run directory (default: ./census-runs/<task>-<model>)")
-    store: Path | None = Field(None, description="response store (default: the knowsum home's)")
 
     @model_validator(mode="before")
     @classmethod
@@ -147,18 +148,53 @@ class CensusConfig(BaseModel):
         return v.strip()
 
 
-def config_error(exc: ValidationError, where: str) -> ConfigError:
-    """One readable line from a pydantic error: ``where: field=value: problem``."""
-    err = exc.errors()[0]
-    field = ".".join(str(p) for p in err["loc"]) or "config"
-    value = err.get("input")
-    shown = "" if isinstance(value, dict) else f"={value!r}"
-    more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-    return ConfigError(f"{where}: invalid {field}{shown}: {err['msg']}{more}")
+class RunSettings(BaseModel):
+    """The run settings a TOML config may carry beside the method: who answers, where things go.
+
+    ``None`` (or the default) means "not set here": the command line's option applies.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
+    base_url: str | None = Field(None, description="API root for openai:MODEL")
+    server_kind: ServerKind = Field(
+        "auto", description="openai: server family (how top-k/min-p off is sent); auto = detected"
+    )
+    concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
+    timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
+    retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")
+    out: Path | None = Field(None, description="run directory (default: ./census-runs/<task>-<model>)")
+    store: Path | None = Field(None, description="response store (default: the knowsum home's)")
 
 
-def load_config(path: Path, overrides: dict[str, Any] | None = None) -> CensusConfig:
-    """Read a TOML config, apply ``overrides`` (non-``None`` CLI options) and validate.
+RUN_KEYS: tuple[str, ...] = tuple(RunSettings.model_fields)
+"""The keys of a TOML config that are run settings, not method settings."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigFile:
+    """What a census TOML file holds: the method, and the run settings it names."""
+
+    config: CensusConfig
+    run: RunSettings
+
+
+def _resolve(data: dict[str, Any], base: Path, given: dict[str, Any]) -> None:
+    """Relative ``out``, ``store`` and ``pool_with`` paths of the file are relative to its folder."""
+    for key in ("out", "store"):
+        if isinstance(data.get(key), str) and given.get(key) is None and not Path(data[key]).is_absolute():
+            data[key] = str(base / data[key])
+    if isinstance(data.get("pool_with"), list) and given.get("pool_with") is None:
+        data["pool_with"] = [
+            str(base / p) if isinstance(p, str) and not Path(p).is_absolute() else p
+            for p in data["pool_with"]
+        ]
+
+
+def load_config(path: Path, overrides: dict[str, Any] | None = None) -> ConfigFile:
+    """Read a TOML config, apply ``overrides`` (non-``None`` CLI options, method or run keys) and
+    validate; relative paths in the file are relative to its folder.
 
     Raises:
         InputFileError: missing, unreadable or malformed TOML.
@@ -172,19 +208,12 @@ def load_config(path: Path, overrides: dict[str, Any] | None = None) -> CensusCo
         raise InputFileError(path, f"cannot read config: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputFileError(path, f"not valid TOML: {exc}") from None
-    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    base = path.parent
-    given = overrides or {}
-    for key in ("out", "store"):
-        if isinstance(data.get(key), str) and given.get(key) is None and not Path(data[key]).is_absolute():
-            data[key] = str(base / data[key])
-    if isinstance(data.get("pool_with"), list) and given.get("pool_with") is None:
-        data["pool_with"] = [
-            str(base / p) if isinstance(p, str) and not Path(p).is_absolute() else p
-            for p in data["pool_with"]
-        ]
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    data.update(given)
+    _resolve(data, path.parent, given)
+    run = {k: data.pop(k) for k in RUN_KEYS if k in data}
     try:
-        return CensusConfig(**data)
+        return ConfigFile(CensusConfig(**data), RunSettings(**run))
     except ValidationError as exc:
         raise config_error(exc, str(path)) from None
     except TypeError as exc:

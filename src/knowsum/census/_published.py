@@ -3,17 +3,15 @@
 Nine models, four criteria, ``N_seen``, ``N̂_tot`` and ``SKR`` at ``t = 100`` with the held-out
 ``k ∈ {6, 8, 10}``; ``(N_query, N_ans) = (30,000, 20)`` for theorems and ``(3,000, 50)`` for diseases,
 temperature 1. Transcribed from the paper's Table 1 (the ``SKR`` as printed, two decimals).
-``knowsum census compare --published`` shows them as marked reference rows beside a user's runs.
+``knowsum census compare --published`` ranks them beside a user's runs, each marked
+``MODEL · KnowSum Table 1`` (:attr:`knowsum.records.census.PublishedRow.label`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from knowsum.records.census import PublishedRow
 
-__all__ = ["PUBLISHED", "PUBLISHED_SOURCE", "TABLE1_COLUMNS", "PublishedRow", "published_rows"]
-
-PUBLISHED_SOURCE = "KnowSum Table 1"
-"""How a reference row is marked."""
+__all__ = ["PUBLISHED", "TABLE1_COLUMNS", "published_rows"]
 
 TABLE1_COLUMNS: dict[tuple[str, str], str] = {
     ("theorems", "strict"): "Theorem only",
@@ -22,34 +20,6 @@ TABLE1_COLUMNS: dict[tuple[str, str], str] = {
     ("diseases", "relaxed"): "Human diseases",
 }
 """``(task, criterion)`` → the Table 1 column with that criterion."""
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedRow:
-    """One model × criterion cell group of Table 1 (read like a census result by the compare table).
-
-    Attributes:
-        model: The model as the paper names it.
-        task: ``theorems`` or ``diseases``.
-        criterion: ``strict`` or ``relaxed``.
-        n_seen: ``N_seen``.
-        n_total: ``N̂_tot``.
-        skr: ``SKR`` as printed.
-        source: :data:`PUBLISHED_SOURCE`.
-    """
-
-    model: str
-    task: str
-    criterion: str
-    n_seen: int
-    n_total: float
-    skr: float
-    source: str = PUBLISHED_SOURCE
-
-    @property
-    def n_unseen_raw(self) -> float:
-        """``N̂_tot − N_seen`` (the paper prints no raw Û; none is negative)."""
-        return self.n_total - self.n_seen
 
 
 # model, then (N_seen, N̂_tot, SKR) for: theorem only, all math concepts, anatomical disease,

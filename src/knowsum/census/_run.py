@@ -7,97 +7,118 @@ in batches and stops once the estimator predicts fewer than ``EPS`` new verified
 query (``Û(b/Q)/b`` for the next batch of ``b`` queries after ``Q``; a direction the KnowSum
 slides leave open), or when ``queries`` is reached.
 
-Run directory: ``result.json`` (written last: its presence marks a finished run),
-``items.jsonl``, ``plots/*.png``, ``report.html`` and, for diversity runs, ``embeddings.npy``.
+The caller opens the backend and the response store (and closes them); :func:`prepare_census`
+resolves the task and loads its knowledge base first, so a bad task or a missing KB fails before
+any model is opened.
+
+Run directory (:func:`knowsum.records.write_run_dir`): ``items.jsonl`` and, for diversity runs,
+``embeddings.npy``, then ``plots/*.png`` and ``report.html``, and ``result.json`` last (its
+presence marks a finished run).
 """
 
 from __future__ import annotations
 
-import re
+import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
-from knowsum._util import atomic_write
+from knowsum._util import slug
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
-from knowsum.census._result import CensusResult, StopInfo
 from knowsum.census._tasks import Task, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
-from knowsum.models import (
-    Backend,
-    GenerationParams,
-    Response,
-    ResponseStore,
-    make_requests,
-    open_backend,
-    sample_sync,
-)
+from knowsum.models import Backend, GenerationParams, Response, ResponseStore, make_requests, sample_sync
+from knowsum.records import REPORT_NAME, FileBody, write_run_dir
+from knowsum.records.census import CensusResult, StopInfo
 
-__all__ = ["RunOutcome", "default_out", "open_for", "rewrite_result", "run_census", "write_run"]
+__all__ = [
+    "CensusPlan",
+    "CensusRun",
+    "default_out",
+    "prepare_census",
+    "rewrite_result",
+    "run_census",
+    "write_run",
+]
 
 Echo = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
-class RunOutcome:
-    """What :func:`run_census` produced: the analysis and where it was written."""
+class CensusRun:
+    """What a census wrote: its record, its run directory and its page."""
 
-    analysis: Analysis
+    result: CensusResult
     out_dir: Path
     report: Path
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "run"
+@dataclass(frozen=True, slots=True)
+class CensusPlan:
+    """A census ready to sample (:func:`prepare_census`): its config, task and loaded verifier."""
+
+    config: CensusConfig
+    task: Task
+    verifier: Verifier
 
 
-def default_out(cfg: CensusConfig, model_id: str) -> Path:
+def prepare_census(config: CensusConfig) -> CensusPlan:
+    """Resolve the task and load its knowledge base, before any model is opened.
+
+    Raises:
+        UnknownNameError, ConfigError: bad task or options. KBNotInstalledError: the task's KB is
+        missing (says the install command).
+    """
+    task = resolve_task(config)
+    return CensusPlan(config, task, make_verifier(task, config.criterion, config.cutoff))
+
+
+def default_out(config: CensusConfig, model_id: str) -> Path:
     """``census-runs/<task>-<model>`` under the current directory."""
-    return (
-        Path("census-runs")
-        / f"{_slug(cfg.task)}-{_slug(Path(model_id).stem if '/' in model_id else model_id)}"
-    )
+    model = Path(model_id).stem if "/" in model_id else model_id
+    return Path("census-runs") / f"{slug(config.task)}-{slug(model)}"
 
 
-def open_for(cfg: CensusConfig) -> Backend:
-    """The backend of ``cfg``; HTTP options go only to an OpenAI-compatible endpoint."""
-    if cfg.base_url or (cfg.model or "").startswith("openai:"):
-        return open_backend(
-            cfg.model,
-            base_url=cfg.base_url,
-            concurrency=cfg.concurrency,
-            timeout=cfg.timeout,
-            max_retries=cfg.retries,
-            server_kind=cfg.server_kind,
-        )
-    return open_backend(cfg.model)
+def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
+    def pages(out_dir: Path) -> list[Path]:
+        from knowsum.report.census import write_census_report
+
+        return write_census_report(out_dir, result)
+
+    return pages
 
 
-def write_run(analysis: Analysis, out_dir: Path) -> Path:
-    """Write ``items.jsonl``, plots, ``report.html`` and finally ``result.json``; return the report path."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "result.json").unlink(missing_ok=True)  # absent until this run is completely written
-    with atomic_write(out_dir / "items.jsonl") as fh:
-        analysis.write_jsonl(fh)
-    if analysis.embeddings is not None:
-        with atomic_write(out_dir / "embeddings.npy", "wb") as fh:
-            np.save(fh, analysis.embeddings, allow_pickle=False)
-    return rewrite_result(analysis.result, out_dir)
+def _items_file(analysis: Analysis) -> Callable[[IO[Any]], None]:
+    def write(fh: IO[Any]) -> None:
+        text = io.TextIOWrapper(fh, encoding="utf-8", newline="\n")
+        try:
+            analysis.write_jsonl(text)
+            text.flush()
+        finally:
+            text.detach()
+
+    return write
 
 
-def rewrite_result(result: CensusResult, out_dir: Path) -> Path:
-    """Write the plots, ``report.html`` and then ``result.json`` of a run (also to update an existing
-    run, e.g. after :func:`knowsum.census._sensitivity.add_sensitivity`); returns the report path."""
-    from knowsum.report.census import write_report
+def write_run(analysis: Analysis, out_dir: Path) -> CensusRun:
+    """Write ``items.jsonl`` (and ``embeddings.npy``), the plots, ``report.html`` and last ``result.json``."""
+    files: dict[str, FileBody] = {"items.jsonl": _items_file(analysis)}
+    vectors = analysis.embeddings
+    if vectors is not None:
+        files["embeddings.npy"] = lambda fh: np.save(fh, vectors, allow_pickle=False)
+    write_run_dir(out_dir, analysis.result, files, pages=_pages(analysis.result))
+    return CensusRun(analysis.result, out_dir, out_dir / REPORT_NAME)
 
-    report = write_report(result, out_dir)
-    with atomic_write(out_dir / "result.json") as fh:
-        fh.write(result.model_dump_json(indent=2) + "\n")
-    return report
+
+def rewrite_result(result: CensusResult, out_dir: Path) -> CensusRun:
+    """Rewrite the plots, ``report.html`` and ``result.json`` of a finished run (a study added to it)."""
+    write_run_dir(out_dir, result, pages=_pages(result), fresh=False)
+    return CensusRun(result, out_dir, out_dir / REPORT_NAME)
 
 
 def _texts(responses: Iterable[Response]) -> tuple[list[tuple[int, str]], int]:
@@ -155,55 +176,55 @@ def _adaptive(
 
 
 def run_census(
-    cfg: CensusConfig,
+    config: CensusConfig,
+    backend: Backend,
     *,
-    backend: Backend | None = None,
+    store: ResponseStore,
+    out: Path | None = None,
     progress: bool | None = None,
     echo: Echo | None = None,
-) -> RunOutcome:
-    """Run the census described by ``cfg`` and write its run directory.
+    plan: CensusPlan | None = None,
+) -> CensusRun:
+    """Run the census ``config`` describes on ``backend`` and write its run directory.
 
     Args:
-        cfg: The validated configuration.
-        backend: A backend to use instead of opening ``cfg.model`` (tests, mock runs).
+        config: The validated method settings.
+        backend: The model that answers (the caller opens and closes it).
+        store: The response store: what it holds is not asked again.
+        out: The run directory (default :func:`default_out`).
         progress: Show a progress bar (``None``: when stderr is a terminal).
         echo: Called with one line per notable step (the CLI prints them to stderr).
+        plan: ``prepare_census(config)``, when the caller checked the task and KB before opening
+            the backend (the KB is then not loaded twice).
 
     Raises:
         UnknownNameError, ConfigError: bad task or options. KBNotInstalledError: the task's KB is
-        missing (says the install command). ModelNotInstalledError, BackendError, StoreError.
+        missing (says the install command). BackendError, StoreError.
     """
     say = echo or (lambda _m: None)
-    task = resolve_task(cfg)
-    verifier = make_verifier(task, cfg.criterion, cfg.cutoff)  # fail fast if the KB is missing
-    own = backend is None
-    be = backend if backend is not None else open_for(cfg)
+    if plan is None:
+        plan = prepare_census(config)
+    elif plan.config != config:
+        raise ValueError("run_census: the plan was prepared for another configuration")
+    task, verifier = plan.task, plan.verifier
     params = GenerationParams(
-        temperature=cfg.temperature, top_p=cfg.top_p, max_tokens=task.max_tokens, seed=cfg.seed
+        temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
     )
-    out_dir = cfg.out or default_out(cfg, be.model_id)
+    out_dir = out or default_out(config, backend.model_id)
+
+    def draw(start: int, n: int) -> list[Response]:
+        reqs = make_requests([task.prompt], params, n=n, start=start)
+        return sample_sync(backend, reqs, store=store, progress=progress, description=f"census {config.task}")
+
+    say(f"census: {task.name} on {backend.model_id}: {config.queries} queries × {task.answers} answers")
     stop = None
-    try:
-        with ResponseStore(cfg.store) as store:
-
-            def draw(start: int, n: int) -> list[Response]:
-                reqs = make_requests([task.prompt], params, n=n, start=start)
-                return sample_sync(be, reqs, store=store, progress=progress, description=f"census {cfg.task}")
-
-            say(f"census: {task.name} on {be.model_id}: {cfg.queries} queries × {task.answers} answers")
-            if cfg.until_new_rate is not None:
-                responses, stop = _adaptive(cfg, task, verifier, draw, say)
-                say(f"census: {stop.message}")
-            else:
-                responses = draw(0, cfg.queries)
-    finally:
-        if own:
-            import asyncio
-
-            asyncio.run(be.aclose())
+    if config.until_new_rate is not None:
+        responses, stop = _adaptive(config, task, verifier, draw, say)
+        say(f"census: {stop.message}")
+    else:
+        responses = draw(0, config.queries)
     pairs, failed = _texts(responses)
     analysis = analyse(
-        cfg, task, verifier, pairs, model=be.model_id, backend=be.kind, failed=failed, stop=stop
+        config, task, verifier, pairs, model=backend.model_id, backend=backend.kind, failed=failed, stop=stop
     )
-    report = write_run(analysis, out_dir)
-    return RunOutcome(analysis, out_dir, report)
+    return write_run(analysis, out_dir)

@@ -28,7 +28,7 @@ from typing import Literal
 from knowsum.census._analyse import analyse
 from knowsum.census._config import CensusConfig
 from knowsum.census._decode import DecodedItem
-from knowsum.census._run import RunOutcome, write_run
+from knowsum.census._run import CensusRun, write_run
 from knowsum.census._tasks import resolve_task
 from knowsum.census._verify import make_verifier
 from knowsum.errors import InputFileError
@@ -110,32 +110,37 @@ def read_items(path: str | Path) -> ItemsFile:
 
 
 def score_items(
-    path: str | Path, cfg: CensusConfig, *, model: str = "items", name: str | None = None
-) -> RunOutcome:
-    """Verify (against ``cfg.kb``, if set), cluster and estimate a per-query items file, and write
-    a census run directory (``result.json``, ``items.jsonl``, plots, ``report.html``).
+    items: str | Path,
+    config: CensusConfig,
+    *,
+    model: str = "items",
+    name: str | None = None,
+    out: Path | None = None,
+) -> CensusRun:
+    """Verify (against ``config.kb``, if set), cluster and estimate a per-query items file, and
+    write a census run directory (``result.json``, ``items.jsonl``, plots, ``report.html``).
 
     Args:
-        path: The items file (see the module docstring).
-        cfg: Estimation and verification settings (``kb``, ``criterion``, ``cutoff``, ``t``, ``k``,
-            ``n_bootstrap``, ``interval``, ``count``, ``seed``, ``out``); ``task`` is ignored.
+        items: The items file (see the module docstring).
+        config: Estimation and verification settings (``kb``, ``criterion``, ``cutoff``, ``t``,
+            ``k``, ``n_bootstrap``, ``interval``, ``count``, ``seed``); ``task`` is ignored.
         model: The model name recorded in the result (what produced the items).
         name: The task name recorded (default ``score:<file stem>``).
+        out: The run directory (default ``census-runs/score-<file stem>``, or the ``name``).
 
     Raises:
         InputFileError: a malformed items file. UnknownNameError: an unknown KB.
         KBNotInstalledError: the KB is not installed (says the install command).
     """
-    path = Path(path)
+    path = Path(items)
     fmt, queries = read_items(path)
     label = name or f"score:{path.stem}"
-    base = cfg.model_copy(update={"task": "custom", "prompt": f"(items read from {path.name}, {fmt})"})
+    base = config.model_copy(update={"task": "custom", "prompt": f"(items read from {path.name}, {fmt})"})
     task = replace(resolve_task(base), name=label)
-    verifier = make_verifier(task, cfg.criterion, cfg.cutoff)
+    verifier = make_verifier(task, config.criterion, config.cutoff)
     decoded = [
-        DecodedItem(qi, pos, text) for qi, (_, items) in enumerate(queries) for pos, text in enumerate(items)
+        DecodedItem(qi, pos, text) for qi, (_, texts) in enumerate(queries) for pos, text in enumerate(texts)
     ]
-    responses = [(qi, f"{query}\t" + " | ".join(items)) for qi, (query, items) in enumerate(queries)]
+    responses = [(qi, f"{query}\t" + " | ".join(texts)) for qi, (query, texts) in enumerate(queries)]
     analysis = analyse(base, task, verifier, responses, model=model, backend="items", decoded=decoded)
-    out_dir = cfg.out or Path("census-runs") / label.replace(":", "-")
-    return RunOutcome(analysis, out_dir, write_run(analysis, out_dir))
+    return write_run(analysis, out or Path("census-runs") / label.replace(":", "-"))

@@ -24,8 +24,9 @@ from pathlib import Path
 
 from knowsum.census._analyse import prevalence_of
 from knowsum.census._estimate import curve
-from knowsum.census._result import CensusResult, KPoint, Sensitivity, load_result
+from knowsum.census._run import CensusRun, rewrite_result
 from knowsum.errors import InputFileError
+from knowsum.records.census import CensusResult, KPoint, Sensitivity, load_result
 from knowsum.stats import Prevalence, StatsWarning, estimate_unseen, select_k
 
 __all__ = ["K_GRID", "T_GRID", "add_sensitivity", "run_prevalence", "sensitivity"]
@@ -129,18 +130,15 @@ def add_sensitivity(
     t_grid: Sequence[float] = T_GRID,
     k_grid: Sequence[int] = K_GRID,
     n_resamples: int | None = None,
-) -> tuple[CensusResult, Path]:
+) -> CensusRun:
     """Study ``run_dir``, store the study in its ``result.json`` and rewrite its plots and report.
 
     Returns:
-        The updated result and the report path.
+        The run with the study (``result.sensitivity``) and its report.
 
     Raises:
         InputFileError: see :func:`run_prevalence`.
     """
-    from knowsum.census._run import rewrite_result
-
     result, prev = run_prevalence(run_dir)
     study = sensitivity(prev, result, t_grid, k_grid, n_resamples)
-    updated = result.model_copy(update={"sensitivity": study})
-    return updated, rewrite_result(updated, run_dir)
+    return rewrite_result(result.model_copy(update={"sensitivity": study}), run_dir)

@@ -10,29 +10,29 @@ comparison page ``OUT/sweep.html`` and ``OUT/sweep.json``.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
-from knowsum._util import atomic_write
-from knowsum.census._config import CensusConfig, PromptVariant, config_error
-from knowsum.census._result import CensusResult
-from knowsum.census._run import default_out, open_for, run_census
+from knowsum._util import atomic_write, config_error
+from knowsum.census._config import CensusConfig, PromptVariant
+from knowsum.census._run import default_out, run_census
 from knowsum.census._tasks import resolve_task
 from knowsum.errors import ConfigError
-from knowsum.models import Backend
+from knowsum.models import Backend, ResponseStore
+from knowsum.records.census import CensusResult
 
-__all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells"]
+__all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells", "sweep_configs"]
 
 
 @dataclass(frozen=True, slots=True)
 class SweepCell:
-    """One setting of the grid (``None``: the base configuration's value)."""
+    """One setting of the grid (``answers`` ``None``: the base configuration's value)."""
 
     temperature: float
     top_p: float
@@ -51,12 +51,21 @@ class SweepCell:
 
 @dataclass(frozen=True, slots=True)
 class SweepOutcome:
-    """The cells run, in grid order, and the comparison page."""
+    """The cells run, in grid order, and the comparison page.
+
+    Attributes:
+        cells: ``(cell, result, run directory)`` per cell.
+        labels: Each cell's setting, as the page labels it.
+        page: ``OUT/sweep.html``.
+        summary: ``OUT/sweep.json``.
+        rows: The cells of ``sweep.json`` (key numbers per cell).
+    """
 
     cells: list[tuple[SweepCell, CensusResult, Path]]
     labels: list[str]
     page: Path
     summary: Path
+    rows: list[dict[str, Any]]
 
 
 def sweep_cells(
@@ -72,39 +81,19 @@ def sweep_cells(
     return [SweepCell(t, p, a, v) for t, p, a, v in grid]
 
 
-def run_sweep(
-    base: CensusConfig,
-    cells: Sequence[SweepCell],
-    out_dir: Path | None = None,
-    *,
-    backend: Backend | None = None,
-    progress: bool | None = None,
-    echo: Callable[[str], None] | None = None,
-) -> SweepOutcome:
-    """Run one census per cell (``base`` with the cell's settings) and write the comparison page.
-
-    Args:
-        base: Everything but the swept settings (task, model, queries, estimation…).
-        cells: The settings (:func:`sweep_cells`).
-        out_dir: Sweep directory (default ``census-runs/sweep-<task>-<model>``); cell ``c`` runs in
-            ``out_dir/<c.slug>``.
-        backend: A backend to use instead of opening ``base.model`` once for all cells.
-        progress: Progress bars (``None``: when stderr is a terminal).
-        echo: Called with one line per notable step.
+def sweep_configs(
+    base: CensusConfig, cells: Sequence[SweepCell]
+) -> list[tuple[SweepCell, CensusConfig, int]]:
+    """Each cell's configuration and its ``N_ans``, every one validated (before any model is opened).
 
     Raises:
-        ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
-            sampling);
-            the errors of :func:`knowsum.census.run_census`.
+        ConfigError: no cell, or a cell with an invalid setting (the message names the cell).
     """
-    from knowsum.report._census_studies import write_sweep_page
-
     if not cells:
         raise ConfigError(
             "census sweep: no cell to run; give at least one value for each of --temperature, "
             "--top-p, --answers and --prompt-variant"
         )
-    say = echo or (lambda _m: None)
     configs = []
     for cell in cells:
         settings: dict[str, object] = {"temperature": cell.temperature, "top_p": cell.top_p}
@@ -114,34 +103,61 @@ def run_sweep(
             cfg = CensusConfig.model_validate({**base.model_dump(), **settings})
         except ValidationError as exc:
             raise config_error(exc, f"census sweep cell {cell.slug(cell.answers or 0)}") from None
-        configs.append((cell, cfg, resolve_task(cfg).answers))  # a bad cell fails before any sampling
-    own = backend is None
-    be = backend if backend is not None else open_for(base)
-    single = default_out(base, be.model_id)
-    root = out_dir or single.with_name(f"sweep-{single.name}")
+        configs.append((cell, cfg, resolve_task(cfg).answers))
+    return configs
+
+
+def run_sweep(
+    base: CensusConfig,
+    cells: Sequence[SweepCell],
+    backend: Backend,
+    *,
+    store: ResponseStore,
+    out: Path | None = None,
+    progress: bool | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> SweepOutcome:
+    """Run one census per cell (``base`` with the cell's settings) and write the comparison page.
+
+    Args:
+        base: Everything but the swept settings (task, queries, estimation…).
+        cells: The settings (:func:`sweep_cells`).
+        backend: The model that answers every cell (the caller opens and closes it).
+        store: The response store (a rerun asks nothing already stored).
+        out: Sweep directory (default ``census-runs/sweep-<task>-<model>``); cell ``c`` runs in
+            ``out/<c.slug>``.
+        progress: Progress bars (``None``: when stderr is a terminal).
+        echo: Called with one line per notable step.
+
+    Raises:
+        ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
+            sampling); the errors of :func:`knowsum.census.run_census`.
+    """
+    from knowsum.report.census import write_census_sweep
+
+    configs = sweep_configs(base, cells)
+    say = echo or (lambda _m: None)
+    single = default_out(base, backend.model_id)
+    root = out or single.with_name(f"sweep-{single.name}")
     done: list[tuple[SweepCell, CensusResult, Path]] = []
-    try:
-        for i, (cell, cfg, n_ans) in enumerate(configs, 1):
-            run_dir = root / cell.slug(n_ans)
-            say(f"sweep: cell {i}/{len(configs)}: {cell.label(n_ans)} → {run_dir}")
-            outcome = run_census(
-                cfg.model_copy(update={"out": run_dir}), backend=be, progress=progress, echo=say
-            )
-            done.append((cell, outcome.analysis.result, run_dir))
-    finally:
-        if own:
-            asyncio.run(be.aclose())
+    for i, (cell, cfg, n_ans) in enumerate(configs, 1):
+        run_dir = root / cell.slug(n_ans)
+        say(f"sweep: cell {i}/{len(configs)}: {cell.label(n_ans)} → {run_dir}")
+        outcome = run_census(cfg, backend, store=store, out=run_dir, progress=progress, echo=say)
+        done.append((cell, outcome.result, run_dir))
     entries = [
         (cell.label(n_ans), r, f"{d.name}/report.html")
         for (cell, r, d), (_, _, n_ans) in zip(done, configs, strict=True)
     ]
-    page = write_sweep_page(entries, root / "sweep.html", f"Census sweep: {base.task} on {done[0][1].model}")
-    summary = [
+    page = write_census_sweep(
+        root / "sweep.html", entries, f"Census sweep: {base.task} on {done[0][1].model}"
+    )
+    rows = [
         {"cell": d.name, "setting": label, "n_seen": r.n_seen, "n_total": r.n_total,
          "n_unseen_raw": r.n_unseen_raw, "interval_total": r.interval_total,
          "interval_method": r.interval_method, "skr": r.skr, "k": r.k}
         for (label, r, _), (_, _, d) in zip(entries, done, strict=True)
     ]  # fmt: skip
     with atomic_write(root / "sweep.json") as fh:
-        fh.write(json.dumps({"task": base.task, "cells": summary}, indent=2, ensure_ascii=False) + "\n")
-    return SweepOutcome(done, [label for label, _, _ in entries], page, root / "sweep.json")
+        fh.write(json.dumps({"task": base.task, "cells": rows}, indent=2, ensure_ascii=False) + "\n")
+    return SweepOutcome(done, [label for label, _, _ in entries], page, root / "sweep.json", rows)

@@ -29,10 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from knowsum.census._result import KBCategories
 from knowsum.census._tasks import CONCEPT_WORDS, Task
 from knowsum.census._words import words_rule
 from knowsum.kb import PAPER_FIG10, STRICT_RULE, assign_categories, category_counts, normalize_text
+from knowsum.records.census import KBCategories
 
 if TYPE_CHECKING:
     from knowsum.kb import Match, Ontology
@@ -103,6 +103,10 @@ class Verifier:
             out.append(Verdict("valid", key, text, None, None) if key else Verdict("invalid"))
         return out
 
+    def kb_releases(self) -> dict[str, str]:
+        """Knowledge base → the release the items are judged against (none here)."""
+        return {}
+
 
 class KBVerifier(Verifier):
     """Match against a knowledge base, then apply the task's criterion to the matched term."""
@@ -149,6 +153,11 @@ class KBVerifier(Verifier):
             strict=self.ontology[ANATOMICAL].name,
             paper=paper,
         )
+
+    def kb_releases(self) -> dict[str, str]:
+        """The verifier's KB and its installed release (``{}`` when the store does not say)."""
+        release = self.ontology.meta.get("release", "")
+        return {self.ontology.name: release} if release else {}
 
     def passes(self, tid: str) -> bool:
         """Whether matched term ``tid`` satisfies the criterion (cached per term)."""

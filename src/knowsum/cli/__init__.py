@@ -96,6 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("knowsum: aborted", err=True)
         return 130
+    except click.UsageError as exc:
+        # one line, like every other error: what is wrong, and where the help is
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        click.echo(f"knowsum: error: {exc.format_message()}{hint}", err=True)
+        return int(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         return int(exc.exit_code)

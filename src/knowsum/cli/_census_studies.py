@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from pydantic import ValidationError
 
-from knowsum.census import CensusConfig, add_sensitivity, run_sweep, sweep_cells
-from knowsum.census._config import config_error
-from knowsum.census._sensitivity import K_GRID, T_GRID
-from knowsum.cli._census_score import k_value
+from knowsum.census import K_GRID, T_GRID, add_sensitivity, run_sweep, sweep_cells, sweep_configs
+from knowsum.cli._census_options import census_settings, default, estimation_options, opened
+from knowsum.cli._common import model_options, store_from, store_option
+from knowsum.cli._options import echo_json, finish, json_option, n_bootstrap_option, out_option
 from knowsum.errors import ConfigError
+from knowsum.report.census import sensitivity_tables, sweep_table
 
 __all__ = ["sensitivity", "sweep"]
 
 V = TypeVar("V")
 
 
-def _list(option: str, raw: str | None, cast: Callable[[str], V], default: list[V]) -> list[V]:
-    """A comma-separated option value (``0.7,1``)."""
+def _list(option: str, raw: str | None, cast: Callable[[str], V], fallback: list[V]) -> list[V]:
+    """A comma-separated option value (``0.7,1``); ``fallback`` when not given."""
     if raw is None:
-        return default
+        return fallback
     try:
         values = [cast(x.strip()) for x in raw.split(",") if x.strip()]
     except ValueError:
@@ -42,13 +43,19 @@ def _variant(x: str) -> Any:
 @click.command("sensitivity")
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
-    "--t-grid", default=None, help=f"Comma-separated t values [{','.join(f'{t:g}' for t in T_GRID)}]."
+    "--t-grid",
+    default=None,
+    show_default=",".join(f"{t:g}" for t in T_GRID),
+    help="Comma-separated t values.",
 )
-@click.option("--k-grid", default=None, help="Comma-separated k values [2,…,12].")
 @click.option(
-    "--n-bootstrap", type=int, default=None, help="Resamples of the t band [the run's --n-bootstrap]."
+    "--k-grid", default=None, show_default=f"{K_GRID[0]},…,{K_GRID[-1]}", help="Comma-separated k values."
 )
-def sensitivity(run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstrap: int | None) -> None:
+@n_bootstrap_option(None, "Resamples of the t band (default: the run's own --n-bootstrap).")
+@json_option
+def sensitivity(
+    run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstrap: int | None, as_json: bool
+) -> None:
     """N_tot and SKR over t, N_tot and held-out NMSE over k, from one run (KnowSum Figs. 8-9 left).
 
     No new sampling: the run's items.jsonl is re-estimated. Prints both tables, adds
@@ -57,40 +64,56 @@ def sensitivity(run_dir: Path, t_grid: str | None, k_grid: str | None, n_bootstr
     """
     ts = _list("--t-grid", t_grid, float, list(T_GRID))
     ks = _list("--k-grid", k_grid, int, list(K_GRID))
-    if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks) or (n_bootstrap or 0) < 0:
-        raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50], --n-bootstrap >= 0")
-    from knowsum.report._census_studies import sensitivity_tables
-
-    result, report = add_sensitivity(run_dir, ts, ks, n_bootstrap)
-    assert result.sensitivity is not None
-    click.echo(sensitivity_tables(result.sensitivity))
-    click.echo(f"report: {report}")
+    if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks):
+        raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50]")
+    done = add_sensitivity(run_dir, ts, ks, n_bootstrap)
+    study = done.result.sensitivity
+    assert study is not None
+    if as_json:
+        echo_json(
+            {
+                "run": str(run_dir),
+                "report": str(done.report),
+                "sensitivity": json.loads(study.model_dump_json()),
+            }
+        )
+    else:
+        click.echo(sensitivity_tables(study))
+    finish(done.report, as_json=as_json)
 
 
 @click.command("sweep")
 @click.argument("task")
-@click.option("--model", "-m", default=None, envvar="KNOWSUM_MODEL", help="Model spec [the embedded model].")
-@click.option("--base-url", default=None, help="API root for openai:MODEL.")
-@click.option("--queries", type=int, default=None, help="N_query per cell [30].")
-@click.option("--temperature", "temps", default=None, help="Temperatures, e.g. 0.7,1 (paper) [1].")
-@click.option("--top-p", "top_ps", default=None, help="Nucleus masses, e.g. 1,0.9 (paper) [1].")
-@click.option("--answers", "answers", default=None, help="N_ans values, e.g. 10,20 (paper) [task default].")
-@click.option("--prompt-variant", "variants", default=None, help="full,simple (App. B.2) [full].")
-@click.option("--t", "t", type=float, default=None, help="Extrapolation factor t [100].")
-@click.option("--k", "k", default=None, help="Truncation k: 'auto' or an integer.")
-@click.option("--seed", type=int, default=None, help="Run seed [0].")
-@click.option("--criterion", type=click.Choice(["strict", "relaxed"]), default=None, help="[relaxed].")
-@click.option("--n-bootstrap", type=int, default=None, help="Bootstrap resamples [1000].")
-@click.option("--interval", type=click.Choice(["lognormal", "percentile"]), default=None, help="[lognormal].")
-@click.option("--count", type=click.Choice(["mention", "incidence"]), default=None, help="[mention].")
+@model_options
+@click.option("--queries", type=int, default=default("queries"), show_default=True, help="N_query per cell.")
 @click.option(
-    "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Sweep directory."
+    "--temperature", "temps", default="1", show_default=True, help="Temperatures, e.g. 0.7,1 (the paper's)."
 )
 @click.option(
-    "--store", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Response store."
+    "--top-p", "top_ps", default="1", show_default=True, help="Nucleus masses, e.g. 1,0.9 (the paper's)."
 )
+@click.option(
+    "--answers",
+    "answers",
+    default=None,
+    show_default="task default",
+    help="N_ans values, e.g. 10,20 (the paper's).",
+)
+@click.option(
+    "--prompt-variant", "variants", default="full", show_default=True, help="full,simple (paper App. B.2)."
+)
+@estimation_options
+@store_option
+@out_option("Sweep directory [default: census-runs/sweep-TASK-MODEL].")
+@json_option
 def sweep(
-    task: str, temps: str | None, top_ps: str | None, answers: str | None, variants: str | None, **opts: Any
+    task: str,
+    temps: str,
+    top_ps: str,
+    answers: str | None,
+    variants: str,
+    as_json: bool,
+    **kw: Any,
 ) -> None:
     """Run TASK once per setting and compare N_seen and N_tot (KnowSum Figs. 8-9 right).
 
@@ -102,22 +125,24 @@ def sweep(
     Example:
       knowsum census sweep theorems --answers 10,20 --prompt-variant full,simple --queries 40
     """
-    opts["k"] = k_value(opts["k"])
-    out = opts.pop("out")
-    try:
-        base = CensusConfig(task=task, **{k: v for k, v in opts.items() if v is not None})
-    except ValidationError as exc:
-        raise config_error(exc, "census sweep") from None
+    base, model, settings = census_settings(task, None, kw, "census sweep")
     cells = sweep_cells(
         _list("--temperature", temps, float, [base.temperature]),
         _list("--top-p", top_ps, float, [base.top_p]),
         _list("--answers", answers, int, [base.answers]),
         _list("--prompt-variant", variants, _variant, [base.prompt_variant]),
     )
-    outcome = run_sweep(base, cells, out, echo=lambda m: click.echo(m, err=True))
-    from knowsum.report._census_studies import SWEEP_HEADERS, sweep_rows
-    from knowsum.report._tables import text_table
-
-    entries = [(label, r, str(d)) for label, (_, r, d) in zip(outcome.labels, outcome.cells, strict=True)]
-    click.echo(text_table(SWEEP_HEADERS, sweep_rows(entries)))
-    click.echo(f"page: {outcome.page}")
+    sweep_configs(base, cells)  # every cell is checked before the model is opened
+    with opened(model) as backend, store_from({"store_path": settings.store}) as store:
+        done = run_sweep(
+            base, cells, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True)
+        )
+    entries = [(label, r, str(d)) for label, (_, r, d) in zip(done.labels, done.cells, strict=True)]
+    if as_json:
+        echo_json(
+            {"task": base.task, "out_dir": str(done.page.parent), "page": str(done.page),
+             "summary": str(done.summary), "cells": done.rows}
+        )  # fmt: skip
+    else:
+        click.echo(sweep_table(entries))
+    click.echo(f"page: {done.page}", err=as_json)

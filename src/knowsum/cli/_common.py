@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from knowsum._util import slug
+from knowsum.cli._options import seed_option
 from knowsum.models import SERVER_KINDS, Backend, GenerationParams, ResponseStore, open_backend
 
 __all__ = [
@@ -33,11 +34,6 @@ def apply_options(func: F, decorators: Sequence[Callable[[Any], Any]]) -> F:
     for deco in reversed(decorators):
         func = deco(func)
     return func
-
-
-def slug(text: str) -> str:
-    """A file-name-safe form of a model id or name (``openai:gpt-4o`` → ``openai-gpt-4o``)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "model"
 
 
 def store_option(func: F) -> F:
@@ -138,13 +134,7 @@ def sampling_options(func: F) -> F:
             click.option(
                 "--max-tokens", type=int, default=512, show_default=True, help="Max generated tokens."
             ),
-            click.option(
-                "--seed",
-                type=int,
-                default=0,
-                show_default=True,
-                help="Run seed; each sample's seed derives from it, the prompt and the sample index.",
-            ),
+            seed_option,
             click.option("--stop", multiple=True, help="Stop sequence (repeatable)."),
         ],
     )

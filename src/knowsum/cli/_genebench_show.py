@@ -1,61 +1,43 @@
-"""Terminal output of ``knowsum genebench``: the cells table, Table 2 scores, and a flat JSON view."""
+"""What ``knowsum genebench`` prints: a run (summary or JSON, then ``report: PATH``) and a build."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
-from knowsum.genebench import KNOWLEDGE_TITLES, GenebenchResult
-from knowsum.report import text_table
+import click
 
-__all__ = ["flat", "summary"]
+from knowsum.cli._options import echo_json, finish
+from knowsum.genebench import BuildReport, GenebenchRun, Question, token_budgets
+from knowsum.report.genebench import build_text, result_numbers, summary_text
 
-
-def _pct(v: float | None) -> str:
-    return "-" if v is None else f"{100 * v:.2f}"
-
-
-def summary(result: GenebenchResult) -> str:
-    s = result.scores
-    lines = [
-        f"genebench — {result.model}: {result.n_questions} questions, {result.n_instances} instances",
-        "",
-        text_table(
-            ["cell", "metric", "score %", "± std", "questions"],
-            [[c.label, c.metric, _pct(c.mean), _pct(c.std), c.n_questions] for c in s.cells],
-        ),
-        "",
-    ]
-    for k, v in s.knowledge.items():
-        lines.append(f"  {KNOWLEDGE_TITLES[k]:<22} {_pct(v)}")
-    lines.append(f"  {'Overall':<22} {_pct(s.overall)}  (equal mean of {len(s.types_asked)} types asked)")
-    for k, why in s.types_missing.items():
-        lines.append(f"  not asked: {KNOWLEDGE_TITLES[k]} — {why}")
-    lines.append(f"  format errors          {_pct(s.format_error_rate)} % of replies ({s.reply_rule} rule)")
-    for rule, rates in s.format_errors_by_rule.items():
-        if rule != s.reply_rule:
-            lines.append(f"  … under the {rule} rule {_pct(rates.get('overall'))} %")
-    cut = s.format_errors_by_kind.get("truncated", {}).get("overall")
-    if cut is not None:
-        lines.append(f"  … cut at the token limit {_pct(cut)} %")
-    if s.attention is not None and s.attention.spearman is not None:
-        a = s.attention
-        lines.append(f"  attention curve        Spearman ρ {a.spearman:.3f} (permutation p {a.p_value:.3g})")
-    return "\n".join(lines)
+__all__ = ["show_build", "show_run"]
 
 
-def flat(result: GenebenchResult) -> dict[str, Any]:
-    s = result.scores
-    out: dict[str, Any] = {
-        "model": result.model,
-        "n_questions": result.n_questions,
-        "n_instances": result.n_instances,
-        "overall": s.overall,
-        "types_asked": s.types_asked,
-        "format_error_rate": s.format_error_rate,
-        "reply_rule": s.reply_rule,
-    }
-    out.update({f"format_errors.{rule}": r.get("overall") for rule, r in s.format_errors_by_rule.items()})
-    out["format_errors.truncated"] = s.format_errors_by_kind.get("truncated", {}).get("overall")
-    out.update({f"knowledge.{k}": v for k, v in s.knowledge.items()})
-    out.update({f"cell.{c.key}": c.mean for c in s.cells})
-    return out
+def show_run(run: GenebenchRun, as_json: bool) -> None:
+    """The run's summary (or its key numbers as one JSON object), then ``report: PATH``."""
+    if as_json:
+        echo_json(result_numbers(run.result))
+    else:
+        click.echo(summary_text(run.result))
+    finish(run.report, as_json=as_json)
+
+
+def show_build(questions: list[Question], report: BuildReport, output: Path, n: int, as_json: bool) -> None:
+    """What a build made (per task once), then where it went (on stderr with ``--json``)."""
+    budgets = token_budgets(questions)
+    if as_json:
+        echo_json(
+            {
+                "output": str(output),
+                "n_questions": n,
+                "counts": report.counts,
+                "excluded": report.excluded,
+                "skipped": report.skipped,
+                "unknown_genes": report.unknown_genes,
+                "token_budgets": budgets,
+                "kb_releases": report.kb_releases,
+            }
+        )
+    else:
+        click.echo(build_text(report.counts, report.excluded, report.skipped, budgets))
+    click.echo(f"wrote {n} questions to {output}", err=as_json)

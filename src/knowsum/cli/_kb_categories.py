@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from knowsum.cli._options import json_option
 from knowsum.kb import (
     CATEGORY_RULES,
     PAPER_FIG10,
@@ -15,7 +16,7 @@ from knowsum.kb import (
     category_counts,
     load_ontology,
 )
-from knowsum.report._tables import text_table
+from knowsum.report import text_table
 
 __all__ = ["categories"]
 
@@ -41,7 +42,7 @@ def _pct(n: int, total: int) -> str:
     show_default=True,
     help="How a term with several is_a paths gets its category; 'all' compares every rule.",
 )
-@click.option("--json", "as_json", is_flag=True, help='Print {"categories": {NAME: COUNT}, "total": N}.')
+@json_option(help_text='Print {"categories": {NAME: COUNT}, "total": N}.')
 def categories(name: str, rule: str, as_json: bool) -> None:
     """Terms of ontology NAME per top-level category (children of its root), one category per term.
 

@@ -24,7 +24,7 @@ import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import click
 
@@ -52,22 +52,48 @@ def out_option(help_text: str, *, dest: str = "out") -> Callable[[F], F]:
     )
 
 
-def json_option(func: F) -> F:
-    """``--json``: print one JSON object on stdout instead of the tables (notes go to stderr)."""
-    return click.option(
-        "--json", "as_json", is_flag=True, help="Print one JSON object on stdout instead of tables."
-    )(func)
+@overload
+def json_option(func: F) -> F: ...
+@overload
+def json_option(func: None = None, *, help_text: str | None = None) -> Callable[[F], F]: ...
+def json_option(func: F | None = None, *, help_text: str | None = None) -> F | Callable[[F], F]:
+    """``--json``: print one JSON object on stdout instead of the tables (notes go to stderr).
+
+    Use as ``@json_option`` or ``@json_option(help_text="Print {...}.")``.
+    """
+
+    def deco(f: F) -> F:
+        return click.option(
+            "--json",
+            "as_json",
+            is_flag=True,
+            help=help_text or "Print one JSON object on stdout instead of tables.",
+        )(f)
+
+    return deco(func) if func is not None else deco
 
 
-def seed_option(func: F) -> F:
-    """``--seed N``: the run seed (selection, sampling, resampling)."""
-    return click.option(
-        "--seed",
-        type=click.IntRange(min=0),
-        default=0,
-        show_default=True,
-        help="Run seed: each sample's, resample's and permutation's seed derives from it.",
-    )(func)
+@overload
+def seed_option(func: F) -> F: ...
+@overload
+def seed_option(func: None = None, *, default: int | None = 0) -> Callable[[F], F]: ...
+def seed_option(func: F | None = None, *, default: int | None = 0) -> F | Callable[[F], F]:
+    """``--seed N``: the run seed (selection, sampling, resampling).
+
+    Use as ``@seed_option`` or ``@seed_option(default=None)`` (None: the config's value applies).
+    """
+
+    def deco(f: F) -> F:
+        return click.option(
+            "--seed",
+            type=click.IntRange(min=0),
+            default=default,
+            show_default=default is not None,
+            help="Run seed: each sample's, resample's and permutation's seed derives from it"
+            + ("." if default is not None else " [default: 0, or the config's]."),
+        )(f)
+
+    return deco(func) if func is not None else deco
 
 
 def n_bootstrap_option(
@@ -76,7 +102,7 @@ def n_bootstrap_option(
     """``--n-bootstrap N`` (old spelling ``--bootstrap``, hidden, for one release)."""
 
     def deco(func: F) -> F:
-        func = renamed("--bootstrap", "n_bootstrap")(func)
+        func = renamed("--bootstrap", "n_bootstrap", type=click.IntRange(min=0))(func)
         return click.option(
             "--n-bootstrap",
             type=click.IntRange(min=0),
@@ -95,13 +121,17 @@ def n_perm_option(default: int = 10_000, help_text: str = "Permutations per test
     )
 
 
-def kb_option(help_text: str, *, required: bool = False, old: str | None = None) -> Callable[[F], F]:
-    """``--kb NAME``: an installed knowledge base (``old``: a former spelling kept hidden)."""
+def kb_option(help_text: str, *, old: str | None = None) -> Callable[[F], F]:
+    """``--kb NAME``: an installed knowledge base (``old``: a former spelling kept hidden).
+
+    Not ``required`` at the click level (the hidden old spelling must still be able to supply it):
+    a command that needs it checks ``kb is None`` and says so.
+    """
 
     def deco(func: F) -> F:
         if old is not None:
             func = renamed(old, "kb")(func)
-        return click.option("--kb", "kb", default=None, required=required, metavar="KB", help=help_text)(func)
+        return click.option("--kb", "kb", default=None, metavar="KB", help=help_text)(func)
 
     return deco
 
@@ -114,17 +144,20 @@ def temperature_option(
     return click.option(
         *names,
         "temperature",
-        type=click.FloatRange(0, 2),
+        type=float,
         default=default,
         show_default=True,
-        help=help_text or "Sampling temperature (0 = greedy).",
+        help=help_text or "Sampling temperature (0 = greedy; at most 2).",
     )
 
 
-def renamed(old: str, dest: str, *, metavar: str | None = None, flag: bool = False) -> Callable[[F], F]:
+def renamed(
+    old: str, dest: str, *, type: Any = None, metavar: str | None = None, flag: bool = False
+) -> Callable[[F], F]:
     """A hidden option ``old`` that still works for one release and says what replaced it.
 
-    Its value goes to ``dest`` (the new option's parameter) unless the new option was given too,
+    ``type`` is the new option's click type, so the old spelling is checked the same way. Its value
+    goes to ``dest`` (the new option's parameter) unless the new option was given too,
     and a line ``knowsum: note: OLD is renamed NEW; …`` goes to stderr.
     """
     hidden = f"_renamed_{dest}_{old.strip('-').replace('-', '_')}"
@@ -143,7 +176,7 @@ def renamed(old: str, dest: str, *, metavar: str | None = None, flag: bool = Fal
         if flag:
             opt = click.option(old, hidden, is_flag=True, default=False, hidden=True)
         else:
-            opt = click.option(old, hidden, default=None, hidden=True, metavar=metavar)
+            opt = click.option(old, hidden, type=type, default=None, hidden=True, metavar=metavar)
         return opt(wrapper)  # type: ignore[return-value]
 
     return deco

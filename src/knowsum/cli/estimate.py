@@ -2,147 +2,48 @@
 
 from __future__ import annotations
 
-import json
 import math
-import unicodedata
-import warnings
-from typing import Any, Literal
+from typing import Any
 
 import click
+from pydantic import ValidationError
 
-from knowsum.errors import ConfigError, UnknownNameError
-from knowsum.io_observations import FORMATS, Format, Observations, read_observations
-from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod, StatsWarning, Summary, summarize
+from knowsum._util import config_error
+from knowsum.cli._options import echo_json, json_option, n_bootstrap_option, seed_option
+from knowsum.errors import ConfigError
+from knowsum.estimate import EstimateConfig
+from knowsum.estimate import estimate as estimate_unseen
+from knowsum.report.estimate import estimate_json, estimate_table
+from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod
 
 __all__ = ["estimate"]
 
-_TITLES = {
-    "et": "smoothed Good–Turing / Efron–Thisted, KnowSum eq. (1)",
-    "osw-binomial": "Orlitsky–Suresh–Wu binomial smoothing",
-    "osw-poisson": "Orlitsky–Suresh–Wu Poisson smoothing",
-    "good-toulmin": "Good–Toulmin, unsmoothed",
-    "chao1": "Chao1 richness, bias-corrected",
-}
 
+class _Number(click.ParamType[float | str]):
+    """A number above a bound; a bad value is one line naming the option (``--t must be …``).
 
-_INTERVALS = {
-    "lognormal": "log-normal (Chao 1987): N_seen + Û·C^(∓1), C = exp(z·sqrt(ln(1 + v/Û²))), "
-    "v = bootstrap variance of Û",
-    "percentile": "bootstrap percentiles re-centred on the estimate (may fall below N_seen)",
-}
+    ``auto_ok`` also lets the word ``auto`` through (``--k auto``).
+    """
 
+    def __init__(self, option: str, *, whole: bool, minimum: float, strict: bool, auto_ok: bool = False):
+        self.option, self.whole, self.auto_ok = option, whole, auto_ok
+        self.minimum, self.strict = minimum, strict
+        self.name = "auto|integer" if auto_ok else ("integer" if whole else "number")
 
-def _number(option: str, raw: str, cast: type[int] | type[float], minimum: float, strict: bool) -> Any:
-    try:
-        value = cast(raw)
-    except ValueError:
-        value = None
-    bad = value is None or not math.isfinite(value) or value < minimum or (strict and value == minimum)
-    if bad:
-        kind = "a whole number" if cast is int else "a number"
-        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
-        raise ConfigError(f"{option} must be {kind} {bound}, got {raw!r}")
-    return value
-
-
-def _parse_k(raw: str) -> int | Literal["auto"]:
-    if raw.strip().lower() == "auto":
-        return "auto"
-    value: int = _number("--k", raw, int, 1, strict=False)
-    return value
-
-
-def _fmt(x: float | None, digits: int = 1) -> str:
-    if x is None:
-        return "—"
-    if isinstance(x, int) or (float(x).is_integer() and abs(x) >= 1):
-        return f"{x:,.0f}"
-    return f"{x:,.{digits}f}"
-
-
-def _json_safe(value: Any) -> Any:
-    """JSON has no NaN/Infinity: undefined numbers (e.g. SKR when N̂_tot = 0) become null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(item) for item in value]
-    return value
-
-
-def _pad(text: str, width: int) -> str:
-    """Left-justify, not counting combining marks (the hat of N̂) as columns."""
-    return text + " " * max(0, width - sum(1 for ch in text if not unicodedata.combining(ch)))
-
-
-def _k_line(summary: Summary) -> str:
-    sel = summary.selection
-    if summary.k_source == "held-out" and sel is not None:
-        fractions = ", ".join(
-            f"1/{round(1 / r)}" if abs(1 / r - round(1 / r)) < 1e-9 else f"{r:g}" for r in sel.fractions
-        )
-        table = "   ".join(f"k={k}: {e:.3g}" for k, e in zip(sel.candidates, sel.nmse, strict=True))
-        split = "query splits" if sel.method == "queries" else "binomial thinnings"
-        first = f"{summary.estimate.k}  (held-out: {sel.n_shuffles} {split} × r_obs {fractions})"
-        return f"{first}\n{'':13}NMSE  {table}"
-    labels = {"given": "given", "default": "default", "formula": "OSW formula ⌈½·log₃(n t²/(t−1))⌉"}
-    if summary.k_source in labels:
-        return f"{summary.estimate.k}  ({labels[summary.k_source]})"
-    return "—  (not used by this estimator)"
-
-
-def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> str:
-    est, boot = summary.estimate, summary.bootstrap
-    how = f"auto-detected: {obs.reason}" if obs.detected else "given with --format"
-    queries = f", {summary.n_queries:,} queries" if summary.n_queries else ""
-    head = [
-        f"knowsum estimate — {path}",
-        f"  format     {obs.format}  ({how})",
-        f"  estimator  {est.estimator}  ({_TITLES[est.estimator]})",
-        f"  t          {'—  (not used by chao1)' if est.t is None else f'{est.t:g}'}",
-        f"  k          {_k_line(summary)}",
-        "",
-    ]
-    level = f"{boot.level:.0%} interval ({boot.interval})" if boot else "interval"
-    rows = [("", "estimate", level)]
-    rows.append(("observations  n", _fmt(est.n_observations) + queries, ""))
-    rows.append(("seen          N_seen", _fmt(est.n_seen), ""))
-    intervals = (boot.unseen, boot.total, boot.skr) if boot else (None, None, None)
-    clamped = est.raw < 0
-    beside = (
-        (f"raw Û(t) = {est.raw:,.1f}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
-        if clamped
-        else ("", "", "")
-    )
-    for (label, value, digits), iv, mark in zip(
-        [
-            ("unseen        Û(t)", est.estimate, 1),
-            ("total         N̂_tot", est.n_total, 1),
-            ("SKR(t)", est.skr, 3),
-        ],
-        intervals,
-        beside,
-        strict=True,
-    ):
-        shown = "—" if iv is None else f"[{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]"
-        rows.append((label, _fmt(value, digits) if clamped else f"{value:,.{digits}f}", f"{shown}   {mark}"))
-    body = [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows]
-    tail = [""]
-    if boot:
-        unit = "whole queries" if boot.method == "queries" else "multinomial on the counts"
-        tail.append(f"  bootstrap: {boot.n_resamples:,} resamples ({unit}), seed {boot.seed}")
-        tail.append(f"  interval:  {_INTERVALS[boot.interval]}")
-    else:
-        tail.append("  bootstrap: skipped (--bootstrap 0)")
-    bound = est.diagnostics.theorem1_bound
-    if bound is not None:
-        ok = "holds" if est.diagnostics.within_bound else "VIOLATED"
-        tail.append(f"  Theorem 1: Û(t) ≤ e^(kt/(t+1))·N_seen = {bound:,.4g} ({ok})")
-    elif est.estimator == "et":
-        tail.append("  Theorem 1: bound not applicable (needs t ≥ k − 1)")
-    tail += [f"  note: {note}" for note in notes]
-    return "\n".join(head + body + tail)
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | str:
+        raw = str(value)
+        if self.auto_ok and raw.strip().lower() == "auto":
+            return "auto"
+        try:
+            number: float | None = int(raw) if self.whole else float(raw)
+        except ValueError:
+            number = None
+        too_small = number is not None and (number < self.minimum or (self.strict and number == self.minimum))
+        if number is None or not math.isfinite(number) or too_small:
+            kind = "a whole number" if self.whole else "a number"
+            bound = f"> {self.minimum:g}" if self.strict else f">= {self.minimum:g}"
+            raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
+        return number
 
 
 @click.command("estimate")
@@ -155,7 +56,8 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
 )
 @click.option(
     "--t",
-    "t_raw",
+    "t",
+    type=_Number("--t", whole=False, minimum=0, strict=True),
     metavar="T",
     default="100",
     show_default=True,
@@ -163,28 +65,15 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
 )
 @click.option(
     "--k",
-    "k_raw",
+    "k",
+    type=_Number("--k", whole=True, minimum=1, strict=False, auto_ok=True),
     metavar="auto|INT",
     default="auto",
     show_default=True,
     help="Truncation level for 'et': auto (held-out selection among 6, 8, 10) or an integer >= 1.",
 )
-@click.option(
-    "--bootstrap",
-    "boot_raw",
-    metavar="N",
-    default="1000",
-    show_default=True,
-    help="Bootstrap resamples for the interval; 0 skips it.",
-)
-@click.option(
-    "--seed",
-    "seed_raw",
-    metavar="S",
-    default="0",
-    show_default=True,
-    help="Seed for held-out splits and bootstrap.",
-)
+@n_bootstrap_option(1000, "Bootstrap resamples for the interval; 0 skips it.")
+@seed_option
 @click.option(
     "--interval",
     "interval",
@@ -193,15 +82,15 @@ def _table(path: str, obs: Observations, summary: Summary, notes: list[str]) -> 
     show_default=True,
     help="lognormal: Chao's log-transformed interval (never below N_seen); percentile: re-centred.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option
 def estimate(
     file: str,
     fmt: str | None,
     estimator: str,
-    t_raw: str,
-    k_raw: str,
-    boot_raw: str,
-    seed_raw: str,
+    t: float,
+    k: int | str,
+    n_bootstrap: int | str,
+    seed: int,
     interval: IntervalMethod,
     as_json: bool,
 ) -> int:
@@ -217,26 +106,15 @@ def estimate(
     Example:
       knowsum estimate examples/fisher_butterflies.tsv --t 1 --k auto
     """
-    if estimator not in ESTIMATORS:
-        raise UnknownNameError("estimator", estimator, tuple(ESTIMATORS))
-    if fmt is not None and fmt not in FORMATS:
-        raise UnknownNameError("format", fmt, FORMATS)
-    t = _number("--t", t_raw, float, 0, strict=True)
-    k = _parse_k(k_raw)
-    n_boot: int = _number("--bootstrap", boot_raw, int, 0, strict=False)
-    seed: int = _number("--seed", seed_raw, int, 0, strict=False)
-    chosen: Format | None = next((f for f in FORMATS if f == fmt), None)
-    obs = read_observations(file, chosen)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", StatsWarning)
-        summary = summarize(obs.prevalence, estimator, t, k, n_bootstrap=n_boot, seed=seed, interval=interval)
-    notes = list(summary.notes)
-    notes += [f"warning: {w.message}" for w in caught if issubclass(w.category, StatsWarning)]
+    # n_bootstrap is the raw text when given with the old spelling --bootstrap; the config converts it
+    options = {"estimator": estimator, "format": fmt, "t": t, "k": k, "n_bootstrap": n_bootstrap}
+    try:
+        config = EstimateConfig(**options, seed=seed, interval=interval)
+    except ValidationError as exc:
+        raise config_error(exc, "estimate") from exc
+    report = estimate_unseen(file, config)
     if as_json:
-        record = summary.to_dict()
-        record.update(file=file, format=obs.format, format_detected=obs.detected, format_reason=obs.reason)
-        record["notes"] = notes
-        click.echo(json.dumps(_json_safe(record), ensure_ascii=False, allow_nan=False))
+        echo_json(estimate_json(report))
     else:
-        click.echo(_table(file, obs, summary, notes))
+        click.echo(estimate_table(report))
     return 0

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from knowsum.cli._kb_categories import categories
+from knowsum.cli._options import json_option
 from knowsum.errors import InputError
 from knowsum.kb import (
     KBS,
@@ -93,7 +94,7 @@ def install_cmd(names: tuple[str, ...], from_files: tuple[Path, ...], force: boo
 
 
 @kb.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option(help_text="Print JSON.")
 def list_cmd(as_json: bool) -> None:
     """Name, source, release, number of entries and whether each KB is installed."""
     rows: list[dict[str, Any]] = []
@@ -145,7 +146,7 @@ def _show_gene(key: str, as_json: bool) -> None:
 @kb.command("show")
 @click.argument("name")
 @click.argument("term_id")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option(help_text="Print JSON.")
 def show_cmd(name: str, term_id: str, as_json: bool) -> None:
     """Show entry TERM_ID of knowledge base NAME (alt IDs and loose spellings resolve)."""
     if spec(name).is_genes:
@@ -200,7 +201,7 @@ def _match_dict(m: Match) -> dict[str, Any]:
     help="Minimum fuzzy similarity (rapidfuzz ratio / 100).",
 )
 @click.option("--obsolete", is_flag=True, help="Also match labels of obsolete terms.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (null when nothing matches).")
+@json_option(help_text="Print JSON (null when nothing matches).")
 def match_cmd(name: str, text: str, cutoff: float, obsolete: bool, as_json: bool) -> int:
     """Map free TEXT to one ID of NAME (exact → normalized → fuzzy); exit 1 when nothing matches."""
     _text(text, "text to match")
@@ -225,7 +226,7 @@ def match_cmd(name: str, text: str, cutoff: float, obsolete: bool, as_json: bool
 @click.argument("name")
 @click.argument("text")
 @click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option(help_text="Print JSON.")
 def search_cmd(name: str, text: str, limit: int, as_json: bool) -> None:
     """The best few candidate entries of NAME for TEXT (fuzzy, no cut-off)."""
     _text(text, "text to search")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,19 +9,29 @@ from typing import Any, TypeVar
 import click
 from pydantic import ValidationError
 
-from knowsum.cli._common import apply_options, backend_from, model_options, slug, store_option
-from knowsum.cli._recall_show import flat, summary, warn
+from knowsum._util import config_error
+from knowsum.cli._common import ModelOptions, apply_options, model_options, store_from, store_option
+from knowsum.cli._options import (
+    echo_json,
+    finish,
+    json_option,
+    kb_option,
+    n_perm_option,
+    out_option,
+    seed_option,
+    temperature_option,
+)
 from knowsum.errors import ConfigError
-from knowsum.models import ResponseStore
 from knowsum.recall import (
     RecallConfig,
+    RecallRun,
     compare_tables,
     load_result,
+    parse_invariance_spec,
     run_recall,
     score_predictions,
-    write_outputs,
 )
-from knowsum.report import markdown_table, text_table
+from knowsum.report.recall import recall_compare_text, recall_json, recall_summary
 
 __all__ = ["recall"]
 
@@ -46,14 +55,8 @@ def _analysis_options(func: F) -> F:
             show_default=True,
             help="Top-k repeated wrong IDs for R_B (paper: 500).",
         ),
-        click.option(
-            "--n-perm",
-            type=click.IntRange(min=1),
-            default=10_000,
-            show_default=True,
-            help="Permutations of each Spearman test and of the Granger test.",
-        ),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True),
+        n_perm_option(10_000, "Permutations of each Spearman test and of the Granger test."),
+        seed_option,
         click.option(
             "--polysemy/--no-polysemy",
             default=None,
@@ -71,8 +74,10 @@ def recall() -> None:
     \b
     Examples:
       knowsum recall run go -m smollm2-135m-instruct --per-bucket 2 --invariance pi2,pi3
-      knowsum recall score --ontology go --predictions gpt4_go.csv --json
-      knowsum recall compare runs/go-gpt4 runs/go-gpt35
+      knowsum recall score --kb go --predictions gpt4_go.csv --json
+      knowsum recall score --kb go --predictions extracted_labels.csv --per-bucket 20 \\
+        --invariance-file pi2=2_different_temperatures_output.txt
+      knowsum recall compare recall-runs/go-gpt-4 recall-runs/go-gpt-3.5
     """
 
 
@@ -84,6 +89,23 @@ def _invariance(_ctx: click.Context, _param: click.Parameter, value: str | None)
     if bad:
         raise ConfigError(f"--invariance: unknown method(s) {', '.join(bad)}; use pi1, pi2, pi3")
     return items
+
+
+def _invariance_files(
+    _ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
+) -> tuple[tuple[str, Path], ...]:
+    return tuple(parse_invariance_spec(v) for v in value)
+
+
+def _show(run: RecallRun, as_json: bool) -> None:
+    """Warnings on stderr, the numbers (JSON or the summary table), then ``report: PATH``."""
+    for line in run.result.warnings:
+        click.echo(f"warning: {line}", err=True)
+    if as_json:
+        echo_json(recall_json(run.result))
+    else:
+        click.echo(recall_summary(run.result))
+    finish(run.report, as_json=as_json)
 
 
 @recall.command("run")
@@ -102,31 +124,27 @@ def _invariance(_ctx: click.Context, _param: click.Parameter, value: str | None)
     "--invariance", callback=_invariance, default=None, help="Comma list of pi1,pi2,pi3 (paper §6)."
 )
 @click.option("--template", default=None, help="Prompt template with {label} (overrides the paper's).")
-@click.option("--temperature", "-t", type=click.FloatRange(0, 2), default=0.0, show_default=True)
+@temperature_option(0.0, short=True, help_text="Temperature of the main run (paper: 0).")
 @click.option(
     "--max-tokens", type=click.IntRange(min=1), default=None, help="Default 32 chat, 10 completions."
 )
 @_analysis_options
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Run directory (default ./recall-KB-MODEL).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the key numbers as one JSON object.")
+@out_option("Run directory [default: recall-runs/KB-MODEL].")
+@json_option
 def run_cmd(kb_name: str, **kw: Any) -> None:
-    """Probe a model on the IDs of KB and write result.json, predictions.jsonl, plots and report.html.
+    """Probe a model on the IDs of KB and write its run directory: result.json, predictions.jsonl,
+    plots/ and report.html.
 
     Resumable: answers are kept in the response store; rerunning asks only what is missing.
     """
-    select = "stratified" if kw["per_bucket"] else "sample" if kw["sample"] else "all"
     if kw["per_bucket"] and kw["sample"]:
         raise ConfigError("give either --sample N or --per-bucket K, not both")
+    select = "stratified" if kw["per_bucket"] else "sample" if kw["sample"] else "all"
+    model = ModelOptions.take(kw)
     try:
         config = RecallConfig(
             kb=kb_name,
-            api=kw["api"],
+            api=model.api,
             template=kw["template"],
             select=select,
             sample=kw["sample"],
@@ -142,25 +160,15 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
             invariance=kw["invariance"],
         )
     except ValidationError as exc:
-        err = exc.errors()[0]
-        raise ConfigError(f"invalid recall option {'.'.join(map(str, err['loc']))}: {err['msg']}") from exc
-    backend = backend_from(kw)
-    with ResponseStore(kw.get("store_path")) as store:
-        result, records = run_recall(config, backend, store=store)
-    out = kw["out_dir"] or Path(f"recall-{kb_name}-{slug(backend.model_id)}")
-    write_outputs(out, result, records)
-    warn(result)
-    if kw["as_json"]:
-        click.echo(json.dumps(flat(result), ensure_ascii=False, allow_nan=False))
-    else:
-        click.echo(summary(result))
-        click.echo(f"wrote {out}/result.json, predictions.jsonl, report.html")
+        raise config_error(exc, "recall run") from None
+    backend = model.open()
+    with store_from(kw) as store:
+        run = run_recall(config, backend, store=store, out=kw["out"])
+    _show(run, kw["as_json"])
 
 
 @recall.command("score")
-@click.option(
-    "--ontology", "kb_name", required=True, metavar="KB", help="Installed KB of the IDs (go, icd10…)."
-)
+@kb_option("Installed KB of the IDs (go, icd10…). Required.", old="--ontology")
 @click.option(
     "--predictions",
     "path",
@@ -171,22 +179,35 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 @click.option(
     "--popularity", default=None, help="Override the file's popularity: web, annotations, pubmed or a file."
 )
-@_analysis_options
 @click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Also write result.json, predictions.jsonl, plots and report.html here.",
+    "--invariance-file",
+    "invariance_files",
+    multiple=True,
+    metavar="METHOD=FILE",
+    callback=_invariance_files,
+    help="Prediction-invariance answers made elsewhere (paper §6), repeatable: METHOD pi1, pi2 or pi3; "
+    "FILE holds M lines per --predictions row, in row order. Needs --per-bucket.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
+@click.option(
+    "--per-bucket",
+    type=click.IntRange(min=1),
+    default=None,
+    help="K: the --predictions rows are K concepts per bucket, buckets in order (row i in bucket "
+    "i // K + 1; the paper's §6.2 sample: 20). Only with --invariance-file.",
+)
+@_analysis_options
+@out_option("Run directory [default: recall-runs/score-FILE] (FILE: the predictions file's stem).")
+@json_option
+def score_cmd(kb: str | None, path: Path, **kw: Any) -> None:
     """Score predictions made elsewhere (no model call): every recall metric, under the paper's rules
-    and knowsum's, side by side. The paper's released files are read as they are (a malformed gold ID
-    is kept and named in one warning).
+    and knowsum's, side by side, written as a run directory. The paper's released files are read as
+    they are (a malformed gold ID is kept and named in one warning). With --invariance-file, PI-1/2/3
+    answers made elsewhere too, under the paper's reading and knowsum's (paper §6.3, Fig. 4).
     """
-    result, records = score_predictions(
-        kb_name,
+    if kb is None:  # required, checked here so the hidden --ontology spelling still counts
+        raise click.UsageError("Missing option '--kb'.")
+    run = score_predictions(
+        kb,
         path,
         popularity=kw["popularity"],
         n_buckets=kw["n_buckets"],
@@ -194,14 +215,11 @@ def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
         n_perm=kw["n_perm"],
         seed=kw["seed"],
         polysemy=kw["polysemy"],
+        out=kw["out"],
+        invariance_files=kw["invariance_files"],
+        per_bucket=kw["per_bucket"],
     )
-    warn(result)
-    if kw["out_dir"] is not None:
-        write_outputs(kw["out_dir"], result, records)
-    if kw["as_json"]:
-        click.echo(json.dumps(flat(result), ensure_ascii=False, allow_nan=False))
-    else:
-        click.echo(summary(result))
+    _show(run, kw["as_json"])
 
 
 @recall.command("compare")
@@ -210,15 +228,17 @@ def score_cmd(kb_name: str, path: Path, **kw: Any) -> None:
 @click.option(
     "--published",
     is_flag=True,
-    help="Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4), marked (published).",
+    help="Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4) and §6.3's "
+    "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'.",
 )
-def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool) -> None:
-    """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models)."""
+@json_option
+def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool, as_json: bool) -> None:
+    """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models; §6.3's
+    invariance ρ when a run or --published has it)."""
     if not runs and not published:
         raise click.UsageError("give run directories (or result.json files), --published, or both")
-    results = [load_result(p) for p in runs]
-    render = markdown_table if markdown else text_table
-    blocks = []
-    for title, headers, rows in compare_tables(results, published=published):
-        blocks.append(f"{'### ' if markdown else ''}{title}\n\n{render(headers, rows)}")
-    click.echo("\n\n".join(blocks))
+    tables = compare_tables([load_result(p) for p in runs], published=published)
+    if as_json:
+        echo_json({"tables": [{"title": t, "headers": hs, "rows": rows} for t, hs, rows in tables]})
+    else:
+        click.echo(recall_compare_text(tables, markdown=markdown))

@@ -7,13 +7,17 @@ every cyclic rotation of the options, validated per type and scored with the pap
 
 Example::
 
-    from knowsum.genebench import GenebenchConfig, run_genebench, write_outputs
+    from knowsum.genebench import GenebenchConfig, run_genebench
     from knowsum.models import ResponseStore, open_backend
 
     backend = open_backend("smollm2-135m-instruct")
     with ResponseStore() as store:
-        result, records, questions = run_genebench(GenebenchConfig(per_type=5), backend, store=store)
-    write_outputs(Path("genebench-run"), result, records, questions)
+        run = run_genebench(GenebenchConfig(per_type=5), backend, store=store, out=Path("gb-smollm2"))
+    print(run.result.scores.overall, run.report)
+
+The run directory holds ``questions.jsonl``, ``predictions.jsonl`` (:func:`read_records`),
+``plots/*.png``, ``report.html`` and ``result.json`` (:func:`load_result`; the record classes live in
+:mod:`knowsum.records.genebench` and are re-exported here).
 """
 
 from knowsum.genebench._aggregate import CELLS, summarize
@@ -26,23 +30,21 @@ from knowsum.genebench._build import (
     build_questions,
     parse_tasks,
 )
-from knowsum.genebench._compare import KNOWLEDGE_TITLES, PERSPECTIVES, compare_tables, perspective_scores
+from knowsum.genebench._compare import (
+    KNOWLEDGE_TITLES,
+    PERSPECTIVES,
+    compare_numbers,
+    compare_tables,
+    paper_label,
+    perspective_scores,
+)
 from knowsum.genebench._config import DEFAULT_MAX_TOKENS, GenebenchConfig
 from knowsum.genebench._goeval import GoMapper, GoScore
-from knowsum.genebench._outputs import load_result, write_outputs
+from knowsum.genebench._outputs import GenebenchRun, default_out, load_result, read_records, write_outputs
 from knowsum.genebench._parse import RULES, Parsed, parse_reply
 from knowsum.genebench._predictions import read_predictions, score_predictions
 from knowsum.genebench._prompts import INSTRUCTIONS, SYSTEM_PROMPT, messages, rotate, rotations
 from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, PublishedRow
-from knowsum.genebench._result import (
-    RESULT_VERSION,
-    AttentionCurve,
-    Cell,
-    GenebenchResult,
-    GenebenchScores,
-    InstanceRecord,
-    Pearson,
-)
 from knowsum.genebench._run import build_from_kb, instances_of, run_genebench, score_records
 from knowsum.genebench._schema import (
     KNOWLEDGE,
@@ -59,6 +61,15 @@ from knowsum.genebench._schema import (
 )
 from knowsum.genebench._score import Instance, score_instances
 from knowsum.genebench._userdata import Expression, read_abstracts, read_expression, read_summaries
+from knowsum.records.genebench import (
+    RESULT_VERSION,
+    AttentionCurve,
+    Cell,
+    GenebenchResult,
+    GenebenchScores,
+    InstanceRecord,
+    Pearson,
+)
 
 __all__ = [
     "CELLS",
@@ -84,6 +95,7 @@ __all__ = [
     "ExpressionAnswer",
     "GenebenchConfig",
     "GenebenchResult",
+    "GenebenchRun",
     "GenebenchScores",
     "GoAnswer",
     "GoMapper",
@@ -96,13 +108,16 @@ __all__ = [
     "Question",
     "build_from_kb",
     "build_questions",
+    "compare_numbers",
     "compare_tables",
     "content_hash",
+    "default_out",
     "expression_tissues",
     "gold_tokens",
     "instances_of",
     "load_result",
     "messages",
+    "paper_label",
     "parse_reply",
     "parse_tasks",
     "perspective_scores",
@@ -111,6 +126,7 @@ __all__ = [
     "read_expression",
     "read_predictions",
     "read_questions",
+    "read_records",
     "read_summaries",
     "rotate",
     "rotations",

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from knowsum.genebench._parse import TRUNCATED
-from knowsum.genebench._result import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.genebench._schema import KNOWLEDGE, question_key
+from knowsum.records.genebench import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
 __all__ = ["CELLS", "summarize"]

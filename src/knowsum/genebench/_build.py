@@ -97,6 +97,8 @@ class BuildReport:
     unknown_genes: dict[str, int] = field(default_factory=dict)
     excluded: dict[str, dict[str, int]] = field(default_factory=dict)
     """Task → {rule: genes of the pool the rule left out} (placeholder names, LOC "no answer" genes)."""
+    kb_releases: dict[str, str] = field(default_factory=dict)
+    """Knowledge base → release the questions were built from (filled by ``build_from_kb``)."""
 
     @property
     def total(self) -> int:

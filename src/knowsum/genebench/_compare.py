@@ -1,7 +1,8 @@
 """Runs side by side in the paper's layout: Table 2 (knowledge types + overall), Tables 5–6 (cells).
 
 With ``published``, the paper's own Table 2 rows (:mod:`._published`) join Table 2 as reference rows
-marked ``[paper]``; they are scores of the authors' question set and models, not of this run's.
+marked ``GPT-5 · SciHorizon-GENE Table 2`` (:func:`knowsum.records.published_label`); they are scores
+of the authors' question set and models, not of this run's.
 """
 
 from __future__ import annotations
@@ -10,29 +11,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE
-from knowsum.genebench._result import GenebenchResult
 from knowsum.genebench._schema import KNOWLEDGE
+from knowsum.records import published_label
+from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
 
-__all__ = ["KNOWLEDGE_TITLES", "PAPER_MARK", "PERSPECTIVES", "compare_tables", "perspective_scores"]
+__all__ = [
+    "KNOWLEDGE_TITLES",
+    "PAPER",
+    "PERSPECTIVES",
+    "compare_numbers",
+    "compare_tables",
+    "paper_label",
+    "perspective_scores",
+]
 
-#: Table 2 column titles.
-KNOWLEDGE_TITLES: dict[str, str] = {
-    "full name": "Gene Full Name",
-    "synonyms": "Synonyms",
-    "chromosome": "Chromosome Location",
-    "gene_type": "Gene Type",
-    "designation": "Related Proteins",
-    "expression": "Expression Pattern",
-    "go_annotation": "Gene Ontology",
-    "summary": "Functional Summary",
-}
-#: The four perspectives (§3.4) as the cells averaged for the radar of Fig. 9.
-PERSPECTIVES: dict[str, tuple[str, ...]] = {
-    "research attention": ("Q1/loc", "Q1/non-loc", "Q3-A/loc", "Q3-A/non-loc", "Q4/loc", "Q4/non-loc"),
-    "hallucination resistance": ("Q2-A/no-answer", "Q3-B/no-answer"),
-    "knowledge completeness": ("Q2-B", "Q5", "Q6"),
-    "literature influence": ("Q7/no_ref", "Q7/with_ref", "Q8/no_ref", "Q8/with_ref"),
-}
+#: How a published row names its source (:func:`knowsum.records.published_label`).
+PAPER = ("SciHorizon-GENE", "Table 2")
+
+
+def paper_label(model: str) -> str:
+    """The name of a published Table 2 row: ``GPT-5 · SciHorizon-GENE Table 2``."""
+    return published_label(model, *PAPER)
 
 
 def _pct(v: float | None) -> str:
@@ -47,16 +46,7 @@ def _pm(mean: float | None, std: float | None) -> str:
 
 def perspective_scores(result: GenebenchResult) -> dict[str, float | None]:
     """Mean of the cells of each perspective (``None`` when none was asked)."""
-    by_key = {c.key: c.mean for c in result.scores.cells}
-    out: dict[str, float | None] = {}
-    for name, keys in PERSPECTIVES.items():
-        vals = [v for k in keys if (v := by_key.get(k)) is not None]
-        out[name] = sum(vals) / len(vals) if vals else None
-    return out
-
-
-#: Prefix of a published reference row's model name.
-PAPER_MARK = "[paper] "
+    return result.perspective_means()
 
 
 def compare_tables(
@@ -66,7 +56,7 @@ def compare_tables(
 
     Args:
         results: The runs.
-        published: Add the paper's Table 2 rows to Table 2 (marked ``[paper]``), by overall.
+        published: Add the paper's Table 2 rows to Table 2 (marked :func:`paper_label`), by overall.
     """
     order = sorted(results, key=lambda r: -(r.scores.overall or 0.0))
     t2_headers = ["model", *(KNOWLEDGE_TITLES[k] for k in KNOWLEDGE), "Overall"]
@@ -79,13 +69,13 @@ def compare_tables(
     ]
     if published:
         ranked += [
-            (p.overall, [PAPER_MARK + p.model, *(_pct(p.knowledge[k]) for k in KNOWLEDGE), _pct(p.overall)])
+            (p.overall, [paper_label(p.model), *(_pct(p.knowledge[k]) for k in KNOWLEDGE), _pct(p.overall)])
             for p in PUBLISHED
         ]
     t2 = [row for _, row in sorted(ranked, key=lambda x: -x[0])]
     t2_title = "Overall results (Table 2; %, equal mean of the knowledge types)"
     if published:
-        t2_title += f"; [paper] rows: {PUBLISHED_SOURCE}, the authors' question set"
+        t2_title += f"; {' '.join(PAPER)} rows: {PUBLISHED_SOURCE}, the authors' question set"
     keys: list[str] = []
     labels: dict[str, str] = {}
     for r in order:
@@ -103,10 +93,37 @@ def compare_tables(
         ]
         for k in keys
     ]
-    persp = [[name, *(_pct(perspective_scores(r)[name]) for r in order)] for name in PERSPECTIVES]
+    persp = [[name, *(_pct(perspective_scores(r).get(name)) for r in order)] for name in PERSPECTIVES]
     models = [r.model for r in order]
     return [
         (t2_title, t2_headers, t2),
         ("Cells (Tables 5–6; %, mean ± std over cyclic rotations)", ["cell", *models], cells),
         ("Perspectives (Fig. 9; %, mean of their cells)", ["perspective", *models], persp),
     ]
+
+
+def compare_numbers(results: Sequence[GenebenchResult], *, published: bool = False) -> dict[str, Any]:
+    """The numbers of :func:`compare_tables` as one JSON-ready object (fractions, ``None``: not asked).
+
+    ``runs``: per run the model, overall, knowledge types, perspectives and cell means;
+    ``published`` (with ``published``): the paper's Table 2 rows, named by :func:`paper_label`.
+    """
+    out: dict[str, Any] = {
+        "runs": [
+            {
+                "model": r.model,
+                "overall": r.scores.overall,
+                "knowledge": dict(r.scores.knowledge),
+                "perspectives": perspective_scores(r),
+                "cells": {c.key: c.mean for c in r.scores.cells},
+            }
+            for r in results
+        ]
+    }
+    if published:
+        out["published"] = [
+            {"model": paper_label(p.model), "overall": p.overall, "knowledge": dict(p.knowledge)}
+            for p in PUBLISHED
+        ]
+        out["published_source"] = PUBLISHED_SOURCE
+    return out

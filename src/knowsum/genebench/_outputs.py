@@ -1,23 +1,72 @@
-"""Write and read the files of a genebench run: questions, predictions, result, plots, report.
+"""Write and read the files of a genebench run: questions, predictions, plots, report, result.
 
-Every file is written under a temporary name and renamed into place; ``result.json`` is written last,
-so a run directory with a ``result.json`` is complete.
+Layout of a run directory (:func:`knowsum.records.write_run_dir`)::
+
+    OUT/
+      questions.jsonl     the question set asked (the benchmark's released layout)
+      predictions.jsonl   one scored instance per line (:class:`InstanceRecord`)
+      plots/*.png         the paper's Figs. 4–8 (those the run has data for)
+      report.html         the self-contained page
+      result.json         the run record (written last: a directory with it is complete)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any, TypeVar
 
-from pydantic import ValidationError
-
-from knowsum._util import atomic_write
 from knowsum.errors import InputFileError
-from knowsum.genebench._result import RESULT_VERSION, GenebenchResult, InstanceRecord
-from knowsum.genebench._schema import Question, write_questions
+from knowsum.genebench._schema import Question, dump_question
+from knowsum.records import REPORT_NAME, load_record, write_run_dir
+from knowsum.records.genebench import GenebenchResult, InstanceRecord
 
-__all__ = ["load_result", "write_outputs"]
+__all__ = [
+    "PREDICTIONS_NAME",
+    "QUESTIONS_NAME",
+    "GenebenchRun",
+    "default_out",
+    "load_result",
+    "read_records",
+    "write_outputs",
+]
+
+QUESTIONS_NAME = "questions.jsonl"
+PREDICTIONS_NAME = "predictions.jsonl"
+RUNS_DIR = Path("genebench-runs")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class GenebenchRun:
+    """A written genebench run: its record, its directory and its page."""
+
+    result: GenebenchResult
+    out_dir: Path
+    report: Path
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "run"
+
+
+def default_out(what: str) -> Path:
+    """``genebench-runs/<what>`` under the current directory (a model id: the file stem of a path)."""
+    return RUNS_DIR / _slug(Path(what).stem if "/" in what else what)
+
+
+def _lines(items: Iterable[T], line: Callable[[T], str]) -> Callable[[IO[Any]], None]:
+    """A JSONL file body: ``line(item)`` per item, written as the file is."""
+
+    def write(fh: IO[Any]) -> None:
+        for item in items:
+            fh.write((line(item) + "\n").encode("utf-8"))
+
+    return write
 
 
 def write_outputs(
@@ -25,50 +74,69 @@ def write_outputs(
     result: GenebenchResult,
     records: Sequence[InstanceRecord],
     questions: Sequence[Question],
+    *,
     report: bool = True,
 ) -> list[Path]:
-    """Write ``questions.jsonl``, ``predictions.jsonl``, plots, ``report.html`` and ``result.json``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    qpath = out_dir / "questions.jsonl"
-    write_questions(qpath, questions)
-    written.append(qpath)
-    pred = out_dir / "predictions.jsonl"
-    with atomic_write(pred, "w") as fh:
-        for r in records:
-            fh.write(r.to_json() + "\n")
-    written.append(pred)
-    if report:
+    """Write the run directory: questions, predictions, plots + ``report.html``, ``result.json`` last.
+
+    Args:
+        out_dir: The run directory (created).
+        result: The run record.
+        records: The scored instances (``predictions.jsonl``).
+        questions: The questions asked (``questions.jsonl``).
+        report: Also write the plots and the page.
+    """
+
+    def pages(out: Path) -> list[Path]:
         from knowsum.report.genebench import write_genebench_report
 
-        written.extend(
-            write_genebench_report(
-                out_dir, result.model_dump(mode="json"), [r.as_dict(drop_none=False) for r in records]
-            )
-        )
-    res = out_dir / "result.json"
-    with atomic_write(res, "w") as fh:
-        fh.write(result.model_dump_json(indent=2) + "\n")
-    written.append(res)
-    return written
+        return write_genebench_report(out, result, records)
+
+    files = {
+        QUESTIONS_NAME: _lines(questions, dump_question),
+        PREDICTIONS_NAME: _lines(records, InstanceRecord.to_json),
+    }
+    return write_run_dir(out_dir, result, files, pages=pages if report else None)
+
+
+def write_run(
+    out_dir: Path,
+    result: GenebenchResult,
+    records: Sequence[InstanceRecord],
+    questions: Sequence[Question],
+) -> GenebenchRun:
+    """:func:`write_outputs` with the page, as the :class:`GenebenchRun` the entry points return."""
+    write_outputs(out_dir, result, records, questions)
+    return GenebenchRun(result, out_dir, out_dir / REPORT_NAME)
 
 
 def load_result(path: Path) -> GenebenchResult:
-    """Read ``result.json`` (or the run directory holding it).
+    """Read ``result.json`` (or the run directory holding it); versions 1 to 3 are read.
 
     Raises:
-        InputFileError: missing, unreadable, not a genebench record, or a newer schema version.
+        InputFileError: missing, unreadable, not a genebench record, a newer schema version, or an
+            invalid field.
     """
-    file = path / "result.json" if path.is_dir() else path
+    return load_record(path, GenebenchResult)
+
+
+def read_records(path: Path) -> list[InstanceRecord]:
+    """The scored instances of a run (``predictions.jsonl``, or the run directory holding it).
+
+    Raises:
+        InputFileError: missing or unreadable file, or a line that is not an instance record.
+    """
+    file = path / PREDICTIONS_NAME if path.is_dir() else path
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(file, f"cannot read a genebench result ({exc}); pass a run directory") from exc
-    if not isinstance(data, dict) or data.get("kind") != "genebench":
-        raise InputFileError(file, "not a genebench result.json (kind != 'genebench'); pass a genebench run")
-    if int(data.get("version", 0)) > RESULT_VERSION:
-        raise InputFileError(file, f"result version {data.get('version')} is newer than this knowsum reads")
-    try:
-        return GenebenchResult.model_validate(data)
-    except ValidationError as exc:
-        raise InputFileError(file, f"invalid genebench result: {exc.errors()[0]['msg']}") from exc
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(file, f"cannot read the predictions of a genebench run ({exc})") from None
+    out: list[InstanceRecord] = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            out.append(InstanceRecord.from_dict(json.loads(line)))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InputFileError(file, f"not a genebench instance record ({exc})", no, line) from None
+    return out

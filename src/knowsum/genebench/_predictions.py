@@ -18,13 +18,20 @@ naming the file and line.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from pathlib import Path
 
 from knowsum.errors import InputFileError
 from knowsum.genebench._aggregate import summarize
-from knowsum.genebench._result import GenebenchResult, InstanceRecord
-from knowsum.genebench._run import _go_mapper, _methods, _sha, _summary_scorer, score_records
+from knowsum.genebench._outputs import GenebenchRun, default_out, write_run
+from knowsum.genebench._run import (
+    _go_mapper,
+    _methods,
+    _sha,
+    _summary_scorer,
+    go_release,
+    named_result,
+    score_records,
+)
 from knowsum.genebench._schema import Question, question_key, read_questions
 
 __all__ = ["read_predictions", "score_predictions"]
@@ -114,12 +121,26 @@ def score_predictions(
     questions_path: Path,
     predictions_path: Path,
     *,
+    out: Path | None = None,
     n_buckets: int = 10,
     n_perm: int = 10_000,
     seed: int = 0,
     lenient: bool = False,
-) -> tuple[GenebenchResult, list[InstanceRecord], list[Question]]:
-    """Score a prediction file against a question file: the same result record as a run."""
+) -> GenebenchRun:
+    """Score a prediction file against a question file and write the run directory, as a run does.
+
+    Args:
+        questions_path: The question file (JSONL).
+        predictions_path: The prediction file (module docstring).
+        out: Run directory (default ``genebench-runs/score-<predictions file stem>``).
+        n_buckets: PubMed-count buckets of the attention curve.
+        n_perm: Permutations of the attention Spearman test.
+        seed: Seed of the permutation test.
+        lenient: Lenient reply checking instead of the paper's strict rule.
+
+    Raises:
+        InputFileError: a bad question or prediction file (nothing is written then).
+    """
     questions = read_questions(questions_path)
     pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
     asked = list({q.key: q for q, _ in pairs}.values())
@@ -134,14 +155,15 @@ def score_predictions(
         seed=seed,
         lenient=lenient,
     )
-    result = GenebenchResult(
+    result = named_result(
         model="predictions file",
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        backend="file",
+        kb_releases=go_release(go),
         questions_file=str(questions_path),
         questions_sha256=_sha(questions),
         n_questions=len(asked),
         n_instances=len(pairs),
-        config={"predictions": str(predictions_path), "lenient": lenient},
+        config={"predictions": str(predictions_path), "lenient": lenient, "n_perm": n_perm, "seed": seed},
         scores=scores,
     )
-    return result, records, asked
+    return write_run(out or default_out(f"score-{predictions_path.stem}"), result, records, asked)

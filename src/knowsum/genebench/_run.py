@@ -7,6 +7,7 @@ Data flow::
            ─► models.sample_sync (temperature 0, token budgets sized from the gold answers, store:
                resumable; finish reasons kept) ─► parse/validate (App. B; strict or --lenient)
            ─► score (App. D) ─► summarize (Tables 1, 2, 5, 6) ─► GenebenchResult + InstanceRecords
+           ─► run directory (questions, predictions, plots, report.html, result.json last)
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError
@@ -23,15 +24,24 @@ from knowsum.genebench._budget import token_budgets
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._goeval import GoMapper
+from knowsum.genebench._outputs import GenebenchRun, default_out, write_run
 from knowsum.genebench._prompts import messages, rotations
-from knowsum.genebench._result import GenebenchResult, InstanceRecord
 from knowsum.genebench._schema import QUESTION_TYPES, Question, dump_question, read_questions
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 
-__all__ = ["build_from_kb", "instances_of", "missing_reasons", "run_genebench", "score_records"]
+__all__ = [
+    "build_from_kb",
+    "go_release",
+    "instances_of",
+    "missing_reasons",
+    "named_result",
+    "run_genebench",
+    "score_records",
+]
 
 _TYPE_KNOWLEDGE = {"Q6": "expression", "Q8": "summary", "Q5": "designation", "Q7": "go_annotation"}
 
@@ -56,7 +66,7 @@ def build_from_kb(
             abstracts=read_abstracts(config.abstracts) if config.abstracts else None,
             max_abstracts=config.max_abstracts,
         )
-        return build_questions(
+        questions, report = build_questions(
             inputs,
             config.tasks,
             per_type=None if config.paper_size else config.per_type,
@@ -68,6 +78,10 @@ def build_from_kb(
         )
     finally:
         store.close()
+    report.kb_releases["genes"] = store.meta.get("release", "")
+    if go is not None:
+        report.kb_releases["go"] = go.meta.get("release", "")
+    return questions, report
 
 
 def missing_reasons(report: BuildReport) -> dict[str, str]:
@@ -111,6 +125,16 @@ def _go_mapper(questions: Sequence[Question]) -> GoMapper | None:
     if not any(q.question_type == "go_annotation" for q in questions):
         return None
     return GoMapper(load_ontology("go"))
+
+
+def go_release(go: GoMapper | None) -> dict[str, str]:
+    """``{"go": release}`` of the GO the GO answers were mapped with (empty without GO questions)."""
+    return {} if go is None else {"go": go.go.meta.get("release", "")}
+
+
+def named_result(**fields: Any) -> GenebenchResult:
+    """A :class:`GenebenchResult` carrying the instrument's Table 2 titles and perspectives."""
+    return GenebenchResult(knowledge_titles=dict(KNOWLEDGE_TITLES), perspectives=dict(PERSPECTIVES), **fields)
 
 
 def score_records(
@@ -169,7 +193,7 @@ def _methods(
         out["go_annotation"] = (
             "CAFA-style: descriptions → GO IDs by normalized names + synonyms; unmappable = hallucinated; "
             "closure over is_a + part_of without the aspect roots; "
-            f"GO release {go.go.meta.get('release', '?')}"
+            f"GO release {go.go.meta.get('release') or '?'}"
         )
     if summary is not None:
         out.update(summary.methods())
@@ -180,20 +204,26 @@ def run_genebench(
     config: GenebenchConfig,
     backend: Backend,
     *,
-    store: ResponseStore | None = None,
+    store: ResponseStore | None,
+    out: Path | None = None,
     progress: bool | None = None,
     questions: Sequence[Question] | None = None,
     build_progress: Callable[[str], None] | None = None,
-) -> tuple[GenebenchResult, list[InstanceRecord], list[Question]]:
-    """Ask ``backend`` every instance of the benchmark and score it.
+) -> GenebenchRun:
+    """Ask ``backend`` every instance of the benchmark, score it and write the run directory.
 
     Args:
         config: The run configuration.
-        backend: The model.
-        store: Response store; a rerun asks only what is missing.
+        backend: The model (the caller opens and closes it).
+        store: Response store; a rerun asks only what is missing (``None``: nothing is kept).
+        out: Run directory (default ``genebench-runs/<model>`` under the current directory).
         progress: Progress bars on stderr (``None``: when stderr is a terminal).
         questions: Questions to ask (overrides ``config.questions`` and building).
         build_progress: Called with a line per built task.
+
+    Returns:
+        The result, the run directory (questions.jsonl, predictions.jsonl, plots/, report.html,
+        result.json) and its page.
 
     Raises:
         BackendError: requests that failed for good (rerun to retry them).
@@ -202,6 +232,7 @@ def run_genebench(
     t0 = time.perf_counter()
     build: dict[str, Any] = {}
     missing: dict[str, str] = {}
+    releases: dict[str, str] = {}
     source = "given"
     if questions is None:
         if config.questions is not None:
@@ -215,6 +246,7 @@ def run_genebench(
                 "unknown_genes": report.unknown_genes,
             }
             missing = missing_reasons(report)
+            releases.update(report.kb_releases)
             source = "built"
     questions = list(questions)
     timings["questions"] = time.perf_counter() - t0
@@ -250,9 +282,10 @@ def run_genebench(
         lenient=config.lenient,
     )
     timings["score"] = time.perf_counter() - t0
-    result = GenebenchResult(
+    result = named_result(
         model=backend.model_id,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        backend=backend.kind,
+        kb_releases={**releases, **go_release(go)},
         questions_file=source,
         questions_sha256=_sha(questions),
         n_questions=len(questions),
@@ -263,4 +296,4 @@ def run_genebench(
         scores=scores,
         timings=timings,
     )
-    return result, records, questions
+    return write_run(out or default_out(backend.model_id), result, records, questions)

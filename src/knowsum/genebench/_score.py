@@ -24,7 +24,6 @@ from typing import Any, Protocol
 from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._parse import Parsed, parse_both, parse_reply
 from knowsum.genebench._prompts import rotate
-from knowsum.genebench._result import InstanceRecord
 from knowsum.genebench._schema import (
     NO_RIGHT_ANSWER,
     ExpressionAnswer,
@@ -32,6 +31,7 @@ from knowsum.genebench._schema import (
     Question,
     expression_tissues,
 )
+from knowsum.records.genebench import InstanceRecord
 from knowsum.stats import StatsError, set_prf
 
 __all__ = ["Instance", "SummaryScorerLike", "score_instance", "score_instances", "task_of"]

@@ -75,8 +75,7 @@ from knowsum.genebench._textmetrics import (
     summary_score,
     unique,
 )
-from knowsum.models import installed_path
-from knowsum.models._local import default_threads  # $KNOWSUM_THREADS, as the local backend
+from knowsum.models import default_threads, installed_path  # threads: as the local backend
 
 __all__ = ["SummaryScorer"]  # the pure metrics it composes: ._textmetrics
 

@@ -19,6 +19,7 @@ Example::
 from knowsum.models._base import Backend
 from knowsum.models._batch import export_batch, import_batch
 from knowsum.models._install import install_model
+from knowsum.models._local import default_threads
 from knowsum.models._mock import MockBackend, echo
 from knowsum.models._open import ModelRef, open_backend, resolve_model
 from knowsum.models._params import (
@@ -60,6 +61,7 @@ __all__ = [
     "ResponseStore",
     "ServerKind",
     "StoreInfo",
+    "default_threads",
     "derive_seed",
     "echo",
     "export_batch",

@@ -27,6 +27,7 @@ from typing import Any
 from knowsum.errors import BackendError, ConfigError, InputFileError
 from knowsum.models._base import Backend
 from knowsum.models._batched import BatchDecoder, Generated
+from knowsum.models._llama_api import BUILD_CMAKE_ARGS, check_build
 from knowsum.models._params import Request, Response
 
 __all__ = ["LocalBackend", "load_llama"]
@@ -39,8 +40,9 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise BackendError(
             "the local backend needs llama-cpp-python: pip install 'knowsum[local]' "
-            "(builds from source, ~10 min; CMAKE_ARGS=-DLLAVA_BUILD=OFF)"
+            f"(builds from source, ~10 min; CMAKE_ARGS='{BUILD_CMAKE_ARGS}')"
         ) from exc
+    check_build(path)  # a build whose kernels crash on this CPU: a clear error instead of a segfault
     try:
         threads = n_threads or default_threads()
         return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, verbose=False)

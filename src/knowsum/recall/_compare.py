@@ -1,17 +1,20 @@
 """Models side by side, in the layout of the paper's Tables 1–3 (rows: ontologies, columns: models).
 
 With ``published=True`` the paper's own Tables 1 and 3 (:mod:`knowsum.recall._published`) join as
-columns marked ``(published)``, and the paper's four datasets as rows, so a run can be read
-against them. Tables 2–3 of runs show the paper's comparability rules (``scores.paper``), the
+columns marked the one way every published value is (``GPT-4 · Bombieri et al. Table 1``,
+:func:`knowsum.records.published_label`), and the paper's four datasets as rows, so a run can be
+read against them. Tables 2–3 of runs show the paper's comparability rules (``scores.paper``), the
 rules behind the published values; a last table shows knowsum's ontology-aware Table 3.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from knowsum.recall._published import PUBLISHED, PUBLISHED_MODELS
-from knowsum.recall._result import RecallResult, RecallScores
+from knowsum.recall._published import PAPER, PUBLISHED, PUBLISHED_MODELS
+from knowsum.records import published_label
+from knowsum.records.recall import RecallResult, RecallScores
 
 __all__ = ["compare_tables"]
 
@@ -21,6 +24,18 @@ Table = tuple[str, list[str], list[list[object]]]
 def _column(result: RecallResult) -> str:
     """Column name: the model, marked when it was probed with completion prompts (base models)."""
     return f"{result.model} (completion)" if result.api == "completions" else result.model
+
+
+@dataclass(frozen=True, slots=True)
+class _Col:
+    """A column: a run's model, or a model of the paper's published tables."""
+
+    model: str
+    published: bool = False
+
+    def header(self, table: str) -> str:
+        """The column header in ``table`` (a published column names the paper's table)."""
+        return published_label(self.model, PAPER, table) if self.published else self.model
 
 
 def _paper(attr: str) -> Callable[[RecallScores], object]:
@@ -39,29 +54,31 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
         ``(title, headers, rows)`` per table; a missing (KB, model) pair is ``None``. A model probed
         with completion prompts gets its own column; for a repeated (KB, model) the last run wins.
     """
-    models = list(dict.fromkeys(_column(r) for r in results))
+    runs = [_Col(m) for m in dict.fromkeys(_column(r) for r in results)]
     kbs = list(dict.fromkeys(r.kb for r in results))
-    pub_models = [f"{m} (published)" for m in PUBLISHED_MODELS] if published else []
+    pub = [_Col(m, published=True) for m in PUBLISHED_MODELS] if published else []
     if published:
         kbs += [k for k in PUBLISHED if k not in kbs]
     cell = {(r.kb, _column(r)): r.scores for r in results}
 
-    def get(kb: str, model: str, value: Callable[[RecallScores], object], pub: str = "") -> object:
-        if model.endswith(" (published)"):
-            row = PUBLISHED.get(kb, {}).get(model.removesuffix(" (published)"))
-            return None if row is None or not pub else getattr(row, pub)
-        s = cell.get((kb, model))
+    def get(kb: str, col: _Col, value: Callable[[RecallScores], object], pub_key: str = "") -> object:
+        if col.published:
+            row = PUBLISHED.get(kb, {}).get(col.model)
+            return None if row is None or not pub_key else getattr(row, pub_key)
+        s = cell.get((kb, col.model))
         return None if s is None else value(s)
 
-    everyone = models + pub_models
-    t1 = [[kb, *(get(kb, m, _knowsum("accuracy"), "accuracy") for m in everyone)] for kb in kbs]
+    everyone = runs + pub
+    t1 = [[kb, *(get(kb, c, _knowsum("accuracy"), "accuracy") for c in everyone)] for kb in kbs]
     t2: list[list[object]] = []
     for kb in kbs:
-        t2.append([f"Levenshtein d. ({kb})", *(get(kb, m, _paper("mean_levenshtein")) for m in models)])
-        t2.append([f"Jaccard s. ({kb})", *(get(kb, m, _paper("mean_jaccard")) for m in models)])
+        t2.append([f"Levenshtein d. ({kb})", *(get(kb, c, _paper("mean_levenshtein")) for c in runs)])
+        t2.append([f"Jaccard s. ({kb})", *(get(kb, c, _paper("mean_jaccard")) for c in runs)])
 
-    def t3(columns: list[str], rules: Callable[[str], Callable[[RecallScores], object]]) -> Table:
-        headers = ["Dataset"] + [f"{m} {h}" for m in columns for h in ("Unq", "%Inv", "%WrongInv")]
+    def t3(columns: list[_Col], rules: Callable[[str], Callable[[RecallScores], object]]) -> Table:
+        headers = ["Dataset"] + [
+            f"{c.header('Table 3')} {h}" for c in columns for h in ("Unq", "%Inv", "%WrongInv")
+        ]
         keys = (
             ("unique_answers", "n_unique_predicted"),
             ("invented_pct", "invented_unique_pct"),
@@ -71,8 +88,8 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
         rows = [
             [kb]
             + [
-                get(kb, m, rules(paper_key if paper_rules else own_key), paper_key)
-                for m in columns
+                get(kb, c, rules(paper_key if paper_rules else own_key), paper_key)
+                for c in columns
                 for paper_key, own_key in keys
             ]
             for kb in kbs
@@ -84,12 +101,16 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
             rows,
         )
 
-    tables = [("Table 1. Accuracy", ["Dataset", *everyone], t1)]
-    if models:
+    tables = [("Table 1. Accuracy", ["Dataset", *(c.header("Table 1") for c in everyone)], t1)]
+    if runs:
         tables.append(
-            ("Table 2 (paper rules). Mean similarity of wrong predictions", ["Measure", *models], t2)
+            (
+                "Table 2 (paper rules). Mean similarity of wrong predictions",
+                ["Measure", *(c.model for c in runs)],
+                t2,
+            )
         )
     tables.append(t3(everyone, _paper))
-    if models:
-        tables.append(t3(models, _knowsum))
+    if runs:
+        tables.append(t3(runs, _knowsum))
     return tables

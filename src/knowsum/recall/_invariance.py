@@ -7,24 +7,22 @@
 Per concept ``PI = 1 − (U − 1)/(M − 1)`` (:func:`~knowsum.recall.metrics.prediction_invariance`)
 over the extracted IDs (every "no ID" answer counts as the same answer); ``AvPI`` per bucket is
 the mean PI of its concepts, and its Spearman ρ with the per-bucket accuracy (fraction of the M
-answers that are correct) is tested by permutation.
+answers that are correct) is tested by permutation. :func:`summary_from_counts` computes both from
+integer counts; answers files made elsewhere (:mod:`knowsum.recall._invariance_files`) use it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
+from collections.abc import Mapping, Sequence
 
 from knowsum.models import GenerationParams, Request
 from knowsum.recall._concepts import Concept
 from knowsum.recall._config import InvarianceMethod, RecallConfig
-from knowsum.recall._result import InvarianceBucket, InvarianceSummary
 from knowsum.recall._score import spearman_or_none
 from knowsum.recall._templates import render_prompt
-from knowsum.recall.metrics import prediction_invariance
+from knowsum.records.recall import InvarianceBucket, InvarianceSummary, Reading
 
-__all__ = ["invariance_requests", "summarize_invariance"]
+__all__ = ["invariance_requests", "summarize_invariance", "summary_from_counts"]
 
 
 def _params(config: RecallConfig, temperature: float) -> GenerationParams:
@@ -63,6 +61,80 @@ def invariance_requests(
     ]
 
 
+def _ratio(num: int, den: int) -> float:
+    return num / den  # one correctly rounded division: equal rationals give equal floats (exact ties)
+
+
+def summary_from_counts(
+    method: InvarianceMethod,
+    variants: Sequence[str],
+    unique: Sequence[int],
+    hits: Sequence[int],
+    groups: Mapping[int, Sequence[int]],
+    *,
+    n_perm: int,
+    seed: int,
+    reading: Reading = "knowsum",
+    source: str = "",
+    per_bucket: int | None = None,
+) -> InvarianceSummary:
+    """AvPI and accuracy per bucket from integer counts, and their Spearman ρ (paper §6.1, §6.3).
+
+    With ``M = len(variants)`` answers per concept, ``U`` its distinct answers and ``hits`` its
+    correct ones, a bucket of ``K`` concepts has ``AvPI = (1/K) Σ (1 − (U − 1)/(M − 1)) =
+    1 − (ΣU − K)/(K(M − 1))`` and accuracy ``Σhits/(K·M)``, each one division of integers. Summing
+    float PIs instead (``np.mean``, the authors' script) leaves rounding noise that splits buckets
+    with the same AvPI and moves ρ (PI-2 on the authors' GPT-3.5 GO answers: .9488 with
+    ``np.mean``, .9496 summed in order, .9507 exact).
+
+    Args:
+        method: ``pi1``, ``pi2`` or ``pi3``.
+        variants: Names of the ``M`` variants (``M >= 2``).
+        unique: Per concept, ``U``.
+        hits: Per concept, its correct answers (0…M).
+        groups: Bucket number → indexes of its concepts (concepts without a bucket left out).
+        n_perm: Permutations of the Spearman test (:func:`~knowsum.recall._score.spearman_or_none`:
+            ``None`` below 3 buckets or for a constant series).
+        seed: Its seed.
+        reading, source, per_bucket: Recorded as given (:class:`InvarianceSummary`).
+
+    Raises:
+        ValueError: ``M < 2``.
+    """
+    m, n = len(variants), len(unique)
+    if m < 2:
+        raise ValueError(f"prediction invariance needs M >= 2 answers, got {m}")
+    rows: list[InvarianceBucket] = []
+    for bucket, idx in sorted(groups.items()):
+        k = len(idx)
+        if not k:
+            continue
+        u, h = sum(unique[i] for i in idx), sum(hits[i] for i in idx)
+        rows.append(
+            InvarianceBucket(
+                bucket=bucket,
+                n=k,
+                avpi=_ratio(k * (m - 1) - (u - k), k * (m - 1)),
+                accuracy=_ratio(h, k * m),
+            )
+        )
+    rho, p = spearman_or_none([r.avpi for r in rows], [r.accuracy for r in rows], n_perm, seed)
+    return InvarianceSummary(
+        method=method,
+        m=m,
+        variants=list(variants),
+        n_concepts=n,
+        mean_pi=_ratio(n * (m - 1) - (sum(unique) - n), n * (m - 1)) if n else 0.0,
+        accuracy=_ratio(sum(hits), n * m) if n else 0.0,
+        buckets=rows,
+        spearman=rho,
+        spearman_p=p,
+        reading=reading,
+        source=source,
+        per_bucket=per_bucket,
+    )
+
+
 def summarize_invariance(
     method: InvarianceMethod,
     variants: Sequence[str],
@@ -73,41 +145,28 @@ def summarize_invariance(
     n_perm: int = 10_000,
     seed: int = 0,
 ) -> InvarianceSummary:
-    """PI per concept, AvPI and accuracy per bucket, and their Spearman correlation.
+    """PI per concept, AvPI and accuracy per popularity bucket, and their Spearman correlation
+    (knowsum's reading: ``U`` counts distinct extracted IDs, every "no ID" answer the same one).
 
     Args:
         method: ``pi1``, ``pi2`` or ``pi3``.
         variants: Names of the ``M`` variants.
-        concepts: The probed concepts (buckets may be ``None``).
+        concepts: The probed concepts (buckets may be ``None``: left out of the buckets).
         answers: Per concept, the ``M`` extracted IDs.
         correct: Per concept, whether each of the ``M`` answers is correct.
         n_perm: Permutations of the Spearman test.
         seed: Its seed.
     """
-    pis = [prediction_invariance(list(a)) for a in answers]
-    by_bucket: dict[int, list[int]] = {}
+    groups: dict[int, list[int]] = {}
     for i, c in enumerate(concepts):
         if c.bucket is not None:
-            by_bucket.setdefault(c.bucket, []).append(i)
-    rows = [
-        InvarianceBucket(
-            bucket=b,
-            n=len(idx),
-            avpi=float(np.mean([pis[i] for i in idx])),
-            accuracy=float(np.mean([x for i in idx for x in correct[i]])),
-        )
-        for b, idx in sorted(by_bucket.items())
-    ]
-    rho, p = spearman_or_none([r.avpi for r in rows], [r.accuracy for r in rows], n_perm, seed)
-    flat = [x for row in correct for x in row]
-    return InvarianceSummary(
-        method=method,
-        m=len(variants),
-        variants=list(variants),
-        n_concepts=len(concepts),
-        mean_pi=float(np.mean(pis)) if pis else 0.0,
-        accuracy=float(np.mean(flat)) if flat else 0.0,
-        buckets=rows,
-        spearman=rho,
-        spearman_p=p,
+            groups.setdefault(c.bucket, []).append(i)
+    return summary_from_counts(
+        method,
+        variants,
+        [len(set(a)) for a in answers],
+        [sum(row) for row in correct],
+        groups,
+        n_perm=n_perm,
+        seed=seed,
     )

@@ -1,71 +1,82 @@
-"""Write and read the files of a recall run: ``result.json``, ``predictions.jsonl``, plots, ``report.html``.
+"""The run directory of a recall run or a scored predictions file, and how it is read back.
 
-Every file is written to a temporary name in the run directory and renamed into place, so an
-interrupted write never leaves a half-written artifact.
+::
+
+    OUT/
+      predictions.jsonl    one PredictionRecord per probed concept
+      plots/*.png          the paper's Figs. 2–4 (those the run has data for)
+      report.html          the self-contained page
+      result.json          the RecallResult, written last (its presence marks a complete run)
+
+Every file is written under a temporary name and renamed into place
+(:func:`knowsum.records.write_run_dir`), so an interrupted write never leaves half of one.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+import functools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
+from knowsum.records import REPORT_NAME, load_record, write_run_dir
+from knowsum.records.recall import PREDICTIONS_NAME, PredictionRecord, RecallResult
 
-from knowsum._util import atomic_write
-from knowsum.errors import InputFileError
-from knowsum.recall._result import RESULT_VERSION, PredictionRecord, RecallResult
+__all__ = ["RUNS_DIR", "RecallRun", "default_out", "load_result", "write_outputs", "write_run"]
 
-__all__ = ["load_result", "write_outputs"]
+RUNS_DIR = Path("recall-runs")
+"""Where runs go when no ``out`` is given (under the current directory)."""
 
 
-def _atomic(path: Path, data: bytes) -> None:
-    with atomic_write(path, "wb") as fh:
-        fh.write(data)
+@dataclass(frozen=True, slots=True)
+class RecallRun:
+    """What :func:`~knowsum.recall.run_recall` and :func:`~knowsum.recall.score_predictions` produced."""
+
+    result: RecallResult
+    """The run record (also in ``out_dir/result.json``)."""
+    out_dir: Path
+    """The run directory."""
+    report: Path
+    """Its ``report.html``."""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "run"
+
+
+def default_out(what: str, model_id: str = "") -> Path:
+    """``recall-runs/<what>-<model>`` (``recall-runs/<what>`` without a model) under the current
+    directory; a model given as a file path is named by its file stem."""
+    model = Path(model_id).stem if "/" in model_id else model_id
+    return RUNS_DIR / (f"{_slug(what)}-{_slug(model)}" if model else _slug(what))
+
+
+def write_run(out: Path, result: RecallResult, records: Sequence[PredictionRecord]) -> RecallRun:
+    """Write the run directory ``out`` (see the module docstring) and return what was written."""
+    write_outputs(out, result, records)
+    return RecallRun(result, out, out / REPORT_NAME)
 
 
 def write_outputs(
     out_dir: Path, result: RecallResult, records: Sequence[PredictionRecord], report: bool = True
 ) -> list[Path]:
-    """Write the artifacts of a run or a scored file into ``out_dir`` (created) and return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Write ``predictions.jsonl``, the plots and ``report.html`` (``report=False``: neither), then
+    ``result.json`` into ``out_dir`` (created); return the written paths."""
     lines = "".join(r.model_dump_json() + "\n" for r in records)
-    written = []
-    pred = out_dir / "predictions.jsonl"
-    _atomic(pred, lines.encode())
-    written.append(pred)
+    pages: Callable[[Path], Sequence[Path]] | None = None
     if report:
-        from knowsum.report.recall import write_recall_report
+        from knowsum.report.recall import write_recall_report  # matplotlib: only when a page is written
 
-        written.extend(
-            write_recall_report(
-                out_dir, result.model_dump(mode="json"), [r.model_dump(mode="json") for r in records]
-            )
-        )
-    res = out_dir / "result.json"
-    _atomic(res, (result.model_dump_json(indent=2) + "\n").encode())
-    written.append(res)
-    return written
+        pages = functools.partial(write_recall_report, result=result, records=records)
+    return write_run_dir(out_dir, result, {PREDICTIONS_NAME: lines}, pages=pages)
 
 
 def load_result(path: Path) -> RecallResult:
-    """Read ``result.json`` (or the directory holding it) of a recall run.
+    """Read ``result.json`` (or the run directory holding it) of a recall run, any schema version.
 
     Raises:
-        InputFileError: missing, unreadable, not a recall record, or a newer schema version.
+        InputFileError: missing, unreadable, not a recall record, a newer schema version, or an
+            invalid field.
     """
-    file = path / "result.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(
-            file, f"cannot read a recall result ({exc}); pass a run directory or its result.json"
-        ) from exc
-    if not isinstance(data, dict) or data.get("kind") != "recall":
-        raise InputFileError(file, "not a recall result.json (kind != 'recall'); pass a recall run directory")
-    if int(data.get("version", 0)) > RESULT_VERSION:
-        raise InputFileError(file, f"result version {data.get('version')} is newer than this knowsum reads")
-    try:
-        return RecallResult.model_validate(data)
-    except ValidationError as exc:
-        raise InputFileError(file, f"invalid recall result: {exc.errors()[0]['msg']}") from exc
+    return load_record(path, RecallResult)

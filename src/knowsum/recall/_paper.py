@@ -1,4 +1,4 @@
-"""The paper's comparability rules for Tables 2, 3 and 6 (Bombieri et al. §4.1, §5; issue 15).
+"""The paper's comparability rules for Tables 2, 3 and 6 (Bombieri et al. §4.1, §5).
 
 knowsum's own figures (:mod:`knowsum.recall._score`) are ontology-aware: any ID of the installed
 ontology exists, obsolete and alternative IDs included, and an answer without an ID is not an
@@ -27,8 +27,8 @@ from typing import Literal
 
 import numpy as np
 
-from knowsum.recall._result import PaperScores, PredictionRecord
 from knowsum.recall.metrics import jaccard, levenshtein
+from knowsum.records.recall import PaperScores, PredictionRecord
 
 __all__ = ["WIDE_EXISTENCE_KBS", "Study", "answer_key", "paper_errors", "paper_scores", "paper_tokens"]
 

@@ -23,21 +23,22 @@ import io
 import json
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from knowsum.errors import InputFileError
 from knowsum.kb import load_ontology
 from knowsum.recall._concepts import Concept, LabelIndex
-from knowsum.recall._config import polysemy_default
+from knowsum.recall._config import InvarianceMethod, polysemy_default
 from knowsum.recall._extract import IdExtractor
+from knowsum.recall._invariance_files import check_invariance_options, score_invariance_file
+from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
-from knowsum.recall._result import PredictionRecord, RecallResult
 from knowsum.recall._score import Judge, summarize
+from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
 
@@ -183,8 +184,12 @@ def score_predictions(
     n_perm: int = 10_000,
     seed: int = 0,
     polysemy: bool | None = None,
-) -> tuple[RecallResult, list[PredictionRecord]]:
-    """Score a predictions file against the installed ``kb`` (every metric of a run, no model).
+    out: Path | None = None,
+    invariance_files: Sequence[tuple[InvarianceMethod, Path]] = (),
+    per_bucket: int | None = None,
+) -> RecallRun:
+    """Score a predictions file against the installed ``kb`` (every metric of a run, no model) and
+    write its run directory, as a run does.
 
     Args:
         kb: Installed KB the IDs belong to.
@@ -193,10 +198,20 @@ def score_predictions(
             ``None`` uses the file's popularity values if any.
         n_buckets, top_k, n_perm, seed, polysemy: As in :class:`~knowsum.recall.RecallConfig`
             (``polysemy=None``: on for Wikidata only, the paper's rule).
+        out: Run directory (default ``recall-runs/score-<file stem>`` under the current directory).
+        invariance_files: ``(method, answers file)`` pairs of prediction-invariance answers made
+            elsewhere (the authors' ``Prompt_invariance/`` layout, :func:`score_invariance_file`):
+            the file's rows are the concepts, ``per_bucket`` per bucket in bucket order. Each is
+            scored under the paper's and knowsum's readings (``result.invariance``, paper first).
+        per_bucket: K, concepts per bucket of the rows (required with ``invariance_files``; the
+            buckets are positional, row ``i`` in bucket ``i // K + 1``, never re-made from popularity).
 
     Raises:
-        InputFileError: rows that cannot be read (named by line).
+        InputFileError: rows or an answers file that cannot be read (nothing is written).
+        ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
+            twice, or a K that does not divide the rows.
     """
+    check_invariance_options(invariance_files, per_bucket)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     ontology = load_ontology(kb)
@@ -229,16 +244,37 @@ def score_predictions(
     t0 = time.perf_counter()
     records: list[PredictionRecord] = []
     labels: dict[str, str] = {}
+    accepted: list[frozenset[str]] = []
     for gid, r in zip(gold, rows, strict=True):
         label = r.label if r.label is not None else (ontology[gid].name if gid in ontology else "")
         labels.setdefault(gid, label)
         concept = Concept(gid, label, known.get(gid), buckets.of.get(gid) if buckets is not None else None)
-        accepted = index.ids(label) if index is not None else frozenset()
+        accepted.append(index.ids(label) if index is not None else frozenset())
         answer = r.prediction.strip()
         # a malformed gold ID is compared as a string: the exact answer is that ID
         predicted = answer if answer == gid and gid not in ontology else extractor.extract(answer, prefix)
-        records.append(judge(concept, r.prediction, predicted, accepted))
+        records.append(judge(concept, r.prediction, predicted, accepted[-1]))
     timings["judge"] = time.perf_counter() - t0
+    invariance: list[InvarianceSummary] = []
+    for method, file in invariance_files:
+        t0 = time.perf_counter()
+        # chat answers: a bare digit string is no ID (completion_prefix ""), as in a chat run
+        read = score_invariance_file(
+            method,
+            file,
+            [r.id for r in rows],
+            per_bucket=per_bucket or 0,
+            kb=extractor,
+            accepted=accepted if use_polysemy else None,
+            n_perm=n_perm,
+            seed=seed,
+        )
+        invariance += [read.paper, read.knowsum]
+        records = [
+            rec.model_copy(update={"answers": {**rec.answers, method: read.answers[i]}})
+            for i, rec in enumerate(records)
+        ]
+        timings[method] = time.perf_counter() - t0
     t0 = time.perf_counter()
     wide = kb in WIDE_EXISTENCE_KBS
     # the authors' layout holds their answers after their own ID regex: compared verbatim (rule 1)
@@ -266,18 +302,24 @@ def score_predictions(
         "seed": seed,
         "polysemy": use_polysemy,
     }
+    if invariance_files:
+        config["per_bucket"] = per_bucket
+        config["invariance_files"] = {m: str(f) for m, f in invariance_files}
+    release = ontology.meta.get("release", "")
     result = RecallResult(
         kb=kb,
-        kb_release=ontology.meta.get("release", ""),
+        kb_release=release,
+        kb_releases={kb: release},
         model=path.name,
+        backend="file",
         api="file",
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
         config=config,
         scores=scores,
+        invariance=invariance,
         timings=timings,
         warnings=[_malformed_warning(path, kb, malformed)] if malformed else [],
     )
-    return result, records
+    return write_run(out or default_out(f"score-{path.stem}"), result, records)
 
 
 def _malformed_warning(path: Path, kb: str, rows: list[PredictionRow]) -> str:

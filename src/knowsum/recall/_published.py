@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PUBLISHED", "PUBLISHED_MODELS", "PublishedRow"]
+__all__ = ["PAPER", "PUBLISHED", "PUBLISHED_MODELS", "PublishedRow"]
+
+PAPER = "Bombieri et al."
+"""How a published column names the paper (:func:`knowsum.records.published_label`)."""
 
 PUBLISHED_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4")
 

@@ -4,14 +4,15 @@ Data flow::
 
     config ─► universe (+ popularity buckets) ─► selection ─► prompts (§4.2)
            ─► models.sample_sync (store: resumable) ─► extract ID ─► judge ─► summarize
-           ─► PI-1/2/3 (optional) ─► RecallResult + PredictionRecords ─► write_outputs
+           ─► PI-1/2/3 (optional) ─► RecallResult + PredictionRecords
+           ─► run directory (predictions.jsonl, plots/, report.html, result.json last)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from pathlib import Path
 
 from knowsum.errors import ConfigError, SourceError
 from knowsum.kb import Ontology, load_ontology
@@ -20,13 +21,14 @@ from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import invariance_requests, summarize_invariance
+from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
-from knowsum.recall._result import InvarianceSummary, PredictionRecord, RecallResult
 from knowsum.recall._score import Judge, summarize
 from knowsum.recall._templates import completion_prefix, render_prompt
+from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
-__all__ = ["ask", "prepare", "run_recall"]
+__all__ = ["ask", "prepare", "probe", "run_recall"]
 
 
 def prepare(
@@ -76,22 +78,38 @@ def run_recall(
     config: RecallConfig,
     backend: Backend,
     *,
-    store: ResponseStore | None = None,
+    store: ResponseStore | None,
+    out: Path | None = None,
     progress: bool | None = None,
-) -> tuple[RecallResult, list[PredictionRecord]]:
-    """Probe ``backend`` on ``config.kb`` and score it.
+) -> RecallRun:
+    """Probe ``backend`` on ``config.kb``, score it and write the run directory.
 
     Args:
         config: The run configuration.
         backend: The model (its ``api`` must match ``config.api`` for local/OpenAI backends).
-        store: Response store; a rerun with the same store asks only what is missing.
+        store: Response store; a rerun with the same store asks only what is missing (``None``:
+            no store, every answer is asked).
+        out: Run directory (default ``recall-runs/<kb>-<model>`` under the current directory):
+            ``predictions.jsonl``, ``plots/*.png``, ``report.html``, ``result.json`` (last).
         progress: Progress bars on stderr (``None``: when stderr is a terminal).
 
     Raises:
         KBNotInstalledError: the KB is not installed.
         ConfigError: invalid combination (PI-3 with a custom template, popularity problems…).
-        BackendError: requests that failed for good.
+        BackendError: requests that failed for good (nothing is written).
     """
+    result, records = probe(config, backend, store=store, progress=progress)
+    return write_run(out or default_out(config.kb, backend.model_id), result, records)
+
+
+def probe(
+    config: RecallConfig,
+    backend: Backend,
+    *,
+    store: ResponseStore | None,
+    progress: bool | None = None,
+) -> tuple[RecallResult, list[PredictionRecord]]:
+    """The record and the judged predictions of a run, nothing written (see :func:`run_recall`)."""
     if "pi3" in config.invariance and config.template is not None:
         raise ConfigError("PI-3 translates the shipped prompts; it cannot be combined with a custom template")
     timings: dict[str, float] = {}
@@ -163,12 +181,14 @@ def run_recall(
             r.model_copy(update={"answers": {m: a[i] for m, a in answers_by_method.items()}})
             for i, r in enumerate(records)
         ]
+    release = ontology.meta.get("release", "")
     result = RecallResult(
         kb=config.kb,
-        kb_release=ontology.meta.get("release", ""),
+        kb_release=release,
+        kb_releases={config.kb: release},
         model=backend.model_id,
+        backend=backend.kind,
         api=config.api,
-        created=datetime.now(UTC).isoformat(timespec="seconds"),
         config={**config.model_dump(mode="json"), "polysemy": config.use_polysemy},  # the effective rule
         scores=scores,
         invariance=summaries,

@@ -11,7 +11,7 @@ measures; :func:`summarize` aggregates judged predictions into :class:`RecallSco
   alternative IDs included), % of wrong predictions (no-ID answers included) caused by invented IDs;
 - the same Tables 2–3 under the paper's comparability rules (:mod:`knowsum.recall._paper`);
 - with popularity (buckets: :mod:`knowsum.stats.buckets`): per-bucket accuracy; with x = the
-  bucket's mean popularity and y = its accuracy (paper §5.1, issue 15 rule 4), Spearman ρ with a
+  bucket's mean popularity and y = its accuracy (paper §5.1), Spearman ρ with a
   permutation p-value and the Granger F (lag 3) with its parametric and permutation p-values;
   Table 6: Spearman of x vs the paper-rule mean Levenshtein / Jaccard (a bucket without errors
   counts 0 / 1) and, for knowsum's rules, over buckets with errors; the top-k repeated wrong IDs
@@ -32,8 +32,8 @@ from knowsum.kb import Ontology
 from knowsum.recall._concepts import Concept
 from knowsum.recall._paper import Study, paper_errors, paper_scores
 from knowsum.recall._popularity import Buckets
-from knowsum.recall._result import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
+from knowsum.records.recall import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.stats import granger_f, granger_test, spearman_permutation
 
 __all__ = ["GRANGER_LAG", "Judge", "granger_f", "judge", "spearman_or_none", "summarize"]

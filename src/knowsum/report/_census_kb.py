@@ -1,6 +1,6 @@
-"""The disease KB's category distribution beside the paper's (KnowSum Fig. 10 right; issue 18).
+"""The disease KB's category distribution beside the paper's (KnowSum Fig. 10 right).
 
-Reads the ``kb_categories`` record of a disease census only (duck-typed): the installed Disease
+Reads the ``kb_categories`` record of a disease census only: the installed Disease
 Ontology's terms per top-level category — one category per term, by the rule the strict criterion
 uses — as shares of all terms, next to the one bar of the paper's Fig. 10 its text gives
 (anatomical disease, 6,036 of 11,872).
@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from knowsum.records.census import KBCategories
 from knowsum.report import _plots as p
 
 __all__ = ["category_plot"]
 
 
-def category_plot(info: Any) -> tuple[Any, str]:
+def category_plot(info: KBCategories) -> tuple[Any, str]:
     """``(figure, caption)``: shares of the KB's categories, installed vs paper."""
     names = list(info.counts)
     ours = [100.0 * info.counts[n] / max(info.total, 1) for n in names]

@@ -1,21 +1,51 @@
 """Seen vs estimated, ranked: the KnowSum Fig. 1 view of ``knowsum census compare``.
 
 Fig. 1 of the paper shows that ranking models by what they *would* say (``N̂_tot``) reorders them
-compared with what they *did* say (``N_seen``). :func:`ranking_figure` draws both for a set of runs:
+compared with what they *did* say (``N_seen``). The comparison table ranks runs (and the paper's
+Table 1 rows, marked ``MODEL · KnowSum Table 1``) both ways; :func:`ranking_figure` draws both:
 left, ``N_seen`` and ``N̂_tot`` per model (with the ``N̂_tot`` interval as whiskers), ordered by
-``N_seen``; right, each model's rank by ``N_seen`` joined to its rank by ``N̂_tot``. Reads records
-only (duck-typed like :mod:`knowsum.report.census`).
+``N_seen``; right, each model's rank by ``N_seen`` joined to its rank by ``N̂_tot``. Reads the
+records of :mod:`knowsum.records.census` only.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from knowsum.records.census import CensusResult, PublishedRow
+from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._tables import markdown_table, text_table
 
-__all__ = ["ranking_figure", "ranks"]
+__all__ = [
+    "COMPARE_HEADERS",
+    "CensusRow",
+    "compare_data",
+    "compare_html",
+    "compare_rows",
+    "compare_table",
+    "ranking_figure",
+    "ranks",
+    "row_label",
+    "write_census_compare",
+]
+
+CensusRow = CensusResult | PublishedRow
+"""A row of a comparison: a run, or a published reference row."""
+
+COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
+
+
+def row_label(row: CensusRow) -> str:
+    """The model a row names: the run's model id, or ``MODEL · KnowSum Table 1``."""
+    return row.label if isinstance(row, PublishedRow) else row.model
+
+
+def _total(row: CensusRow) -> float:
+    return float(row.n_total) if row.n_total is not None else float(row.n_seen)
 
 
 def ranks(values: Sequence[float]) -> list[int]:
@@ -27,14 +57,89 @@ def ranks(values: Sequence[float]) -> list[int]:
     return out
 
 
-def ranking_figure(results: Sequence[Any], labels: Sequence[str] | None = None) -> Any:
+def _ranked(rows: Sequence[CensusRow]) -> list[tuple[CensusRow, int, int]]:
+    """``(row, rank by N_seen, rank by N̂_tot)``, ordered by rank of ``N̂_tot``."""
+    seen = ranks([float(r.n_seen) for r in rows])
+    total = ranks([_total(r) for r in rows])
+    return sorted(zip(rows, seen, total, strict=True), key=lambda x: x[2])
+
+
+def compare_rows(rows: Sequence[CensusRow]) -> list[list[Any]]:
+    """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
+    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1). A published row reads
+    ``MODEL · KnowSum Table 1`` and names its criterion."""
+    out: list[list[Any]] = []
+    for r, a, b in _ranked(rows):
+        change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
+        task = f"{r.task} ({r.criterion})" if isinstance(r, PublishedRow) else r.task
+        out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change])
+    return out
+
+
+def compare_table(rows: Sequence[CensusRow], markdown: bool = False) -> str:
+    """The comparison as a terminal (or Markdown) table, ordered by rank of N̂_tot."""
+    return (markdown_table if markdown else text_table)(COMPARE_HEADERS, compare_rows(rows))
+
+
+def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
+    """The comparison as JSON-ready objects, ordered by rank of N̂_tot (non-finite numbers ``None``)."""
+
+    def num(x: float | None) -> float | None:
+        return x if x is None or math.isfinite(x) else None
+
+    out = []
+    for r, a, b in _ranked(rows):
+        published = isinstance(r, PublishedRow)
+        iv = None if isinstance(r, PublishedRow) or r.interval_total is None else r.interval_total
+        out.append(
+            {"model": row_label(r), "task": r.task, "criterion": r.criterion, "published": published,
+             "n_seen": r.n_seen, "n_total": num(r.n_total), "skr": num(r.skr),
+             "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
+             "rank_seen": a, "rank_total": b}
+        )  # fmt: skip
+    return out
+
+
+def compare_html(rows: Sequence[CensusRow], links: Sequence[str] | None = None) -> str:
+    """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table)."""
+    cells: list[list[Any]] = []
+    for row in compare_rows(rows):
+        change = row[7]
+        cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
+        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>')])
+    labels = [f"{row_label(r)} · {r.task}" for r in rows]
+    fig = p.grouped_bars(
+        labels,
+        {"N_seen": [r.n_seen for r in rows], "N_tot (est.)": [r.n_total or 0.0 for r in rows]},
+        title="Seen vs estimated total", ylabel="items",
+    )  # fmt: skip
+    parts = [
+        h.section(
+            "Ranking",
+            h.table(COMPARE_HEADERS, cells, numeric=[False, False, True, True, True, True, True, False]),
+        ),
+        h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),
+    ]
+    if links:
+        parts.append(h.section("Runs", *[h.paragraph(h.link(u, u)) for u in links]))
+    return h.page(
+        "Census comparison", *parts, subtitle=f"{len(rows)} runs; change = rank by N_tot vs rank by N_seen"
+    )
+
+
+def write_census_compare(path: Path, rows: Sequence[CensusRow], links: Sequence[str] | None = None) -> Path:
+    """Write :func:`compare_html` to ``path``; return it."""
+    return h.write_page(path, compare_html(rows, links))
+
+
+def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = None) -> Any:
     """A two-panel figure: bars of ``N_seen`` and ``N̂_tot`` per run, and ranks by each."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    names = list(labels) if labels is not None else [r.model for r in results]
+    names = list(labels) if labels is not None else [row_label(r) for r in results]
     seen = [float(r.n_seen) for r in results]
-    total = [float(r.n_total) if r.n_total is not None else float(r.n_seen) for r in results]
+    total = [_total(r) for r in results]
     order = sorted(range(len(results)), key=lambda i: -seen[i])
     fig = Figure(figsize=(10.5, 4.2), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
@@ -42,7 +147,8 @@ def ranking_figure(results: Sequence[Any], labels: Sequence[str] | None = None) 
     xs = range(len(order))
     below, above = [], []
     for i in order:
-        iv = getattr(results[i], "interval_total", None)  # published rows have none
+        row = results[i]
+        iv = None if isinstance(row, PublishedRow) else row.interval_total  # published rows have none
         if iv is not None and all(v is not None and math.isfinite(v) for v in iv):
             below.append(max(total[i] - iv[0], 0.0))
             above.append(max(iv[1] - total[i], 0.0))

@@ -3,7 +3,7 @@
 KnowSum §5.2 (Li et al. 2025): Fig. 8 left / Fig. 12 left (``N̂_tot`` and ``SKR`` over the
 extrapolation factor ``t``), Fig. 9 left / Fig. 13 left (``N̂_tot`` and the held-out NMSE over the
 truncation level ``k``), and the right-hand plots of Figs. 8-9 / 12-13 (``N_seen`` and ``N̂_tot``
-per prompt or sampling setting). Reads records only (duck-typed like :mod:`knowsum.report.census`).
+per prompt or sampling setting). Reads the records of :mod:`knowsum.records.census` only.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from knowsum.records.census import CensusResult, Sensitivity
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
 from knowsum.report._census_marks import clamp_note, run_mark, unseen_cell
@@ -20,24 +21,29 @@ from knowsum.report._tables import format_value, text_table
 
 __all__ = [
     "SWEEP_HEADERS",
+    "SweepEntry",
     "sensitivity_plots",
     "sensitivity_section",
     "sensitivity_tables",
     "sweep_figures",
     "sweep_rows",
-    "write_sweep_page",
+    "sweep_table",
+    "write_census_sweep",
 ]
 
 T_HEADERS = ["t", "U(t)", "N_tot(t)", "N_tot interval", "SKR(t)"]
 K_HEADERS = ["k", "U(t)", "N_tot", "SKR", "held-out NMSE"]
 SWEEP_HEADERS = ["setting", "N_seen", "N_tot (est.)", "N_tot interval", "SKR", "k", "n", "note", "run"]
 
+SweepEntry = tuple[str, CensusResult, str]
+"""One cell of a sweep: ``(setting label, result, link to its run)``."""
+
 
 def _iv(lo: float | None, hi: float | None) -> str:
     return "–" if lo is None or hi is None else f"[{format_value(lo)}, {format_value(hi)}]"
 
 
-def _t_rows(study: Any) -> list[list[Any]]:
+def _t_rows(study: Sensitivity) -> list[list[Any]]:
     rows = []
     for c in study.t_points:
         seen = c.n_total - c.unseen
@@ -47,7 +53,7 @@ def _t_rows(study: Any) -> list[list[Any]]:
     return rows
 
 
-def _k_rows(study: Any) -> list[list[Any]]:
+def _k_rows(study: Sensitivity) -> list[list[Any]]:
     return [
         [
             f"{k.k}{' (best)' if k.k == study.k_best else ''}",
@@ -60,7 +66,7 @@ def _k_rows(study: Any) -> list[list[Any]]:
     ]
 
 
-def sensitivity_tables(study: Any) -> str:
+def sensitivity_tables(study: Sensitivity) -> str:
     """The two studies as terminal tables."""
     head_t = f"N_tot and SKR over t ({study.estimator}, k = {study.k}; {study.interval_method} band)"
     head_k = f"N_tot over k (et, t = {study.t:g}) and held-out NMSE ({study.split} splits)"
@@ -69,7 +75,7 @@ def sensitivity_tables(study: Any) -> str:
     )
 
 
-def sensitivity_plots(study: Any) -> dict[str, tuple[Any, str]]:
+def sensitivity_plots(study: Sensitivity) -> dict[str, tuple[Any, str]]:
     """``sensitivity_t`` (Fig. 8 left) and ``sensitivity_k`` (Fig. 9 left): name → (figure, caption)."""
     ts = [c.t for c in study.t_points]
     total = [c.n_total for c in study.t_points]
@@ -108,7 +114,7 @@ def sensitivity_plots(study: Any) -> dict[str, tuple[Any, str]]:
     }
 
 
-def sensitivity_section(study: Any, figures: Sequence[h.Markup]) -> h.Markup:
+def sensitivity_section(study: Sensitivity, figures: Sequence[h.Markup]) -> h.Markup:
     """The report section: the two plots and both tables."""
     return h.section(
         "Sensitivity to t and k (KnowSum §5.2)",
@@ -125,7 +131,7 @@ def sensitivity_section(study: Any, figures: Sequence[h.Markup]) -> h.Markup:
     )
 
 
-def sweep_rows(entries: Sequence[tuple[str, Any, str]]) -> list[list[Any]]:
+def sweep_rows(entries: Sequence[SweepEntry]) -> list[list[Any]]:
     """One row per ``(setting label, result, run link)``."""
     rows = []
     for label, r, link in entries:
@@ -145,7 +151,7 @@ def _whisker(total: float, iv: Sequence[float | None] | None) -> tuple[float, fl
     return (max(total - lo, 0.0), max(hi - total, 0.0))
 
 
-def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, str]]:
+def sweep_figures(entries: Sequence[SweepEntry]) -> list[tuple[Any, str]]:
     """``N_seen`` and ``N̂_tot`` (with its interval as whiskers) per setting (Figs. 8-9 right style)."""
     labels = [label for label, _, _ in entries]
     seen = [float(r.n_seen) for _, r, _ in entries]
@@ -176,7 +182,12 @@ def sweep_figures(entries: Sequence[tuple[str, Any, str]]) -> list[tuple[Any, st
     ]
 
 
-def write_sweep_page(entries: Sequence[tuple[str, Any, str]], path: Path, title: str) -> Path:
+def sweep_table(entries: Sequence[SweepEntry]) -> str:
+    """The sweep's cells as a terminal table."""
+    return text_table(SWEEP_HEADERS, sweep_rows(entries))
+
+
+def write_census_sweep(path: Path, entries: Sequence[SweepEntry], title: str) -> Path:
     """A self-contained comparison page of a sweep: table, both plots, links to each cell's report."""
     rows = sweep_rows(entries)
     cells = [[*row[:-1], h.link(row[-1], "report")] for row in rows]

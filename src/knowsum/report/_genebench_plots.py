@@ -1,8 +1,9 @@
-"""The figures of a genebench report (SciHorizon-GENE, Huang et al., Figs. 4–9), from plain records.
+"""The figures of a genebench report (SciHorizon-GENE, Huang et al., Figs. 4–9), from the run records.
 
-Reads the ``result.json`` content and the ``predictions.jsonl`` rows as dicts; never imports the
-instrument. Scores are fractions in the records and percentages on the plots, like the paper.
-Every builder returns ``None`` when its data are not in the run.
+Reads the run record (:class:`~knowsum.records.genebench.GenebenchResult`) and the scored instances
+(:class:`~knowsum.records.genebench.InstanceRecord`); never imports the instrument. Scores are
+fractions in the records and percentages on the plots, like the paper. Every builder returns ``None``
+when its data are not in the run.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from knowsum.records.genebench import Cell, GenebenchResult, InstanceRecord
 from knowsum.report import _plots as plots
 
 __all__ = [
     "FLAG_NAMES",
-    "PERSPECTIVES",
     "attention_curve",
     "completeness_bars",
     "go_boxes",
@@ -26,30 +27,24 @@ __all__ = [
     "summary_boxes",
 ]
 
-#: Copy of ``knowsum.genebench.PERSPECTIVES`` (the report layer must not import the instrument;
-#: tests/report/test_genebench_report.py checks that the two stay equal).
-PERSPECTIVES: dict[str, tuple[str, ...]] = {
-    "research attention": ("Q1/loc", "Q1/non-loc", "Q3-A/loc", "Q3-A/non-loc", "Q4/loc", "Q4/non-loc"),
-    "hallucination resistance": ("Q2-A/no-answer", "Q3-B/no-answer"),
-    "knowledge completeness": ("Q2-B", "Q5", "Q6"),
-    "literature influence": ("Q7/no_ref", "Q7/with_ref", "Q8/no_ref", "Q8/with_ref"),
-}
 FLAG_NAMES = {"no_ref": "without abstracts", "with_ref": "with abstracts"}
-_ATTENTION_TASKS = {"Q1": "Gene Full Name (Q1)", "Q3-A": "Chromosome Location (Q3-A)", "Q4": "Gene Type (Q4)"}
-_Measure = str | Callable[[Mapping[str, Any]], float | None]
+_ATTENTION_TASKS = {"Q1": "full name", "Q3-A": "chromosome", "Q4": "gene_type"}
+"""Task → knowledge type, for the tasks of Fig. 4 (labelled with the record's Table 2 titles)."""
+_Measure = str | Callable[[InstanceRecord], float | None]
 """A record field, or a function of the record (``None``: no value)."""
-_COMPLETENESS_TASKS = {"Q2-B": "Synonyms (Q2-B)", "Q5": "Related Proteins (Q5)", "Q6": "Expression (Q6)"}
+_COMPLETENESS_TASKS = {"Q2-B": "synonyms", "Q5": "designation", "Q6": "expression"}
+"""Task → knowledge type, for the multi-answer tasks of Fig. 6."""
 
 
-def _pct(v: Any) -> float:
+def _pct(v: float | None) -> float:
     return math.nan if v is None else 100.0 * float(v)
 
 
-def _cells(result: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    return {c["key"]: c for c in result["scores"].get("cells", [])}
+def _cells(result: GenebenchResult) -> dict[str, Cell]:
+    return {c.key: c for c in result.scores.cells}
 
 
-def loc_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
+def loc_bars(result: GenebenchResult) -> tuple[Any, str] | None:
     """Fig. 4: accuracy on low- (LOC) vs high-attention genes per task, ± std over rotations."""
     cells = _cells(result)
     tasks = [t for t in _ATTENTION_TASKS if f"{t}/loc" in cells or f"{t}/non-loc" in cells]
@@ -58,11 +53,11 @@ def loc_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     series: dict[str, list[float]] = {}
     errors: dict[str, list[float]] = {}
     for flag, name in (("loc", "low attention (LOC genes)"), ("non-loc", "high attention")):
-        got = [cells.get(f"{t}/{flag}", {}) for t in tasks]
-        series[name] = [_pct(c.get("mean")) for c in got]
-        errors[name] = [0.0 if c.get("std") is None else _pct(c["std"]) for c in got]
+        got = [cells.get(f"{t}/{flag}") for t in tasks]
+        series[name] = [_pct(None if c is None else c.mean) for c in got]
+        errors[name] = [0.0 if c is None or c.std is None else _pct(c.std) for c in got]
     fig = plots.grouped_bars(
-        [_ATTENTION_TASKS[t] for t in tasks],
+        [f"{result.title(_ATTENTION_TASKS[t])} ({t})" for t in tasks],
         series,
         errors=errors,
         bounds=(0.0, 100.0),
@@ -78,16 +73,16 @@ def loc_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     )
 
 
-def hallucination_scatter(result: Mapping[str, Any]) -> tuple[Any, str] | None:
+def hallucination_scatter(result: GenebenchResult) -> tuple[Any, str] | None:
     """Fig. 5: accuracy on "no right answer" questions, synonyms (y) vs chromosome location (x)."""
     cells = _cells(result)
     syn, chrom = cells.get("Q2-A/no-answer"), cells.get("Q3-B/no-answer")
-    if syn is None or chrom is None or syn.get("mean") is None or chrom.get("mean") is None:
+    if syn is None or chrom is None or syn.mean is None or chrom.mean is None:
         return None
     fig = plots.scatter_identity(
-        [_pct(chrom["mean"])],
-        [_pct(syn["mean"])],
-        groups=[str(result["model"])],
+        [_pct(chrom.mean)],
+        [_pct(syn.mean)],
+        groups=[result.model],
         title="Hallucination resistance (cf. paper Fig. 5)",
         xlabel="chromosome location (Q3-B) accuracy (%)",
         ylabel="synonyms (Q2-A) accuracy (%)",
@@ -99,7 +94,7 @@ def hallucination_scatter(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     )
 
 
-def completeness_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
+def completeness_bars(result: GenebenchResult) -> tuple[Any, str] | None:
     """Fig. 6: macro precision, recall and F1 of the multi-answer tasks (Q2-B, Q5, Q6)."""
     cells = _cells(result)
     tasks = [t for t in _COMPLETENESS_TASKS if t in cells]
@@ -108,12 +103,11 @@ def completeness_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     series: dict[str, list[float]] = {"precision": [], "recall": [], "F1": []}
     for t in tasks:
         c = cells[t]
-        extra = c.get("extra", {})
-        series["precision"].append(_pct(extra.get("precision")))
-        series["recall"].append(_pct(extra.get("recall")))
-        series["F1"].append(_pct(extra.get("tissue_f1") if t == "Q6" else c.get("mean")))
+        series["precision"].append(_pct(c.extra.get("precision")))
+        series["recall"].append(_pct(c.extra.get("recall")))
+        series["F1"].append(_pct(c.extra.get("tissue_f1") if t == "Q6" else c.mean))
     fig = plots.grouped_bars(
-        [_COMPLETENESS_TASKS[t] for t in tasks],
+        [f"{result.title(_COMPLETENESS_TASKS[t])} ({t})" for t in tasks],
         series,
         title="Knowledge completeness (cf. paper Fig. 6)",
         ylabel="macro score (%)",
@@ -123,7 +117,7 @@ def completeness_bars(result: Mapping[str, Any]) -> tuple[Any, str] | None:
 
 
 def _flag_boxes(
-    records: Iterable[Mapping[str, Any]],
+    records: Iterable[InstanceRecord],
     task: str,
     measures: Mapping[str, _Measure],
     title: str,
@@ -135,23 +129,23 @@ def _flag_boxes(
     """
     out: dict[str, dict[str, list[float]]] = {m: {} for m in measures}
     for r in records:
-        if r.get("task") != task:
+        if r.task != task:
             continue
-        group = FLAG_NAMES.get(str(r.get("flag")), str(r.get("flag")))
+        group = FLAG_NAMES.get(r.flag, r.flag)
         for name, get in measures.items():
-            v = r.get(get) if isinstance(get, str) else get(r)
+            v = getattr(r, get) if isinstance(get, str) else get(r)
             if v is not None:
                 out[name].setdefault(group, []).append(float(v))
     panels = {m: g for m, g in out.items() if g}
     return plots.boxes(panels, title=title, log_panels=log_panels, ncols=len(panels)) if panels else None
 
 
-def _hallucinated(r: Mapping[str, Any]) -> float | None:
-    mapped, unmapped = r.get("go_mapped") or 0, r.get("go_unmapped") or 0
+def _hallucinated(r: InstanceRecord) -> float | None:
+    mapped, unmapped = r.go_mapped or 0, r.go_unmapped or 0
     return unmapped / (mapped + unmapped) if mapped + unmapped else None
 
 
-def go_boxes(records: Sequence[Mapping[str, Any]]) -> tuple[Any, str] | None:
+def go_boxes(records: Sequence[InstanceRecord]) -> tuple[Any, str] | None:
     """Fig. 7: per-instance GO precision, recall, F1 and hallucinated rate, without vs with abstracts."""
     measures: dict[str, _Measure] = {
         "precision": "precision",
@@ -169,7 +163,7 @@ def go_boxes(records: Sequence[Mapping[str, Any]]) -> tuple[Any, str] | None:
     return None if fig is None else (fig, caption)
 
 
-def summary_boxes(records: Sequence[Mapping[str, Any]]) -> tuple[Any, str] | None:
+def summary_boxes(records: Sequence[InstanceRecord]) -> tuple[Any, str] | None:
     """Fig. 8: per-instance ROUGE-L, BERTScore, fluency, perplexity and length, without vs with abstracts."""
     measures: dict[str, _Measure] = {
         "ROUGE-L": "rouge_l",
@@ -184,29 +178,29 @@ def summary_boxes(records: Sequence[Mapping[str, Any]]) -> tuple[Any, str] | Non
     return None if fig is None else (fig, caption)
 
 
-def attention_curve(result: Mapping[str, Any]) -> tuple[Any, str] | None:
+def attention_curve(result: GenebenchResult) -> tuple[Any, str] | None:
     """Accuracy of the research-attention questions per PubMed-count bucket (beyond the paper)."""
-    att = result["scores"].get("attention")
-    if not att or not att.get("accuracy"):
+    att = result.scores.attention
+    if att is None or not att.accuracy:
         return None
-    xs = list(range(1, len(att["accuracy"]) + 1))
+    xs = list(range(1, len(att.accuracy) + 1))
     fig = plots.curves(
         xs,
-        {"accuracy": [_pct(a) for a in att["accuracy"]]},
+        {"accuracy": [_pct(a) for a in att.accuracy]},
         title="Accuracy over research attention",
         xlabel="linked PubMed articles (bucket range)",
         ylabel="accuracy (%)",
     )
     ax = fig.axes[0]
     ax.lines[0].set_marker("o")
-    edges = att["edges"]
+    edges = att.edges
     ax.set_xticks(xs, [f"{edges[i]:g}–{edges[i + 1]:g}" for i in range(len(xs))], rotation=30, ha="right")
     ax.set_ylim(0, 105)
-    rho, p = att.get("spearman"), att.get("p_value")
+    rho, p = att.spearman, att.p_value
     stat = (
         "Spearman ρ undefined (fewer than 3 filled buckets or constant accuracy)"
         if rho is None
-        else f"Spearman ρ = {rho:.3f}, permutation p = {p:.3g} ({att.get('n_perm', 0):,} permutations)"
+        else f"Spearman ρ = {rho:.3f}, permutation p = {p:.3g} ({att.n_perm:,} permutations)"
     )
     return (
         fig,
@@ -214,23 +208,20 @@ def attention_curve(result: Mapping[str, Any]) -> tuple[Any, str] | None:
     )
 
 
-def perspective_means(result: Mapping[str, Any]) -> dict[str, float | None]:
-    """Mean of the cells of each perspective (``None`` when none was asked), as in Fig. 9."""
-    cells = _cells(result)
-    out: dict[str, float | None] = {}
-    for name, keys in PERSPECTIVES.items():
-        vals = [float(v) for k in keys if (v := cells.get(k, {}).get("mean")) is not None]
-        out[name] = sum(vals) / len(vals) if vals else None
-    return out
+def perspective_means(result: GenebenchResult) -> dict[str, float | None]:
+    """Mean of the cells of each perspective the record names (``None`` when none was asked), Fig. 9."""
+    return result.perspective_means()
 
 
-def perspective_radar(results: Sequence[Mapping[str, Any]]) -> Any:
-    """Fig. 9: a radar of the four perspectives (%), one polygon per run."""
+def perspective_radar(results: Sequence[GenebenchResult]) -> Any:
+    """Fig. 9: a radar of the perspectives (%) the runs name, one polygon per run (a gap: not asked)."""
+    axes = list(dict.fromkeys(name for r in results for name in r.perspectives))
     series: dict[str, list[float]] = {}
     for r in results:
-        name = str(r["model"])
+        name = r.model
         n = 2
         while name in series:
-            name, n = f"{r['model']} ({n})", n + 1
-        series[name] = [_pct(v) for v in perspective_means(r).values()]
-    return plots.radar(list(PERSPECTIVES), series, title="Perspectives (%) (cf. paper Fig. 9)", r_max=100.0)
+            name, n = f"{r.model} ({n})", n + 1
+        means = perspective_means(r)
+        series[name] = [_pct(means.get(a)) for a in axes]
+    return plots.radar(axes, series, title="Perspectives (%) (cf. paper Fig. 9)", r_max=100.0)

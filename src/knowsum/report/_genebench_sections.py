@@ -1,7 +1,8 @@
 """The sections of a genebench ``report.html`` (:mod:`knowsum.report.genebench` assembles them).
 
-Each builder reads the ``result.json`` content (and the ``predictions.jsonl`` rows) as plain dicts and
-returns escaped HTML. Scores are fractions in the records and percentages here, like the paper.
+Each builder reads the run record (:class:`~knowsum.records.genebench.GenebenchResult`) and the scored
+instances (:class:`~knowsum.records.genebench.InstanceRecord`) and returns escaped HTML. Scores are
+fractions in the records and percentages here, like the paper; the Table 2 titles come from the record.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from knowsum.records.genebench import GenebenchResult, InstanceRecord
 from knowsum.report import _genebench_plots as gp
 from knowsum.report import _html as h
 from knowsum.report._tables import format_value
 
 __all__ = [
     "GO_IMPL",
-    "KNOWLEDGE_TITLES",
     "SUMMARY_IMPL",
     "attention",
     "cells_table",
@@ -29,19 +30,6 @@ __all__ = [
     "literature",
     "table2",
 ]
-
-#: Copy of ``knowsum.genebench.KNOWLEDGE_TITLES`` (Table 2 columns, in the paper's order); the report
-#: layer must not import the instrument, and a test checks that the two stay equal.
-KNOWLEDGE_TITLES: dict[str, str] = {
-    "full name": "Gene Full Name",
-    "synonyms": "Synonyms",
-    "chromosome": "Chromosome Location",
-    "gene_type": "Gene Type",
-    "designation": "Related Proteins",
-    "expression": "Expression Pattern",
-    "go_annotation": "Gene Ontology",
-    "summary": "Functional Summary",
-}
 
 _RAW = {"perplexity", "length", "n"}  # extras that are not fractions
 _EXAMPLES_PER_TASK = 3
@@ -64,38 +52,39 @@ def _short(text: str, limit: int = _TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def key_numbers(result: Mapping[str, Any]) -> h.Markup:
+def key_numbers(result: GenebenchResult) -> h.Markup:
     """Tiles: overall (with its method), knowledge types asked, questions, instances, format errors."""
-    s = result["scores"]
-    n_types = len(s.get("types_asked", []))
+    s = result.scores
+    n_types = len(s.types_asked)
     return h.key_numbers(
         [
             (
                 "overall (%)",
-                _pct(s.get("overall")),
-                s.get("methods", {}).get("overall") or f"equal mean of the {n_types} knowledge types asked",
+                _pct(s.overall),
+                s.methods.get("overall") or f"equal mean of the {n_types} knowledge types asked",
             ),
-            ("knowledge types", f"{n_types} of {len(KNOWLEDGE_TITLES)}", "asked (Table 2)"),
-            ("questions", result["n_questions"], ""),
-            ("instances", result["n_instances"], "questions × rotations"),
+            ("knowledge types", f"{n_types} of {len(result.knowledge_titles)}", "asked (Table 2)"),
+            ("questions", result.n_questions, ""),
+            ("instances", result.n_instances, "questions × rotations"),
             (
                 "format errors (%)",
-                _pct(s.get("format_error_rate")),
-                f"replies failing the {s.get('reply_rule', 'strict')} reply rule, scored 0",
+                _pct(s.format_error_rate),
+                f"replies failing the {s.reply_rule} reply rule, scored 0",
             ),
         ]
     )
 
 
-def table2(result: Mapping[str, Any]) -> h.Markup:
+def table2(result: GenebenchResult) -> h.Markup:
     """The run's row of Table 2 and the knowledge types not asked, with the reason."""
-    s = result["scores"]
-    know = s.get("knowledge", {})
-    headers = ["model", *KNOWLEDGE_TITLES.values(), "Overall"]
+    s = result.scores
+    know = s.knowledge
+    titles = result.knowledge_titles
+    headers = ["model", *titles.values(), "Overall"]
     row = [
-        result["model"],
-        *(_pct(know[k]) if k in know else "not asked" for k in KNOWLEDGE_TITLES),
-        _pct(s.get("overall")),
+        result.model,
+        *(_pct(know[k]) if k in know else "not asked" for k in titles),
+        _pct(s.overall),
     ]
     parts: list[h.Markup] = [
         h.table(
@@ -105,9 +94,9 @@ def table2(result: Mapping[str, Any]) -> h.Markup:
             caption="Score per knowledge type (%; the equal mean of its cells) and the overall",
         ),
     ]
-    missing = s.get("types_missing", {})
+    missing = s.types_missing
     if missing:
-        rows = [[KNOWLEDGE_TITLES.get(k, k), why] for k, why in missing.items()]
+        rows = [[result.title(k), why] for k, why in missing.items()]
         parts.append(h.table(["knowledge type not asked", "reason"], rows))
     return h.section("Overall (paper Table 2)", *parts, anchor="table2")
 
@@ -118,20 +107,20 @@ def _extra(extra: Mapping[str, Any]) -> str:
     )
 
 
-def cells_table(result: Mapping[str, Any]) -> h.Markup:
+def cells_table(result: GenebenchResult) -> h.Markup:
     """Every cell of Tables 5–6: label, metric, mean ± std (%), questions, instances, extras."""
     rows = [
         [
-            c["label"],
-            c["key"],
-            c["metric"],
-            _pm(c.get("mean"), c.get("std")),
-            c["n_questions"],
-            c["n_instances"],
-            "yes" if c.get("in_overall", True) else "control",
-            _extra(c.get("extra", {})),
+            c.label,
+            c.key,
+            c.metric,
+            _pm(c.mean, c.std),
+            c.n_questions,
+            c.n_instances,
+            "yes" if c.in_overall else "control",
+            _extra(c.extra),
         ]
-        for c in result["scores"].get("cells", [])
+        for c in result.scores.cells
     ]
     headers = ["cell", "key", "metric", "mean ± std (%)", "questions", "instances", "in overall", "details"]
     return h.section(
@@ -144,15 +133,15 @@ def cells_table(result: Mapping[str, Any]) -> h.Markup:
     )
 
 
-def attention(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+def attention(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 4 and the PubMed-count curve, with the per-bucket table."""
     parts = [imgs[n] for n in ("attention_loc", "attention_curve") if n in imgs]
-    att = result["scores"].get("attention")
-    if att:
-        e = att["edges"]
+    att = result.scores.attention
+    if att is not None:
+        e = att.edges
         rows = [
             [i + 1, f"{e[i]:g}–{e[i + 1]:g}", n, _pct(a)]
-            for i, (a, n) in enumerate(zip(att["accuracy"], att["n"], strict=True))
+            for i, (a, n) in enumerate(zip(att.accuracy, att.n, strict=True))
         ]
         parts.append(
             h.table(
@@ -164,12 +153,12 @@ def attention(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Mark
     return h.section("Research attention (paper Fig. 4)", *parts, anchor="attention")
 
 
-def hallucination(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+def hallucination(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 5 and the "No right answer" cells with how often that option was picked."""
     rows = [
-        [c["label"], _pm(c.get("mean"), c.get("std")), _pct(c.get("extra", {}).get("no_right_answer_chosen"))]
-        for c in result["scores"].get("cells", [])
-        if c["key"].split("/")[0] in ("Q2-A", "Q3-B")
+        [c.label, _pm(c.mean, c.std), _pct(c.extra.get("no_right_answer_chosen"))]
+        for c in result.scores.cells
+        if c.key.split("/")[0] in ("Q2-A", "Q3-B")
     ]
     return h.section(
         "Hallucination resistance (paper Fig. 5)",
@@ -179,11 +168,9 @@ def hallucination(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.
     )
 
 
-def completeness(result: Mapping[str, Any], imgs: Mapping[str, h.Markup]) -> h.Markup:
+def completeness(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 6 and the Pearson correlations of Table 1."""
-    rows = [
-        [p["key"], p.get("f1_precision"), p.get("f1_recall"), p["n"]] for p in result["scores"]["pearson"]
-    ]
+    rows = [[p.key, p.f1_precision, p.f1_recall, p.n] for p in result.scores.pearson]
     return h.section(
         "Knowledge completeness (paper Fig. 6, Table 1)",
         *[imgs[n] for n in ("completeness",) if n in imgs],
@@ -245,20 +232,20 @@ SUMMARY_IMPL = {
 }
 
 
-def format_errors(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> h.Markup:
+def format_errors(result: GenebenchResult, records: Sequence[InstanceRecord]) -> h.Markup:
     """Format-error rate per question type, counts and the first reason seen."""
     count: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     reasons: dict[str, str] = {}
     for r in records:
-        c = count[str(r.get("question_type"))]
+        c = count[r.question_type]
         c[1] += 1
-        if r.get("format_error"):
+        if r.format_error:
             c[0] += 1
-            reasons.setdefault(str(r.get("question_type")), str(r["format_error"]))
-    s = result["scores"]
-    rule = s.get("reply_rule", "strict")
+            reasons.setdefault(r.question_type, r.format_error)
+    s = result.scores
+    rule = s.reply_rule
     other = "lenient" if rule == "strict" else "strict"
-    by_rule, cut = s.get("format_errors_by_rule", {}), s.get("format_errors_by_kind", {}).get("truncated", {})
+    by_rule, cut = s.format_errors_by_rule, s.format_errors_by_kind.get("truncated", {})
     rows = [
         [
             t,
@@ -268,13 +255,13 @@ def format_errors(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]
             *count.get(t, [None, None]),
             reasons.get(t, ""),
         ]
-        for t, rate in s.get("format_errors", {}).items()
+        for t, rate in s.format_errors.items()
     ]
     if by_rule:
         rows.append(
             [
                 "all",
-                _pct(s.get("format_error_rate")),
+                _pct(s.format_error_rate),
                 _pct(by_rule.get(other, {}).get("overall")),
                 _pct(cut.get("overall")),
                 sum(c[0] for c in count.values()),
@@ -306,27 +293,26 @@ def format_errors(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]
     )
 
 
-def examples(records: Sequence[Mapping[str, Any]]) -> h.Markup:
+def examples(records: Sequence[InstanceRecord]) -> h.Markup:
     """A few wrong instances per task (one per question); replies shortened and escaped."""
-    shown: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    seen: set[Any] = set()  # one instance per question
+    shown: dict[str, list[InstanceRecord]] = defaultdict(list)
+    seen: set[str] = set()  # one instance per question
     for r in records:
-        task = str(r.get("task"))
-        qi = r.get("question_index")
-        if float(r.get("score", 0.0)) < 1.0 and len(shown[task]) < _EXAMPLES_PER_TASK and qi not in seen:
+        task, qi = r.task, r.question_index
+        if r.score < 1.0 and len(shown[task]) < _EXAMPLES_PER_TASK and qi not in seen:
             shown[task].append(r)
             seen.add(qi)
     rows = [
         [
             task,
-            str(r.get("question_index", ""))[:12],
-            r.get("gene"),
-            r.get("permutation"),
-            ", ".join(r["gold"]) if r.get("gold") else None,
-            _short(str(r.get("response", ""))),
-            _short(json.dumps(r.get("parsed"), ensure_ascii=False)),
-            r.get("score"),
-            r.get("format_error"),
+            r.question_index[:12],
+            r.gene,
+            r.permutation,
+            ", ".join(r.gold) if r.gold else None,
+            _short(r.response),
+            _short(json.dumps(r.parsed, ensure_ascii=False)),
+            r.score,
+            r.format_error,
         ]
         for task in sorted(shown)
         for r in shown[task]

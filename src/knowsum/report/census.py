@@ -1,6 +1,6 @@
-"""Census reports: the four plots, the self-contained ``report.html``, comparison tables.
+"""Census reports: the plots, the self-contained ``report.html``, summary and comparison tables.
 
-Plots (matplotlib, KnowSum figure numbers):
+Plots (matplotlib, KnowSum figure numbers), under ``plots/``:
 
 - ``prevalence.png`` — frequency-of-frequencies histogram ``n_s`` vs ``s`` (Fig. 4);
 - ``curve.png`` — ``N̂_tot(t) = N_seen + Û(t)`` with its bootstrap band, and ``SKR(t)`` on the
@@ -9,119 +9,66 @@ Plots (matplotlib, KnowSum figure numbers):
   (Fig. 7);
 - ``top_items.png`` — most frequent verified items (Fig. 5 / Tables 6-8).
 
-This module reads result records only: anything shaped like ``knowsum.census.CensusResult``
-(:class:`CensusRecord` spells out what is read, so the report layer never imports the instrument).
-All model text is HTML-escaped.
+Pages: :func:`write_census_report` (one run), :func:`write_census_compare` (runs side by side, and
+the paper's Table 1 rows), :func:`write_census_sweep` (a sweep's cells). This module reads the
+records of :mod:`knowsum.records.census` only, never the instrument. All model text is HTML-escaped.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from knowsum.records import PLOTS_DIR, REPORT_NAME
+from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
-from knowsum.report._census_rank import ranks
-from knowsum.report._census_studies import sensitivity_plots, sensitivity_section
+from knowsum.report._census_rank import (
+    CensusRow,
+    compare_data,
+    compare_html,
+    compare_rows,
+    compare_table,
+    ranking_figure,
+    write_census_compare,
+)
+from knowsum.report._census_studies import (
+    sensitivity_plots,
+    sensitivity_section,
+    sensitivity_tables,
+    sweep_table,
+    write_census_sweep,
+)
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
-    "CensusRecord",
+    "CensusRow",
+    "compare_data",
     "compare_html",
     "compare_rows",
     "compare_table",
     "plots",
+    "ranking_figure",
     "render_report",
+    "sensitivity_tables",
+    "summary_data",
     "summary_table",
-    "write_compare",
-    "write_report",
+    "sweep_table",
+    "write_census_compare",
+    "write_census_report",
+    "write_census_sweep",
 ]
-
-
-class CensusRecord(Protocol):
-    """What the census report reads of a result record (``knowsum.census.CensusResult`` fits)."""
-
-    @property
-    def created(self) -> str: ...
-    @property
-    def task(self) -> str: ...
-    @property
-    def prompt(self) -> str: ...
-    @property
-    def model(self) -> str: ...
-    @property
-    def backend(self) -> str: ...
-    @property
-    def criterion(self) -> str: ...
-    @property
-    def counts(self) -> Any: ...
-    @property
-    def prevalence(self) -> Sequence[tuple[int, int]]: ...
-    @property
-    def n_observations(self) -> int: ...
-    @property
-    def n_seen(self) -> int: ...
-    @property
-    def n_unseen(self) -> float | None: ...
-    @property
-    def n_unseen_raw(self) -> float | None: ...
-    @property
-    def n_total(self) -> float | None: ...
-    @property
-    def skr(self) -> float | None: ...
-    @property
-    def interval(self) -> tuple[float, float] | None: ...
-    @property
-    def interval_total(self) -> tuple[float, float] | None: ...
-    @property
-    def level(self) -> float: ...
-    @property
-    def interval_method(self) -> str: ...
-    @property
-    def interval_skr(self) -> tuple[float, float] | None: ...
-    @property
-    def counting(self) -> str: ...
-    @property
-    def t(self) -> float: ...
-    @property
-    def k(self) -> int | None: ...
-    @property
-    def k_source(self) -> str: ...
-    @property
-    def k_errors(self) -> dict[str, float]: ...
-    @property
-    def curve(self) -> Sequence[Any]: ...
-    @property
-    def heldout(self) -> Sequence[Any]: ...
-    @property
-    def top_items(self) -> Sequence[Any]: ...
-    @property
-    def unverified_top(self) -> Sequence[Any]: ...
-    @property
-    def examples(self) -> Sequence[str]: ...
-    @property
-    def stop(self) -> Any: ...
-    @property
-    def sensitivity(self) -> Any: ...
-    @property
-    def notes(self) -> Sequence[str]: ...
-    @property
-    def concept_words(self) -> dict[str, int]: ...
-    @property
-    def kb_categories(self) -> Any: ...
-
-
-COMPARE_HEADERS = ["model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change"]
 
 
 def _fmt_interval(iv: Sequence[float] | None) -> str:
     return "–" if iv is None else f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
 
 
-def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
+def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     """The report's figures: name → (matplotlib figure, caption). Empty parts are left out."""
     out: dict[str, tuple[Any, str]] = {}
     if result.prevalence:
@@ -172,7 +119,7 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
     return out
 
 
-def _summary_rows(result: CensusRecord) -> list[list[Any]]:
+def _summary_rows(result: CensusResult) -> list[list[Any]]:
     c = result.counts
     rows: list[list[Any]] = [
         ["task", result.task],
@@ -203,12 +150,62 @@ def _summary_rows(result: CensusRecord) -> list[list[Any]]:
     return rows
 
 
-def summary_table(result: CensusRecord, markdown: bool = False) -> str:
+def summary_table(result: CensusResult, markdown: bool = False) -> str:
     """The key numbers as a terminal (or Markdown) table."""
     return (markdown_table if markdown else text_table)(["quantity", "value"], _summary_rows(result))
 
 
-def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dict[str, str]) -> str:
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite number as ``None`` and tuples as lists (for JSON)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
+
+
+def summary_data(result: CensusResult) -> dict[str, Any]:
+    """The numbers of :func:`summary_table` as one JSON-ready object (undefined numbers ``None``)."""
+    c = result.counts
+    data: dict[str, Any] = (
+        {
+            "task": result.task,
+            "model": result.model,
+            "backend": result.backend,
+            "criterion": result.criterion,
+            "responses": c.responses,
+            "failed_responses": c.failed_responses,
+            "items": {"total": c.items, "valid": c.valid, "excluded": c.excluded,
+                      "unverified": c.unverified, "invalid": c.invalid},
+            "observations": result.n_observations,
+            "counting": result.counting,
+            "n_seen": result.n_seen,
+            "t": result.t,
+            "n_unseen": result.n_unseen,
+            "n_unseen_raw": result.n_unseen_raw,
+            "interval": result.interval,
+            "level": result.level,
+            "interval_method": result.interval_method,
+            "n_total": result.n_total,
+            "interval_total": result.interval_total,
+            "skr": result.skr,
+            "interval_skr": result.interval_skr,
+            "k": result.k,
+            "k_source": result.k_source,
+            "concept_words": result.concept_words,
+            "claimed_ids": c.claimed_ids,
+            "claimed_agree": c.claimed_agree,
+            "stop": None if result.stop is None else result.stop.message,
+            "kb_releases": result.kb_releases,
+            "notes": result.notes,
+        }
+    )  # fmt: skip
+    return {k: _finite(v) for k, v in data.items()}
+
+
+def render_report(result: CensusResult, figures: dict[str, bytes], captions: dict[str, str]) -> str:
     """The HTML document for one run (``figures``: name → PNG bytes)."""
     c = result.counts
     tiles = [
@@ -270,66 +267,16 @@ def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dic
     )
 
 
-def write_report(result: CensusRecord, out_dir: Path) -> Path:
-    """Save the plots under ``out_dir/plots`` and write ``out_dir/report.html``; return its path."""
+def write_census_report(out_dir: Path, result: CensusResult) -> list[Path]:
+    """Save the plots under ``out_dir/plots`` and write ``out_dir/report.html``; return the paths
+    (the page last)."""
     figures: dict[str, bytes] = {}
     captions: dict[str, str] = {}
+    written: list[Path] = []
     for name, (fig, caption) in plots(result).items():
-        figures[name] = p.save(fig, out_dir / "plots" / f"{name}.png")
+        path = out_dir / PLOTS_DIR / f"{name}.png"
+        figures[name] = p.save(fig, path)
         captions[name] = caption
-    return h.write_page(out_dir / "report.html", render_report(result, figures, captions))
-
-
-def compare_rows(results: Sequence[CensusRecord]) -> list[list[Any]]:
-    """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
-    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1). A record with a
-    ``source`` (a published reference row) is marked ``model [source]``."""
-
-    seen = ranks([float(r.n_seen) for r in results])
-    total = ranks([float(r.n_total) if r.n_total is not None else float(r.n_seen) for r in results])
-    rows: list[tuple[int, list[Any]]] = []
-    for r, a, b in zip(results, seen, total, strict=True):
-        change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
-        source = getattr(r, "source", None)  # a published reference row (census --published)
-        model = f"{r.model} [{source}]" if source else r.model
-        task = f"{r.task} ({r.criterion})" if source else r.task
-        rows.append((b, [model, task, r.n_seen, r.n_total, r.skr, a, b, change]))
-    return [row for _, row in sorted(rows, key=lambda x: x[0])]
-
-
-def compare_table(results: Sequence[CensusRecord], markdown: bool = False) -> str:
-    """The comparison as a terminal (or Markdown) table, ordered by rank of N̂_tot."""
-    return (markdown_table if markdown else text_table)(COMPARE_HEADERS, compare_rows(results))
-
-
-def compare_html(results: Sequence[CensusRecord], links: Sequence[str] | None = None) -> str:
-    """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table)."""
-    rows = compare_rows(results)
-    cells: list[list[Any]] = []
-    for row in rows:
-        change = row[7]
-        cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
-        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>')])
-    labels = [f"{r.model} · {r.task}" for r in results]
-    fig = p.grouped_bars(
-        labels,
-        {"N_seen": [r.n_seen for r in results], "N_tot (est.)": [r.n_total or 0.0 for r in results]},
-        title="Seen vs estimated total", ylabel="items",
-    )  # fmt: skip
-    parts = [
-        h.section(
-            "Ranking",
-            h.table(COMPARE_HEADERS, cells, numeric=[False, False, True, True, True, True, True, False]),
-        ),
-        h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),
-    ]
-    if links:
-        parts.append(h.section("Runs", *[h.paragraph(h.link(u, u)) for u in links]))
-    return h.page(
-        "Census comparison", *parts, subtitle=f"{len(results)} runs; change = rank by N_tot vs rank by N_seen"
-    )
-
-
-def write_compare(results: Sequence[CensusRecord], path: Path, links: Sequence[str] | None = None) -> Path:
-    """Write :func:`compare_html` to ``path``."""
-    return h.write_page(path, compare_html(results, links))
+        written.append(path)
+    written.append(h.write_page(out_dir / REPORT_NAME, render_report(result, figures, captions)))
+    return written

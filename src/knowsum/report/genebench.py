@@ -1,6 +1,6 @@
 """The genebench report: the paper's Figs. 4–9 as PNGs and a self-contained ``report.html``.
 
-SciHorizon-GENE (Huang et al.). Plots (written only when the run holds their data):
+SciHorizon-GENE (Huang et al.). Plots (under ``plots/``, written only when the run holds their data):
 
 - ``attention_loc.png`` — accuracy on LOC (low attention) vs other genes for Q1, Q3-A, Q4, with the
   std over rotations as error bars (Fig. 4);
@@ -10,11 +10,13 @@ SciHorizon-GENE (Huang et al.). Plots (written only when the run holds their dat
 - ``go_abstracts.png`` / ``summary_abstracts.png`` — per-instance GO and summary scores without vs
   with abstracts as box plots (Figs. 7–8).
 
-``compare_html`` adds the radar of the four perspectives (Fig. 9) to the comparison tables.
+:func:`write_genebench_compare` adds the radar of the four perspectives (Fig. 9) to the comparison
+tables; :func:`summary_text`, :func:`result_numbers`, :func:`compare_text` and :func:`build_text` are
+the terminal and JSON views the CLI prints.
 
-This module reads result records only — the ``result.json`` content and the ``predictions.jsonl``
-rows as plain dicts — and never imports the instrument. Model replies are passed to the HTML
-helpers as plain text, so they are always escaped.
+This module reads the run records of :mod:`knowsum.records.genebench` only (the Table 2 titles and
+the perspectives come from the record) and never imports the instrument. Model replies are passed
+to the HTML helpers as plain text, so they are always escaped.
 """
 
 from __future__ import annotations
@@ -24,21 +26,29 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from knowsum.records import PLOTS_DIR, REPORT_NAME
+from knowsum.records.genebench import GenebenchResult, InstanceRecord
 from knowsum.report import _genebench_plots as gp
 from knowsum.report import _genebench_sections as sec
 from knowsum.report import _html as h
 from knowsum.report import _plots as plots
-from knowsum.report._genebench_sections import KNOWLEDGE_TITLES
+from knowsum.report._genebench_text import build_text, compare_text, result_numbers, summary_text
 
 __all__ = [
-    "KNOWLEDGE_TITLES",
     "PLOT_FILES",
+    "Table",
+    "build_text",
     "compare_html",
+    "compare_text",
     "genebench_page",
-    "write_compare",
+    "result_numbers",
+    "summary_text",
+    "write_genebench_compare",
     "write_genebench_report",
 ]
 
+Table = tuple[str, list[str], list[list[Any]]]
+"""A comparison table: ``(title, headers, rows)``, cells formatted as text."""
 
 PLOT_FILES = {
     "attention_loc": "attention_loc.png",
@@ -50,7 +60,7 @@ PLOT_FILES = {
 }
 
 
-def _figures(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, str]]:
+def _figures(result: GenebenchResult, records: Sequence[InstanceRecord]) -> dict[str, tuple[Any, str]]:
     built = {
         "attention_loc": gp.loc_bars(result),
         "attention_curve": gp.attention_curve(result),
@@ -63,35 +73,35 @@ def _figures(result: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) ->
 
 
 def genebench_page(
-    result: Mapping[str, Any], records: Sequence[Mapping[str, Any]], images: Mapping[str, tuple[bytes, str]]
+    result: GenebenchResult, records: Sequence[InstanceRecord], images: Mapping[str, tuple[bytes, str]]
 ) -> str:
     """The HTML document of a genebench run (``images``: plot name → (PNG bytes, caption))."""
     imgs = {k: h.figure_png(png, alt=cap, caption=cap, name=k) for k, (png, cap) in images.items()}
-    s = result["scores"]
-    methods = s.get("methods", {})
+    s = result.scores
+    methods = s.methods
     parts: list[h.Markup] = [sec.key_numbers(result), sec.table2(result), sec.cells_table(result)]
-    if "attention_loc" in imgs or "attention_curve" in imgs or s.get("attention"):
+    if "attention_loc" in imgs or "attention_curve" in imgs or s.attention is not None:
         parts.append(sec.attention(result, imgs))
-    if any(c["key"].startswith(("Q2-A/", "Q3-B/")) for c in s.get("cells", [])):
+    if any(c.key.startswith(("Q2-A/", "Q3-B/")) for c in s.cells):
         parts.append(sec.hallucination(result, imgs))
-    if "completeness" in imgs or s.get("pearson"):
+    if "completeness" in imgs or s.pearson:
         parts.append(sec.completeness(result, imgs))
-    if s.get("go"):
+    if s.go:
         parts.append(
             sec.literature(
                 "Gene Ontology with / without abstracts (paper Fig. 7)",
-                s["go"],
+                s.go,
                 methods,
                 sec.GO_IMPL,
                 imgs.get("go_abstracts"),
                 "go",
             )
         )
-    if s.get("summary"):
+    if s.summary:
         parts.append(
             sec.literature(
                 "Functional summaries with / without abstracts (paper Fig. 8)",
-                s["summary"],
+                s.summary,
                 methods,
                 sec.SUMMARY_IMPL,
                 imgs.get("summary_abstracts"),
@@ -101,45 +111,46 @@ def genebench_page(
     parts += [sec.format_errors(result, records), sec.examples(records)]
     if methods:
         parts.append(h.section("Methods", h.table(["metric", "implementation"], list(methods.items()))))
-    parts.append(h.section("Configuration", h.code_block(json.dumps(result.get("config", {}), indent=1))))
-    timing = ", ".join(f"{k} {v:.2f} s" for k, v in result.get("timings", {}).items())
+    parts.append(h.section("Configuration", h.code_block(json.dumps(result.config, indent=1))))
+    timing = ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items())
     return h.page(
-        f"knowsum genebench — {result['model']}",
+        f"knowsum genebench — {result.model}",
         *parts,
-        subtitle=f"questions {result['questions_file']} (sha256 {str(result['questions_sha256'])[:12]}) · "
-        f"{result['created']}",
+        subtitle=f"questions {result.questions_file} (sha256 {result.questions_sha256[:12]}) · "
+        f"{result.created}",
         footer="SciHorizon-GENE (Huang et al.)" + (f" · timings: {timing}" if timing else ""),
     )
 
 
 def write_genebench_report(
-    out_dir: Path, result: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+    out_dir: Path, result: GenebenchResult, records: Sequence[InstanceRecord]
 ) -> list[Path]:
-    """Write the plots (PNG) and ``report.html`` into ``out_dir``; return the written paths.
+    """Write the plots (``plots/*.png``) and ``report.html`` into ``out_dir``; return the written paths.
 
     Args:
         out_dir: Run directory (created if missing).
-        result: The ``result.json`` content (``GenebenchResult.model_dump(mode="json")``).
-        records: The ``predictions.jsonl`` rows (``InstanceRecord.as_dict()``), with or without ``None``s.
+        result: The run record.
+        records: The scored instances (the lines of ``predictions.jsonl``).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     images: dict[str, tuple[bytes, str]] = {}
-    for name, (fig, caption) in _figures(result, records).items():
-        path = out_dir / PLOT_FILES[name]
+    figures = _figures(result, records)
+    if figures:
+        (out_dir / PLOTS_DIR).mkdir(exist_ok=True)
+    for name, (fig, caption) in figures.items():
+        path = out_dir / PLOTS_DIR / PLOT_FILES[name]
         images[name] = (plots.save(fig, path), caption)
         written.append(path)
-    written.append(h.write_page(out_dir / "report.html", genebench_page(result, records, images)))
+    written.append(h.write_page(out_dir / REPORT_NAME, genebench_page(result, records, images)))
     return written
 
 
-def compare_html(
-    results: Sequence[Mapping[str, Any]], tables: Sequence[tuple[str, list[str], list[list[Any]]]]
-) -> str:
+def compare_html(results: Sequence[GenebenchResult], tables: Sequence[Table]) -> str:
     """Runs side by side: the radar of the four perspectives (Fig. 9) and the comparison tables.
 
     Args:
-        results: ``result.json`` contents of the runs.
+        results: The runs' records.
         tables: ``(title, headers, rows)`` tables (``knowsum.genebench.compare_tables``); the first
             column is text, the others are numbers formatted as text.
     """
@@ -158,10 +169,6 @@ def compare_html(
     )
 
 
-def write_compare(
-    path: Path,
-    results: Sequence[Mapping[str, Any]],
-    tables: Sequence[tuple[str, list[str], list[list[Any]]]],
-) -> Path:
-    """Write :func:`compare_html` to ``path``; return it."""
+def write_genebench_compare(path: Path, results: Sequence[GenebenchResult], tables: Sequence[Table]) -> Path:
+    """Write :func:`compare_html` (a page of several runs) to ``path``; return it."""
     return h.write_page(path, compare_html(results, tables))

@@ -1,18 +1,33 @@
-"""Versioned result records of genebench (``result.json`` and ``predictions.jsonl``).
+"""The records of a genebench run: ``result.json`` (:class:`GenebenchResult`) and the lines of
+``predictions.jsonl`` (:class:`InstanceRecord`).
 
 Scores are fractions in [0, 1] (tables show them as percentages, like the paper). Undefined numbers
 (a correlation over constant values, a cell with no question) are ``None`` — JSON ``null``.
+
+The record carries the names the pages print — the Table 2 title of each knowledge type and the
+cells of each perspective (Fig. 9) — so the report layer reads them from the run, not from the
+instrument. Schema versions::
+
+    1  the first record; replies were read by the rule that is now called lenient
+    2  + reply rule, format errors under both rules and by kind, truncated replies, token budgets
+    3  the shared run record (knowsum_version, backend, kb_releases) + knowledge_titles, perspectives
+
+:meth:`GenebenchResult.migrate` reads versions 1 and 2.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowsum.records._base import Record
+
 __all__ = [
+    "KNOWLEDGE_TITLES",
+    "PERSPECTIVES",
     "RESULT_VERSION",
     "AttentionCurve",
     "Cell",
@@ -22,7 +37,29 @@ __all__ = [
     "Pearson",
 ]
 
-RESULT_VERSION = 2
+RESULT_VERSION = 3
+
+#: Table 2 column title of each knowledge type, in the paper's column order. The instrument writes
+#: them into every result (:attr:`GenebenchResult.knowledge_titles`); files older than version 3 get
+#: them when read.
+KNOWLEDGE_TITLES: dict[str, str] = {
+    "full name": "Gene Full Name",
+    "synonyms": "Synonyms",
+    "chromosome": "Chromosome Location",
+    "gene_type": "Gene Type",
+    "designation": "Related Proteins",
+    "expression": "Expression Pattern",
+    "go_annotation": "Gene Ontology",
+    "summary": "Functional Summary",
+}
+#: The four perspectives (§3.4) as the cells averaged for the radar of Fig. 9 (carried in every
+#: result as :attr:`GenebenchResult.perspectives`, like the titles).
+PERSPECTIVES: dict[str, tuple[str, ...]] = {
+    "research attention": ("Q1/loc", "Q1/non-loc", "Q3-A/loc", "Q3-A/non-loc", "Q4/loc", "Q4/non-loc"),
+    "hallucination resistance": ("Q2-A/no-answer", "Q3-B/no-answer"),
+    "knowledge completeness": ("Q2-B", "Q5", "Q6"),
+    "literature influence": ("Q7/no_ref", "Q7/with_ref", "Q8/no_ref", "Q8/with_ref"),
+}
 
 
 class _Record(BaseModel):
@@ -177,13 +214,20 @@ class GenebenchScores(_Record):
     methods: dict[str, str] = Field(default_factory=dict, description="Implementation of each metric.")
 
 
-class GenebenchResult(_Record):
-    """Result of one genebench run or scored prediction file (``result.json``)."""
+class GenebenchResult(Record):
+    """Result of one genebench run or scored prediction file (``result.json``).
+
+    ``model`` is the model id, or ``predictions file`` (backend ``file``) when the answers were
+    scored from a file made elsewhere.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, ser_json_inf_nan="null")
+
+    KIND: ClassVar[str] = "genebench"
+    VERSION: ClassVar[int] = RESULT_VERSION
 
     version: int = Field(RESULT_VERSION, description="Schema version.")
     kind: Literal["genebench"] = "genebench"
-    model: str = Field(description="Model id ('predictions file' when scored from a file).")
-    created: str = Field(description="ISO time the result was made.")
     questions_file: str = Field(description="Question file (or 'built').")
     questions_sha256: str = Field(description="sha256 of the question set's JSONL.")
     n_questions: int
@@ -195,3 +239,41 @@ class GenebenchResult(_Record):
     build: dict[str, Any] = Field(default_factory=dict, description="Build report when questions were built.")
     scores: GenebenchScores
     timings: dict[str, float] = Field(default_factory=dict)
+    knowledge_titles: dict[str, str] = Field(
+        default_factory=lambda: dict(KNOWLEDGE_TITLES),
+        description="Knowledge type → its Table 2 column title, in the paper's column order.",
+    )
+    perspectives: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(PERSPECTIVES),
+        description="Perspective (§3.4) → the cell keys averaged for it (Fig. 9).",
+    )
+
+    def title(self, knowledge: str) -> str:
+        """The Table 2 title of a knowledge type (the type itself when it has none)."""
+        return self.knowledge_titles.get(knowledge, knowledge)
+
+    def perspective_means(self) -> dict[str, float | None]:
+        """Mean of the cells of each perspective (``None`` when none was asked), as in Fig. 9."""
+        by_key = {c.key: c.mean for c in self.scores.cells}
+        out: dict[str, float | None] = {}
+        for name, keys in self.perspectives.items():
+            vals = [v for k in keys if (v := by_key.get(k)) is not None]
+            out[name] = sum(vals) / len(vals) if vals else None
+        return out
+
+    @classmethod
+    def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Read a version 1 or 2 ``result.json``.
+
+        Version 1 replies were read by the rule now called lenient, so a version 1 record without a
+        reply rule gets ``lenient``; versions before 3 get the titles and perspectives of today
+        (unchanged since version 1), and ``backend`` ``file`` when scored from a prediction file.
+        """
+        if version < 2 and isinstance(data.get("scores"), dict):
+            data["scores"] = {**data["scores"]}
+            data["scores"].setdefault("reply_rule", "lenient")
+        data.setdefault("knowledge_titles", dict(KNOWLEDGE_TITLES))
+        data.setdefault("perspectives", {k: list(v) for k, v in PERSPECTIVES.items()})
+        if data.get("model") == "predictions file":
+            data.setdefault("backend", "file")
+        return super().migrate(data, version)

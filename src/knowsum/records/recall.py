@@ -1,16 +1,36 @@
-"""Versioned result records of the recall instrument (written as ``result.json`` / ``predictions.jsonl``).
+"""The records of a recall run: ``result.json`` (:class:`RecallResult`) and ``predictions.jsonl``
+(one :class:`PredictionRecord` per probed concept).
 
 Undefined numbers (a mean over no errors, a correlation over fewer than three buckets) are
 ``None`` — JSON ``null`` — never NaN.
+
+Schema versions of ``result.json`` (every one still loads with :func:`~knowsum.records.load_record`):
+
+- 1: accuracy, error analysis, popularity and invariance under knowsum's rules;
+- 2: ``scores.paper`` (the paper's comparability rules), the Granger permutation p, per-bucket
+  paper-rule error means, ``warnings`` (empty in a version-1 file);
+- 3: the shared run record (:class:`~knowsum.records.Record`): ``backend`` (``file`` for scored
+  predictions, empty when a version 1–2 run did not record it), ``kb_releases``
+  (``{kb: release}``, from ``kb_release``), ``knowsum_version``.
+  Later fields with defaults, same version: an invariance summary's ``reading`` (``knowsum``
+  unless read from an answers file under the paper's reading), ``source`` and ``per_bucket``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from pathlib import Path
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowsum.errors import InputFileError
+from knowsum.records._base import Record
 
 __all__ = [
+    "INVARIANCE_TITLES",
+    "PREDICTIONS_NAME",
+    "READING_NOTES",
     "RESULT_VERSION",
     "RULES_NOTE",
     "BucketStats",
@@ -19,14 +39,21 @@ __all__ = [
     "PaperScores",
     "PopularityScores",
     "PredictionRecord",
+    "Reading",
     "RecallResult",
     "RecallScores",
     "Status",
+    "load_predictions",
 ]
 
-RESULT_VERSION = 2
-"""2: ``scores.paper`` (the paper's comparability rules), Granger permutation p, per-bucket paper
-error means, ``warnings``; version-1 records still load (the new fields are empty)."""
+RESULT_VERSION = 3
+"""The schema version of ``result.json`` this knowsum writes (see the module docstring)."""
+
+PREDICTIONS_NAME = "predictions.jsonl"
+"""The file of a run directory holding one :class:`PredictionRecord` per line."""
+
+INVARIANCE_TITLES = {"pi1": "PI-1 (repetitions)", "pi2": "PI-2 (temperatures)", "pi3": "PI-3 (languages)"}
+"""What each prediction-invariance method varies (paper §6), as tables and figures name it."""
 
 RULES_NOTE = (
     "paper rules: an answer exists only if it is one of the study's concept IDs and every distinct "
@@ -34,6 +61,17 @@ RULES_NOTE = (
     "(obsolete and alternative IDs too) and a no-ID answer is not an invented ID"
 )
 """The one-line explanation shown next to the two rule sets (terminal, JSON, report.html)."""
+
+Reading = Literal["paper", "knowsum"]
+"""How prediction-invariance answers are counted (paper §6.1; docs/recall.md "Two readings")."""
+
+READING_NOTES: dict[str, str] = {
+    "paper": "the paper's reading: distinct answers as written, correct only when the answer is the "
+    "gold ID (the authors' compute_accuracy_per_bucket.py)",
+    "knowsum": "knowsum's reading: distinct extracted IDs, every no-ID answer the same answer, "
+    "correct when the extracted ID is the gold ID",
+}
+"""Reading → the one-line explanation shown next to invariance numbers (terminal, report.html)."""
 
 Status = Literal["correct", "wrong", "invented", "no_id"]
 """``correct``; ``wrong``: an existing ID of another concept; ``invented``: well formed but absent
@@ -135,7 +173,7 @@ class PopularityScores(_Record):
 
 
 class PaperScores(_Record):
-    """Tables 2–3 under the paper's comparability rules (issue 15, rules 1–2; docs/recall.md).
+    """Tables 2–3 under the paper's comparability rules (rules 1–2 of docs/recall.md).
 
     An answer *exists* when it is one of the study's concept IDs (the probed universe or the rows
     of the scored file; the whole ontology for ICD-10 and Wikidata, §4.1 fn. 8). Answers are
@@ -197,7 +235,7 @@ class InvarianceBucket(_Record):
 
 
 class InvarianceSummary(_Record):
-    """Prediction invariance PI-1/2/3 (paper §6)."""
+    """Prediction invariance PI-1/2/3 (paper §6) of one method under one reading of the answers."""
 
     method: Literal["pi1", "pi2", "pi3"]
     m: int = Field(description="Prompts per concept (M).")
@@ -208,20 +246,90 @@ class InvarianceSummary(_Record):
     buckets: list[InvarianceBucket] = Field(default_factory=list)
     spearman: float | None = Field(None, description="Spearman ρ of AvPI vs accuracy over buckets.")
     spearman_p: float | None = None
+    reading: Reading = Field(
+        "knowsum",
+        description="How answers were counted (READING_NOTES): 'knowsum' (extracted IDs, a run's rule) or "
+        "'paper' (answers as written, the authors' script); a run and a version 1–2 record: knowsum.",
+    )
+    source: str = Field("", description="The answers file scored (empty: the run asked the model).")
+    per_bucket: int | None = Field(
+        None,
+        description="K of an answers file's concepts: row i is in bucket i // K + 1 (None: a run, "
+        "whose buckets are the popularity buckets).",
+    )
+
+    @property
+    def title(self) -> str:
+        """What the method varies, as tables and figures name it (``PI-2 (temperatures)``)."""
+        return INVARIANCE_TITLES[self.method]
 
 
-class RecallResult(_Record):
-    """The record of one recall run or one scored predictions file (``result.json``)."""
+class RecallResult(Record):
+    """The record of one recall run or one scored predictions file (``result.json``).
+
+    ``model`` is the model id, or the predictions file's name for a scored file (``backend``
+    ``file``, ``api`` ``file``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    KIND: ClassVar[str] = "recall"
+    VERSION: ClassVar[int] = RESULT_VERSION
 
     version: int = Field(RESULT_VERSION, description="Schema version of this record.")
     kind: Literal["recall"] = "recall"
     kb: str = Field(description="Knowledge base probed.")
-    kb_release: str = Field("", description="Release of the installed KB.")
-    model: str = Field(description="Model id (or the predictions file for `recall score`).")
+    kb_release: str = Field("", description="Release of the installed KB (also in kb_releases).")
     api: str = Field("chat", description="chat or completions (or 'file').")
-    created: str = Field(description="UTC time the record was written (ISO 8601).")
     config: dict[str, Any] = Field(default_factory=dict, description="The run configuration.")
     scores: RecallScores
-    invariance: list[InvarianceSummary] = Field(default_factory=list)
+    invariance: list[InvarianceSummary] = Field(
+        default_factory=list,
+        description="Prediction invariance per method: knowsum's reading (a run), or the paper's "
+        "and knowsum's readings of an answers file (recall score --invariance-file), paper first.",
+    )
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per step.")
     warnings: list[str] = Field(default_factory=list, description="Data problems kept and reported.")
+
+    def invariance_readings(self) -> dict[str, dict[str, InvarianceSummary]]:
+        """Method → reading → summary, in the order of ``invariance`` (a run: knowsum's only)."""
+        out: dict[str, dict[str, InvarianceSummary]] = {}
+        for s in self.invariance:
+            out.setdefault(s.method, {})[s.reading] = s
+        return out
+
+    @classmethod
+    def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Versions 1–2 → 3: ``backend`` (``file`` for a scored file, else unknown) and
+        ``kb_releases`` from ``kb_release``; the fields version 2 added keep their defaults."""
+        data.setdefault("backend", "file" if data.get("api") == "file" else "")
+        if isinstance(data.get("kb"), str):
+            data.setdefault("kb_releases", {data["kb"]: data.get("kb_release") or ""})
+        return super().migrate(data, version)
+
+
+def load_predictions(path: Path) -> list[PredictionRecord]:
+    """The :class:`PredictionRecord` lines of a run's ``predictions.jsonl`` (``path``: the run
+    directory or the file).
+
+    Raises:
+        InputFileError: missing or unreadable file, or a line that is not a prediction record
+            (named by its line number).
+    """
+    file = path / PREDICTIONS_NAME if path.is_dir() else path
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputFileError(
+            file, f"cannot read recall predictions ({exc}); pass a recall run directory"
+        ) from None
+    records: list[PredictionRecord] = []
+    for no, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(PredictionRecord.model_validate(json.loads(line)))
+        except (json.JSONDecodeError, ValidationError) as exc:
+            problem = exc.msg if isinstance(exc, json.JSONDecodeError) else exc.errors()[0]["msg"]
+            raise InputFileError(file, f"not a recall prediction record: {problem}", no, line) from None
+    return records

@@ -1,7 +1,16 @@
-"""The census result record (``result.json``) and the per-item record (``items.jsonl``).
+"""The census run record (``result.json``), the per-item record (``items.jsonl``), and the
+published reference rows a comparison ranks runs among.
 
-Both are pydantic models with a schema ``version``; undefined numbers (e.g. no verified item, so
-no estimate) are ``null`` in JSON.
+:class:`CensusResult` is a :class:`~knowsum.records.Record` (``kind`` ``"census"``); undefined
+numbers (e.g. no verified item, so no estimate) are ``null`` in JSON. Every earlier schema version
+still loads (:meth:`CensusResult.migrate`):
+
+- version 1 was written with re-centred percentile intervals and, unless ``count_duplicates``,
+  incidence counting, which is what it is read as;
+- version 2 stored ``Û(t)`` as computed, possibly negative; it is read with version 3's rule
+  (reported ``max(Û, 0)``, the computed value kept in ``n_unseen_raw`` / ``unseen_raw``);
+- version 3 held the task kind in ``kind``; version 4 moves it to ``task_kind`` and ``kind`` names
+  the instrument, as in every run record.
 """
 
 from __future__ import annotations
@@ -9,13 +18,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.errors import InputFileError
+from knowsum.records import Record, load_record, published_label
 
 __all__ = [
+    "PUBLISHED_PAPER",
+    "PUBLISHED_TABLE",
     "RESULT_VERSION",
     "CensusResult",
     "Counts",
@@ -25,18 +36,18 @@ __all__ = [
     "ItemRecord",
     "KBCategories",
     "KPoint",
+    "PublishedRow",
     "Sensitivity",
     "StopInfo",
     "TopItem",
     "load_result",
 ]
 
-RESULT_VERSION = 3
-"""Schema version. 2 (issue 10) added ``interval_method`` and ``counting``; version-1 files still load
-(they were written with re-centred percentile intervals and, unless ``count_duplicates``, incidence
-counting, which is what they are read as). 3 (issue 20) reports ``Û(t)`` as ``max(Û, 0)`` and keeps
-the computed value in ``n_unseen_raw`` (``unseen_raw``, ``n_unseen_raw`` in curves and studies);
-older files are read with that rule applied to their stored numbers."""
+RESULT_VERSION = 4
+"""Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
+
+PUBLISHED_PAPER = "KnowSum"
+PUBLISHED_TABLE = "Table 1"
 
 
 class _Record(BaseModel):
@@ -193,7 +204,7 @@ class DiversityInfo(_Record):
 
 
 class KBCategories(_Record):
-    """The disease KB's top-level categories, one per term (paper Fig. 10 right; issue 18)."""
+    """The disease KB's top-level categories, one per term (paper Fig. 10 right)."""
 
     kb: str = Field(description="knowledge base (doid)")
     rule: str = Field(description="how a term with several is_a paths gets one category")
@@ -205,18 +216,20 @@ class KBCategories(_Record):
     )
 
 
-class CensusResult(_Record):
+class CensusResult(Record):
     """Everything a census run found (``result.json``)."""
 
-    version: int = Field(RESULT_VERSION, description="schema version")
-    created: str = Field(description="UTC time the result was written (ISO 8601)")
-    task: str
-    kind: str
+    KIND: ClassVar[str] = "census"
+    VERSION: ClassVar[int] = RESULT_VERSION
+
+    version: int = Field(RESULT_VERSION, description="schema version of the census record")
+    kind: Literal["census"] = "census"
+    task: str = Field(description="the task as given (diseases, theorems, ontology:go, score:FILE…)")
+    task_kind: str = Field(description="which verifier and clustering applied: diseases, theorems, "
+                           "ontology, diversity or text")  # fmt: skip
     prompt: str
-    model: str = Field(description="model id")
-    backend: str = Field(description="backend kind: local, openai, mock")
     criterion: str
-    parameters: dict[str, Any] = Field(description="the full validated configuration")
+    parameters: dict[str, Any] = Field(description="the validated method settings (CensusConfig)")
     counts: Counts
     prevalence: list[tuple[int, int]] = Field(description="(s, n_s) pairs, n_s > 0")
     n_queries: int
@@ -267,6 +280,22 @@ class CensusResult(_Record):
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
 
+    @classmethod
+    def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Versions 1-3 → 4 (the module docstring says what each step restores)."""
+        if version == 1:
+            raw = data.get("parameters")
+            params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+            data.update(
+                interval_method="percentile",
+                counting="mention" if params.get("count_duplicates") else "incidence",
+            )
+        if version <= 2:
+            _clamp_v2(data)
+        if "task_kind" not in data and "kind" in data:  # version 3's kind was the task kind
+            data["task_kind"] = data.pop("kind")
+        return super().migrate(data, version)
+
 
 def _clamp_point(point: dict[str, Any], n_seen: float, unseen: str, raw: str) -> None:
     """Version 2 → 3 for one estimate: keep ``unseen`` as ``raw``, report ``max(Û, 0)``."""
@@ -298,40 +327,44 @@ def _clamp_v2(data: dict[str, Any]) -> None:
             for point in study.get(key) or []:
                 if isinstance(point, dict):
                     _clamp_point(point, n_seen, unseen, raw)
-    data["version"] = RESULT_VERSION
 
 
 def load_result(path: Path) -> CensusResult:
-    """Read ``result.json`` (a run directory or the file itself).
+    """Read a census ``result.json`` (a run directory or the file), any schema version.
 
     Raises:
-        InputFileError: missing file, bad JSON, another schema version or invalid fields.
+        InputFileError: missing file, bad JSON, another instrument's record, an unsupported schema
+            version or an invalid field.
     """
-    file = path / "result.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputFileError(file, "no census result here (run `knowsum census run` first)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputFileError(file, f"cannot read census result: {exc}") from None
-    if not isinstance(data, dict) or data.get("version") not in (1, 2, RESULT_VERSION):
-        version = data.get("version") if isinstance(data, dict) else None
-        raise InputFileError(
-            file, f"unsupported census result version {version!r} (expected {RESULT_VERSION})"
-        )
-    if data["version"] == 1:  # what version 1 always did
-        raw = data.get("parameters")
-        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        data.update(
-            version=2,
-            interval_method="percentile",
-            counting="mention" if params.get("count_duplicates") else "incidence",
-        )
-    if data["version"] == 2:
-        _clamp_v2(data)
-    try:
-        return CensusResult.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise InputFileError(file, f"invalid census result field {where}: {err['msg']}") from None
+    return load_record(path, CensusResult)
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedRow:
+    """One model × criterion of the KnowSum paper's Table 1, ranked beside runs by a comparison.
+
+    Attributes:
+        model: The model as the paper names it.
+        task: ``theorems`` or ``diseases``.
+        criterion: ``strict`` or ``relaxed``.
+        n_seen: ``N_seen``.
+        n_total: ``N̂_tot``.
+        skr: ``SKR`` as printed.
+    """
+
+    model: str
+    task: str
+    criterion: str
+    n_seen: int
+    n_total: float
+    skr: float
+
+    @property
+    def label(self) -> str:
+        """How every table and figure marks the row: ``GPT-4o · KnowSum Table 1``."""
+        return published_label(self.model, PUBLISHED_PAPER, PUBLISHED_TABLE)
+
+    @property
+    def n_unseen_raw(self) -> float:
+        """``N̂_tot − N_seen`` (the paper prints no raw Û; none is negative)."""
+        return self.n_total - self.n_seen

@@ -1,0 +1,151 @@
+"""The census commands' shared pieces: method options, config assembly, the run's output."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from pydantic import ValidationError
+
+from knowsum._util import config_error
+from knowsum.census import RUN_KEYS, CensusConfig, CensusRun, RunSettings, load_config
+from knowsum.cli._common import ModelOptions, apply_options
+from knowsum.cli._options import echo_json, finish, n_bootstrap_option, note, seed_option
+from knowsum.errors import ConfigError
+from knowsum.models import Backend
+from knowsum.report.census import summary_data, summary_table
+
+__all__ = [
+    "census_settings",
+    "default",
+    "estimation_options",
+    "explicit",
+    "k_value",
+    "opened",
+    "print_run",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_K_HELP = "Truncation k: 'auto' (held-out choice among 6, 8, 10) or an integer in [1, 50]."
+
+
+def default(name: str) -> Any:
+    """The :class:`CensusConfig` default of ``name`` (the options show the config's own defaults)."""
+    return CensusConfig.model_fields[name].default
+
+
+def k_value(value: str | None) -> int | str | None:
+    """``--k``: ``auto``, an integer, or ``None`` (not given)."""
+    if value is None or value == "auto":
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"invalid --k {value!r}: give 'auto' or an integer in [1, 50]") from None
+
+
+def estimation_options(func: F) -> F:
+    """``--t --k --criterion --interval --count --seed --n-bootstrap`` (every census command)."""
+    return apply_options(
+        func,
+        [
+            click.option(
+                "--t", "t", type=float, default=default("t"), show_default=True,
+                help="Extrapolation factor t (the paper's t).",
+            ),
+            click.option("--k", "k", default=default("k"), show_default=True, help=_K_HELP),
+            click.option(
+                "--criterion", type=click.Choice(["strict", "relaxed"]), default=default("criterion"),
+                show_default=True, help="Verification criterion (paper §4.1).",
+            ),
+            click.option(
+                "--interval", type=click.Choice(["lognormal", "percentile"]), default=default("interval"),
+                show_default=True,
+                help="Interval: lognormal (Chao 1987, never below N_seen) or percentile (re-centred).",
+            ),
+            click.option(
+                "--count", type=click.Choice(["mention", "incidence"]), default=default("count"),
+                show_default=True, help="Counting unit: every mention (paper App. B.3) or once per response.",
+            ),
+            seed_option,
+            n_bootstrap_option(default("n_bootstrap"), "Bootstrap resamples (0 = no interval)."),
+        ],
+    )  # fmt: skip
+
+
+def explicit(kw: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``kw`` given on the command line or in the environment (not defaults)."""
+    ctx = click.get_current_context()
+    defaults = {p.name: p.default for p in ctx.command.params}
+    given = {}
+    for name, value in kw.items():
+        source = ctx.get_parameter_source(name)
+        by_default = source is None or source.name in ("DEFAULT", "DEFAULT_MAP")
+        if by_default and (value is None or value == () or value == defaults.get(name)):
+            continue
+        given[name] = value
+    return given
+
+
+def census_settings(
+    task: str | None, config_path: Path | None, kw: dict[str, Any], where: str
+) -> tuple[CensusConfig, ModelOptions, RunSettings]:
+    """The method settings, the model options and the run settings of a census command.
+
+    Options given on the command line win over a ``--config`` file, which wins over the defaults.
+    ``kw`` holds the values of the model, store, out and method options.
+    """
+    given = explicit(kw)
+    if "store_path" in given:
+        given["store"] = given.pop("store_path")
+    if "k" in given:
+        given["k"] = k_value(given["k"])
+    if "pool_with" in given:
+        given["pool_with"] = tuple(given["pool_with"])
+    if task is not None:
+        given["task"] = task
+    api = given.pop("api", kw.get("api", "chat"))
+    if config_path is not None:
+        loaded = load_config(config_path, given)
+        cfg, run = loaded.config, loaded.run
+    else:
+        if task is None:
+            raise click.UsageError(
+                "give a TASK (diseases, theorems, ontology:KB, diversity) or --config FILE"
+            )
+        try:
+            cfg = CensusConfig(**{k: v for k, v in given.items() if k not in RUN_KEYS})
+            run = RunSettings(**{k: v for k, v in given.items() if k in RUN_KEYS})
+        except ValidationError as exc:
+            raise config_error(exc, where) from None
+    model = ModelOptions(
+        model=run.model, base_url=run.base_url, server_kind=run.server_kind, api=api,
+        concurrency=run.concurrency, timeout=run.timeout, retries=run.retries,
+    )  # fmt: skip
+    return cfg, model, run
+
+
+@contextmanager
+def opened(options: ModelOptions) -> Iterator[Backend]:
+    """Open the backend of ``options`` and close it when done."""
+    backend = options.open()
+    try:
+        yield backend
+    finally:
+        asyncio.run(backend.aclose())
+
+
+def print_run(run: CensusRun, *, markdown: bool, as_json: bool) -> None:
+    """The notes (stderr), the summary table or JSON object, and last the ``report: PATH`` line."""
+    for message in run.result.notes:
+        note(message)
+    if as_json:
+        echo_json({**summary_data(run.result), "out_dir": str(run.out_dir), "report": str(run.report)})
+    else:
+        click.echo(summary_table(run.result, markdown=markdown))
+    finish(run.report, as_json=as_json)

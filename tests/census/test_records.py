@@ -1,0 +1,98 @@
+"""The census record in the one instrument shape: every schema version on disk still loads, a run
+returns a CensusRun and writes plots/, report.html and result.json, and published rows are marked
+one way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.census import (
+    CensusConfig,
+    CensusResult,
+    CensusRun,
+    compare_results,
+    load_result,
+    prepare_census,
+    run_census,
+)
+from knowsum.errors import InputFileError
+from knowsum.kb import load_ontology
+from knowsum.models import MockBackend, ResponseStore
+from knowsum.records import load_record
+
+from .zipf import disease_names
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> None:
+    path = FIXTURES / f"result_v{version}.json"
+    old = json.loads(path.read_text())
+    assert old["version"] == version and old["kind"] == "text"  # the task kind, before version 4
+    result = load_record(path, CensusResult)
+    assert load_result(path) == result
+    assert (result.version, result.kind, result.task_kind) == (4, "census", "text")
+    assert (result.model, result.backend, result.knowsum_version) == ("old-model", "items", "")
+    assert (result.task, result.n_seen, result.n_total) == ("score:items", old["n_seen"], old["n_total"])
+    assert result.n_unseen_raw == old["n_unseen"]  # positive: reported as computed
+    assert all(p.unseen_raw == p.unseen for p in result.curve)
+    if version == 1:  # written with percentile intervals, incidence counting unless count_duplicates
+        assert (result.interval_method, result.counting) == ("percentile", "incidence")
+    else:
+        assert (result.interval_method, result.counting) == ("lognormal", "mention")
+        assert result.sensitivity is not None
+        assert [p.n_unseen_raw for p in result.sensitivity.k_points] == [
+            p["n_unseen"] for p in old["sensitivity"]["k_points"]
+        ]
+    # an old run directory still gets its page
+    from knowsum.report.census import write_census_report
+
+    written = write_census_report(tmp_path, result)
+    assert written[-1] == tmp_path / "report.html" and all(p.is_file() for p in written)
+    assert {p.parent.name for p in written[:-1]} == {"plots"}
+
+
+def test_another_instruments_record_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps({"version": 1, "kind": "recall", "model": "m"}))
+    with pytest.raises(InputFileError, match=r"not a census result\.json"):
+        load_result(path)
+
+
+def test_a_run_returns_its_census_run_and_writes_the_run_directory(
+    kb_home: Path, tmp_path: Path, store: ResponseStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [name for _, name in disease_names(load_ontology("doid"), 6)]
+    texts = ["\n".join(names[i : i + 3]) for i in range(4)]
+    backend = MockBackend(lambda r: texts[r.sample_index % 4], model_id="org/tiny-model")
+    cfg = CensusConfig(task="diseases", queries=4, n_bootstrap=20)
+    monkeypatch.chdir(tmp_path)
+    run = run_census(cfg, backend, store=store)
+    assert isinstance(run, CensusRun)
+    assert run.out_dir == Path("census-runs") / "diseases-tiny-model"  # the default folder
+    assert run.report == run.out_dir / "report.html" and run.report.is_file()
+    assert {p.name for p in run.out_dir.iterdir()} == {"items.jsonl", "plots", "report.html", "result.json"}
+    assert (run.out_dir / "plots" / "prevalence.png").is_file()
+    assert load_result(run.out_dir) == run.result
+    r = run.result
+    assert (r.kind, r.task_kind, r.backend, r.model) == ("census", "diseases", "mock", "org/tiny-model")
+    assert set(r.kb_releases) == {"doid"} and r.kb_releases["doid"]
+    assert "model" not in r.parameters and "out" not in r.parameters  # the method's settings only
+    # a plan made for another configuration is refused
+    with pytest.raises(ValueError, match="another configuration"):
+        run_census(cfg, backend, store=store, plan=prepare_census(cfg.model_copy(update={"queries": 3})))
+
+
+def test_published_rows_are_marked_one_way() -> None:
+    run = FIXTURES / "result_v3.json"
+    mixed = compare_results([run], published=True)
+    assert mixed.missing == ["score:items relaxed"] and len(mixed.rows) == 1
+    assert mixed.reports == [(FIXTURES / "report.html").resolve()]
+    from knowsum.census import published_rows
+
+    row = published_rows("diseases", "strict")[2]
+    assert row.label == "LLaMA-V3-70B-instruct · KnowSum Table 1"
