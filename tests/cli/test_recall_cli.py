@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -259,3 +261,188 @@ def test_compare_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert first["headers"][:3] == ["Dataset", "release.csv", "Pythia-12B · Bombieri et al. Table 1"]
     assert first["rows"][0][:2] == ["go", 0.25]
     assert data["tables"][2]["headers"][4] == "Pythia-12B · Bombieri et al. Table 3 Unq"
+
+
+# --- recall score --invariance-file: answers made elsewhere (paper §6) --------------------------
+
+INV = FIX / "invariance"
+
+
+def _inv_args(out: Path, *extra: str) -> list[str]:
+    preds = str(INV / "concepts.csv")
+    return [
+        "recall",
+        "score",
+        "--kb",
+        "go",
+        "--predictions",
+        preds,
+        "--n-perm",
+        "2000",
+        "--out",
+        str(out),
+        *extra,
+    ]
+
+
+def test_score_invariance_file_hand_made(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hand-made fixture (3 buckets × K = 2, M = 3; derivation in test_invariance_files.py):
+    paper reading AvPI (.25, .25, .75), accuracy (0, 1/2, 5/6), ρ = √3/2 (p ≈ 4/6); knowsum
+    reading AvPI (.5, .75, .75), accuracy (0, 5/6, 5/6), ρ = 1 (p ≈ 2/6)."""
+    out = tmp_path / "inv"
+    answers = str(INV / "answers_m3.txt")
+    assert main(_inv_args(out, "--per-bucket", "2", "--invariance-file", f"pi1={answers}", "--json")) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1] == f"report: {out / 'report.html'}"
+    inv = json.loads(captured.out)["invariance"]
+    assert list(inv) == ["pi1"]
+    paper, own = inv["pi1"], inv["pi1"]["knowsum"]
+    assert (paper["reading"], paper["m"], paper["n_concepts"], paper["per_bucket"]) == ("paper", 3, 6, 2)
+    assert paper["source"] == answers and paper["buckets"] == [1, 2, 3]
+    assert paper["avpi"] == [0.25, 0.25, 0.75] and paper["accuracy"] == [0.0, 0.5, 5 / 6]
+    assert paper["avpi_spearman"] == pytest.approx(math.sqrt(3) / 2, rel=1e-12)
+    assert paper["avpi_spearman_p"] == pytest.approx(2 / 3, abs=0.03)
+    assert own["avpi"] == [0.5, 0.75, 0.75] and own["accuracy"] == [0.0, 5 / 6, 5 / 6]
+    assert own["avpi_spearman"] == pytest.approx(1.0, rel=1e-12)
+    assert own["avpi_spearman_p"] == pytest.approx(1 / 3, abs=0.03)
+    assert (paper["mean_pi"], own["mean_pi"]) == (5 / 12, 2 / 3)
+    # the record: both readings, named; the extracted answers in predictions.jsonl; Fig. 4 twice
+    saved = json.loads((out / "result.json").read_text())
+    assert [(s["method"], s["reading"], s["per_bucket"]) for s in saved["invariance"]] == [
+        ("pi1", "paper", 2),
+        ("pi1", "knowsum", 2),
+    ]
+    assert saved["config"]["per_bucket"] == 2 and saved["config"]["invariance_files"] == {"pi1": answers}
+    preds = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
+    assert preds[0]["answers"] == {"pi1": ["GO:0060219", None, None]}
+    for name in ("invariance_per_bucket.png", "invariance_per_bucket_knowsum.png"):
+        assert (out / "plots" / name).stat().st_size > 1000, name
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert 'data-plot="invariance"' in html and 'data-plot="invariance_knowsum"' in html
+
+
+def test_score_invariance_terminal_table(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = str(INV / "answers_m3.txt")
+    assert main(_inv_args(tmp_path / "t", "--per-bucket", "2", "--invariance-file", f"PI1={answers}")) == 0
+    out = capsys.readouterr().out
+    assert "prediction invariance (§6.3)" in out
+    row = next(line for line in out.splitlines() if line.startswith("PI-1 (repetitions)"))
+    cells = row.split()  # method (2 words), M, concepts, ρ paper, p paper, ρ knowsum, p knowsum
+    assert cells[2:5] == ["3", "6", "0.866"] and cells[6] == "1"  # ρ = √3/2 and 1 (4 significant digits)
+    assert float(cells[5]) == pytest.approx(2 / 3, abs=0.03) and float(cells[7]) == pytest.approx(
+        1 / 3, abs=0.03
+    )
+    assert "the paper's reading: distinct answers as written" in out
+    assert "knowsum's reading: distinct extracted IDs" in out
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--invariance-file", "pi4=x.txt", "--per-bucket", "2"],
+            "unknown method 'pi4'; use pi1, pi2 or pi3",
+        ),
+        (
+            ["--invariance-file", "answers.txt", "--per-bucket", "2"],
+            "expected METHOD=FILE, got 'answers.txt'",
+        ),
+        (["--invariance-file", "pi1=ANSWERS"], "--invariance-file needs --per-bucket K"),
+        (["--per-bucket", "2"], "--per-bucket K applies to --invariance-file answers only"),
+        (
+            ["--invariance-file", "pi1=ANSWERS", "--invariance-file", "pi1=ANSWERS", "--per-bucket", "2"],
+            "pi1 given twice",
+        ),
+        (["--invariance-file", "pi1=ANSWERS", "--per-bucket", "4"], "6 concepts are not K = 4 per bucket"),
+        (
+            ["--invariance-file", "pi2=SEVEN", "--per-bucket", "2"],
+            "7 lines is not a multiple of the 6 concepts",
+        ),
+        (["--invariance-file", "pi3=EMPTY", "--per-bucket", "2"], "empty file; expected one answer per line"),
+        (["--invariance-file", "pi3=MISSING", "--per-bucket", "2"], "no such file"),
+    ],
+)
+def test_score_invariance_bad_inputs(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    """Each malformed input: one line on stderr, exit 2, nothing written."""
+    files = {
+        "ANSWERS": str(INV / "answers_m3.txt"),
+        "SEVEN": _write(tmp_path, "seven.txt", "GO:0001822\n" * 7),
+        "EMPTY": _write(tmp_path, "empty.txt", "\n"),
+        "MISSING": str(tmp_path / "missing.txt"),
+    }
+    args = [f"{a[:4]}{files[a[4:]]}" if a[4:] in files else a for a in extra]  # pi1=ANSWERS → pi1=/…
+    out = tmp_path / "never"
+    assert main(_inv_args(out, *args)) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("knowsum: error: ") and message in err and len(err.splitlines()) == 1
+    assert not out.exists()
+
+
+def test_run_invariance_json_names_the_reading(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run asks the model itself: knowsum's reading only, over the popularity buckets."""
+    assert main(_run(tmp_path, "--invariance", "pi2", "--json", "--out", str(tmp_path / "r"))) == 0
+    inv = json.loads(capsys.readouterr().out)["invariance"]["pi2"]
+    assert inv["reading"] == "knowsum" and inv["m"] == 11 and "source" not in inv
+    assert inv["knowsum"] == {k: v for k, v in inv.items() if k != "reading" and k != "knowsum"}
+    assert len(inv["avpi"]) == len(inv["accuracy"]) == len(inv["buckets"]) == 3
+
+
+# the authors' GPT-3.5 GO release (Prompt_invariance/, commit ef64e3e, CC0): §6.3 prints ρ = .950
+# (PI-2) and .850 (PI-3), "no statistical correlation" for PI-1. No KB is needed for the paper's
+# reading, and knowsum's needs only the GO ID syntax: the mini GO of the isolated home suffices.
+RELEASE_FILES = {
+    "pi1": "1_same_prompt_output.txt",
+    "pi2": "2_different_temperatures_output.txt",
+    "pi3": "3_different_languages_output.txt",
+}
+MEASURED = {"pi1": (0.5446, 0.5446), "pi2": (0.9507, 0.9508), "pi3": (0.8503, 0.8539)}
+PAPER_RHO = {"pi2": 0.950, "pi3": 0.850}
+
+
+def test_score_the_authors_invariance_release(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ["extracted_labels.csv", *RELEASE_FILES.values()]:
+        (tmp_path / name).write_bytes(gzip.decompress((INV / f"{name}.gz").read_bytes()))
+    specs = [a for m, f in RELEASE_FILES.items() for a in ("--invariance-file", f"{m}={f}")]
+    args = ["recall", "score", "--kb", "go", "--predictions", "extracted_labels.csv", "--per-bucket", "20"]
+    assert main([*args, *specs, "--json", "--n-perm", "2000", "--out", str(tmp_path / "rel")]) == 0
+    inv = json.loads(capsys.readouterr().out)["invariance"]
+    assert list(inv) == ["pi1", "pi2", "pi3"]
+    for method, (paper_rho, knowsum_rho) in MEASURED.items():
+        got = inv[method]
+        assert got["m"] == {"pi1": 10, "pi2": 11, "pi3": 5}[method] and len(got["avpi"]) == 50
+        assert got["avpi_spearman"] == pytest.approx(paper_rho, abs=5e-5)
+        assert got["knowsum"]["avpi_spearman"] == pytest.approx(knowsum_rho, abs=5e-5)
+        assert got["avpi_spearman_p"] < 0.01
+        if method in PAPER_RHO:
+            assert abs(got["avpi_spearman"] - PAPER_RHO[method]) <= 0.005
+            assert abs(got["knowsum"]["avpi_spearman"] - PAPER_RHO[method]) <= 0.005
+    # compare --published: the run's ρ in the §6.3 table, next to the paper's
+    assert main(["recall", "compare", str(tmp_path / "rel"), "--published", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)["tables"][-1]
+    assert table["title"].startswith("§6.3.")
+    assert table["headers"][3:] == [
+        "extracted_labels.csv",
+        "Pythia-12B · Bombieri et al. §6.3",
+        "Gemini-1.5F · Bombieri et al. §6.3",
+        "GPT-3.5 · Bombieri et al. §6.3",
+    ]
+    row = next(r for r in table["rows"] if r[:3] == ["go", "PI-2 (temperatures)", "paper"])
+    assert row[3] == pytest.approx(0.9507, abs=5e-5) and row[4:] == [0.795, 0.813, 0.950]
+    own = next(r for r in table["rows"] if r[:3] == ["go", "PI-3 (languages)", "knowsum"])
+    assert own[3] == pytest.approx(0.8539, abs=5e-5) and own[4:] == [None, None, None]

@@ -21,13 +21,13 @@ from knowsum.genebench import (
     GenebenchResult,
     GenebenchRun,
     GoAnswer,
+    gold_text,
     load_result,
     read_questions,
     read_records,
     run_genebench,
     token_budgets,
 )
-from knowsum.genebench._budget import gold_text
 from knowsum.kb import Ontology
 from knowsum.models import MockBackend, Request, Response, ResponseStore
 from knowsum.records import load_record

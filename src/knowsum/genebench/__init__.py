@@ -21,7 +21,7 @@ The run directory holds ``questions.jsonl``, ``predictions.jsonl`` (:func:`read_
 """
 
 from knowsum.genebench._aggregate import CELLS, summarize
-from knowsum.genebench._budget import gold_tokens, token_budgets
+from knowsum.genebench._budget import gold_text, gold_tokens, token_budgets
 from knowsum.genebench._build import (
     PAPER_SIZE,
     TASKS,
@@ -113,6 +113,7 @@ __all__ = [
     "content_hash",
     "default_out",
     "expression_tissues",
+    "gold_text",
     "gold_tokens",
     "instances_of",
     "load_result",

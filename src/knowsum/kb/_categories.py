@@ -8,7 +8,7 @@ gets its category. The DO is a DAG: 76 % of its terms reach "disease of anatomic
 disorder of a system is also classified by the body part it affects. The candidate rules:
 
 - ``any-path`` — every category reached on some is_a path (:meth:`Ontology.category`; knowsum's
-  rule before issue 18; not one category per term: a term counts under each of its categories);
+  former rule; not one category per term: a term counts under each of its categories);
 - ``first-parent`` — follow the first is_a parent, in the order the source file lists them, up to
   a child of the root;
 - ``most-paths`` — the category reached by the most distinct is_a paths (ties: precedence order);

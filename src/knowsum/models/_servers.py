@@ -27,7 +27,7 @@ Sources (each read in the server's own code or reference documentation):
 - **vLLM** ``vllm/sampling_params.py`` (``SamplingParams``): "top_k: Controls the number of top tokens
   to consider. Set to 0 (or -1) to consider all tokens"; "min_p: … Must be in [0, 1]. Set to 0 to
   disable this". Releases up to 0.8 reject 0 ("top_k must be -1 (disable), or at least 1, got 0",
-  vllm-project/vllm issue 17553), so knowsum sends -1, which every release reads as off.
+  vllm-project/vllm#17553), so knowsum sends -1, which every release reads as off.
 - **llama.cpp** ``llama-server`` (``tools/server/README.md``, sampling params): "--top-k N top-k
   sampling (default: 40, 0 = disabled)", "--min-p N min-p sampling (default: 0.05, 0.0 =
   disabled)"; the sampler (``src/llama-sampler.cpp``, ``llama_sampler_top_k_impl``) returns at once

@@ -30,6 +30,7 @@ from knowsum.recall._compare import compare_tables
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe
 from knowsum.recall._config import PI2_TEMPERATURES, RecallConfig, polysemy_default
 from knowsum.recall._extract import IdExtractor, extract_id
+from knowsum.recall._invariance import summarize_invariance, summary_from_counts
 from knowsum.recall._invariance_files import (
     INVARIANCE_METHODS,
     InvarianceReadings,
@@ -110,6 +111,8 @@ __all__ = [
     "score_predictions",
     "select",
     "summarize",
+    "summarize_invariance",
+    "summary_from_counts",
     "universe",
     "write_outputs",
 ]

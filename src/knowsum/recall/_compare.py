@@ -4,7 +4,9 @@ With ``published=True`` the paper's own Tables 1 and 3 (:mod:`knowsum.recall._pu
 columns marked the one way every published value is (``GPT-4 · Bombieri et al. Table 1``,
 :func:`knowsum.records.published_label`), and the paper's four datasets as rows, so a run can be
 read against them. Tables 2–3 of runs show the paper's comparability rules (``scores.paper``), the
-rules behind the published values; a last table shows knowsum's ontology-aware Table 3.
+rules behind the published values; then knowsum's ontology-aware Table 3. When a run has prediction
+invariance (or with ``published=True``), a last table gives ρ(AvPI, accuracy) per dataset, method
+and reading of the answers next to §6.3's values (``GPT-3.5 · Bombieri et al. §6.3``).
 """
 
 from __future__ import annotations
@@ -12,11 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from knowsum.recall._published import PAPER, PUBLISHED, PUBLISHED_MODELS
+from knowsum.recall._published import (
+    PAPER,
+    PUBLISHED,
+    PUBLISHED_INVARIANCE,
+    PUBLISHED_INVARIANCE_MODELS,
+    PUBLISHED_MODELS,
+)
 from knowsum.records import published_label
-from knowsum.records.recall import RecallResult, RecallScores
+from knowsum.records.recall import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
 
-__all__ = ["compare_tables"]
+__all__ = ["INVARIANCE_TABLE", "compare_tables"]
 
 Table = tuple[str, list[str], list[list[object]]]
 
@@ -48,7 +56,8 @@ def _knowsum(attr: str) -> Callable[[RecallScores], object]:
 
 def compare_tables(results: Sequence[RecallResult], published: bool = False) -> list[Table]:
     """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique answers, % invented,
-    % of wrong predictions due to invented IDs) for a set of runs, optionally with the paper's.
+    % of wrong predictions due to invented IDs) for a set of runs, optionally with the paper's;
+    then §6.3's invariance ρ (:data:`INVARIANCE_TABLE`) when a run has invariance or ``published``.
 
     Returns:
         ``(title, headers, rows)`` per table; a missing (KB, model) pair is ``None``. A model probed
@@ -113,4 +122,43 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
     tables.append(t3(everyone, _paper))
     if runs:
         tables.append(t3(runs, _knowsum))
+    invariance = _invariance_table(results, published)
+    if invariance is not None:
+        tables.append(invariance)
     return tables
+
+
+INVARIANCE_TABLE = (
+    "§6.3. Spearman ρ of AvPI vs accuracy over buckets (prediction invariance); reading paper: "
+    "answers as written, knowsum: extracted IDs; n.s.: the paper reports no statistical correlation"
+)
+
+
+def _invariance_table(results: Sequence[RecallResult], published: bool) -> Table | None:
+    """Rows (dataset, method, reading), columns: the runs with invariance, then §6.3's models
+    (their values are the paper's reading). ``None`` when there is nothing to show."""
+    cell = {(r.kb, _column(r)): r.invariance_readings() for r in results if r.invariance}
+    runs = list(dict.fromkeys(model for _, model in cell))
+    pub = [_Col(m, published=True) for m in PUBLISHED_INVARIANCE_MODELS] if published else []
+    kbs = list(dict.fromkeys(kb for kb, _ in cell))
+    if published:
+        kbs += [k for k in PUBLISHED_INVARIANCE if k not in kbs]
+    rows: list[list[object]] = []
+    for kb in kbs:
+        for method, title in INVARIANCE_TITLES.items():
+            for reading in READING_NOTES:
+                own = [cell.get((kb, m), {}).get(method, {}).get(reading) for m in runs]
+                paper = [
+                    PUBLISHED_INVARIANCE.get(kb, {}).get(c.model, {}).get(method)
+                    if reading == "paper"
+                    else None
+                    for c in pub
+                ]
+                if any(s is not None for s in own) or any(v is not None for v in paper):
+                    rows.append(
+                        [kb, title, reading, *(None if s is None else s.spearman for s in own), *paper]
+                    )
+    if not rows:
+        return None
+    headers = ["Dataset", "Method", "Reading", *runs, *(c.header("§6.3") for c in pub)]
+    return INVARIANCE_TABLE, headers, rows

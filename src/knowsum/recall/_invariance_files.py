@@ -287,32 +287,33 @@ def score_invariance_answers(
     extracted = [[extractor.extract(a, completion_prefix) for a in row] for row in answers]
     gold_ids = [extractor.normalize(g) or g for g in gold_written]
     groups = _positional(n, per_bucket)
-    paper = summary_from_counts(
-        method,
-        variants,
+
+    def summary(reading: Reading, unique: list[int], hits: list[int]) -> InvarianceSummary:
+        return summary_from_counts(
+            method,
+            variants,
+            unique,
+            hits,
+            groups,
+            n_perm=n_perm,
+            seed=seed,
+            reading=reading,
+            source=source,
+            per_bucket=per_bucket,
+        )
+
+    paper = summary(
+        "paper",
         [len(set(row)) for row in written],
         [sum(a == g or a in x for a in row) for row, g, x in zip(written, gold_written, ok, strict=True)],
-        groups,
-        n_perm=n_perm,
-        seed=seed,
-        reading="paper",
-        source=source,
-        per_bucket=per_bucket,
     )
-    knowsum = summary_from_counts(
-        method,
-        variants,
+    knowsum = summary(
+        "knowsum",
         [len(set(row)) for row in extracted],  # every None ("no ID") is the same answer
         [
             sum(a is not None and (a == g or a in x) for a in row)
             for row, g, x in zip(extracted, gold_ids, ok, strict=True)
         ],
-        groups,
-        n_perm=n_perm,
-        seed=seed,
-        reading="knowsum",
-        source=source,
-        per_bucket=per_bucket,
     )
     return InvarianceReadings(method, source, per_bucket, paper, knowsum, extracted)
 

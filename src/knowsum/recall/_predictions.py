@@ -291,7 +291,7 @@ def score_predictions(
         resolve=ontology.resolve,
     )
     timings["statistics"] = time.perf_counter() - t0
-    config = {
+    config: dict[str, Any] = {
         "kb": kb,
         "predictions": str(path),
         "format": fmt,

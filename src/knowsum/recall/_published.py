@@ -1,4 +1,4 @@
-"""The paper's published Tables 1 and 3, transcribed for ``knowsum recall compare --published``.
+"""The paper's published values, transcribed for ``knowsum recall compare --published``.
 
 Source: Bombieri, Fiorini, Ponzetto, Rospocher, *Do LLMs Dream of Ontologies?*, Table 1 (accuracy)
 and Table 3 ((a) unique predicted IDs "Unq" and % invented "%Inv", (b) % of wrong predictions
@@ -7,13 +7,25 @@ lines 112–140), digits as printed. Dataset keys are knowsum KB names where one
 ``uberon``, ``icd10``); the paper's Wikidata setting is a 30,000-concept QRank sample with no
 knowsum KB of its own, keyed ``wikidata``. Table 3's values follow the paper's comparability rules
 (``scores.paper`` of a knowsum result), not knowsum's ontology-aware ones.
+
+Also §6.3 "Results" (same text, lines 293 and 309; no table: the values are in the prose): the
+Spearman ρ of AvPI vs accuracy of PI-2 and PI-3 for Pythia-12B, Gemini-1.5F and GPT-3.5 on the
+Gene Ontology and ICD-10, under the paper's reading of the answers (:data:`PUBLISHED_INVARIANCE`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PAPER", "PUBLISHED", "PUBLISHED_MODELS", "PublishedRow"]
+__all__ = [
+    "NO_CORRELATION",
+    "PAPER",
+    "PUBLISHED",
+    "PUBLISHED_INVARIANCE",
+    "PUBLISHED_INVARIANCE_MODELS",
+    "PUBLISHED_MODELS",
+    "PublishedRow",
+]
 
 PAPER = "Bombieri et al."
 """How a published column names the paper (:func:`knowsum.records.published_label`)."""
@@ -54,3 +66,34 @@ def _parse(text: str) -> dict[str, dict[str, PublishedRow]]:
 
 PUBLISHED: dict[str, dict[str, PublishedRow]] = _parse(_TABLES)
 """Dataset → model → published values (Table 1 accuracy, Table 3a Unq / %Inv, Table 3b)."""
+
+
+PUBLISHED_INVARIANCE_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5")
+"""The models of §6 (GPT-4 was left out "to minimize experiment costs", §6.2 fn. 14)."""
+
+NO_CORRELATION = "n.s."
+"""The cell of PI-1: §6.3 prints no ρ, only "No statistical correlation is observed for PI-1"."""
+
+# §6.3 "Results" (shared/papers/003_507f8d83487961c7.txt, line 293 for the Gene Ontology, line 309
+# for ICD-10): Spearman ρ of AvPI vs accuracy over the 50 buckets, K = 20 concepts each, "all
+# statistically confirmed (p < .05) by the Permutation test"; digits as printed. Each cell: PI-2, PI-3.
+_INVARIANCE = """
+go    | .795 .581 | .813 .743 | .950 .850
+icd10 | .613 .609 | .700 .535 | .874 .774
+"""
+
+
+def _parse_invariance(text: str) -> dict[str, dict[str, dict[str, float | str]]]:
+    out: dict[str, dict[str, dict[str, float | str]]] = {}
+    for line in text.strip().splitlines():
+        name, *cells = (cell.split() for cell in line.split("|"))
+        out[name[0]] = {
+            model: {"pi1": NO_CORRELATION, "pi2": float(pi2), "pi3": float(pi3)}
+            for model, (pi2, pi3) in zip(PUBLISHED_INVARIANCE_MODELS, cells, strict=True)
+        }
+    return out
+
+
+PUBLISHED_INVARIANCE: dict[str, dict[str, dict[str, float | str]]] = _parse_invariance(_INVARIANCE)
+"""Dataset → model → method → §6.3's ρ(AvPI, accuracy) (:data:`NO_CORRELATION` for PI-1), the
+values of the paper's reading of the answers (the authors' script)."""

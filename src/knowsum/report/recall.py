@@ -158,7 +158,7 @@ def _invariance(result: RecallResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
     sources = {s.method: (s.source, s.per_bucket) for s in result.invariance if s.source}
     where = (
         "Answers read from "
-        + "; ".join(f"{m.upper()}: {src}" for m, (src, _) in sources.items())
+        + "; ".join(f"PI-{m[-1]}: {src}" for m, (src, _) in sources.items())
         + f" (concepts: the rows of {result.config.get('predictions', 'the predictions file')}, "
         f"K = {next(iter(sources.values()))[1]} per bucket in row order)."
         if sources

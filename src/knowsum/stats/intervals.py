@@ -23,7 +23,7 @@ spread of the resamples; on small samples its lower end can fall below ``N_seen`
 ``N̂_tot ≥ N_seen``) and widened, if need be, to contain the point estimate (a skewed set of
 resamples can put ``mean*`` outside its own quantiles); the ``SKR`` interval is ``N_seen`` over
 the ends of the ``N̂_tot`` interval, as for ``lognormal``, hence in ``(0, 1]``. Copia reports
-the uncut intervals; the cut is knowsum's (issue 20).
+the uncut intervals; the cut is knowsum's (it keeps N̂_tot ≥ N_seen, as SpadeR and iNEXT report).
 
 The point estimate passed in is the reported one, ``max(Û, 0)`` (see :mod:`knowsum.stats.unseen`);
 the resampled ``Û*`` are used as computed.
