@@ -247,10 +247,16 @@ def test_compare_json_and_page(run, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert 'data-plot="radar"' in page.read_text(encoding="utf-8")
 
 
-def test_build_rejects_the_missing_kb_before_writing(tmp_home: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("spelling", ["-o", "--output", "--out"])
+def test_build_rejects_the_missing_kb_before_writing(
+    tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: str
+) -> None:
     out = tmp_path / "q.jsonl"
-    assert main(["genebench", "build", "--types", "Q1", "-o", str(out)]) != 0
-    assert not out.exists()
+    assert main(["genebench", "build", "--types", "Q1", spelling, str(out)]) != 0
+    err = capsys.readouterr().err
+    assert "knowsum kb install genes" in err and not out.exists()
+    renamed = "knowsum: note: --out is renamed --output; --out will be removed"
+    assert (renamed in err) == (spelling == "--out")  # the old spelling still works, and says so
 
 
 needs_genes = pytest.mark.skipif(

@@ -13,12 +13,12 @@ Layout of a run directory (:func:`knowsum.records.write_run_dir`)::
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from knowsum._util import slug
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import Question, dump_question
 from knowsum.records import REPORT_NAME, load_record, write_run_dir
@@ -50,13 +50,9 @@ class GenebenchRun:
     report: Path
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "run"
-
-
 def default_out(what: str) -> Path:
     """``genebench-runs/<what>`` under the current directory (a model id: the file stem of a path)."""
-    return RUNS_DIR / _slug(Path(what).stem if "/" in what else what)
+    return RUNS_DIR / slug(Path(what).stem if "/" in what else what)
 
 
 def _lines(items: Iterable[T], line: Callable[[T], str]) -> Callable[[IO[Any]], None]:
