@@ -31,7 +31,7 @@ def browser_bin() -> str:
 
     Skipped on a developer machine without it (a failure under CI, see below).
     """
-    from report._cdp import chromium  # tests/report: the shared DevTools-over-pipe harness
+    from tests.report._cdp import chromium  # tests/report: the shared DevTools-over-pipe harness
 
     found = chromium()
     if found is None:

@@ -12,8 +12,7 @@ from knowsum.census import CensusConfig, load_result, run_census, run_sweep, swe
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, Request, ResponseStore
-
-from .zipf import disease_names
+from tests.census.zipf import disease_names
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 

@@ -11,8 +11,7 @@ from knowsum.census import CensusConfig, load_result, run_census
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, Request, ResponseStore
 from knowsum.stats import Prevalence, summarize
-
-from .zipf import disease_names, make_responses, truth_counts
+from tests.census.zipf import disease_names, make_responses, truth_counts
 
 N_QUERIES, PER_QUERY = 120, 12
 

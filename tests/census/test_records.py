@@ -22,8 +22,7 @@ from knowsum.errors import InputFileError
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.records import load_record
-
-from .zipf import disease_names
+from tests.census.zipf import disease_names
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -14,8 +14,7 @@ from knowsum.errors import ConfigError
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.stats import estimate_unseen, select_k
-
-from .zipf import disease_names, make_responses
+from tests.census.zipf import disease_names, make_responses
 
 N_QUERIES, PER_QUERY = 60, 12
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")

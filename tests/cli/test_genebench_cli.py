@@ -12,8 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from genebench._mixture import QUESTIONS, reply, write_predictions
-from genebench.conftest import go_slice_obo, slice_go  # noqa: F401  (fixtures)
 from knowsum.cli import main
 from knowsum.genebench import (
     GenebenchConfig,
@@ -25,6 +23,8 @@ from knowsum.genebench import (
 )
 from knowsum.kb import Ontology, installed
 from knowsum.models import MockBackend, ResponseStore
+from tests.genebench._mixture import QUESTIONS, reply, write_predictions
+from tests.genebench.conftest import go_slice_obo, slice_go  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

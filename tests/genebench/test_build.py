@@ -21,8 +21,7 @@ from knowsum.genebench import (
     write_questions,
 )
 from knowsum.kb import GeneRecord
-
-from .conftest import mini_ontology
+from tests.genebench.conftest import mini_ontology
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,7 @@ from knowsum.genebench import INSTRUCTIONS, SYSTEM_PROMPT, BuildInputs, Question
 from knowsum.genebench._makers import WORDING
 from knowsum.genebench._prompts import SYSTEM_OPTIONS
 from knowsum.kb import GeneRecord
-
-from .conftest import GB_FIX
+from tests.genebench.conftest import GB_FIX
 
 PAPER = (GB_FIX / "scihorizon_gene_fig10_fig11.txt").read_text(encoding="utf-8").splitlines()
 FIG11_ROWS = {
@@ -105,7 +104,7 @@ def test_fig10_question_wording(task: str, question: str, gene: str) -> None:
 
 
 def test_built_questions_use_the_wording(fixture_genes: list[GeneRecord]) -> None:
-    from .conftest import mini_ontology
+    from tests.genebench.conftest import mini_ontology
 
     built, _ = build_questions(BuildInputs(genes=fixture_genes, go=mini_ontology()), seed=0)
     for q in built:

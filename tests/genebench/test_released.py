@@ -24,8 +24,7 @@ from knowsum.genebench import (
     summarize,
 )
 from knowsum.kb import Ontology
-
-from .conftest import GB_FIX, mini_ontology
+from tests.genebench.conftest import GB_FIX, mini_ontology
 
 RELEASED = GB_FIX / "released_layout.jsonl"
 

@@ -31,8 +31,7 @@ from knowsum.genebench import (
 from knowsum.kb import Ontology
 from knowsum.models import MockBackend, Request, Response, ResponseStore
 from knowsum.records import load_record
-
-from ._mixture import QUESTIONS, reply
+from tests.genebench._mixture import QUESTIONS, reply
 
 OLD = Path(__file__).resolve().parent / "old_results"
 

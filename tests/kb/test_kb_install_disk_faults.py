@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from _mounts import fill, remount, tmpfs
 from knowsum.cli import main
 from knowsum.kb._install import installed, store_path
+from tests._mounts import fill, remount, tmpfs
 
 
 def _one_line(capsys: pytest.CaptureFixture[str]) -> str:

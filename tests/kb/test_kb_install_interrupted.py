@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from _slow_index import SlowIndex, wheel
 from knowsum._util import paths
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.kb._install import installed, manifest, store_path
+from tests._slow_index import SlowIndex, wheel
 
 CLI = "import sys; from knowsum.cli import main; sys.exit(main())"
 

@@ -12,7 +12,7 @@ from knowsum.models import GenerationParams, make_requests
 from knowsum.models import sample_sync as run
 from knowsum.models._llama_api import check_api
 from knowsum.models._local import DEFAULT_PARALLEL, LocalBackend, default_parallel
-from models._embedded import open_smollm2
+from tests.models._embedded import open_smollm2
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"

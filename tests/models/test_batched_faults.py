@@ -21,8 +21,8 @@ from knowsum.models import (
 from knowsum.models import sample_sync as run
 from knowsum.models._local import LocalBackend
 from knowsum.models._sample import sample
-from models._embedded import open_smollm2
-from models._faults import fail_on as _fail_on
+from tests.models._embedded import open_smollm2
+from tests.models._faults import fail_on as _fail_on
 
 pytestmark = pytest.mark.realmodel
 NAME = "smollm2-135m-instruct"

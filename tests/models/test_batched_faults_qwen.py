@@ -27,7 +27,7 @@ from knowsum.models import (
 )
 from knowsum.models import sample_sync as run
 from knowsum.models._local import LocalBackend
-from models._faults import fail_on
+from tests.models._faults import fail_on
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.realdata, pytest.mark.slow]
 QWEN = "qwen2.5-coder-1.5b-instruct"

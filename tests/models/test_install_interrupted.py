@@ -15,10 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from _slow_index import SlowIndex, wheel
 from knowsum._util import paths
-
-from .install_worker import PARTS, SPEC
+from tests._slow_index import SlowIndex, wheel
+from tests.models.install_worker import PARTS, SPEC
 
 WORKER = Path(__file__).with_name("install_worker.py")
 

@@ -15,7 +15,7 @@ import pytest
 from knowsum.errors import BackendError
 from knowsum.models import _llama_api
 from knowsum.models._llama_api import BUILD_CMAKE_ARGS, check_build
-from models._embedded import NAME
+from tests.models._embedded import NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -41,8 +41,7 @@ from knowsum.models import (
     sample_sync,
 )
 from knowsum.models._local import default_threads
-
-from ._llama_server import ALIAS, LlamaServer
+from tests.models._llama_server import ALIAS, LlamaServer
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from _mounts import fill, remount, tmpfs
 from knowsum.cli import main
 from knowsum.errors import StoreError
 from knowsum.models import GenerationParams, MockBackend, ResponseStore, make_requests, sample_sync
+from tests._mounts import fill, remount, tmpfs
 
 TEXT = "x" * 2000
 """A 2 KB answer: a few hundred of them overflow the 1 MiB disk."""

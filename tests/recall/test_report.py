@@ -7,8 +7,7 @@ from pathlib import Path
 
 from knowsum.models import MockBackend, Request
 from knowsum.recall import RecallConfig, run_recall
-
-from .test_run_mock import responder
+from tests.recall.test_run_mock import responder
 
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
 
@@ -19,7 +18,7 @@ def _answer(r: Request) -> str:
 
 
 def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, browser_bin: str) -> None:
-    from report._cdp import inspect_report
+    from tests.report._cdp import inspect_report
 
     cfg = RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=200,
                        invariance=("pi2", "pi3"))  # fmt: skip

@@ -21,8 +21,7 @@ from knowsum.recall import (
     run_recall,
     score_predictions,
 )
-
-from .test_run_mock import ANSWERS, responder
+from tests.recall.test_run_mock import ANSWERS, responder
 
 NAMES = {
     "GO:0001822": "kidney development",

@@ -22,8 +22,7 @@ from knowsum.recall import (
     select,
     universe,
 )
-
-from .test_run_mock import ANSWERS
+from tests.recall.test_run_mock import ANSWERS
 
 
 def test_universe_skips_obsolete_terms(mini_go: Path) -> None:

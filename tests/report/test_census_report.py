@@ -8,8 +8,7 @@ from pathlib import Path
 
 from knowsum.census import CensusConfig, add_sensitivity, run_census
 from knowsum.models import MockBackend, Request, ResponseStore
-
-from ._cdp import ARTIFACTS, Browser, inspect_report
+from tests.report._cdp import ARTIFACTS, Browser, inspect_report
 
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
 

@@ -25,8 +25,7 @@ from knowsum.genebench import (
 from knowsum.report import _genebench_plots as gp
 from knowsum.report import _plots as p
 from knowsum.report import genebench as report
-
-from ._cdp import ARTIFACTS, inspect_report
+from tests.report._cdp import ARTIFACTS, inspect_report
 
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"
 METHODS = {

@@ -26,14 +26,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from knowsum._util import slug
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.models import Backend, GenerationParams, Response, ResponseStore, make_requests, sample_sync
-from knowsum.records import REPORT_NAME, FileBody, write_run_dir
+from knowsum.records import REPORT_NAME, FileBody, Run, default_run_dir, write_run_dir
 from knowsum.records.census import CensusResult, StopInfo
 
 __all__ = [
@@ -49,13 +48,10 @@ __all__ = [
 Echo = Callable[[str], None]
 
 
-@dataclass(frozen=True, slots=True)
-class CensusRun:
+class CensusRun(Run[CensusResult]):
     """What a census wrote: its record, its run directory and its page."""
 
-    result: CensusResult
-    out_dir: Path
-    report: Path
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +76,7 @@ def prepare_census(config: CensusConfig) -> CensusPlan:
 
 def default_out(config: CensusConfig, model_id: str) -> Path:
     """``census-runs/<task>-<model>`` under the current directory."""
-    model = Path(model_id).stem if "/" in model_id else model_id
-    return Path("census-runs") / f"{slug(config.task)}-{slug(model)}"
+    return default_run_dir("census", config.task, model_id)
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:

@@ -29,6 +29,7 @@ from typing import Any, TypeVar, overload
 import click
 
 __all__ = [
+    "compare_options",
     "echo_json",
     "finish",
     "json_option",
@@ -207,3 +208,36 @@ def finish(report: Path, *, as_json: bool = False) -> None:
     With ``--json`` stdout holds only the JSON object, so the line goes to stderr.
     """
     click.echo(f"report: {report}", err=as_json)
+
+
+def compare_options(
+    published_help: str, *, html_help: str | None = None, required: bool = False
+) -> Callable[[F], F]:
+    """``RUNS… --markdown --published [--html FILE] --json``: what every ``compare`` command takes.
+
+    RUNS are run directories or their ``result.json`` (a missing one is reported by the loader, with
+    the file named); ``required``: at least one run (else ``--published`` alone may show the paper).
+    """
+
+    def deco(func: F) -> F:
+        options: list[Callable[[F], F]] = [
+            click.argument("runs", nargs=-1, required=required, type=click.Path(path_type=Path)),
+            click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables."),
+            click.option("--published", is_flag=True, help=published_help),
+        ]
+        if html_help is not None:
+            options.append(
+                click.option(
+                    "--html",
+                    "html_path",
+                    type=click.Path(dir_okay=False, path_type=Path),
+                    default=None,
+                    help=html_help,
+                )
+            )
+        options.append(json_option)
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return deco

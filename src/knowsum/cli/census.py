@@ -12,7 +12,7 @@ from knowsum.cli._census_options import census_settings, default, estimation_opt
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep
 from knowsum.cli._common import model_options, store_from, store_option
-from knowsum.cli._options import echo_json, json_option, note, out_option
+from knowsum.cli._options import compare_options, echo_json, json_option, note, out_option
 from knowsum.report import save
 from knowsum.report.census import compare_data, compare_table, ranking_figure, write_census_compare
 
@@ -126,15 +126,11 @@ def run(task: str | None, config_path: Path | None, markdown: bool, as_json: boo
 
 
 @census.command("compare")
-@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML page."
-)
-@click.option("--markdown", is_flag=True, help="Print a Markdown table.")
-@click.option(
-    "--published",
-    is_flag=True,
-    help="Add the KnowSum paper's Table 1 rows (9 models) of the runs' task and criterion, marked.",
+@compare_options(
+    "Add the KnowSum paper's Table 1 rows (9 models) of the runs' task and criterion, marked "
+    "'MODEL · KnowSum Table 1'.",
+    html_help="Also write an HTML page.",
+    required=True,
 )
 @click.option(
     "--figure",
@@ -142,7 +138,6 @@ def run(task: str | None, config_path: Path | None, markdown: bool, as_json: boo
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the Fig. 1-style PNG: N_seen vs N_tot per run and the two rankings.",
 )
-@json_option
 def compare(
     runs: tuple[Path, ...],
     html_path: Path | None,

@@ -19,6 +19,7 @@ from knowsum.cli._genebench_options import (
 )
 from knowsum.cli._genebench_show import show_build, show_run
 from knowsum.cli._options import (
+    compare_options,
     echo_json,
     finish,
     json_option,
@@ -88,14 +89,7 @@ def genebench() -> None:
 def build_cmd(types: tuple[str, ...], output: Path | str, as_json: bool, **kw: Any) -> None:
     """Generate questions from the installed gene records (+ GO, + your files) into a JSONL file."""
     config = config_from(
-        "genebench build",
-        kw,
-        tasks=types,
-        per_type=kw["per_type"],
-        genes=kw["genes"],
-        seed=kw["seed"],
-        max_abstracts=kw["max_abstracts"],
-        paper_size=kw["paper_size"],
+        "genebench build", kw, ("per_type", "genes", "seed", "max_abstracts", "paper_size"), tasks=types
     )
     questions, report = build_from_kb(config)
     if not questions:
@@ -155,16 +149,9 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     config = config_from(
         "genebench run",
         kw,
+        ("per_type", "seed", "permutations", "temperature", "max_tokens", "lenient", "paper_size", "n_perm"),
         questions=questions,
         tasks=kw["types"],
-        per_type=kw["per_type"],
-        seed=kw["seed"],
-        permutations=kw["permutations"],
-        temperature=kw["temperature"],
-        max_tokens=kw["max_tokens"],
-        lenient=kw["lenient"],
-        paper_size=kw["paper_size"],
-        n_perm=kw["n_perm"],
     )
     backend = ModelOptions.take(kw).open()
     with store_from(kw) as store:
@@ -211,21 +198,10 @@ def score_cmd(questions_path: Path, predictions_path: Path, **kw: Any) -> None:
 
 
 @genebench.command("compare")
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
-@click.option(
-    "--published",
-    is_flag=True,
-    help="Add the paper's Table 2 models as reference rows (marked 'MODEL · SciHorizon-GENE Table 2').",
+@compare_options(
+    "Add the paper's Table 2 models as reference rows (marked 'MODEL · SciHorizon-GENE Table 2').",
+    html_help="Also write a comparison page with the perspective radar (Fig. 9).",
 )
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write a comparison page with the perspective radar (Fig. 9).",
-)
-@json_option
 def compare_cmd(
     runs: tuple[Path, ...], markdown: bool, published: bool, html_path: Path | None, as_json: bool
 ) -> None:

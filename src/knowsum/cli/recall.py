@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from knowsum._util import config_error
 from knowsum.cli._common import ModelOptions, apply_options, model_options, store_from, store_option
 from knowsum.cli._options import (
+    compare_options,
     echo_json,
     finish,
     json_option,
@@ -223,15 +224,10 @@ def score_cmd(kb: str | None, path: Path, **kw: Any) -> None:
 
 
 @recall.command("compare")
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, path_type=Path))
-@click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables.")
-@click.option(
-    "--published",
-    is_flag=True,
-    help="Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4) and §6.3's "
-    "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'.",
+@compare_options(
+    "Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4) and §6.3's "
+    "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'."
 )
-@json_option
 def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool, as_json: bool) -> None:
     """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models; §6.3's
     invariance ρ when a run or --published has it)."""

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from knowsum._util import slug
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import Question, dump_question
-from knowsum.records import REPORT_NAME, load_record, write_run_dir
+from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
 from knowsum.records.genebench import GenebenchResult, InstanceRecord
 
 __all__ = [
@@ -36,23 +34,19 @@ __all__ = [
 
 QUESTIONS_NAME = "questions.jsonl"
 PREDICTIONS_NAME = "predictions.jsonl"
-RUNS_DIR = Path("genebench-runs")
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class GenebenchRun:
+class GenebenchRun(Run[GenebenchResult]):
     """A written genebench run: its record, its directory and its page."""
 
-    result: GenebenchResult
-    out_dir: Path
-    report: Path
+    __slots__ = ()
 
 
 def default_out(what: str) -> Path:
     """``genebench-runs/<what>`` under the current directory (a model id: the file stem of a path)."""
-    return RUNS_DIR / slug(Path(what).stem if "/" in what else what)
+    return default_run_dir("genebench", Path(what).stem if "/" in what else what)
 
 
 def _lines(items: Iterable[T], line: Callable[[T], str]) -> Callable[[IO[Any]], None]:

@@ -15,12 +15,10 @@ Every file is written under a temporary name and renamed into place
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from knowsum.records import REPORT_NAME, load_record, write_run_dir
+from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
 from knowsum.records.recall import PREDICTIONS_NAME, PredictionRecord, RecallResult
 
 __all__ = ["RUNS_DIR", "RecallRun", "default_out", "load_result", "write_outputs", "write_run"]
@@ -29,27 +27,16 @@ RUNS_DIR = Path("recall-runs")
 """Where runs go when no ``out`` is given (under the current directory)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RecallRun:
+class RecallRun(Run[RecallResult]):
     """What :func:`~knowsum.recall.run_recall` and :func:`~knowsum.recall.score_predictions` produced."""
 
-    result: RecallResult
-    """The run record (also in ``out_dir/result.json``)."""
-    out_dir: Path
-    """The run directory."""
-    report: Path
-    """Its ``report.html``."""
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "run"
+    __slots__ = ()
 
 
 def default_out(what: str, model_id: str = "") -> Path:
     """``recall-runs/<what>-<model>`` (``recall-runs/<what>`` without a model) under the current
     directory; a model given as a file path is named by its file stem."""
-    model = Path(model_id).stem if "/" in model_id else model_id
-    return RUNS_DIR / (f"{_slug(what)}-{_slug(model)}" if model else _slug(what))
+    return default_run_dir("recall", what, model_id)
 
 
 def write_run(out: Path, result: RecallResult, records: Sequence[PredictionRecord]) -> RecallRun:

@@ -9,13 +9,23 @@
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
+    Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
+    default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
 
 This package sits below the instruments and the report layer: instruments build records, pages read
 them, and neither needs the other.
 """
 
 from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso, published_label
-from knowsum.records._rundir import PLOTS_DIR, REPORT_NAME, RESULT_NAME, FileBody, write_run_dir
+from knowsum.records._rundir import (
+    PLOTS_DIR,
+    REPORT_NAME,
+    RESULT_NAME,
+    FileBody,
+    Run,
+    default_run_dir,
+    write_run_dir,
+)
 
 __all__ = [
     "INSTRUMENTS",
@@ -24,6 +34,8 @@ __all__ = [
     "RESULT_NAME",
     "FileBody",
     "Record",
+    "Run",
+    "default_run_dir",
     "load_record",
     "now_iso",
     "published_label",

@@ -15,13 +15,44 @@ so a run killed while writing leaves the old file or none, never half of one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Generic, TypeVar
 
-from knowsum._util import atomic_write
+from knowsum._util import atomic_write, slug
 from knowsum.records._base import Record
 
-__all__ = ["PLOTS_DIR", "REPORT_NAME", "RESULT_NAME", "FileBody", "write_run_dir"]
+__all__ = ["PLOTS_DIR", "REPORT_NAME", "RESULT_NAME", "FileBody", "Run", "default_run_dir", "write_run_dir"]
+
+R = TypeVar("R", bound=Record)
+
+
+@dataclass(frozen=True, slots=True)
+class Run(Generic[R]):
+    """What an instrument's entry point wrote: the record, the run directory and its page.
+
+    Each instrument names its own (``class CensusRun(Run[CensusResult])``), so a caller sees which
+    record it holds.
+    """
+
+    result: R
+    """The run record (also in ``out_dir/result.json``)."""
+    out_dir: Path
+    """The run directory."""
+    report: Path
+    """Its ``report.html``."""
+
+
+def default_run_dir(instrument: str, what: str, model_id: str = "") -> Path:
+    """Where a run goes without ``--out``: ``<instrument>-runs/<what>-<model>`` in the current folder.
+
+    ``what`` is the task, knowledge base or ``score-<file>``; a model given as a file path is named by
+    its file stem; without a model the folder is ``<instrument>-runs/<what>``.
+    """
+    model = Path(model_id).stem if "/" in model_id else model_id
+    name = f"{slug(what)}-{slug(model)}" if model else slug(what)
+    return Path(f"{instrument}-runs") / name
+
 
 RESULT_NAME = "result.json"
 REPORT_NAME = "report.html"

@@ -4,7 +4,9 @@
 renders it as the terminal table and as the JSON object of ``--json``. The record lives here, below
 both, so the report layer reads it without importing the instrument. It holds plain values copied
 from the statistics layer's results (this package does not import :mod:`knowsum.stats`), exactly as
-computed, so the table and the JSON print the same digits as the estimators returned.
+computed and under the names of ``knowsum.stats.Summary``'s flat view, so the table and the JSON
+(laid out once, by ``knowsum.stats.summary.summary_dict``) print the same digits as the estimators
+returned.
 
 The estimate is not written to disk, so the record is a frozen value object rather than a
 versioned :class:`~knowsum.records.Record`.

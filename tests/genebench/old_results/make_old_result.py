@@ -9,8 +9,9 @@ Run with an older checkout's ``src`` first on ``PYTHONPATH`` (see README.md in t
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: the mixture module
-from genebench import _mixture as mx
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the repository: tests.genebench._mixture
+from tests.genebench import _mixture as mx
+
 from knowsum.genebench import GenebenchConfig, Question, run_genebench
 from knowsum.models import MockBackend
 
