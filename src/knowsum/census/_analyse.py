@@ -8,7 +8,6 @@ stage took (``timings``) for the benchmark.
 from __future__ import annotations
 
 import time
-import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,8 @@ from knowsum.records.census import (
     StopInfo,
     TopItem,
 )
-from knowsum.stats import Prevalence, StatsWarning, summarize
+from knowsum.stats import Prevalence, summarize
+from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
 
@@ -221,8 +221,7 @@ def analyse(
         timings.update(estimate=0.0, curve=0.0, heldout=0.0)
     else:
         t0 = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", StatsWarning)
+        with collect_warnings() as caught:
             summary = summarize(
                 prev,
                 cfg.estimator,
@@ -234,7 +233,7 @@ def analyse(
                 candidates=cfg.k_candidates,
                 interval=cfg.interval,
             )
-        notes.extend(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, StatsWarning)))
+        notes.extend(dict.fromkeys(caught))
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
         sel = summary.selection

@@ -84,13 +84,14 @@ def user_files(func: F) -> F:
 _USER_KEYS = ("expression", "summaries", "abstracts")
 
 
-def config_from(where: str, kw: dict[str, Any], **fields: Any) -> GenebenchConfig:
-    """A :class:`GenebenchConfig` from ``fields`` and the user files in ``kw`` (errors name ``where``).
+def config_from(where: str, kw: dict[str, Any], names: tuple[str, ...], **fields: Any) -> GenebenchConfig:
+    """A :class:`GenebenchConfig` from the options ``names`` and the user files in ``kw``, and
+    ``fields`` (errors name ``where``).
 
     Raises:
         ConfigError: an invalid value (``genebench run: invalid per_type=0: …``).
     """
     try:
-        return GenebenchConfig(**fields, **{k: kw[k] for k in _USER_KEYS})
+        return GenebenchConfig(**fields, **{k: kw[k] for k in (*names, *_USER_KEYS)})
     except ValidationError as exc:
         raise config_error(exc, where) from None

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import warnings
 from types import MappingProxyType
 
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import Observations, read_observations
 from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary
-from knowsum.stats import Prevalence, StatsWarning, Summary, summarize
+from knowsum.stats import Prevalence, Summary, summarize
+from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Source", "estimate"]
 
@@ -43,8 +43,7 @@ def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateRe
             label = os.fspath(source)
             source = read_observations(label, config.format)
         observations, prevalence = source, source.prevalence
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", StatsWarning)
+    with collect_warnings() as caught:
         summary = summarize(
             prevalence,
             config.estimator,
@@ -55,33 +54,32 @@ def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateRe
             seed=config.seed,
             interval=config.interval,
         )
-    notes = [*summary.notes]
-    notes += [f"warning: {w.message}" for w in caught if issubclass(w.category, StatsWarning)]
-    return _report(summary, tuple(notes), observations, label)
+    notes = (*summary.notes, *(f"warning: {message}" for message in caught))
+    return _report(summary, notes, observations, label)
 
 
 def _report(
     summary: Summary, notes: tuple[str, ...], observations: Observations | None, label: str | None
 ) -> EstimateReport:
-    est, boot, sel = summary.estimate, summary.bootstrap, summary.selection
+    boot, sel = summary.bootstrap, summary.selection
     return EstimateReport(
-        estimator=est.estimator,
-        n_observations=est.n_observations,
+        estimator=summary.estimator,
+        n_observations=summary.n_observations,
         n_queries=summary.n_queries,
-        n_seen=est.n_seen,
-        n_unseen=est.estimate,
-        n_unseen_raw=est.raw,
-        n_total=est.n_total,
-        skr=est.skr,
-        t=est.t,
-        k=est.k,
+        n_seen=summary.n_seen,
+        n_unseen=summary.n_unseen,
+        n_unseen_raw=summary.n_unseen_raw,
+        n_total=summary.n_total,
+        skr=summary.skr,
+        t=summary.t,
+        k=summary.k,
         k_source=summary.k_source,
-        interval=est.interval,
-        parameters=MappingProxyType(dict(est.parameters)),
-        negative=est.diagnostics.negative,
-        theorem1_bound=est.diagnostics.theorem1_bound,
-        within_bound=est.diagnostics.within_bound,
-        std_error=est.diagnostics.std_error,
+        interval=summary.interval,
+        parameters=MappingProxyType(dict(summary.parameters)),
+        negative=summary.negative,
+        theorem1_bound=summary.theorem1_bound,
+        within_bound=summary.within_bound,
+        std_error=summary.std_error,
         selection=None
         if sel is None
         else KSelectionSummary(sel.candidates, sel.nmse, sel.fractions, sel.n_shuffles, sel.method, sel.seed),

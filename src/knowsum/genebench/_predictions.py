@@ -17,7 +17,6 @@ naming the file and line.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from knowsum.errors import InputFileError
@@ -32,7 +31,7 @@ from knowsum.genebench._run import (
     named_result,
     score_records,
 )
-from knowsum.genebench._schema import Question, question_key, read_questions
+from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
 
 __all__ = ["read_predictions", "score_predictions"]
 
@@ -73,23 +72,11 @@ def read_predictions(
             ``response``; an unknown question; a pair's index without ``flag``; a rotation out of
             range; a repeated (question, rotation) pair; or no prediction at all.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read the prediction file ({exc})") from exc
     pairs: list[tuple[Question, int | None]] = []
     replies: list[str] = []
     cut: list[bool] = []
     seen: dict[tuple[str, int | None], int] = {}
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFileError(path, f"not a JSON object ({exc.msg})", no, line) from exc
-        if not isinstance(row, dict):
-            raise InputFileError(path, "not a JSON object", no, line)
+    for no, line, row in json_objects(path, "prediction file"):
         q = _question(path, no, line, row, questions)
         reply = row.get("response")
         if not isinstance(reply, str):

@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -58,6 +58,7 @@ __all__ = [
     "QuestionType",
     "content_hash",
     "expression_tissues",
+    "json_objects",
     "question_key",
     "read_questions",
     "write_questions",
@@ -77,24 +78,9 @@ Knowledge = Literal[
 Perspective = Literal["study_bias", "hallucination", "completeness", "literature_utilize"]
 Flag = Literal["loc", "non-loc", "no_ref", "with_ref"]
 
-QUESTION_TYPES: tuple[str, ...] = (
-    "single_choice",
-    "multiple_choice",
-    "expression",
-    "go_annotation",
-    "summary",
-)
+QUESTION_TYPES: tuple[str, ...] = get_args(QuestionType)
 #: The eight knowledge types of Table 2, in the paper's column order.
-KNOWLEDGE: tuple[str, ...] = (
-    "full name",
-    "synonyms",
-    "chromosome",
-    "gene_type",
-    "designation",
-    "expression",
-    "go_annotation",
-    "summary",
-)
+KNOWLEDGE: tuple[str, ...] = get_args(Knowledge)
 #: The option text of a question whose gold is "no recorded value" (§3.2, |a| = 0).
 NO_RIGHT_ANSWER = "No right answer"
 #: The expression categories of the Fig. 11 expression prompt (Human Protein Atlas tissue categories).
@@ -267,21 +253,18 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where + ': ' if where else ''}{err['msg']}"
 
 
-def read_questions(path: Path) -> list[Question]:
-    """Read a question file (JSONL, one question per line; blank lines skipped).
+def json_objects(path: Path, what: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(line number, line, object)`` for each non-blank line of a JSONL file (a question or a
+    prediction file).
 
     Raises:
-        InputFileError: unreadable file, a line that is not a JSON object, a question that fails
-            validation (unknown type/knowledge, answer letter not in the options…) or a repeated
-            question (same ``question_index`` and, for a with/without-abstracts pair, same ``flag``)
-            — naming the file and line.
+        InputFileError: the file cannot be read ("cannot read the WHAT") or a line is not a JSON
+            object — naming the file and line.
     """
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read the question file ({exc})") from exc
-    out: list[Question] = []
-    seen: dict[str, int] = {}
+        raise InputFileError(path, f"cannot read the {what} ({exc})") from exc
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -291,6 +274,21 @@ def read_questions(path: Path) -> list[Question]:
             raise InputFileError(path, f"not a JSON object ({exc.msg})", no, line) from exc
         if not isinstance(data, dict):
             raise InputFileError(path, "not a JSON object", no, line)
+        yield no, line, data
+
+
+def read_questions(path: Path) -> list[Question]:
+    """Read a question file (JSONL, one question per line; blank lines skipped).
+
+    Raises:
+        InputFileError: unreadable file, a line that is not a JSON object, a question that fails
+            validation (unknown type/knowledge, answer letter not in the options…) or a repeated
+            question (same ``question_index`` and, for a with/without-abstracts pair, same ``flag``)
+            — naming the file and line.
+    """
+    out: list[Question] = []
+    seen: dict[str, int] = {}
+    for no, line, data in json_objects(path, "question file"):
         try:
             q = Question.model_validate(data)
         except ValidationError as exc:

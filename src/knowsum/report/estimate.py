@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from knowsum.records.estimate import EstimateReport
+from knowsum.stats.summary import summary_dict
 
 __all__ = ["ESTIMATOR_TITLES", "INTERVAL_TITLES", "estimate_json", "estimate_table"]
 
@@ -144,45 +145,10 @@ def estimate_table(report: EstimateReport) -> str:
 
 def estimate_json(report: EstimateReport) -> dict[str, Any]:
     """The ``--json`` object: the estimate, its interval, the choice of ``k``, the bootstrap, the
-    diagnostics, the notes and the file read; NaN and infinities become ``None``."""
-    boot, sel = report.bootstrap, report.selection
-    record: dict[str, Any] = {
-        "n_observations": report.n_observations,
-        "n_queries": report.n_queries,
-        "n_seen": report.n_seen,
-        "n_unseen": report.n_unseen,
-        "n_unseen_raw": report.n_unseen_raw,
-        "n_total": report.n_total,
-        "skr": report.skr,
-        "t": report.t,
-        "k": report.k,
-        "k_source": report.k_source,
-        "estimator": report.estimator,
-        "interval": None if report.interval is None else list(report.interval),
-        "interval_total": None if boot is None else list(boot.total),
-        "interval_skr": None if boot is None else list(boot.skr),
-        "interval_method": None if boot is None else boot.interval,
-        "level": None if boot is None else boot.level,
-        "n_bootstrap": 0 if boot is None else boot.n_resamples,
-        "bootstrap_method": None if boot is None else boot.method,
-        "parameters": dict(report.parameters),
-        "diagnostics": {
-            "negative": report.negative,
-            "theorem1_bound": report.theorem1_bound,
-            "within_bound": report.within_bound,
-            "std_error": report.std_error,
-        },
-        "selection": None
-        if sel is None
-        else {
-            "candidates": list(sel.candidates),
-            "nmse": list(sel.nmse),
-            "fractions": list(sel.fractions),
-            "n_shuffles": sel.n_shuffles,
-            "method": sel.method,
-            "seed": sel.seed,
-        },
-        "notes": list(report.notes),
+    diagnostics and the notes in the statistics layer's layout (:func:`~knowsum.stats.summary.summary_dict`),
+    then the file read; NaN and infinities become ``None``."""
+    record = {
+        **summary_dict(report),
         "file": report.source,
         "format": report.format,
         "format_detected": report.format_detected,

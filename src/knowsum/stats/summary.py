@@ -5,21 +5,35 @@ This is what ``knowsum estimate`` and the census instrument call::
     prev = Prevalence.from_items(items, queries=query_ids)
     result = summarize(prev, t=100, k="auto", n_bootstrap=1000, seed=0)
     result.n_total, result.skr, result.interval
+
+:func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``);
+:func:`collect_warnings` turns the :class:`StatsWarning` s of a block into notes for the user.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
+from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
 from knowsum.stats.prevalence import Prevalence
-from knowsum.stats.unseen import DEFAULT_K, DEFAULT_T, HAS_K, UnseenEstimate, apply_plan, plan_estimator
+from knowsum.stats.unseen import (
+    DEFAULT_K,
+    DEFAULT_T,
+    HAS_K,
+    Params,
+    UnseenEstimate,
+    apply_plan,
+    plan_estimator,
+)
 
-__all__ = ["KSource", "Summary", "summarize"]
+__all__ = ["KSource", "Summary", "SummaryFields", "collect_warnings", "summarize", "summary_dict"]
 
 KSource = Literal["held-out", "given", "default", "formula", "none"]
 
@@ -85,48 +99,186 @@ class Summary:
         """Bootstrap interval of ``Û(t)`` (``None`` without bootstrap)."""
         return self.estimate.interval
 
+    @property
+    def t(self) -> float | None:
+        """Extrapolation factor (``None`` for Chao1)."""
+        return self.estimate.t
+
+    @property
+    def k(self) -> int | None:
+        """Truncation level used (``None`` when the estimator has none)."""
+        return self.estimate.k
+
+    @property
+    def parameters(self) -> Params:
+        """Every parameter the estimator used."""
+        return self.estimate.parameters
+
+    @property
+    def negative(self) -> bool:
+        """Whether the raw ``Û(t)`` was negative."""
+        return self.estimate.diagnostics.negative
+
+    @property
+    def theorem1_bound(self) -> float | None:
+        """KnowSum Theorem 1's bound on ``Û(t)`` when it applies."""
+        return self.estimate.diagnostics.theorem1_bound
+
+    @property
+    def within_bound(self) -> bool | None:
+        """Whether the raw ``Û(t)`` respects that bound (``None`` when it does not apply)."""
+        return self.estimate.diagnostics.within_bound
+
+    @property
+    def std_error(self) -> float | None:
+        """Poisson-model standard error of a linear estimator (``None`` for Chao1)."""
+        return self.estimate.diagnostics.std_error
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_unseen_raw, n_total, skr, t,
-        k, estimator, interval`` and more detail; ``n_unseen`` is ``max(n_unseen_raw, 0)``)."""
-        est, boot, sel = self.estimate, self.bootstrap, self.selection
-        return {
-            "n_observations": est.n_observations,
-            "n_queries": self.n_queries,
-            "n_seen": est.n_seen,
-            "n_unseen": est.estimate,
-            "n_unseen_raw": est.raw,
-            "n_total": est.n_total,
-            "skr": est.skr,
-            "t": est.t,
-            "k": est.k,
-            "k_source": self.k_source,
-            "estimator": est.estimator,
-            "interval": None if est.interval is None else list(est.interval),
-            "interval_total": None if boot is None else list(boot.total),
-            "interval_skr": None if boot is None else list(boot.skr),
-            "interval_method": None if boot is None else boot.interval,
-            "level": None if boot is None else boot.level,
-            "n_bootstrap": 0 if boot is None else boot.n_resamples,
-            "bootstrap_method": None if boot is None else boot.method,
-            "parameters": dict(est.parameters),
-            "diagnostics": {
-                "negative": est.diagnostics.negative,
-                "theorem1_bound": est.diagnostics.theorem1_bound,
-                "within_bound": est.diagnostics.within_bound,
-                "std_error": est.diagnostics.std_error,
-            },
-            "selection": None
-            if sel is None
-            else {
-                "candidates": list(sel.candidates),
-                "nmse": list(sel.nmse),
-                "fractions": list(sel.fractions),
-                "n_shuffles": sel.n_shuffles,
-                "method": sel.method,
-                "seed": sel.seed,
-            },
-            "notes": list(self.notes),
-        }
+        k, estimator, interval`` and more detail; ``n_unseen`` is ``max(n_unseen_raw, 0)``); see
+        :func:`summary_dict`."""
+        return summary_dict(self)
+
+
+class _SelectionFields(Protocol):
+    """What :func:`summary_dict` reads of a held-out selection (:class:`KSelection` or a copy)."""
+
+    @property
+    def candidates(self) -> tuple[int, ...]: ...
+    @property
+    def nmse(self) -> tuple[float, ...]: ...
+    @property
+    def fractions(self) -> tuple[float, ...]: ...
+    @property
+    def n_shuffles(self) -> int: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def seed(self) -> int | None: ...
+
+
+class _BootstrapFields(Protocol):
+    """What :func:`summary_dict` reads of a bootstrap (:class:`BootstrapResult` or a copy)."""
+
+    @property
+    def n_resamples(self) -> int: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def level(self) -> float: ...
+    @property
+    def interval(self) -> str: ...
+    @property
+    def total(self) -> tuple[float, float]: ...
+    @property
+    def skr(self) -> tuple[float, float]: ...
+
+
+class SummaryFields(Protocol):
+    """The flat view of an estimate that :func:`summary_dict` reads: a :class:`Summary`, or a record
+    that copies its numbers under the same names (``knowsum.records.estimate.EstimateReport``)."""
+
+    @property
+    def estimator(self) -> str: ...
+    @property
+    def n_observations(self) -> int: ...
+    @property
+    def n_queries(self) -> int | None: ...
+    @property
+    def n_seen(self) -> int: ...
+    @property
+    def n_unseen(self) -> float: ...
+    @property
+    def n_unseen_raw(self) -> float: ...
+    @property
+    def n_total(self) -> float: ...
+    @property
+    def skr(self) -> float: ...
+    @property
+    def t(self) -> float | None: ...
+    @property
+    def k(self) -> int | None: ...
+    @property
+    def k_source(self) -> str: ...
+    @property
+    def interval(self) -> tuple[float, float] | None: ...
+    @property
+    def parameters(self) -> Mapping[str, float | int | str]: ...
+    @property
+    def negative(self) -> bool: ...
+    @property
+    def theorem1_bound(self) -> float | None: ...
+    @property
+    def within_bound(self) -> bool | None: ...
+    @property
+    def std_error(self) -> float | None: ...
+    @property
+    def selection(self) -> _SelectionFields | None: ...
+    @property
+    def bootstrap(self) -> _BootstrapFields | None: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+
+def summary_dict(s: SummaryFields) -> dict[str, Any]:
+    """The JSON-ready dict of an estimate, in one key order for every caller (:meth:`Summary.to_dict`,
+    ``knowsum estimate --json``); ``n_unseen`` is ``max(n_unseen_raw, 0)``, NaN stays NaN."""
+    boot, sel = s.bootstrap, s.selection
+    return {
+        "n_observations": s.n_observations,
+        "n_queries": s.n_queries,
+        "n_seen": s.n_seen,
+        "n_unseen": s.n_unseen,
+        "n_unseen_raw": s.n_unseen_raw,
+        "n_total": s.n_total,
+        "skr": s.skr,
+        "t": s.t,
+        "k": s.k,
+        "k_source": s.k_source,
+        "estimator": s.estimator,
+        "interval": None if s.interval is None else list(s.interval),
+        "interval_total": None if boot is None else list(boot.total),
+        "interval_skr": None if boot is None else list(boot.skr),
+        "interval_method": None if boot is None else boot.interval,
+        "level": None if boot is None else boot.level,
+        "n_bootstrap": 0 if boot is None else boot.n_resamples,
+        "bootstrap_method": None if boot is None else boot.method,
+        "parameters": dict(s.parameters),
+        "diagnostics": {
+            "negative": s.negative,
+            "theorem1_bound": s.theorem1_bound,
+            "within_bound": s.within_bound,
+            "std_error": s.std_error,
+        },
+        "selection": None
+        if sel is None
+        else {
+            "candidates": list(sel.candidates),
+            "nmse": list(sel.nmse),
+            "fractions": list(sel.fractions),
+            "n_shuffles": sel.n_shuffles,
+            "method": sel.method,
+            "seed": sel.seed,
+        },
+        "notes": list(s.notes),
+    }
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[str]]:
+    """Catch the :class:`StatsWarning` s raised in the block; the list it yields holds their messages,
+    in order, once the block ends (nothing is shown or re-raised)::
+
+        with collect_warnings() as caught:
+            summary = summarize(prev)
+        notes = [*summary.notes, *caught]
+    """
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StatsWarning)
+        yield messages
+    messages.extend(str(w.message) for w in caught if issubclass(w.category, StatsWarning))
 
 
 def _resolve_k(
