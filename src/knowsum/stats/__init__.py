@@ -6,6 +6,14 @@ This package imports nothing from the rest of knowsum and does no I/O. Quick tou
     prev = Prevalence.from_items(["a", "b", "a", "c"], queries=[1, 1, 2, 2])
     estimate_unseen(prev, "et", t=100, k=8)          # KnowSum eq. (1)
     summarize(prev, t=100, k="auto", n_bootstrap=1000, seed=0)   # held-out k + bootstrap
+
+Species-richness and diversity estimation (Chao1/ACE/jackknife, Hill numbers, iNEXT curves)::
+
+    from knowsum.stats import Abundance, estimate_richness, hill_numbers, rarefaction_extrapolation
+    data = Abundance.from_counts([46, 22, 17, 15, 15, 9, 8, 6, 6, 4, 2, 2, 2, 2] + [1] * 12)
+    estimate_richness(data, "chao1")                  # 43.893 (s.e. 14.306), as SpadeR/iNEXT print
+    hill_numbers(data, n_bootstrap=200, seed=0)       # q = 0, 1, 2: observed and asymptotic
+    rarefaction_extrapolation(data, seed=0)           # size- and coverage-based curves with bands
 """
 
 from __future__ import annotations
@@ -16,9 +24,45 @@ from knowsum.stats.buckets import assign_buckets, bucket_edges
 from knowsum.stats.correlation import SpearmanResult, spearman_permutation
 from knowsum.stats.granger import GrangerResult, granger_f, granger_test
 from knowsum.stats.heldout import KSelection, select_k
+from knowsum.stats.hill import HillNumbers, asymptotic_hill, bootstrap_assemblage, hill_numbers, observed_hill
+from knowsum.stats.incidence import (
+    INCIDENCE_ESTIMATORS,
+    chao2,
+    chao2_bc,
+    estimate_richness,
+    ice,
+    ice1,
+    ichao2,
+)
 from knowsum.stats.intervals import INTERVAL_METHODS, IntervalMethod, Intervals, intervals, lognormal_total
 from knowsum.stats.prevalence import Prevalence
+from knowsum.stats.rarefaction import (
+    CurvePoints,
+    RarefactionExtrapolation,
+    coverage_at_size,
+    default_sizes,
+    diversity_at_size,
+    rarefaction_extrapolation,
+    size_at_coverage,
+)
+from knowsum.stats.richness import (
+    ABUNDANCE_ESTIMATORS,
+    CoverageEstimate,
+    RichnessEstimate,
+    ace,
+    ace1,
+    chao1_bc,
+    chao1_bc_vegan,
+    chao1_classic,
+    ichao1,
+    jackknife1,
+    jackknife2,
+    sample_coverage,
+)
+from knowsum.stats.samples import Abundance, Incidence
+from knowsum.stats.sampling import AdditionalSample, additional_for_coverage, additional_for_richness
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
+from knowsum.stats.shared import SharedEstimate, ace_shared, chao1_shared, chao1_shared_bc, observed_shared
 from knowsum.stats.summary import Summary, summarize
 from knowsum.stats.unseen import (
     DEFAULT_K,
@@ -34,37 +78,78 @@ from knowsum.stats.unseen import (
 )
 
 __all__ = [
+    "ABUNDANCE_ESTIMATORS",
     "DEFAULT_K",
     "DEFAULT_T",
     "ESTIMATORS",
+    "INCIDENCE_ESTIMATORS",
     "INTERVAL_METHODS",
     "PRF",
+    "Abundance",
+    "AdditionalSample",
     "BootstrapResult",
+    "CoverageEstimate",
     "Curve",
+    "CurvePoints",
     "Diagnostics",
     "GrangerResult",
+    "HillNumbers",
+    "Incidence",
     "IntervalMethod",
     "Intervals",
     "KSelection",
     "Prevalence",
+    "RarefactionExtrapolation",
+    "RichnessEstimate",
+    "SharedEstimate",
     "SpearmanResult",
     "StatsError",
     "StatsWarning",
     "Summary",
     "UnseenEstimate",
+    "ace",
+    "ace1",
+    "ace_shared",
+    "additional_for_coverage",
+    "additional_for_richness",
     "assign_buckets",
+    "asymptotic_hill",
     "bootstrap",
+    "bootstrap_assemblage",
     "bucket_edges",
     "chao1",
+    "chao1_bc",
+    "chao1_bc_vegan",
+    "chao1_classic",
+    "chao1_shared",
+    "chao1_shared_bc",
+    "chao2",
+    "chao2_bc",
+    "coverage_at_size",
+    "default_sizes",
+    "diversity_at_size",
+    "estimate_richness",
     "estimate_unseen",
     "extrapolation_curve",
     "granger_f",
     "granger_test",
+    "hill_numbers",
+    "ice",
+    "ice1",
+    "ichao1",
+    "ichao2",
     "intervals",
+    "jackknife1",
+    "jackknife2",
     "lognormal_total",
     "macro_prf",
+    "observed_hill",
+    "observed_shared",
+    "rarefaction_extrapolation",
+    "sample_coverage",
     "select_k",
     "set_prf",
+    "size_at_coverage",
     "spearman_permutation",
     "summarize",
     "theorem1_bound",
