@@ -201,9 +201,11 @@ def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
         (["--k", "2.5"], "--k must be a whole number >= 1, got '2.5'"),
         (
             ["--estimator", "magic"],
-            "unknown estimator 'magic'; known: chao1, et, good-toulmin, osw-binomial, osw-poisson",
+            "unknown estimator 'magic'; known: ace, ace-1, chao1, chao1-bc, chao1-bc-vegan, chao1-classic, "
+            "chao2, chao2-bc, et, good-toulmin, ice, ice-1, ichao1, ichao2, jack1, jack2, osw-binomial, "
+            "osw-poisson",
         ),
-        (["--format", "csv"], "unknown format 'csv'; known: counts, items, prevalence"),
+        (["--format", "csv"], "unknown format 'csv'; known: counts, incidence-freq, items, prevalence"),
     ],
 )
 def test_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

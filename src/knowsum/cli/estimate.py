@@ -2,62 +2,47 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import click
 from pydantic import ValidationError
 
 from knowsum._util import config_error
-from knowsum.cli._options import echo_json, json_option, n_bootstrap_option, seed_option
+from knowsum.cli._estimate_options import RICHNESS_OPTIONS, Number, richness_options
+from knowsum.cli._options import echo_json, json_option, n_bootstrap_option, note, seed_option
 from knowsum.errors import ConfigError
-from knowsum.estimate import EstimateConfig
+from knowsum.estimate import FORMATS, RICHNESS_ESTIMATORS, EstimateConfig, RichnessConfig, richness
 from knowsum.estimate import estimate as estimate_unseen
-from knowsum.report.estimate import estimate_json, estimate_table
+from knowsum.report.estimate import (
+    estimate_json,
+    estimate_table,
+    plot_richness_curve,
+    richness_json,
+    richness_table,
+)
 from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod
 
 __all__ = ["estimate"]
 
 
-class _Number(click.ParamType[float | str]):
-    """A number above a bound; a bad value is one line naming the option (``--t must be …``).
-
-    ``auto_ok`` also lets the word ``auto`` through (``--k auto``).
-    """
-
-    def __init__(self, option: str, *, whole: bool, minimum: float, strict: bool, auto_ok: bool = False):
-        self.option, self.whole, self.auto_ok = option, whole, auto_ok
-        self.minimum, self.strict = minimum, strict
-        self.name = "auto|integer" if auto_ok else ("integer" if whole else "number")
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | str:
-        raw = str(value)
-        if self.auto_ok and raw.strip().lower() == "auto":
-            return "auto"
-        try:
-            number: float | None = int(raw) if self.whole else float(raw)
-        except ValueError:
-            number = None
-        too_small = number is not None and (number < self.minimum or (self.strict and number == self.minimum))
-        if number is None or not math.isfinite(number) or too_small:
-            kind = "a whole number" if self.whole else "a number"
-            bound = f"> {self.minimum:g}" if self.strict else f">= {self.minimum:g}"
-            raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
-        return number
-
-
 @click.command("estimate")
 @click.argument("file", metavar="FILE")
 @click.option(
-    "--format", "fmt", metavar="items|counts|prevalence", help="Input format (default: auto-detect)."
+    "--format",
+    "fmt",
+    metavar="items|counts|prevalence|incidence-freq",
+    help="Input format (default: auto-detect; incidence-freq must be given).",
 )
 @click.option(
-    "--estimator", default="et", show_default=True, metavar="NAME", help=f"One of: {', '.join(ESTIMATORS)}."
+    "--estimator",
+    metavar="NAME",
+    help=f"KnowSum family: {', '.join(ESTIMATORS)}; richness: {', '.join(RICHNESS_ESTIMATORS)} "
+    "[default: et; chao2 on incidence data]",
 )
 @click.option(
     "--t",
     "t",
-    type=_Number("--t", whole=False, minimum=0, strict=True),
+    type=Number("--t", whole=False, minimum=0, strict=True),
     metavar="T",
     default="100",
     show_default=True,
@@ -66,7 +51,7 @@ class _Number(click.ParamType[float | str]):
 @click.option(
     "--k",
     "k",
-    type=_Number("--k", whole=True, minimum=1, strict=False, auto_ok=True),
+    type=Number("--k", whole=True, minimum=1, strict=False, auto_ok=True),
     metavar="auto|INT",
     default="auto",
     show_default=True,
@@ -82,17 +67,19 @@ class _Number(click.ParamType[float | str]):
     show_default=True,
     help="lognormal: Chao's log-transformed interval (never below N_seen); percentile: re-centred.",
 )
+@richness_options
 @json_option
 def estimate(
     file: str,
     fmt: str | None,
-    estimator: str,
+    estimator: str | None,
     t: float,
     k: int | str,
     n_bootstrap: int | str,
     seed: int,
     interval: IntervalMethod,
     as_json: bool,
+    **extra: Any,
 ) -> int:
     """Estimate how many unseen items FILE's source still holds (Good–Turing family).
 
@@ -107,14 +94,48 @@ def estimate(
       knowsum estimate examples/fisher_butterflies.tsv --t 1 --k auto
     """
     # n_bootstrap is the raw text when given with the old spelling --bootstrap; the config converts it
-    options = {"estimator": estimator, "format": fmt, "t": t, "k": k, "n_bootstrap": n_bootstrap}
+    options = {"estimator": estimator or "et", "format": fmt, "t": t, "k": k, "n_bootstrap": n_bootstrap}
+    plot = extra.pop("plot")
+    toolkit = _toolkit_asked(estimator, fmt, extra, plot)
     try:
-        config = EstimateConfig(**options, seed=seed, interval=interval)
+        if toolkit:
+            unseen = {**options, "format": None, "estimator": "et"} | (
+                {"estimator": estimator} if estimator in ESTIMATORS else {}
+            )
+            config = RichnessConfig(
+                estimator=estimator,
+                format=fmt,
+                **{name: value for name, value in extra.items() if name != "plot"},
+                n_bootstrap=n_bootstrap,
+                seed=seed,
+                unseen=EstimateConfig(**unseen, seed=seed, interval=interval),
+            )
+        else:
+            unseen_config = EstimateConfig(**options, seed=seed, interval=interval)
     except ValidationError as exc:
         raise config_error(exc, "estimate") from exc
-    report = estimate_unseen(file, config)
-    if as_json:
-        echo_json(estimate_json(report))
-    else:
-        click.echo(estimate_table(report))
+    if not toolkit:
+        report = estimate_unseen(file, unseen_config)
+        echo_json(estimate_json(report)) if as_json else click.echo(estimate_table(report))
+        return 0
+    result = richness(file, config)
+    if plot is not None:
+        if result.curve is None:
+            raise ConfigError("--plot FILE draws the curve: add --curve")
+        plot_richness_curve(result.curve, plot, title=f"{file}: rarefaction / extrapolation")
+    echo_json(richness_json(result)) if as_json else click.echo(richness_table(result))
+    if plot is not None:
+        note(f"curve plot: {plot}")
     return 0
+
+
+def _toolkit_asked(estimator: str | None, fmt: str | None, extra: dict[str, Any], plot: str | None) -> bool:
+    """Whether any option of the richness toolkit is used (otherwise the output is the KnowSum table)."""
+    if estimator is not None and estimator not in ESTIMATORS:
+        return True
+    if fmt is not None and fmt not in FORMATS:
+        return True
+    defaults = {"count": "abundance", "hill": False, "curve": False, "at_coverage": (), "at_size": ()}
+    return plot is not None or any(
+        extra[name] != defaults.get(name) for name in RICHNESS_OPTIONS if name != "plot"
+    )

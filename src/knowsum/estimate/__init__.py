@@ -14,18 +14,28 @@ and return one :class:`EstimateReport` (rendered by :mod:`knowsum.report.estimat
 
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import FORMATS, Format, Observations, read_observations
+from knowsum.estimate._richness import RICHNESS_ESTIMATORS, RICHNESS_TITLES, RichnessConfig, richness
 from knowsum.estimate._run import Source, estimate
-from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary
+from knowsum.estimate._samples import ALL_FORMATS, Sample, read_sample
+from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary, RichnessReport
 
 __all__ = [
+    "ALL_FORMATS",
     "FORMATS",
+    "RICHNESS_ESTIMATORS",
+    "RICHNESS_TITLES",
     "BootstrapSummary",
     "EstimateConfig",
     "EstimateReport",
     "Format",
     "KSelectionSummary",
     "Observations",
+    "RichnessConfig",
+    "RichnessReport",
+    "Sample",
     "Source",
     "estimate",
     "read_observations",
+    "read_sample",
+    "richness",
 ]

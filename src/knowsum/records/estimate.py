@@ -17,7 +17,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["BootstrapSummary", "EstimateReport", "KSelectionSummary"]
+__all__ = [
+    "BootstrapSummary",
+    "CurveSummary",
+    "EstimateReport",
+    "HillSummary",
+    "KSelectionSummary",
+    "PointSummary",
+    "RichnessReport",
+    "RichnessSummary",
+    "SharedSummary",
+    "TargetSummary",
+]
 
 Interval = tuple[float, float]
 
@@ -123,3 +134,183 @@ class EstimateReport:
     format: str | None = None
     format_detected: bool | None = None
     format_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RichnessSummary:
+    """One species-richness estimate (Chao1, ACE, Chao2, ICE, jackknife …).
+
+    Attributes:
+        estimator: Its CLI name (``chao1-bc``, ``ace``, ``chao2``, ``jack1`` …).
+        title: The formula and its source, printed beside the value.
+        estimate: ``Ŝ``.
+        std_error: Analytic standard error (``None`` when undefined).
+        interval: Log-normal interval (``None`` without a standard error).
+        level: Coverage of the interval.
+        parameters: Quantities the estimator used (``f1``, ``f2``, ``CV_rare`` …).
+    """
+
+    estimator: str
+    title: str
+    estimate: float
+    std_error: float | None
+    interval: Interval | None
+    level: float
+    parameters: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class HillSummary:
+    """Hill numbers of order q = 0, 1, 2: observed and asymptotic (Chao et al. 2014).
+
+    Attributes:
+        q: The orders.
+        observed: Empirical ``qD``.
+        estimated: Asymptotic ``qD``.
+        lower: Lower ends of the bootstrap intervals (``None`` without bootstrap).
+        upper: Upper ends.
+        n_bootstrap: Bootstrap replicates.
+        level: Coverage of the intervals.
+    """
+
+    q: tuple[int, ...]
+    observed: tuple[float, ...]
+    estimated: tuple[float, ...]
+    lower: tuple[float, ...] | None
+    upper: tuple[float, ...] | None
+    n_bootstrap: int
+    level: float
+
+
+@dataclass(frozen=True, slots=True)
+class PointSummary:
+    """Diversity at one sample size or coverage (iNEXT ``estimateD``).
+
+    Attributes:
+        base: ``coverage`` (the coverage was given) or ``size`` (the size was given).
+        coverage: Sample coverage ``Ĉ(m)``.
+        size: Sample size ``m`` (observations, or sampling units for incidence data).
+        diversity: ``qD(m)`` for q = 0, 1, 2.
+        method: ``rarefaction``, ``observed`` or ``extrapolation``.
+    """
+
+    base: str
+    coverage: float
+    size: float
+    diversity: tuple[float, float, float]
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class SharedSummary:
+    """Species shared with a second sample (SpadeR ``ChaoShared``).
+
+    Attributes:
+        other: The second file.
+        s_obs: Observed richness of the two samples.
+        observed: ``D12``, detected in both.
+        estimates: Name → (estimate, s.e., interval) for ``chao1_shared``, ``chao1_shared_bc``,
+            ``ace_shared``.
+    """
+
+    other: str
+    s_obs: tuple[int, int]
+    observed: int
+    estimates: Mapping[str, tuple[float, float | None, Interval | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSummary:
+    """Extra sampling to reach a coverage or a fraction of the estimated richness (Chao et al. 2009).
+
+    Attributes:
+        kind: ``coverage`` or ``richness``.
+        target: ``C`` or ``g``.
+        current: ``Ĉ`` or ``S_obs/Ŝ`` now.
+        additional: Observations (or units) still needed.
+        total: ``N + m``.
+    """
+
+    kind: str
+    target: float
+    current: float
+    additional: float
+    total: float
+
+
+@dataclass(frozen=True, slots=True)
+class CurveSummary:
+    """Size- and coverage-based rarefaction/extrapolation curves of q = 0, 1, 2 (iNEXT) with bands.
+
+    Attributes:
+        size: Sizes ``m`` of the size-based curve.
+        coverage: ``Ĉ(m)`` at those sizes.
+        method: ``rarefaction`` / ``observed`` / ``extrapolation`` per size.
+        diversity: ``qD(m)`` per order (rows q = 0, 1, 2).
+        lower: Lower bands per order (``None`` without bootstrap).
+        upper: Upper bands per order.
+        cov_coverage: Coverages of the coverage-based curve.
+        cov_size: The size at each of those coverages.
+        cov_diversity: ``qD`` at those coverages per order.
+        cov_lower: Lower bands per order.
+        cov_upper: Upper bands per order.
+        reference_size: ``N`` (extrapolation beyond ``2N`` is marked).
+        n_bootstrap: Replicates of the bands.
+        level: Coverage of the bands.
+    """
+
+    size: tuple[float, ...]
+    coverage: tuple[float, ...]
+    method: tuple[str, ...]
+    diversity: tuple[tuple[float, ...], ...]
+    lower: tuple[tuple[float, ...], ...] | None
+    upper: tuple[tuple[float, ...], ...] | None
+    cov_coverage: tuple[float, ...]
+    cov_size: tuple[float, ...]
+    cov_diversity: tuple[tuple[float, ...], ...]
+    cov_lower: tuple[tuple[float, ...], ...] | None
+    cov_upper: tuple[tuple[float, ...], ...] | None
+    reference_size: int
+    n_bootstrap: int
+    level: float
+
+
+@dataclass(frozen=True, slots=True)
+class RichnessReport:
+    """Everything ``knowsum estimate`` prints with the richness toolkit's options.
+
+    Attributes:
+        datatype: ``abundance`` (observations) or ``incidence`` (sampling units).
+        size: ``n`` (observations) or ``T`` (sampling units).
+        n_incidences: ``U`` for incidence data, else ``None``.
+        s_obs: Observed richness.
+        f: ``f1..f4`` (or ``Q1..Q4``).
+        coverage: Sample coverage ``Ĉ`` (Chao & Jost 2012).
+        richness: The richness estimate asked for with ``--estimator`` (or ``None``).
+        unseen: The KnowSum-family estimate when its estimator was asked for (or ``None``).
+        hill: Hill numbers (``--hill``).
+        points: ``--at-coverage`` / ``--at-size`` results.
+        curve: ``--curve`` curves.
+        shared: ``--shared-with`` result.
+        targets: ``--target-coverage`` / ``--target-fraction`` results.
+        source: The file read.
+        format: The format it was read in.
+        notes: Remarks for the user.
+    """
+
+    datatype: str
+    size: int
+    n_incidences: int | None
+    s_obs: int
+    f: tuple[int, ...]
+    coverage: float
+    richness: RichnessSummary | None
+    unseen: EstimateReport | None
+    hill: HillSummary | None
+    points: tuple[PointSummary, ...]
+    curve: CurveSummary | None
+    shared: SharedSummary | None
+    targets: tuple[TargetSummary, ...]
+    source: str | None
+    format: str | None
+    notes: tuple[str, ...] = ()

@@ -10,13 +10,24 @@
 from __future__ import annotations
 
 import math
+import os
 import unicodedata
+from pathlib import Path
 from typing import Any
 
-from knowsum.records.estimate import EstimateReport
+from knowsum.records.estimate import CurveSummary, EstimateReport, PointSummary, RichnessReport
+from knowsum.report._plots import PALETTE, new_figure, save
 from knowsum.stats.summary import summary_dict
 
-__all__ = ["ESTIMATOR_TITLES", "INTERVAL_TITLES", "estimate_json", "estimate_table"]
+__all__ = [
+    "ESTIMATOR_TITLES",
+    "INTERVAL_TITLES",
+    "estimate_json",
+    "estimate_table",
+    "plot_richness_curve",
+    "richness_json",
+    "richness_table",
+]
 
 ESTIMATOR_TITLES = {
     "et": "smoothed Good–Turing / Efron–Thisted, KnowSum eq. (1)",
@@ -155,3 +166,207 @@ def estimate_json(report: EstimateReport) -> dict[str, Any]:
         "format_reason": report.format_reason,
     }
     return dict(_json_safe(record))
+
+
+def _iv(iv: tuple[float, float] | None, digits: int = 3) -> str:
+    return "—" if iv is None else f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
+
+
+def _richness_lines(report: RichnessReport) -> list[str]:
+    unit = "sampling units  T" if report.datatype == "incidence" else "observations    n"
+    fs = "Q" if report.datatype == "incidence" else "f"
+    freq = ", ".join(f"{fs}{k} = {v}" for k, v in enumerate(report.f, start=1))
+    lines = [f"  data          {report.datatype}: {unit} = {report.size:,}, S_obs = {report.s_obs:,}"]
+    if report.n_incidences is not None:
+        lines[0] += f", U = {report.n_incidences:,} incidences"
+    lines += [f"                {freq}", f"  coverage  Ĉ   {report.coverage:.6f}  (Chao & Jost 2012)"]
+    est = report.richness
+    if est is not None:
+        se = "—" if est.std_error is None else f"{est.std_error:,.3f}"
+        lines.append(
+            f"  {_pad(est.estimator, 12)}  {est.estimate:,.3f}  s.e. {se}  "
+            f"{est.level:.0%} log-normal {_iv(est.interval)}   ({est.title})"
+        )
+    return lines
+
+
+def _hill_lines(report: RichnessReport) -> list[str]:
+    hill = report.hill
+    if hill is None:
+        return []
+    level = f"{hill.level:.0%} bootstrap interval ({hill.n_bootstrap} replicates)"
+    lines = ["", f"  Hill numbers (Chao et al. 2014)   observed   asymptotic   {level}"]
+    for i, q in enumerate(hill.q):
+        iv = None if hill.lower is None or hill.upper is None else (hill.lower[i], hill.upper[i])
+        lines.append(f"    q = {q}{'':27}{hill.observed[i]:>8.3f}   {hill.estimated[i]:>10.3f}   {_iv(iv)}")
+    return lines
+
+
+def _extra_lines(report: RichnessReport) -> list[str]:
+    lines: list[str] = []
+    unit = "units" if report.datatype == "incidence" else "observations"
+    for p in report.points:
+        given = f"coverage {p.coverage:g}" if p.base == "coverage" else f"size {p.size:g}"
+        d = p.diversity
+        lines.append(
+            f"  at {given}: m = {p.size:,.2f}, Ĉ = {p.coverage:.4f} ({p.method}); "
+            f"q0 = {d[0]:.3f}, q1 = {d[1]:.3f}, q2 = {d[2]:.3f}"
+        )
+    if report.shared is not None:
+        sh = report.shared
+        lines.append(
+            f"  shared with {sh.other} (S_obs {sh.s_obs[0]} / {sh.s_obs[1]}): observed {sh.observed}"
+        )
+        for name, (value, se, iv) in sh.estimates.items():
+            shown = "—" if se is None else f"{se:.3f}"
+            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {_iv(iv)}")
+    for t in report.targets:
+        what = f"coverage {t.target:g}" if t.kind == "coverage" else f"{t.target:g} of the estimated richness"
+        now = f"now {t.current:.4f}"
+        lines.append(f"  to reach {what} ({now}): {t.additional:,.2f} more {unit} (total {t.total:,.2f})")
+    if report.curve is not None:
+        c = report.curve
+        lines.append(
+            f"  curve: {len(c.size)} sizes up to {max(c.size):,.0f} (extrapolation beyond 2N = "
+            f"{2 * c.reference_size:,} marked), {c.n_bootstrap} bootstrap replicates"
+        )
+    return ["", *lines] if lines else []
+
+
+def richness_table(report: RichnessReport) -> str:
+    """The terminal text of ``knowsum estimate`` with the richness toolkit (no trailing newline)."""
+    if report.unseen is not None:
+        head = [estimate_table(report.unseen), ""]
+    else:
+        title = "knowsum estimate" if report.source is None else f"knowsum estimate — {report.source}"
+        head = [title] + ([f"  format     {report.format}"] if report.format else []) + [""]
+    body = _richness_lines(report) + _hill_lines(report) + _extra_lines(report)
+    return "\n".join(head + body + [f"  note: {note}" for note in report.notes])
+
+
+def _curve_json(c: CurveSummary) -> dict[str, Any]:
+    return {
+        "size_based": {
+            "size": list(c.size),
+            "coverage": list(c.coverage),
+            "method": list(c.method),
+            "beyond_double": [m > 2 * c.reference_size for m in c.size],
+            "diversity": [list(r) for r in c.diversity],
+            "lower": None if c.lower is None else [list(r) for r in c.lower],
+            "upper": None if c.upper is None else [list(r) for r in c.upper],
+        },
+        "coverage_based": {
+            "coverage": list(c.cov_coverage),
+            "size": list(c.cov_size),
+            "diversity": [list(r) for r in c.cov_diversity],
+            "lower": None if c.cov_lower is None else [list(r) for r in c.cov_lower],
+            "upper": None if c.cov_upper is None else [list(r) for r in c.cov_upper],
+        },
+        "reference_size": c.reference_size,
+        "n_bootstrap": c.n_bootstrap,
+    }
+
+
+def _point_json(p: PointSummary) -> dict[str, Any]:
+    d = p.diversity
+    return {"coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2]}
+
+
+def richness_json(report: RichnessReport) -> dict[str, Any]:
+    """The ``--json`` object: the KnowSum estimate's keys (when run) or the richness estimate as
+    ``n_total``/``se``/``interval``, then ``coverage``, ``hill``, ``at_coverage``/``at_size``,
+    ``shared``, ``target_*`` and ``curve`` when asked for; NaN and infinities become ``None``."""
+    record: dict[str, Any] = {} if report.unseen is None else estimate_json(report.unseen)
+    est = report.richness
+    if est is not None:
+        record |= {
+            "estimator": est.estimator,
+            "formula": est.title,
+            "n_total": est.estimate,
+            "se": est.std_error,
+            "interval": None if est.interval is None else list(est.interval),
+            "level": est.level,
+            "parameters": dict(est.parameters),
+            "file": report.source,
+            "format": report.format,
+        }
+    record |= {
+        "datatype": report.datatype,
+        "size": report.size,
+        "n_incidences": report.n_incidences,
+        "s_obs": report.s_obs,
+        "coverage": report.coverage,
+    }
+    if report.hill is not None:
+        h = report.hill
+        record["hill"] = {
+            f"q{q}": {
+                "observed": h.observed[i],
+                "asymptotic": h.estimated[i],
+                "interval": None if h.lower is None or h.upper is None else [h.lower[i], h.upper[i]],
+            }
+            for i, q in enumerate(h.q)
+        }
+    for base in ("coverage", "size"):
+        points = [_point_json(p) for p in report.points if p.base == base]
+        if points:
+            record[f"at_{base}"] = points[0] if len(points) == 1 else points
+    if report.shared is not None:
+        sh = report.shared
+        record["shared"] = {"with": sh.other, "s_obs": list(sh.s_obs), "observed": sh.observed}
+        for name, (value, se, iv) in sh.estimates.items():
+            record["shared"][name] = value
+            record["shared"][f"{name}_se"] = se
+            record["shared"][f"{name}_interval"] = None if iv is None else list(iv)
+    for t in report.targets:
+        record[f"target_{t.kind}"] = {
+            "target": t.target,
+            "current": t.current,
+            "additional": t.additional,
+            "total": t.total,
+        }
+    if report.curve is not None:
+        record["curve"] = _curve_json(report.curve)
+    return dict(_json_safe(record))
+
+
+def plot_richness_curve(curve: CurveSummary, path: str | os.PathLike[str], title: str | None = None) -> Path:
+    """Write the size-based (left) and coverage-based (right) curves of q = 0, 1, 2 with their
+    bootstrap bands to ``path`` (PNG); rarefaction solid, extrapolation dashed, the part beyond
+    twice the sample shaded and labelled as unreliable."""
+    fig, _ = new_figure(11.0, 4.2)
+    fig.clear()
+    left, right = fig.subplots(1, 2)
+    n = curve.reference_size
+    for i, q in enumerate((0, 1, 2)):
+        colour = PALETTE[i]
+        sizes, ys = curve.size, curve.diversity[i]
+        inter = [j for j, m in enumerate(sizes) if m <= n]
+        extra = [j for j, m in enumerate(sizes) if m >= n]
+        left.plot([sizes[j] for j in inter], [ys[j] for j in inter], color=colour, lw=2, label=f"q = {q}")
+        left.plot([sizes[j] for j in extra], [ys[j] for j in extra], color=colour, lw=2, ls="--")
+        if curve.lower is not None and curve.upper is not None:
+            left.fill_between(sizes, curve.lower[i], curve.upper[i], color=colour, alpha=0.18, lw=0)
+        ref = sizes.index(float(n)) if float(n) in sizes else None
+        if ref is not None:
+            left.plot([n], [ys[ref]], "o", color=colour)
+        right.plot(curve.cov_coverage, curve.cov_diversity[i], color=colour, lw=2, label=f"q = {q}")
+        if curve.cov_lower is not None and curve.cov_upper is not None:
+            right.fill_between(
+                curve.cov_coverage, curve.cov_lower[i], curve.cov_upper[i], color=colour, alpha=0.18, lw=0
+            )
+    top = max(curve.size)
+    if top > 2 * n:
+        left.axvspan(2 * n, top, color="#999999", alpha=0.15, lw=0)
+        left.annotate("beyond 2n:\nunreliable", (2 * n, 0.92), xycoords=("data", "axes fraction"), fontsize=8)
+    left.set_xlabel("sample size m (solid: rarefaction, dashed: extrapolation)")
+    left.set_ylabel("diversity qD")
+    left.legend(fontsize=9)
+    right.set_xlabel("sample coverage Ĉ(m)")
+    right.set_ylabel("diversity qD")
+    right.legend(fontsize=9)
+    if title:
+        fig.suptitle(title)
+    out = Path(path)
+    save(fig, out)
+    return out

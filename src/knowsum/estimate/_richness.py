@@ -1,0 +1,302 @@
+"""The richness toolkit of ``knowsum estimate``: Chao1/ACE/Chao2/ICE/jackknife, coverage, Hill
+numbers, diversity at equal size or coverage, R/E curves, shared species, extra sampling needed.
+
+:func:`richness` reads a file (or takes an abundance/incidence sample), computes what the
+:class:`RichnessConfig` asks for and returns one :class:`~knowsum.records.estimate.RichnessReport`
+(rendered by :mod:`knowsum.report.estimate`). Statistics come from :mod:`knowsum.stats`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from knowsum.errors import ConfigError, InputFileError, UnknownNameError
+from knowsum.estimate._config import EstimateConfig
+from knowsum.estimate._run import estimate
+from knowsum.estimate._samples import ALL_FORMATS, CountMode, Sample, read_sample
+from knowsum.records.estimate import (
+    CurveSummary,
+    HillSummary,
+    PointSummary,
+    RichnessReport,
+    RichnessSummary,
+    SharedSummary,
+    TargetSummary,
+)
+from knowsum.stats import (
+    ESTIMATORS,
+    Abundance,
+    Incidence,
+    StatsError,
+    ace_shared,
+    additional_for_coverage,
+    additional_for_richness,
+    chao1_shared,
+    chao1_shared_bc,
+    coverage_at_size,
+    diversity_at_size,
+    estimate_richness,
+    hill_numbers,
+    observed_shared,
+    rarefaction_extrapolation,
+    sample_coverage,
+    size_at_coverage,
+)
+
+__all__ = ["RICHNESS_ESTIMATORS", "RICHNESS_TITLES", "RichnessConfig", "richness"]
+
+RICHNESS_ESTIMATORS: Mapping[str, tuple[str, str]] = MappingProxyType(
+    {
+        "chao1-classic": ("chao1", "abundance"),
+        "chao1-bc": ("chao1-bc", "abundance"),
+        "chao1-bc-vegan": ("chao1-bc-vegan", "abundance"),
+        "ichao1": ("ichao1", "abundance"),
+        "ace": ("ace", "abundance"),
+        "ace-1": ("ace-1", "abundance"),
+        "jack1": ("jackknife1", "both"),
+        "jack2": ("jackknife2", "both"),
+        "chao2": ("chao2", "incidence"),
+        "chao2-bc": ("chao2-bc", "incidence"),
+        "ichao2": ("ichao2", "incidence"),
+        "ice": ("ice", "incidence"),
+        "ice-1": ("ice-1", "incidence"),
+    }
+)
+"""CLI name → (name in ``knowsum.stats``, the data it needs)."""
+
+RICHNESS_TITLES: Mapping[str, str] = MappingProxyType(
+    {
+        "chao1-classic": "Chao1 = S + (n−1)/n · f1²/(2 f2), Chao 1987; iNEXT/SpadeR",
+        "chao1-bc": "Chao1-bc = S + (n−1)/n · f1(f1−1)/(2(f2+1)), SpadeR form",
+        "chao1-bc-vegan": "Chao1-bc = S + f1(f1−1)/(2(f2+1)), vegan estimateR form",
+        "ichao1": "iChao1, Chiu et al. 2014",
+        "ace": "ACE, rare threshold 10, Chao & Lee 1992",
+        "ace-1": "ACE-1 (high-heterogeneity CV), rare threshold 10, Chao & Lee 1992",
+        "jack1": "1st-order jackknife, finite-sample form (Burnham & Overton 1978)",
+        "jack2": "2nd-order jackknife, finite-sample form (Burnham & Overton 1978)",
+        "chao2": "Chao2 = S + (T−1)/T · Q1²/(2 Q2), Chao 1987",
+        "chao2-bc": "Chao2-bc = S + (T−1)/T · Q1(Q1−1)/(2(Q2+1)), SpadeR form",
+        "ichao2": "iChao2, Chiu et al. 2014",
+        "ice": "ICE, rare threshold 10, Lee & Chao 1994",
+        "ice-1": "ICE-1 (high-heterogeneity CV), rare threshold 10, Lee & Chao 1994",
+    }
+)
+"""The formula and source of each richness estimator, printed beside its value."""
+
+Source = Sample | Abundance | Incidence | str | os.PathLike[str]
+
+
+class RichnessConfig(BaseModel):
+    """What ``knowsum estimate`` computes beyond the KnowSum estimate (each part optional).
+
+    ``estimator`` is a KnowSum-family name (``knowsum.stats.ESTIMATORS``: the estimate of
+    :func:`knowsum.estimate.estimate` is included) or a richness name (:data:`RICHNESS_ESTIMATORS`);
+    ``None`` picks ``et`` for abundance data and ``chao2`` for incidence data.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    estimator: str | None = Field(None, description="estimator name (None: et, or chao2 on incidence)")
+    format: str | None = Field(None, description="file format (None = auto-detect)")
+    count: CountMode = Field("abundance", description="abundance, or incidence (queries as units)")
+    units: int | None = Field(None, ge=1, description="T when some sampling units yielded nothing")
+    hill: bool = Field(False, description="Hill numbers q = 0, 1, 2, observed and asymptotic")
+    at_coverage: tuple[float, ...] = Field((), description="coverages at which to give qD")
+    at_size: tuple[float, ...] = Field((), description="sizes at which to give qD")
+    curve: bool = Field(False, description="size- and coverage-based R/E curves with bands")
+    shared_with: str | None = Field(None, description="second file for the shared-species estimate")
+    target_coverage: float | None = Field(None, gt=0.0, lt=1.0, description="coverage to reach")
+    target_fraction: float | None = Field(None, gt=0.0, lt=1.0, description="fraction g of Ŝ to reach")
+    n_bootstrap: int = Field(200, ge=0, description="bootstrap replicates of Hill/curve intervals")
+    level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
+    seed: int = Field(0, ge=0, description="bootstrap seed")
+    unseen: EstimateConfig = Field(default_factory=EstimateConfig, description="KnowSum estimate settings")
+
+    @field_validator("estimator")
+    @classmethod
+    def _known_estimator(cls, value: str | None) -> str | None:
+        known = (*ESTIMATORS, *RICHNESS_ESTIMATORS)
+        if value is not None and value not in known:
+            raise UnknownNameError("estimator", value, tuple(sorted(known)))
+        return value
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str | None) -> str | None:
+        if value is not None and value not in ALL_FORMATS:
+            raise UnknownNameError("format", value, tuple(sorted(ALL_FORMATS)))
+        return value
+
+    @field_validator("at_coverage")
+    @classmethod
+    def _coverages(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        for c in value:
+            if not 0.0 < c < 1.0:
+                raise ValueError(f"a coverage must lie strictly between 0 and 1, got {c:g}")
+        return value
+
+    @field_validator("at_size")
+    @classmethod
+    def _sizes(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        for m in value:
+            if not m >= 1:
+                raise ValueError(f"a sample size must be >= 1, got {m:g}")
+        return value
+
+
+def _tuple(values: Any) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def _richness(data: Abundance | Incidence, name: str, level: float) -> RichnessSummary:
+    stats_name, needs = RICHNESS_ESTIMATORS[name]
+    kind = "abundance" if isinstance(data, Abundance) else "incidence"
+    if needs not in ("both", kind):
+        other = "--count incidence or --format incidence-freq" if needs == "incidence" else "counts"
+        raise ConfigError(f"estimator {name} needs {needs} data, this is {kind} data (use {other})")
+    est = estimate_richness(data, stats_name, conf=level)
+    return RichnessSummary(
+        name, RICHNESS_TITLES[name], est.estimate, est.std_error, est.interval, level, dict(est.parameters)
+    )
+
+
+def _hill(data: Abundance | Incidence, config: RichnessConfig) -> HillSummary:
+    h = hill_numbers(data, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed)
+    lower = None if h.lower is None else _tuple(h.lower)
+    upper = None if h.upper is None else _tuple(h.upper)
+    return HillSummary(
+        h.q, _tuple(h.observed), _tuple(h.estimated), lower, upper, h.n_bootstrap, config.level
+    )
+
+
+def _point(data: Abundance | Incidence, base: str, coverage: float, size: float) -> PointSummary:
+    d = diversity_at_size(data, [size])[:, 0]
+    n = data.size
+    method = "rarefaction" if size < n else "observed" if size == n else "extrapolation"
+    return PointSummary(base, coverage, size, (float(d[0]), float(d[1]), float(d[2])), method)
+
+
+def _rows(values: Any) -> tuple[tuple[float, ...], ...]:
+    return tuple(_tuple(row) for row in values)
+
+
+def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
+    re = rarefaction_extrapolation(
+        data, endpoint=3 * data.size, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed
+    )
+    s, c = re.size_based, re.coverage_based
+    return CurveSummary(
+        _tuple(s.size),
+        _tuple(s.coverage),
+        s.method,
+        _rows(s.diversity),
+        None if s.lower is None else _rows(s.lower),
+        None if s.upper is None else _rows(s.upper),
+        _tuple(c.coverage),
+        _tuple(c.size),
+        _rows(c.diversity),
+        None if c.lower is None else _rows(c.lower),
+        None if c.upper is None else _rows(c.upper),
+        re.reference_size,
+        re.n_bootstrap,
+        config.level,
+    )
+
+
+def _shared(sample: Sample, other: str, config: RichnessConfig, label: str) -> SharedSummary:
+    second = read_sample(other, None, "abundance")
+    for path, s in ((label, sample), (other, second)):
+        if s.labels is None or isinstance(s.data, Incidence):
+            raise InputFileError(
+                path, "--shared-with needs labelled abundance data (ITEM<TAB>COUNT or items)"
+            )
+    a, b = sample.labels or {}, second.labels or {}
+    keys = list(dict.fromkeys([*a, *b]))
+    x1, x2 = [a.get(k, 0) for k in keys], [b.get(k, 0) for k in keys]
+    obs = observed_shared(x1, x2)
+    estimates = {}
+    for name, value in (
+        ("chao1_shared", chao1_shared(x1, x2, conf=config.level)),
+        ("chao1_shared_bc", chao1_shared_bc(x1, x2, conf=config.level)),
+        (
+            "ace_shared",
+            ace_shared(x1, x2, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed),
+        ),
+    ):
+        estimates[name] = (value.estimate, value.std_error, value.interval)
+    return SharedSummary(other, obs.s_obs, obs.observed_shared, estimates)
+
+
+def _targets(data: Abundance | Incidence, config: RichnessConfig, label: str) -> tuple[TargetSummary, ...]:
+    out = []
+    for option, value, function in (
+        ("--target-coverage", config.target_coverage, additional_for_coverage),
+        ("--target-fraction", config.target_fraction, additional_for_richness),
+    ):
+        if value is None:
+            continue
+        try:
+            extra = function(data, value)
+        except StatsError as exc:
+            raise ConfigError(f"{label}: {option} {value:g}: {exc}") from exc
+        out.append(TargetSummary(extra.kind, extra.target, extra.current, extra.additional, extra.total))
+    return tuple(out)
+
+
+def _read(source: Source, config: RichnessConfig) -> tuple[Sample, str | None]:
+    if isinstance(source, Sample):
+        return source, None
+    if isinstance(source, Abundance | Incidence):
+        return Sample(source, "", None, None), None
+    label = os.fspath(source)
+    return read_sample(label, config.format, config.count, config.units), label
+
+
+def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport:
+    """Coverage, the chosen estimate and every optional part of ``config`` for ``source``.
+
+    Raises:
+        InputFileError: The file is missing or malformed.
+        ConfigError: An estimator that does not fit the data, a target already reached.
+        StatsError: An estimator that cannot be applied.
+    """
+    config = config or RichnessConfig()
+    sample, label = _read(source, config)
+    data = sample.data
+    incidence = isinstance(data, Incidence)
+    name = config.estimator or ("chao2" if incidence else "et")
+    unseen = None
+    if name in ESTIMATORS:
+        if incidence or sample.observations is None:
+            raise ConfigError(
+                f"estimator {name} needs abundance observations; on incidence data use "
+                "chao2, chao2-bc, ichao2, ice, ice-1, jack1 or jack2"
+            )
+        unseen = replace(estimate(sample.observations, config.unseen), source=label)
+    rich = None if name in ESTIMATORS else _richness(data, name, config.level)
+    points = [_point(data, "coverage", c, size_at_coverage(data, c)) for c in config.at_coverage]
+    points += [_point(data, "size", float(coverage_at_size(data, [m])[0]), m) for m in config.at_size]
+    where = label or "sample"
+    return RichnessReport(
+        datatype="incidence" if incidence else "abundance",
+        size=data.size,
+        n_incidences=data.U if isinstance(data, Incidence) else None,
+        s_obs=data.s_obs,
+        f=tuple(data.f(k) for k in range(1, 5)),
+        coverage=sample_coverage(data).coverage,
+        richness=rich,
+        unseen=unseen,
+        hill=_hill(data, config) if config.hill else None,
+        points=tuple(points),
+        curve=_curve(data, config) if config.curve else None,
+        shared=None if config.shared_with is None else _shared(sample, config.shared_with, config, where),
+        targets=_targets(data, config, where),
+        source=label,
+        format=sample.format or None,
+    )

@@ -1,0 +1,118 @@
+"""Read an observation file as abundance or incidence data for the richness estimators.
+
+- ``counts``, ``prevalence`` and ``items`` files are abundance data (one observation per item seen);
+- ``items`` files with a QUERY column are incidence data with ``count="incidence"``: each query is a
+  sampling unit and an item is counted once per query that named it (``units`` adds the queries
+  that yielded nothing, so ``T`` may exceed the number of queries in the file);
+- ``incidence-freq`` (iNEXT's ``incidence_freq`` layout): the first data line is ``T``, then one
+  line per species with the number of units it was found in (``COUNT`` or ``SPECIES<TAB>COUNT``).
+
+Every problem raises :class:`~knowsum.errors.InputFileError` naming the file, line and value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from knowsum.errors import InputFileError
+from knowsum.estimate._observations import Observations, _integer, _read_lines, read_observations
+from knowsum.stats import Abundance, Incidence, StatsError
+
+__all__ = ["ALL_FORMATS", "CountMode", "Sample", "read_sample"]
+
+CountMode = Literal["abundance", "incidence"]
+ALL_FORMATS: tuple[str, ...] = ("items", "counts", "prevalence", "incidence-freq")
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A file read for the richness estimators.
+
+    Attributes:
+        data: The abundance or incidence sample.
+        format: The format read.
+        observations: The parsed file when it was not ``incidence-freq`` (for the KnowSum estimators).
+        labels: Species label → count (``None`` when the file has no labels, e.g. a prevalence table).
+    """
+
+    data: Abundance | Incidence
+    format: str
+    observations: Observations | None
+    labels: Mapping[Hashable, int] | None
+
+
+def _incidence_freq(path: Path, units: int | None) -> Sample:
+    lines = _read_lines(path)
+    first = lines[0]
+    if len(first[2]) != 1:
+        raise InputFileError(
+            path, "incidence-freq: the first line must be T, the number of sampling units", *first[:2]
+        )
+    t = _integer(path, first, first[2][0], "T (sampling units)", 1)
+    if len(lines) == 1:
+        raise InputFileError(path, "incidence-freq: no species lines after T")
+    labels: dict[Hashable, int] = {}
+    largest = (0, first)
+    for line in lines[1:]:
+        fields = line[2]
+        if len(fields) > 2 or not fields[-1]:
+            raise InputFileError(path, "incidence-freq: expected COUNT or SPECIES<TAB>COUNT", *line[:2])
+        value = _integer(path, line, fields[-1], "incidence count", 0)
+        label = fields[0] if len(fields) == 2 else f"species {len(labels) + 1}"
+        if label in labels:
+            raise InputFileError(path, f"species {label!r} is listed twice", *line[:2])
+        labels[label] = value
+        if value > largest[0]:
+            largest = (value, line)
+    if largest[0] > t:
+        raise InputFileError(
+            path,
+            f"T = {t} sampling units is smaller than the largest incidence count {largest[0]}",
+            *largest[1][:2],
+        )
+    total = units if units is not None else t
+    if total < t:
+        raise InputFileError(
+            path, f"--units {total} is smaller than T = {t} given on the first line", *first[:2]
+        )
+    try:
+        data = Incidence.from_frequencies(labels.values(), total)
+    except StatsError as exc:
+        raise InputFileError(path, str(exc)) from exc
+    return Sample(data, "incidence-freq", None, labels)
+
+
+def read_sample(
+    path: str | Path, fmt: str | None = None, count: CountMode = "abundance", units: int | None = None
+) -> Sample:
+    """Read ``path`` as abundance data, or as incidence data (``incidence-freq`` files, or ``items``
+    files with a QUERY column and ``count="incidence"``); ``units`` is ``T`` when some units
+    yielded nothing (at least the number of units in the file)."""
+    path = Path(path)
+    if fmt == "incidence-freq":
+        return _incidence_freq(path, units)
+    observations = read_observations(path, fmt)  # type: ignore[arg-type]
+    prev = observations.prevalence
+    labels = None if prev.labels is None else dict(zip(prev.labels, map(int, prev.counts), strict=True))
+    if count == "abundance":
+        if units is not None:
+            raise InputFileError(path, "--units applies to incidence data only (add --count incidence)")
+        return Sample(Abundance.from_prevalence(prev), observations.format, observations, labels)
+    if prev.by_query is None:
+        raise InputFileError(
+            path,
+            f"--count incidence needs QUERY<TAB>ITEM lines (an items file with a query column) "
+            f"or --format incidence-freq; this {observations.format} file has no sampling units",
+        )
+    data = Incidence.from_prevalence(prev)
+    if units is not None:
+        if units < data.n_units:
+            raise InputFileError(
+                path, f"--units {units} is smaller than the {data.n_units} queries in the file"
+            )
+        data = Incidence(data.frequencies, units)
+    incidence = dict(zip(prev.labels or (), map(int, data.frequencies), strict=False))
+    return Sample(data, observations.format, observations, incidence or None)
