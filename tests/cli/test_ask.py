@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -81,7 +82,24 @@ def test_unreachable_base_url(tmp_home: Path, capsys: pytest.CaptureFixture[str]
         url = srv.base_url
     assert main(["ask", "-m", "openai:x", "--base-url", url, "--retries", "1", "hi"]) == 5
     err = capsys.readouterr().err
-    assert err.startswith(f"knowsum: error: cannot reach {url} after 2 attempts") and err.count("\n") == 1
+    assert err.startswith(f"knowsum: error: cannot reach {url}: connection refused") and err.count("\n") == 1
+
+
+def test_nothing_listening_fails_at_once_with_the_default_retries(
+    tmp_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A closed loopback port: one attempt and the clear message (was: silent for ~54 s through 9
+    attempts of "connection refused")."""
+    with socket.socket() as closed:  # bound, not listening: every connection is refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        url = f"http://127.0.0.1:{port}/v1"
+        assert main(["ask", "-m", "openai:x", "--base-url", url, "hi"]) == 5
+    err = capsys.readouterr().err
+    assert err == (
+        f"knowsum: error: cannot reach {url}: connection refused by 127.0.0.1:{port} (nothing is listening "
+        "there; not retried); is the server running? check --base-url\n"
+    )
 
 
 @pytest.mark.realmodel

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def test_missing_prompts_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         main(["batch", "export", "-m", "openai:m", "--prompts", str(missing), "-o", str(tmp_path / "o")]) == 2
     )
     err = capsys.readouterr().err
-    assert f"{missing}: cannot read prompts" in err and err.count("\n") == 1
+    assert f"{missing}: no such file; check the path" in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
 
 
@@ -76,3 +77,83 @@ def test_malformed_results_name_the_line_and_write_nothing(
     assert err.startswith(f"knowsum: error: {bad}:2: not an OpenAI Batch result line") and "{not json" in err
     assert main(["store", "info", "--store", str(tmp_path / "s.sqlite")]) == 0
     assert "responses: 0 (0 errors)" in capsys.readouterr().out
+
+
+def _exported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, list[str]]:
+    """Export the four fixture requests into ``tmp_path/s.sqlite``; the exported file and the import args."""
+    batch_file = tmp_path / "batch.jsonl"
+    assert main([*_export(tmp_path), "-o", str(batch_file)]) == 0
+    capsys.readouterr()
+    return batch_file, ["--store", str(tmp_path / "s.sqlite")]
+
+
+def _stored(tmp_path: Path) -> int:
+    return int(sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT count(*) FROM responses").fetchone()[0])
+
+
+def test_importing_the_request_file_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file `batch export` wrote is not a results file: refused, nothing stored (was: exit 0,
+    "imported 2 responses (2 errors)" and error rows in the store)."""
+    batch_file, store = _exported(tmp_path, capsys)
+    assert main(["batch", "import", str(batch_file), *store]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"knowsum: error: {batch_file}:1: ")
+    assert (
+        "a batch request, not a result" in err and "import the results file the batch server returned" in err
+    )
+    assert _stored(tmp_path) == 0
+
+
+def test_a_custom_id_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two results for one request: refused naming both lines (was: "imported 2", one silently lost)."""
+    _, store = _exported(tmp_path, capsys)
+    lines = (FIXTURES / "batch_results.jsonl").read_text().splitlines()
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join([lines[0], lines[0].replace("Influenza.", "Measles.")]) + "\n")
+    assert main(["batch", "import", str(twice), *store]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1
+        and f"{twice}:2: custom_id 405100460e515c3c… appears twice (first on line 1)" in err
+    )
+    assert _stored(tmp_path) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"choices": []}, "field response.body.choices is []: the result holds no answer"),
+        ({}, "field response.body.choices is missing: the result holds no answer"),
+        ({"choices": [{"message": {"content": None}}]},
+         "field response.body.choices[0].message.content is null"),
+        ({"choices": [{"text": "x"}], "usage": {"completion_tokens": "3"}},
+         'field response.body.usage.completion_tokens is "3": expected a whole number'),
+    ],
+)  # fmt: skip
+def test_a_malformed_result_is_named_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: dict[str, object], words: str
+) -> None:
+    """A result without an answer says which field is wrong (was: ``IndexError('list index out of
+    range')``)."""
+    _, store = _exported(tmp_path, capsys)
+    first = json.loads((FIXTURES / "batch_results.jsonl").read_text().splitlines()[0])
+    first["response"]["body"] = body
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(first) + "\n")
+    assert main(["batch", "import", str(bad), *store]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:1: not an OpenAI Batch result line: {words}" in err
+    assert "Error(" not in err and "fix or remove it and import again" in err
+    assert _stored(tmp_path) == 0
+
+
+def test_an_empty_results_file_imports_nothing_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, store = _exported(tmp_path, capsys)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert main(["batch", "import", str(empty), *store]) == 2
+    assert f"{empty}: no results in the file" in capsys.readouterr().err

@@ -303,3 +303,81 @@ def test_build_json_and_the_old_out_spelling(tmp_path: Path, capsys: pytest.Capt
     assert data["kb_releases"]["genes"]
     assert "knowsum: note: --out is renamed --output; --out will be removed" in err
     assert err.strip().splitlines()[-1] == f"wrote 4 questions to {out}"
+
+
+def _klkb1_only(tmp_path: Path) -> tuple[Path, Path]:
+    """The question file and predictions for 3 of its 23 instances (KLKB1 in rotations 0, 1, 2)."""
+    qfile = tmp_path / "questions.jsonl"
+    write_questions(qfile, QUESTIONS)
+    preds = tmp_path / "three.jsonl"
+    first = QUESTIONS[0].question_index
+    replies = ["A", "The correct answer is B.", "A"]  # right, format error (strict rule), wrong
+    rows = [{"question_index": first, "permutation": r, "response": t} for r, t in enumerate(replies)]
+    preds.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return qfile, preds
+
+
+def test_score_refuses_predictions_that_leave_instances_unanswered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """3 of 23 instances answered: refused, naming the count and the first one (was: exit 0 with
+    n_questions 1 and "no question of this type in the question set" for types in the set)."""
+    qfile, preds = _klkb1_only(tmp_path)
+    out = tmp_path / "scored"
+    code = main(
+        ["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--out", str(out)]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err == (
+        f"knowsum: error: {preds}: answers 3 of 23 instances (20 unanswered, the first: question_index "
+        f"'{QUESTIONS[0].question_index}', permutation 3); give a prediction for every instance, or pass "
+        "--allow-missing to score the unanswered as wrong\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.usefixtures("slice_go")
+def test_allow_missing_scores_the_unanswered_as_wrong_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    qfile, preds = _klkb1_only(tmp_path)
+    out = tmp_path / "scored"
+    args = ["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--out", str(out)]
+    assert main([*args, "--allow-missing", "--json"]) == 0
+    stdout, err = capsys.readouterr()
+    assert "knowsum: note: 3 of 23 instances answered; the 20 unanswered are scored as wrong" in err
+    numbers = json.loads(stdout)
+    assert (numbers["n_questions"], numbers["n_instances"], numbers["n_unanswered"]) == (8, 23, 20)
+    result = json.loads((out / "result.json").read_text())
+    s = result["scores"]
+    present = {q.knowledge for q in QUESTIONS}
+    assert present <= set(s["knowledge"]) and not present & set(s["types_missing"])  # never "absent"
+    assert s["knowledge"]["full name"] == pytest.approx((1 / 4 + 0) / 2)  # KLKB1: ✓ ✗ ✗ + unanswered
+    assert s["overall"] == pytest.approx(0.125 / 4)
+    assert s["format_error_rate"] == pytest.approx(1 / 3)  # of the 3 replies, not of the 23 instances
+    assert s["format_errors_by_kind"]["unanswered"]["overall"] == pytest.approx(20 / 23)
+    assert result["config"]["answered"] == 3 and result["config"]["allow_missing"] is True
+    records = read_records(out)
+    assert len(records) == 23 and sum((r.format_error or "").startswith("unanswered") for r in records) == 20
+    assert all(r.score == 0 for r in records if r.format_error and r.format_error.startswith("unanswered"))
+
+    assert main([*args, "--allow-missing"]) == 0  # the terminal summary says it too
+    assert "3 of 23 instances answered; the 20 unanswered are scored as wrong" in capsys.readouterr().out
+
+
+@pytest.mark.usefixtures("slice_go")
+def test_predictions_without_rotations_answer_each_question_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No rotation given anywhere: the instances are the questions in the order written (8, not 23)."""
+    qfile = tmp_path / "questions.jsonl"
+    write_questions(qfile, QUESTIONS)
+    preds = tmp_path / "plain.jsonl"
+    preds.write_text(
+        "".join(json.dumps({"question_index": q.question_index, "response": "A"}) + "\n" for q in QUESTIONS)
+    )
+    args = ["genebench", "score", "--questions", str(qfile), "--predictions", str(preds), "--json"]
+    assert main([*args, "--out", str(tmp_path / "scored")]) == 0
+    numbers = json.loads(capsys.readouterr().out)
+    assert (numbers["n_questions"], numbers["n_instances"], numbers["n_unanswered"]) == (8, 8, 0)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import socket
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from knowsum.errors import BackendError, ConfigError, EndpointUnreachableError
@@ -120,14 +122,83 @@ def test_a_request_that_keeps_failing_is_recorded_as_an_error(tmp_path: Path) ->
         assert len(srv.log) == 6
 
 
+def _failing_transport(error: Callable[[], Exception]) -> tuple[httpx.MockTransport, list[str]]:
+    """A transport whose every request raises ``error()``; and the list of URLs it was asked for."""
+    asked: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        raise error()
+
+    return httpx.MockTransport(handler), asked
+
+
+def _refused() -> Exception:
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError as exc:
+        try:
+            raise httpx.ConnectError("All connection attempts failed") from exc
+        except httpx.ConnectError as wrapped:
+            return wrapped
+
+
 def test_unreachable_endpoint_says_so_after_retries() -> None:
-    with LoopbackServer() as srv:
-        url = srv.base_url
-    backend = OpenAIBackend("m", url, max_retries=2, backoff=0.01)
+    """A connection that fails otherwise than refused (here: a name that does not resolve) is retried."""
+    transport, asked = _failing_transport(lambda: httpx.ConnectError("[Errno -2] Name or service not known"))
+    url = "http://127.0.0.1:1/v1"
+    backend = OpenAIBackend("m", url, max_retries=2, backoff=0.01, transport=transport)
     with pytest.raises(
         EndpointUnreachableError, match=r"cannot reach http://127\.0\.0\.1:\d+/v1 after 3 attempts"
-    ):
+    ) as caught:
         sample_sync(backend, make_requests(["x"], PARAMS))
+    assert len(asked) == 3 and "(connection failed: Name or service not known)" in str(caught.value)
+    assert "[Errno" not in str(caught.value)
+
+
+def test_a_refused_connection_is_not_retried() -> None:
+    """Nothing listening is not a passing fault: one attempt, then the clear message (was: 9 attempts
+    over about 54 s with the default 8 retries)."""
+    transport, asked = _failing_transport(_refused)
+    backend = OpenAIBackend("m", "http://127.0.0.1:9/v1", max_retries=8, transport=transport)
+    with pytest.raises(EndpointUnreachableError) as caught:
+        sample_sync(backend, make_requests(["x"], PARAMS))
+    assert asked == ["http://127.0.0.1:9/v1/models"]  # the first probe of the server, and nothing after
+    assert str(caught.value) == (
+        "cannot reach http://127.0.0.1:9/v1: connection refused by 127.0.0.1:9 (nothing is listening "
+        "there; not retried); is the server running? check --base-url"
+    )
+
+
+def test_a_closed_loopback_port_fails_at_once() -> None:
+    """A real port on 127.0.0.1 that is bound but not listening refuses the connection."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        backend = OpenAIBackend("m", f"http://127.0.0.1:{port}/v1", max_retries=8)
+        with pytest.raises(
+            EndpointUnreachableError, match=rf"connection refused by 127\.0\.0\.1:{port} .*not retried"
+        ):
+            sample_sync(backend, make_requests(["x"], PARAMS))
+
+
+def test_a_refused_connection_after_the_server_answered_is_retried() -> None:
+    """Once the endpoint has answered, a refused connection may be a server restarting: retried."""
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        if request.method == "GET":  # the probe of the server family: answered
+            return httpx.Response(404)
+        if calls.count(request.url.path) < 3:
+            raise _refused()
+        return httpx.Response(200, json={"choices": [{"message": {"content": "ok"}}]})
+
+    backend = OpenAIBackend(
+        "m", "http://127.0.0.1:9/v1", backoff=0.01, transport=httpx.MockTransport(handler)
+    )
+    assert [r.text for r in sample_sync(backend, make_requests(["x"], PARAMS))] == ["ok"]
+    assert calls.count("/v1/chat/completions") == 3
 
 
 def test_wrong_path_is_a_backend_error(server: LoopbackServer) -> None:

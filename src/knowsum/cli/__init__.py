@@ -13,6 +13,7 @@ import errno
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
@@ -86,15 +87,53 @@ def cli() -> None:
     """
 
 
+def _stored() -> dict[Path, tuple[int, int]]:
+    """``(times opened, responses written)`` so far by this process, per store (empty while no store
+    was opened; the model layer is not imported for it)."""
+    if "knowsum.models" not in sys.modules:
+        return {}
+    from knowsum.models import stored_this_session
+
+    return stored_this_session()
+
+
+def _interrupted(before: dict[Path, tuple[int, int]]) -> str:
+    """What an interrupt leaves: the responses this command stored (kept), and how to continue."""
+    stores = {
+        path: written - before.get(path, (0, 0))[1]
+        for path, (opened, written) in _stored().items()
+        if (opened, written) != before.get(path, (0, 0))  # opened (or written) by this command
+    }
+    if not stores:
+        return "knowsum: interrupted"
+    kept = "; ".join(
+        (
+            f"the {n} responses this run stored are kept in {path}"
+            if n != 1
+            else f"the response this run stored is kept in {path}"
+        )
+        if n
+        else f"this run stored no response yet in {path}"
+        for path, n in stores.items()
+    )
+    return f"knowsum: interrupted: {kept}; rerun the same command to continue where it stopped"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI on ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    """Run the CLI on ``argv`` (default: ``sys.argv[1:]``) and return the exit code.
+
+    An interrupt (Ctrl-C) says how many responses this command stored and that rerunning it continues:
+    every response is kept in the store as it arrives, and a rerun asks only for what is missing.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    before = _stored()
     try:
         result = cli.main(args=args, prog_name="knowsum", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("knowsum: aborted", err=True)
+    except click.exceptions.Abort as exc:
+        by_user = isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt)
+        click.echo(_interrupted(before) if by_user else "knowsum: aborted", err=True)
         return 130
     except click.UsageError as exc:
         # one line, like every other error: what is wrong, and where the help is
@@ -122,6 +161,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         click.echo(f"knowsum: error: {where}: {exc.strerror}; {_DISK_ERRORS[exc.errno]}", err=True)
         return 1
     except KeyboardInterrupt:
-        click.echo("knowsum: interrupted (completed work is saved; rerun to resume)", err=True)
+        click.echo(_interrupted(before), err=True)
         return 130
     return int(result) if isinstance(result, int) else 0

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 from pydantic import ValidationError
 
-from knowsum._util import config_error
+from knowsum._util import check_file, config_error
 from knowsum.cli._common import apply_options
 from knowsum.errors import ConfigError
 from knowsum.genebench import TASKS, GenebenchConfig, parse_tasks
@@ -18,7 +18,17 @@ __all__ = ["FILE", "config_from", "genes_option", "lenient_option", "types_optio
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FILE = click.Path(dir_okay=False, exists=True, path_type=Path)
+
+class _InputFile(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2 stubs
+    """An existing input file; a missing one is reported like every file error (file, problem)."""
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        return check_file(value)
+
+
+FILE = _InputFile()
 """An existing input file."""
 
 _TYPES_HELP = (

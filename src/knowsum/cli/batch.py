@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from knowsum._util import check_file, read_text_file
 from knowsum.cli._common import (
     backend_from,
     model_options,
@@ -22,10 +23,7 @@ __all__ = ["batch"]
 
 
 def _prompts(path: Path) -> list[str]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read prompts ({exc})") from exc
+    lines = read_text_file(path, "prompts file").splitlines()
     prompts = [ln.strip() for ln in lines if ln.strip()]
     if not prompts:
         raise InputFileError(path, "no prompts (one prompt per non-empty line)")
@@ -76,7 +74,13 @@ def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
 @click.argument("results", type=click.Path(dir_okay=False, path_type=Path))
 @store_option
 def import_(results: Path, **kw: Any) -> None:
-    """Import an OpenAI Batch results JSONL file into the store (all or nothing)."""
+    """Import an OpenAI Batch results JSONL file into the store (all or nothing).
+
+    Every line must be a result the batch server returned (not a request line of the exported file),
+    for a request exported from the same --store, once; otherwise nothing is imported and the first
+    bad line is named.
+    """
+    check_file(results, "batch results file")  # before the store is opened (and perhaps made)
     with store_from(kw) as st:
         count, errors = import_batch(st, results)
     click.echo(f"imported {count} responses ({errors} errors) from {results}")

@@ -24,6 +24,7 @@ from knowsum.cli._options import (
     finish,
     json_option,
     n_perm_option,
+    note,
     out_option,
     renamed,
     seed_option,
@@ -39,7 +40,7 @@ from knowsum.genebench import (
     score_predictions,
     write_questions,
 )
-from knowsum.report.genebench import compare_text, write_genebench_compare
+from knowsum.report.genebench import compare_text, coverage_text, write_genebench_compare
 
 __all__ = ["genebench"]
 
@@ -174,6 +175,11 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     type=FILE,
     help="JSONL of {question_index, flag?, permutation?, response, finish_reason?}.",
 )
+@click.option(
+    "--allow-missing",
+    is_flag=True,
+    help="Score the instances no prediction answers as wrong (default: refuse such a file).",
+)
 @seed_option
 @n_perm_option(10_000, _N_PERM_HELP)
 @lenient_option
@@ -184,7 +190,9 @@ def score_cmd(questions_path: Path, predictions_path: Path, **kw: Any) -> None:
     directory (result.json, predictions.jsonl, questions.jsonl, plots/, report.html).
 
     A question is (question_index, flag): a with/without-abstracts pair sharing one index (as in the
-    released files) needs "flag" in its prediction lines.
+    released files) needs "flag" in its prediction lines. Every question of the file must be answered
+    (in every rotation, if any prediction gives a rotation other than 0); with --allow-missing the
+    unanswered ones are scored as wrong, and the summary says how many.
     """
     run = score_predictions(
         questions_path,
@@ -193,7 +201,11 @@ def score_cmd(questions_path: Path, predictions_path: Path, **kw: Any) -> None:
         n_perm=kw["n_perm"],
         seed=kw["seed"],
         lenient=kw["lenient"],
+        allow_missing=kw["allow_missing"],
     )
+    coverage = coverage_text(run.result)
+    if coverage:
+        note(coverage)
     show_run(run, kw["as_json"])
 
 

@@ -8,23 +8,42 @@ from typing import Any
 
 import click
 
-from knowsum.cli._common import store_from, store_option
+from knowsum._util import paths
+from knowsum.cli._common import store_option
 from knowsum.errors import InputFileError
+from knowsum.models import ResponseStore, StoreInfo
 
 __all__ = ["store"]
 
 
 @click.group()
 def store() -> None:
-    """Inspect and export the response store (SQLite)."""
+    """Inspect and export the response store (SQLite).
+
+    Both commands only read: they open the store read-only, never create or change one, and read an
+    archived store in a read-only folder as it is.
+    """
+
+
+def _reader(kw: dict[str, Any]) -> ResponseStore | None:
+    """The store of --store opened read-only; ``None`` when no --store is given and the default
+    store does not exist yet (nothing sampled so far). A --store that does not exist is an error."""
+    given: Path | None = kw.get("store_path")
+    if given is None and not paths.store_path().exists():
+        return None
+    return ResponseStore(given, read_only=True)
 
 
 @store.command("info")
 @store_option
 def info(**kw: Any) -> None:
     """Path, number of responses (and errors), models and size of the store."""
-    with store_from(kw) as st:
-        data = st.info()
+    st = _reader(kw)
+    if st is None:
+        data = StoreInfo(paths.store_path(), 0, 0, (), 0)
+    else:
+        with st:
+            data = st.info()
     click.echo(f"path:      {data.path}")
     click.echo(f"responses: {data.responses} ({data.errors} errors)")
     click.echo(f"size:      {data.size:,} bytes")
@@ -46,7 +65,13 @@ def info(**kw: Any) -> None:
 @store_option
 def export(fmt: str, output: Path | None, no_errors: bool, **kw: Any) -> None:
     """Export every stored response as JSON lines (key parts, params, prompt, text, tokens, …)."""
-    with store_from(kw) as st:
+    st = _reader(kw)
+    if st is None:  # no default store yet: nothing to export
+        if output is not None:
+            output.write_text("", encoding="utf-8")
+            click.echo(f"exported 0 responses to {output}", err=True)
+        return
+    with st:
         if output is None:
             st.export_jsonl(sys.stdout, errors=not no_errors)
             return

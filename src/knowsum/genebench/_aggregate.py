@@ -17,6 +17,7 @@ import numpy as np
 
 from knowsum.genebench._parse import TRUNCATED
 from knowsum.genebench._schema import KNOWLEDGE, question_key
+from knowsum.genebench._score import UNANSWERED
 from knowsum.records.genebench import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
@@ -209,10 +210,20 @@ def summarize(
             why.setdefault(k, "no question of this type in the question set")
     asked = [k for k in KNOWLEDGE if k in knowledge]
     overall = float(np.mean([knowledge[k] for k in asked])) if asked else None
+    # format errors are a property of replies: instances without one (unanswered) are counted apart
+    replies = [r for r in records if not _unanswered(r)]
     errors: dict[str, list[bool]] = defaultdict(list)
-    for r in records:
+    for r in replies:
         errors[r.question_type].append(r.format_error is not None)
     total_err = sum(sum(v) for v in errors.values())
+    by_kind = {
+        TRUNCATED: _rates(replies, lambda r: (r.format_error or "").startswith(TRUNCATED)),
+        "invalid": _rates(
+            replies, lambda r: r.format_error is not None and not r.format_error.startswith(TRUNCATED)
+        ),
+    }
+    if len(replies) < len(records):
+        by_kind[UNANSWERED] = _rates(records, _unanswered)
     rule = "lenient" if lenient else "strict"
     other = "strict" if lenient else "lenient"
     go = {
@@ -231,26 +242,25 @@ def summarize(
         overall=overall,
         types_asked=asked,
         types_missing={k: v for k, v in why.items() if k not in knowledge},
-        format_error_rate=total_err / len(records) if records else 0.0,
+        format_error_rate=total_err / len(replies) if replies else 0.0,
         format_errors={k: float(np.mean(v)) for k, v in sorted(errors.items())},
         reply_rule=rule,
         format_errors_by_rule={
-            rule: _rates(records, lambda r: r.format_error is not None),
-            other: _rates(records, lambda r: r.format_error_other is not None),
+            rule: _rates(replies, lambda r: r.format_error is not None),
+            other: _rates(replies, lambda r: r.format_error_other is not None),
         },
-        format_errors_by_kind={
-            TRUNCATED: _rates(records, lambda r: (r.format_error or "").startswith(TRUNCATED)),
-            "invalid": _rates(
-                records, lambda r: r.format_error is not None and not r.format_error.startswith(TRUNCATED)
-            ),
-        },
-        truncated_rate=_rates(records, lambda r: r.truncated),
+        format_errors_by_kind=by_kind,
+        truncated_rate=_rates(replies, lambda r: r.truncated),
         attention=_attention(records, n_buckets, n_perm, seed),
         pearson=[_pearson(t, by_task[t]) for t in ("Q2-B", "Q5", "Q6") if by_task.get(t)],
         go=go,
         summary=summ,
         methods=dict(methods or {}),
     )
+
+
+def _unanswered(r: InstanceRecord) -> bool:
+    return (r.format_error or "").startswith(UNANSWERED)
 
 
 def _rates(records: Sequence[InstanceRecord], hit: Callable[[InstanceRecord], bool]) -> dict[str, float]:

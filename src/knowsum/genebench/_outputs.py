@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import Question, dump_question
 from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
@@ -117,16 +118,17 @@ def read_records(path: Path) -> list[InstanceRecord]:
         InputFileError: missing or unreadable file, or a line that is not an instance record.
     """
     file = path / PREDICTIONS_NAME if path.is_dir() else path
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(file, f"cannot read the predictions of a genebench run ({exc})") from None
+    text = read_text_file(file, "genebench predictions.jsonl")
     out: list[InstanceRecord] = []
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             out.append(InstanceRecord.from_dict(json.loads(line)))
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise InputFileError(file, f"not a genebench instance record ({exc})", no, line) from None
+        except json.JSONDecodeError as exc:
+            problem = f"not JSON ({exc.msg} at column {exc.colno})"
+            raise InputFileError(file, f"not a genebench instance record: {problem}", no, line) from None
+        except (TypeError, AttributeError):
+            problem = "its fields are not those of a scored instance (a predictions.jsonl of `genebench run`)"
+            raise InputFileError(file, f"not a genebench instance record: {problem}", no, line) from None
     return out

@@ -13,6 +13,13 @@ question file); it is ignored for questions without options. ``finish_reason`` i
 ``"length"`` (or ``"truncated": true``, as a run's ``predictions.jsonl`` writes it) marks a reply cut
 at the token limit (a ``truncated`` format error if it fails). Every bad line stops with one message
 naming the file and line.
+
+Coverage: the instances to answer are every question of the question file — in every rotation of its
+options when the file gives any rotation other than 0, else in the order written. A prediction file
+that leaves some unanswered is refused, naming how many and the first one, unless ``allow_missing``
+(``--allow-missing``): then each unanswered instance is scored as a wrong answer (its record says
+``unanswered``), the result counts the whole question set (``n_questions``, ``n_instances``) and records
+how many were answered (``config["answered"]``), and format-error rates are over the replies given.
 """
 
 from __future__ import annotations
@@ -28,10 +35,12 @@ from knowsum.genebench._run import (
     _sha,
     _summary_scorer,
     go_release,
+    instances_of,
     named_result,
     score_records,
 )
 from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
+from knowsum.genebench._score import score_unanswered
 
 __all__ = ["read_predictions", "score_predictions"]
 
@@ -104,6 +113,34 @@ def read_predictions(
     return pairs, replies, cut
 
 
+def _describe(q: Question, rotation: int | None) -> str:
+    """One instance, as a prediction line names it."""
+    flag = f", flag {q.flag!r}" if q.flag in ("no_ref", "with_ref") else ""
+    rot = f", permutation {rotation}" if rotation is not None else ""
+    return f"question_index {q.question_index!r}{flag}{rot}"
+
+
+def _unanswered(
+    path: Path,
+    questions: list[Question],
+    pairs: list[tuple[Question, int | None]],
+    allow_missing: bool,
+) -> tuple[str, list[tuple[Question, int | None]], list[tuple[Question, int | None]]]:
+    """``(permutations, every instance to answer, the unanswered ones)``; refused unless ``allow_missing``."""
+    permutations = "cyclic" if any(r not in (None, 0) for _, r in pairs) else "none"
+    expected = instances_of(questions, permutations)
+    answered = {(q.key, r) for q, r in pairs}
+    missing = [(q, r) for q, r in expected if (q.key, r) not in answered]
+    if missing and not allow_missing:
+        raise InputFileError(
+            path,
+            f"answers {len(pairs)} of {len(expected)} instances ({len(missing)} unanswered, the first: "
+            f"{_describe(*missing[0])}); give a prediction for every instance, or pass --allow-missing "
+            "to score the unanswered as wrong",
+        )
+    return permutations, expected, missing
+
+
 def score_predictions(
     questions_path: Path,
     predictions_path: Path,
@@ -113,6 +150,7 @@ def score_predictions(
     n_perm: int = 10_000,
     seed: int = 0,
     lenient: bool = False,
+    allow_missing: bool = False,
 ) -> GenebenchRun:
     """Score a prediction file against a question file and write the run directory, as a run does.
 
@@ -124,16 +162,22 @@ def score_predictions(
         n_perm: Permutations of the attention Spearman test.
         seed: Seed of the permutation test.
         lenient: Lenient reply checking instead of the paper's strict rule.
+        allow_missing: Score the instances no prediction answers as wrong (module docstring) instead
+            of refusing the file.
 
     Raises:
-        InputFileError: a bad question or prediction file (nothing is written then).
+        InputFileError: a bad question or prediction file, or one that leaves instances unanswered
+            without ``allow_missing`` (nothing is written then).
     """
     questions = read_questions(questions_path)
     pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
+    permutations, expected, missing = _unanswered(predictions_path, questions, pairs, allow_missing)
     asked = list({q.key: q for q, _ in pairs}.values())
     go, summary = _go_mapper(asked), _summary_scorer(asked)
-    records = score_records(pairs, replies, go=go, summary=summary, truncated=cut, lenient=lenient)
-    permutations = "cyclic" if any(r not in (None, 0) for _, r in pairs) else "none"
+    scored = score_records(pairs, replies, go=go, summary=summary, truncated=cut, lenient=lenient)
+    by_instance = {(q.key, r): rec for (q, r), rec in zip(pairs, scored, strict=True)}
+    by_instance.update({(q.key, r): score_unanswered(q, r) for q, r in missing})
+    records = [by_instance[(q.key, r)] for q, r in expected]
     scores = summarize(
         records,
         methods=_methods(go, summary, permutations, lenient),
@@ -148,9 +192,16 @@ def score_predictions(
         kb_releases=go_release(go),
         questions_file=str(questions_path),
         questions_sha256=_sha(questions),
-        n_questions=len(asked),
-        n_instances=len(pairs),
-        config={"predictions": str(predictions_path), "lenient": lenient, "n_perm": n_perm, "seed": seed},
+        n_questions=len(questions),
+        n_instances=len(expected),
+        config={
+            "predictions": str(predictions_path),
+            "lenient": lenient,
+            "n_perm": n_perm,
+            "seed": seed,
+            "allow_missing": allow_missing,
+            "answered": len(pairs),
+        },
         scores=scores,
     )
-    return write_run(out or default_out(f"score-{predictions_path.stem}"), result, records, asked)
+    return write_run(out or default_out(f"score-{predictions_path.stem}"), result, records, questions)

@@ -42,7 +42,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from knowsum._util import atomic_write
+from knowsum._util import atomic_write, read_text_file
 from knowsum.errors import InputFileError
 
 __all__ = [
@@ -258,13 +258,11 @@ def json_objects(path: Path, what: str) -> Iterator[tuple[int, str, dict[str, An
     prediction file).
 
     Raises:
-        InputFileError: the file cannot be read ("cannot read the WHAT") or a line is not a JSON
-            object — naming the file and line.
+        InputFileError: the file is missing, binary, not UTF-8 or unreadable
+            (:func:`knowsum._util.read_text_file`), or a line is not a JSON object — naming the file
+            and line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read the {what} ({exc})") from exc
+    text = read_text_file(path, what)
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue

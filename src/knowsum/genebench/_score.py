@@ -9,7 +9,9 @@ Per instance (one question in one rotation):
 - GO: CAFA-style closure P/R/F1 (:mod:`knowsum.genebench._goeval`);
 - summary: (ROUGE-L + BERTScore + Fluency)/3, Fluency = 1/(1 + log10 PPL) (eq. 5–6);
 - a reply that fails validation (under the run's rule, strict by default) scores 0 and counts as a
-  format error; a reply cut at the token limit that fails is a ``truncated`` format error. Every
+  format error; a reply cut at the token limit that fails is a ``truncated`` format error;
+- an instance a prediction file does not answer (``genebench score --allow-missing``) scores 0 like a
+  wrong answer; its record says ``unanswered`` where a reply's validation error would be. Every
   record also says whether the reply passes the *other* rule (``format_error_other``), so the result
   can show the format-error rate under both.
 """
@@ -34,7 +36,18 @@ from knowsum.genebench._schema import (
 from knowsum.records.genebench import InstanceRecord
 from knowsum.stats import StatsError, set_prf
 
-__all__ = ["Instance", "SummaryScorerLike", "score_instance", "score_instances", "task_of"]
+__all__ = [
+    "UNANSWERED",
+    "Instance",
+    "SummaryScorerLike",
+    "score_instance",
+    "score_instances",
+    "score_unanswered",
+    "task_of",
+]
+
+UNANSWERED = "unanswered"
+"""First word of the ``format_error`` of an instance with no reply (no prediction in the file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +187,22 @@ def score_instance(inst: Instance, go: GoMapper | None, *, lenient: bool = False
             go_unmapped=s.n_unmapped,
         )
     raise ValueError(f"score_instance does not score {q.question_type}")
+
+
+def score_unanswered(question: Question, rotation: int | None) -> InstanceRecord:
+    """The record of an instance no prediction answers: every score 0, as for a wrong answer."""
+    inst = Instance(question, rotation, "")
+    none = Parsed(None, f"{UNANSWERED}: no prediction in the file, scored as wrong")
+    gold = rotate(question, rotation or 0)[1] if question.options else None
+    zeros: dict[str, Any] = {}
+    kind = question.question_type
+    if kind == "single_choice" and question.options and NO_RIGHT_ANSWER in question.options.values():
+        zeros["chose_no_answer"] = False
+    elif kind in ("multiple_choice", "go_annotation"):
+        zeros.update(precision=0.0, recall=0.0, f1=0.0)
+    elif kind == "expression":
+        zeros.update(category_match=0.0, tissue_f1=0.0, precision=0.0, recall=0.0)
+    return _base(inst, none, none, gold, score=0.0, **zeros)
 
 
 def score_instances(

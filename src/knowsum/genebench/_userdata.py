@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import EXPRESSION_CATEGORIES
 
@@ -41,10 +42,7 @@ class Expression:
 
 def _rows(path: Path, keys: tuple[str, ...]) -> Iterator[tuple[int, str, list[str]]]:
     """``(line number, raw line, values in the order of keys)`` for each data row of a TSV/JSONL file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read file ({exc})") from exc
+    text = read_text_file(path, "data file")
     seen_data = False
     for no, line in enumerate(text.splitlines(), 1):
         if not line.strip():

@@ -41,7 +41,7 @@ from knowsum.models._registry import (
 )
 from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
-from knowsum.models._store import ResponseStore, StoreInfo
+from knowsum.models._store import ResponseStore, StoreInfo, stored_this_session
 from knowsum.models._texts import sample_texts
 
 __all__ = [
@@ -77,4 +77,5 @@ __all__ = [
     "sample",
     "sample_sync",
     "sample_texts",
+    "stored_this_session",
 ]

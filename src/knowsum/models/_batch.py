@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from knowsum._util import read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models._base import Backend
 from knowsum.models._openai import OpenAIBackend
@@ -53,43 +54,118 @@ def export_batch(backend: Backend, requests: Iterable[Request], store: ResponseS
     return len(rows)
 
 
-def _parse_result(line: dict[str, Any]) -> tuple[str, str, str, dict[str, Any], str | None]:
-    """``(custom_id, text, finish_reason, usage, error)`` of one result line; KeyError etc. if malformed."""
-    key = str(line["custom_id"])
-    resp = line.get("response") or {}
-    status = resp.get("status_code")
-    if line.get("error") or status != 200:
-        err = line.get("error") or (resp.get("body") or {}).get("error") or {}
-        message = err.get("message", err) if isinstance(err, dict) else err
-        return key, "", "error", {}, f"batch error (HTTP {status}): {message}"
-    body = resp["body"]
-    choice = body["choices"][0]
-    text = choice["message"]["content"] if "message" in choice else choice["text"]
-    if not isinstance(text, str):
-        raise TypeError("choice text is not a string")
-    return key, text, str(choice.get("finish_reason") or "stop"), body.get("usage") or {}, None
+class _BadLineError(ValueError):
+    """What is wrong with one results line, in words (field, value, what to do)."""
+
+
+_REQUEST_LINE = (
+    'a batch request, not a result: it has no "response" field (this is the file `knowsum batch export` '
+    "wrote; import the results file the batch server returned for it)"
+)
+
+
+def _shown(value: Any, present: bool = True) -> str:
+    """A field's value as JSON, cut at 40 characters (``missing`` when the field is absent)."""
+    text = json.dumps(value, ensure_ascii=False) if present else "missing"
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _field(obj: dict[str, Any], name: str, where: str, kind: type | tuple[type, ...], expected: str) -> Any:
+    """``obj[name]`` if it is a ``kind``; else the error naming the field, its value and what it should be."""
+    value = obj.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise _BadLineError(f"field {where}{name} is {_shown(value, name in obj)}: expected {expected}")
+    return value
+
+
+def _error_message(line: dict[str, Any], resp: dict[str, Any] | None) -> str:
+    """The error of a failed request: the line's ``error``, else the HTTP body's ``error``."""
+    status = resp.get("status_code") if resp else None
+    err = line.get("error") or ((resp or {}).get("body") or {}).get("error") or {}
+    message = err.get("message", err) if isinstance(err, dict) else err
+    return f"batch error (HTTP {status}): {message}" if message else f"batch error (HTTP {status})"
+
+
+def _parse_result(line: Any) -> tuple[str, str, str, dict[str, Any], str | None]:
+    """``(custom_id, text, finish_reason, usage, error)`` of one result line.
+
+    Raises:
+        _BadLineError: the line is not a result (a request line, a missing or empty field …).
+    """
+    if not isinstance(line, dict):
+        raise _BadLineError(f"expected a JSON object, got {_shown(line)}")
+    key = _field(line, "custom_id", "", str, "the store key `knowsum batch export` wrote")
+    if "response" not in line and not line.get("error"):
+        if "body" in line or "method" in line:
+            raise _BadLineError(_REQUEST_LINE)
+        raise _BadLineError('it has neither a "response" nor an "error" field')
+    resp = line.get("response")
+    if resp is not None and not isinstance(resp, dict):
+        raise _BadLineError(f"field response is {_shown(resp)}: expected an object")
+    if line.get("error") or resp is None or resp.get("status_code") != 200:
+        if resp is None and not line.get("error"):
+            raise _BadLineError('field response is null and there is no "error": the result holds nothing')
+        return key, "", "error", {}, _error_message(line, resp)
+    body = _field(resp, "body", "response.", dict, "the completion the server answered")
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise _BadLineError(
+            f"field response.body.choices is {_shown(choices, 'choices' in body)}: the result holds no answer"
+        )
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        raise _BadLineError(f"field response.body.choices[0] is {_shown(choice)}: expected an object")
+    if "message" in choice:
+        message = _field(choice, "message", "response.body.choices[0].", dict, "an object")
+        text = _field(message, "content", "response.body.choices[0].message.", str, "the answer text")
+    else:
+        text = _field(choice, "text", "response.body.choices[0].", str, "the answer text")
+    usage = body.get("usage") or {}
+    if not isinstance(usage, dict):
+        raise _BadLineError(f"field response.body.usage is {_shown(usage)}: expected an object")
+    for name in ("prompt_tokens", "completion_tokens"):
+        if usage.get(name) is not None:
+            _field(usage, name, "response.body.usage.", int, "a whole number")
+    return key, text, str(choice.get("finish_reason") or "stop"), usage, None
 
 
 def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
     """Import an OpenAI Batch results file into the store; return ``(imported, errors)``.
 
+    The whole file is checked before anything is written, then written in one transaction: a bad
+    file leaves the store as it was.
+
     Raises:
-        InputFileError: unreadable file, malformed line, or a ``custom_id`` that was not exported
-            from this store (file and line named; nothing is written).
+        InputFileError: a missing, binary, non-UTF-8 or empty file; a line that is not a result (a
+            request line of the exported file, a missing or empty field — named, with its value); a
+            ``custom_id`` given twice; or one that was not exported from this store (file and line
+            named; nothing is written).
     """
-    try:
-        lines = results.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(results, f"cannot read batch results ({exc})") from exc
+    lines = read_text_file(results, "batch results file").splitlines()
     responses: list[Response] = []
+    first_line: dict[str, int] = {}
     now = time.time()
     for no, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
             key, text, reason, usage, error = _parse_result(json.loads(raw))
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise InputFileError(results, f"not an OpenAI Batch result line ({exc!r})", no, raw) from exc
+        except json.JSONDecodeError as exc:
+            problem = f"not JSON ({exc.msg} at column {exc.colno})"
+            raise InputFileError(results, f"not an OpenAI Batch result line: {problem}", no, raw) from exc
+        except _BadLineError as exc:
+            raise InputFileError(
+                results, f"not an OpenAI Batch result line: {exc}; fix or remove it and import again", no, raw
+            ) from exc
+        if key in first_line:
+            raise InputFileError(
+                results,
+                f"custom_id {key[:16]}… appears twice (first on line {first_line[key]}): a results file "
+                "holds one result per request; keep one of them and import again",
+                no,
+                raw,
+            )
+        first_line[key] = no
         found = store.batch_request(key)
         if found is None:
             raise InputFileError(
@@ -113,6 +189,10 @@ def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
                 model=who["model"],
                 endpoint=who["endpoint"],
             )
+        )
+    if not responses:
+        raise InputFileError(
+            results, "no results in the file (an OpenAI Batch results file holds one JSON line per request)"
         )
     store.put_many(responses)
     return len(responses), sum(r.error is not None for r in responses)

@@ -2,8 +2,11 @@
 
 Bounded concurrency, a per-request timeout, and retries with exponential backoff and full jitter on
 408/409/425/429/5xx, timeouts, connection errors and malformed bodies, waiting at least ``Retry-After``
-when the server sends it. A request that still fails is returned as an error response (never dropped),
-its error quoting the server's own reason.
+when the server sends it. A connection refused before the endpoint ever answered is not retried:
+nothing listens on that port, and waiting does not change that (a wrong ``--base-url``, a server not
+started); once the endpoint has answered, a refused connection (a server restarting) is retried. A
+request that still fails is returned as an error response (never dropped), its error quoting the
+server's own reason.
 
 A request the server rejects as invalid (any other 4xx, or a 5xx whose body names a validation error,
 :func:`~knowsum.models._servers.is_validation_error`) is never sent again: the same body cannot
@@ -22,6 +25,7 @@ import asyncio
 import email.utils
 import os
 import random
+import re
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -59,16 +63,38 @@ def api_key_from_env() -> str | None:
 
 
 class _RetryableError(Exception):
-    """A retryable failure; ``wait`` is the server's Retry-After, if any."""
+    """A retryable failure; ``wait`` is the server's Retry-After, if any; ``refused``: the host
+    refused the connection (nothing listens on the port)."""
 
-    def __init__(self, message: str, wait: float | None = None, connect: bool = False) -> None:
+    def __init__(
+        self, message: str, wait: float | None = None, connect: bool = False, refused: bool = False
+    ) -> None:
         super().__init__(message)
         self.wait = wait
         self.connect = connect
+        self.refused = refused
 
 
 class _RejectedError(Exception):
     """The server rejected the request itself as invalid: sending it again cannot succeed."""
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from (httpx → httpcore → the OS error)."""
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and all(cur is not c for c in chain):
+        chain.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return chain
+
+
+def _os_reason(exc: BaseException) -> str:
+    """The OS's words for a transport failure ("Connection refused"), without Python's ``[Errno N]``."""
+    for cause in reversed(_causes(exc)):
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+    return re.sub(r"^\[Errno -?\d+\] ", "", str(exc)) or type(exc).__name__
 
 
 def _transport_error(exc: httpx.TransportError, doing: str = "") -> _RetryableError:
@@ -76,8 +102,9 @@ def _transport_error(exc: httpx.TransportError, doing: str = "") -> _RetryableEr
     if isinstance(exc, httpx.TimeoutException):
         return _RetryableError(f"timeout{' ' + doing if doing else ''} ({type(exc).__name__})")
     if isinstance(exc, httpx.ConnectError):
-        return _RetryableError(f"connection failed: {exc}", connect=True)
-    return _RetryableError(f"connection error: {type(exc).__name__}: {exc}")
+        refused = any(isinstance(c, ConnectionRefusedError) for c in _causes(exc))
+        return _RetryableError(f"connection failed: {_os_reason(exc)}", connect=True, refused=refused)
+    return _RetryableError(f"connection error: {type(exc).__name__}: {_os_reason(exc)}")
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -275,6 +302,8 @@ class OpenAIBackend(Backend):
                 return responses
             except _RetryableError as exc:
                 last = exc
+                if exc.refused and not self._reached:
+                    raise self._refused() from exc
             except _RejectedError as exc:
                 return self._rejected(group, exc, time.perf_counter() - start)
             if attempt < self.max_retries:
@@ -287,6 +316,15 @@ class OpenAIBackend(Backend):
             )
         msg = f"failed after {self.max_retries + 1} attempts: {last}"
         return [self.failure(r, msg, time.perf_counter() - start) for r in group]
+
+    def _refused(self) -> EndpointUnreachableError:
+        """A first connection refused: nothing listens there, which waiting does not change."""
+        url = httpx.URL(self.base_url)
+        where = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+        return EndpointUnreachableError(
+            f"cannot reach {self.base_url}: connection refused by {where} (nothing is listening there; "
+            "not retried); is the server running? check --base-url"
+        )
 
     def _rejected(self, group: list[Request], exc: _RejectedError, latency: float) -> list[Response]:
         """A request rejected as invalid: stops the run before any success, else fails that request."""

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from knowsum._util import disk_fault, nearest_folder, paths
-from knowsum.errors import StoreError
+from knowsum.errors import InputFileError, StoreError
 from knowsum.models._migrations import apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response
 
-__all__ = ["ResponseStore", "StoreInfo"]
+__all__ = ["ResponseStore", "StoreInfo", "stored_this_session"]
 
 _COLUMNS = (
     "key, backend, model, endpoint, params, prompt, sample_index, seed, text, finish_reason,"
@@ -43,6 +44,17 @@ _UPSERT = (
     " WHERE responses.error IS NOT NULL"
 )
 _CHUNK = 5000
+_SESSION: dict[Path, list[int]] = {}
+"""Per store (resolved path) this process opened for writing: [times opened, rows written]."""
+
+
+def stored_this_session() -> dict[Path, tuple[int, int]]:
+    """``(times opened, rows written)`` per response store this process opened for writing.
+
+    The CLI reads it when a run is interrupted, to say how many responses are kept and where (the
+    difference of two readings: what one command did).
+    """
+    return {path: (opened, written) for path, (opened, written) in _SESSION.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,15 +143,71 @@ def _response(row: sqlite3.Row) -> Response:
     )
 
 
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the existing store at ``path`` (SQLite ``mode=ro`` URI).
+
+    A store whose folder cannot be written has no ``-shm`` file for a WAL reader and cannot make
+    one; when it holds no unmerged ``-wal`` file either (a store closed cleanly), it is opened as
+    immutable, which needs neither.
+    """
+    if not path.exists():
+        raise InputFileError(
+            path,
+            "no response store here; check --store (a store is made by the commands that sample: "
+            "ask, census run, recall run, genebench run, batch export)",
+        )
+    if path.is_dir():
+        raise InputFileError(path, "is a directory, not a response store; check --store")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    wal = Path(f"{path}-wal")
+    attempts = [uri]
+    if not wal.exists() or wal.stat().st_size == 0:
+        attempts.append(uri + "&immutable=1")
+    last: sqlite3.Error | None = None
+    for target in attempts:
+        conn = sqlite3.connect(target, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.row_factory = sqlite3.Row
+        try:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as exc:
+            conn.close()
+            last = exc
+            continue
+        if "responses" not in tables:
+            conn.close()
+            raise StoreError(
+                f"cannot open response store {path}: it holds no responses table (not a knowsum store?); "
+                "check --store"
+            )
+        return conn
+    raise StoreError(f"cannot open response store {path}: {last}; check --store") from last
+
+
 class ResponseStore:
     """The SQLite response store (use as a context manager, or call :meth:`close`).
 
     Args:
         path: database file; default :func:`knowsum.paths.store_path` (``$KNOWSUM_HOME/store.sqlite``).
+        read_only: open an existing store for reading only (``store info``, ``store export``): nothing
+            is created or migrated, and a store in a read-only folder (an archived store) is read as
+            it is.
+
+    Raises:
+        InputFileError: ``read_only`` and there is no file at ``path``.
+        StoreError: the store cannot be opened (not a store, a disk that refuses the write …).
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else paths.store_path()
+        self.read_only = read_only
+        self._written = 0
+        self._columns = _COLUMNS
+        if read_only:
+            self._conn = _open_read_only(self.path)
+            names = {row[1] for row in self._conn.execute("PRAGMA table_info(responses)")}
+            if "seed" not in names:  # a store written before the seed column, read without migrating it
+                self._columns = _COLUMNS.replace(" seed,", " NULL AS seed,")
+            return
         conn: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,6 +221,12 @@ class ResponseStore:
                 conn.close()
             raise _store_error(self.path, exc, "open") from exc
         self._conn = conn
+        _SESSION.setdefault(self.path.resolve(), [0, 0])[0] += 1
+
+    @property
+    def written(self) -> int:
+        """Rows this object wrote (new responses, and recorded errors replaced or added)."""
+        return self._written
 
     def __enter__(self) -> ResponseStore:
         return self
@@ -167,6 +241,8 @@ class ResponseStore:
         self._conn.close()
 
     def _execute(self, sql: str, args: Sequence[Any] = (), doing: str = "read") -> sqlite3.Cursor:
+        if self.read_only and doing != "read":
+            raise StoreError(f"cannot write to response store {self.path}: it was opened read-only")
         try:
             return self._conn.execute(sql, args)
         except sqlite3.Error as exc:
@@ -174,17 +250,25 @@ class ResponseStore:
 
     def put(self, response: Response) -> None:
         """Write one response in its own transaction (a success is never overwritten)."""
-        self._execute(_UPSERT, _row(response), "write to")
+        self._count(self._execute(_UPSERT, _row(response), "write to").rowcount)
 
     def put_many(self, responses: Iterable[Response]) -> None:
         """Write many responses in one transaction."""
-        self._executemany(_UPSERT, (_row(r) for r in responses))
+        self._count(self._executemany(_UPSERT, (_row(r) for r in responses)))
 
-    def _executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    def _count(self, rows: int) -> None:
+        if rows > 0:
+            self._written += rows
+            _SESSION.setdefault(self.path.resolve(), [0, 0])[1] += rows
+
+    def _executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """Run ``sql`` for every row in one transaction; return the number of rows changed."""
+        if self.read_only:
+            raise StoreError(f"cannot write to response store {self.path}: it was opened read-only")
         try:
             with self._conn:
                 self._conn.execute("BEGIN")
-                self._conn.executemany(sql, rows)
+                return int(self._conn.executemany(sql, rows).rowcount)
         except sqlite3.Error as exc:
             if self._conn.in_transaction:  # a failed COMMIT (disk full) may leave it open
                 with contextlib.suppress(sqlite3.Error):
@@ -213,19 +297,21 @@ class ResponseStore:
 
     def get(self, key: str) -> Response | None:
         """The stored response of ``key`` (success or recorded error), if any."""
-        row = self._execute(f"SELECT {_COLUMNS} FROM responses WHERE key = ?", (key,)).fetchone()
+        row = self._execute(f"SELECT {self._columns} FROM responses WHERE key = ?", (key,)).fetchone()
         return _response(row) if row is not None else None
 
     def responses(self, keys: Sequence[str] | None = None, *, errors: bool = True) -> Iterator[Response]:
         """Stored responses: all of them (insertion order), or those of ``keys`` (order not kept)."""
         cond = "" if errors else " WHERE error IS NULL"
         if keys is None:
-            yield from map(_response, self._execute(f"SELECT {_COLUMNS} FROM responses{cond} ORDER BY rowid"))
+            yield from map(
+                _response, self._execute(f"SELECT {self._columns} FROM responses{cond} ORDER BY rowid")
+            )
             return
         extra = "" if errors else " AND error IS NULL"
         for i in range(0, len(keys), _CHUNK):
             chunk = keys[i : i + _CHUNK]
-            sql = f"SELECT {_COLUMNS} FROM responses WHERE key IN ({','.join('?' * len(chunk))}){extra}"
+            sql = f"SELECT {self._columns} FROM responses WHERE key IN ({','.join('?' * len(chunk))}){extra}"
             yield from map(_response, self._execute(sql, chunk))
 
     def record_batch(self, rows: Iterable[tuple[str, Request, dict[str, str]]]) -> None:
@@ -276,7 +362,7 @@ class ResponseStore:
     def export_jsonl(self, out: TextIO, *, errors: bool = True) -> int:
         """Write every stored response as one JSON object per line; return the number written."""
         n = 0
-        for row in self._execute(f"SELECT {_COLUMNS} FROM responses ORDER BY rowid"):
+        for row in self._execute(f"SELECT {self._columns} FROM responses ORDER BY rowid"):
             if row["error"] is not None and not errors:
                 continue
             record = {k: row[k] for k in row.keys()}  # noqa: SIM118 - sqlite3.Row is not a Mapping

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.kb import load_ontology
 from knowsum.recall._concepts import Concept, LabelIndex
@@ -58,30 +59,41 @@ class _BadRowError(ValueError):
     pass
 
 
-def _number(value: Any, what: str) -> float | None:
+def _number(value: Any, what: str, where: str = "") -> float | None:
+    """A popularity value (``None`` when empty); else the error naming the field (``what``, and
+    ``where`` it is), the value and the fix."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise _BadRowError(f"{what} {value!r} is not a number") from None
-    if not math.isfinite(x) or x < 0:
-        raise _BadRowError(f"{what} {value!r} must be a finite number >= 0")
-    return x
+        kind = "not a number"
+    else:
+        if math.isfinite(x) and x >= 0:
+            return x
+        kind = "negative" if x < 0 else "not finite"
+    raise _BadRowError(
+        f"field {what} {value!r}{where} is {kind}: the popularity must be a number >= 0; correct it, "
+        "or leave it empty"
+    )
 
 
-def _release_rows(lines: list[str]) -> Iterator[tuple[int, str, PredictionRow | None]]:
+_RELEASE_SHAPE = "ID;label;n_annotations;n_web_occurrences;prediction"
+
+
+def _release_rows(lines: list[str]) -> Iterator[tuple[int, str, PredictionRow | str]]:
+    """``(line number, line, row or what is wrong with it)`` of each non-blank line."""
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
         cols = line.split(";")
         if len(cols) < 5:
-            yield no, line, None
+            yield no, line, f"expected {_RELEASE_SHAPE}"
             continue
         try:
-            pop = _number(cols[-2].strip(), "n_web_occurrences")
-        except _BadRowError:
-            yield no, line, None
+            pop = _number(cols[-2].strip(), "n_web_occurrences", " (column 4)")
+        except _BadRowError as exc:
+            yield no, line, str(exc)
             continue
         label = ";".join(cols[1:-3])
         yield no, line, PredictionRow(no, cols[0].strip(), cols[-1].strip(), label or None, pop)
@@ -128,16 +140,17 @@ def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
         InputFileError: unreadable file, no rows, or bad rows (first one named, others counted).
     """
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read predictions: {exc}") from exc
+        text = read_text_file(path, "predictions file")
+    except InputFileError as exc:  # the shared wording, after what could not be read
+        problem = str(exc).removeprefix(f"{path}: ")
+        raise InputFileError(path, f"cannot read predictions: {problem}") from exc
     fmt, delimiter = _detect(path, text)
     rows: list[PredictionRow] = []
     bad: list[tuple[int, str, str]] = []
     if fmt == "release":
         for no, line, row in _release_rows(text.splitlines()):
-            if row is None:
-                bad.append((no, line, "expected ID;label;n_annotations;n_web_occurrences;prediction"))
+            if isinstance(row, str):
+                bad.append((no, line, row))
             else:
                 rows.append(row)
     elif fmt == "csv":

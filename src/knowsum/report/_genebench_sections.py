@@ -15,6 +15,7 @@ from typing import Any
 from knowsum.records.genebench import GenebenchResult, InstanceRecord
 from knowsum.report import _genebench_plots as gp
 from knowsum.report import _html as h
+from knowsum.report._genebench_text import UNANSWERED, unanswered
 from knowsum.report._tables import format_value
 
 __all__ = [
@@ -65,7 +66,13 @@ def key_numbers(result: GenebenchResult) -> h.Markup:
             ),
             ("knowledge types", f"{n_types} of {len(result.knowledge_titles)}", "asked (Table 2)"),
             ("questions", result.n_questions, ""),
-            ("instances", result.n_instances, "questions × rotations"),
+            (
+                "instances",
+                result.n_instances,
+                f"questions × rotations; {missing} unanswered, scored as wrong"
+                if (missing := unanswered(result))
+                else "questions × rotations",
+            ),
             (
                 "format errors (%)",
                 _pct(s.format_error_rate),
@@ -237,6 +244,8 @@ def format_errors(result: GenebenchResult, records: Sequence[InstanceRecord]) ->
     count: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     reasons: dict[str, str] = {}
     for r in records:
+        if (r.format_error or "").startswith(UNANSWERED):  # no reply: not a format error
+            continue
         c = count[r.question_type]
         c[1] += 1
         if r.format_error:

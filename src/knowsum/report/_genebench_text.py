@@ -10,18 +10,48 @@ from typing import Any
 from knowsum.records.genebench import GenebenchResult
 from knowsum.report._tables import markdown_table, text_table
 
-__all__ = ["build_text", "compare_text", "result_numbers", "summary_text"]
+__all__ = [
+    "UNANSWERED",
+    "build_text",
+    "compare_text",
+    "coverage_text",
+    "result_numbers",
+    "summary_text",
+    "unanswered",
+]
+
+UNANSWERED = "unanswered"
+"""First word of the ``format_error`` of an instance a prediction file left unanswered (and the kind
+counting them in ``scores.format_errors_by_kind``)."""
 
 
 def _pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.2f}"
 
 
+def unanswered(result: GenebenchResult) -> int:
+    """Instances of a scored prediction file that no prediction answered (scored as wrong); 0 for a run."""
+    answered = result.config.get("answered")
+    return result.n_instances - answered if isinstance(answered, int) else 0
+
+
+def coverage_text(result: GenebenchResult) -> str | None:
+    """ "3 of 49 instances answered; the 46 unanswered are scored as wrong" (``None`` if all answered)."""
+    missing = unanswered(result)
+    if not missing:
+        return None
+    n = result.n_instances
+    are = "is" if missing == 1 else "are"
+    return f"{n - missing} of {n} instances answered; the {missing} unanswered {are} scored as wrong"
+
+
 def summary_text(result: GenebenchResult) -> str:
     """The cells table, Table 2 scores, format errors and the attention test of a run, for a terminal."""
     s = result.scores
+    coverage = coverage_text(result)
     lines = [
         f"genebench — {result.model}: {result.n_questions} questions, {result.n_instances} instances",
+        *([coverage] if coverage else []),
         "",
         text_table(
             ["cell", "metric", "score %", "± std", "questions"],
@@ -35,6 +65,9 @@ def summary_text(result: GenebenchResult) -> str:
     for k, why in s.types_missing.items():
         lines.append(f"  not asked: {result.title(k)} — {why}")
     lines.append(f"  format errors          {_pct(s.format_error_rate)} % of replies ({s.reply_rule} rule)")
+    missing = unanswered(result)
+    if missing:
+        lines.append(f"  unanswered             {missing} instances, scored as wrong (not format errors)")
     for rule, rates in s.format_errors_by_rule.items():
         if rule != s.reply_rule:
             lines.append(f"  … under the {rule} rule {_pct(rates.get('overall'))} %")
@@ -55,6 +88,7 @@ def result_numbers(result: GenebenchResult) -> dict[str, Any]:
         "backend": result.backend,
         "n_questions": result.n_questions,
         "n_instances": result.n_instances,
+        "n_unanswered": unanswered(result),
         "overall": s.overall,
         "types_asked": s.types_asked,
         "format_error_rate": s.format_error_rate,

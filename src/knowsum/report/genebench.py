@@ -11,8 +11,8 @@ SciHorizon-GENE (Huang et al.). Plots (under ``plots/``, written only when the r
   with abstracts as box plots (Figs. 7–8).
 
 :func:`write_genebench_compare` adds the radar of the four perspectives (Fig. 9) to the comparison
-tables; :func:`summary_text`, :func:`result_numbers`, :func:`compare_text` and :func:`build_text` are
-the terminal and JSON views the CLI prints.
+tables; :func:`summary_text`, :func:`result_numbers`, :func:`compare_text`, :func:`coverage_text` and
+:func:`build_text` are the terminal and JSON views the CLI prints.
 
 This module reads the run records of :mod:`knowsum.records.genebench` only (the Table 2 titles and
 the perspectives come from the record) and never imports the instrument. Model replies are passed
@@ -32,7 +32,13 @@ from knowsum.report import _genebench_plots as gp
 from knowsum.report import _genebench_sections as sec
 from knowsum.report import _html as h
 from knowsum.report import _plots as plots
-from knowsum.report._genebench_text import build_text, compare_text, result_numbers, summary_text
+from knowsum.report._genebench_text import (
+    build_text,
+    compare_text,
+    coverage_text,
+    result_numbers,
+    summary_text,
+)
 
 __all__ = [
     "PLOT_FILES",
@@ -40,6 +46,7 @@ __all__ = [
     "build_text",
     "compare_html",
     "compare_text",
+    "coverage_text",
     "genebench_page",
     "result_numbers",
     "summary_text",

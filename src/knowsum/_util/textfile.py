@@ -1,0 +1,71 @@
+"""Read a user's text file, or say in one line what is wrong with it and what to do.
+
+Every command that reads a file it was given (observations, items, predictions, questions, batch
+results, prompts) words the same problems the same way, as :class:`~knowsum.errors.InputFileError`
+naming the file::
+
+    FILE: no such file; check the path
+    FILE: is a directory, not a prediction file
+    FILE: not a text file (binary data: a NUL byte at byte 3); give the prediction file as UTF-8 text
+    FILE: not UTF-8 text (invalid start byte at byte 1); re-save it as UTF-8
+    FILE: cannot be read (Permission denied)
+
+No Python exception text (``[Errno 2]``, codec names) reaches the user. A byte-order mark is dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowsum.errors import InputFileError
+
+__all__ = ["check_file", "read_text_file"]
+
+_MISSING = "no such file; check the path"
+
+
+def read_text_file(path: str | Path, what: str = "file") -> str:
+    """The UTF-8 text of ``path`` (a leading byte-order mark dropped).
+
+    Args:
+        path: The file.
+        what: What the file is, for the messages ("prediction file", "batch results file" …).
+
+    Raises:
+        InputFileError: missing, a directory, binary (holds a NUL byte), not UTF-8, or unreadable.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise InputFileError(path, _MISSING) from exc
+    except IsADirectoryError as exc:
+        raise InputFileError(path, f"is a directory, not a {what}") from exc
+    except OSError as exc:
+        raise InputFileError(path, f"cannot be read ({exc.strerror or type(exc).__name__})") from exc
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise InputFileError(
+            path, f"not a text file (binary data: a NUL byte at byte {nul}); give the {what} as UTF-8 text"
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
+        ) from exc
+
+
+def check_file(path: str | Path, what: str = "file") -> Path:
+    """``path`` if it names an existing file (checked before any work starts; read it later with
+    :func:`read_text_file`).
+
+    Raises:
+        InputFileError: missing, or a directory (the same words as :func:`read_text_file`).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputFileError(path, _MISSING)
+    if path.is_dir():
+        raise InputFileError(path, f"is a directory, not a {what}")
+    return path
