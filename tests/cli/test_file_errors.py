@@ -66,14 +66,7 @@ COMMANDS: dict[str, Args] = {
 }  # fmt: skip
 
 _CODEC = "prints Python's codec error ('utf-8' codec can't decode byte … in position …)"
-NOT_OURS = {
-    ("census score ITEMS", "binary"): f"census's items reader {_CODEC}",
-    ("census score ITEMS", "non-utf8"): f"census's items reader {_CODEC}",
-    ("census run --config", "binary"): f"census's config reader {_CODEC}",
-    ("census run --config", "non-utf8"): f"census's config reader {_CODEC}",
-    ("kb install --from", "binary"): f"the KB installer's OBO reader {_CODEC}",
-    ("kb install --from", "non-utf8"): f"the KB installer's OBO reader {_CODEC}",
-}
+NOT_OURS = {}
 """Readers owned elsewhere (census, kb) that still word a case badly: what is wrong with each."""
 
 

@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from knowsum._util import config_error
+from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ServerKind
 
@@ -200,12 +200,10 @@ def load_config(path: Path, overrides: dict[str, Any] | None = None) -> ConfigFi
         InputFileError: missing, unreadable or malformed TOML.
         ConfigError: an invalid value (names the file, the key and the value).
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputFileError(path, "config file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read config: {exc}") from None
+    if not path.exists():
+        raise InputFileError(path, "config file not found")
+    try:  # one wording for binary and non-UTF-8 files (knowsum._util.read_text_file)
+        data = tomllib.loads(read_text_file(path, "TOML config"))
     except tomllib.TOMLDecodeError as exc:
         raise InputFileError(path, f"not valid TOML: {exc}") from None
     given = {k: v for k, v in (overrides or {}).items() if v is not None}

@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
+from knowsum._util import read_text_file
 from knowsum.census._analyse import analyse
 from knowsum.census._config import CensusConfig
 from knowsum.census._decode import DecodedItem
@@ -40,14 +41,9 @@ ItemsFile = tuple[ItemsFormat, list[tuple[str, list[str]]]]
 
 
 def _lines(path: Path) -> list[tuple[int, str]]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputFileError(path, "no such file; check the path") from None
-    except IsADirectoryError:
-        raise InputFileError(path, "is a directory, not an items file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(path, f"cannot read items file: {exc}") from None
+    if path.is_dir():
+        raise InputFileError(path, "is a directory, not an items file")
+    text = read_text_file(path, "items file")  # one wording for missing, binary and non-UTF-8 files
     lines = [(no, raw) for no, raw in enumerate(text.splitlines(), 1)]
     kept = [(no, raw) for no, raw in lines if raw.strip() and not raw.lstrip().startswith("#")]
     if not kept:

@@ -234,8 +234,14 @@ _CACHE: dict[tuple[str, float], Ontology] = {}
 def _require(name: str, genes: bool) -> Path:
     kb = spec(name)
     if kb.is_genes != genes:
-        kind = "gene store (use GeneStore)" if kb.is_genes else "ontology (use load_ontology)"
-        raise InputError(f"knowledge base {name!r} is a {kind}")
+        if kb.is_genes:
+            raise InputError(
+                f"knowledge base {name!r} holds gene records, not an ontology: give an ontology here "
+                "(go, doid, hpo, uberon, icd10, mesh, …; `knowsum kb list` shows the installed ones)"
+            )
+        raise InputError(
+            f"knowledge base {name!r} is an ontology, not gene records: give the gene knowledge base (genes)"
+        )
     if installed(name) is None:
         raise KBNotInstalledError(
             f"knowledge base {name!r} is not installed: run `knowsum kb install {name}`"

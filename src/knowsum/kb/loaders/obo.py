@@ -113,8 +113,15 @@ def load_obo(path: Path, name: str, source: str | None = None) -> OntologyData:
     try:
         with opener(path, "rt", encoding="utf-8") as fh:
             parse_obo(fh, data, str(path))
-    except (OSError, UnicodeDecodeError, EOFError) as exc:
-        raise InputFileError(path, f"cannot read OBO file: {exc}") from exc
+    except UnicodeDecodeError as exc:  # binary data, or another encoding: the one file-error wording
+        raise InputFileError(
+            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); give the OBO file as UTF-8 text"
+        ) from exc
+    except FileNotFoundError as exc:
+        raise InputFileError(path, "no such file; check the path") from exc
+    except (OSError, EOFError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+        raise InputFileError(path, f"cannot read OBO file ({why})") from exc
     if not data.release:
         data.release = "unknown (from file)"
     return data
