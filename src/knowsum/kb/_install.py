@@ -236,8 +236,8 @@ def _require(name: str, genes: bool) -> Path:
     if kb.is_genes != genes:
         if kb.is_genes:
             raise InputError(
-                f"knowledge base {name!r} holds gene records, not an ontology: give an ontology here "
-                "(go, doid, hpo, uberon, icd10, mesh, …; `knowsum kb list` shows the installed ones)"
+                f"knowledge base {name!r} is a gene store (gene records), not an ontology: give an "
+                "ontology here (go, doid, hpo, uberon, icd10, mesh, …; `knowsum kb list` shows them)"
             )
         raise InputError(
             f"knowledge base {name!r} is an ontology, not gene records: give the gene knowledge base (genes)"
