@@ -121,7 +121,7 @@ def _load_lm(path: Path, n_ctx: int, n_threads: int) -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise NotInstalledError(
             f"perplexity needs llama-cpp-python ({exc}): pip install 'knowsum[local]' "
-            "(builds from source, ~10 min; CMAKE_ARGS=-DLLAVA_BUILD=OFF)"
+            "(builds from source, ~10 min; CMAKE_ARGS as in the Makefile)"
         ) from None
     try:
         return Llama(
