@@ -31,7 +31,15 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
-from knowsum.models import Backend, GenerationParams, Response, ResponseStore, make_requests, sample_sync
+from knowsum.models import (
+    Backend,
+    GenerationParams,
+    Response,
+    ResponseStore,
+    UsageMeter,
+    make_requests,
+    sample_sync,
+)
 from knowsum.records import REPORT_NAME, FileBody, Run, default_run_dir, write_run_dir
 from knowsum.records.census import CensusResult, StopInfo
 
@@ -206,10 +214,13 @@ def run_census(
         temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
     )
     out_dir = out or default_out(config, backend.model_id)
+    meter = UsageMeter(backend, store)
 
     def draw(start: int, n: int) -> list[Response]:
         reqs = make_requests([task.prompt], params, n=n, start=start)
-        return sample_sync(backend, reqs, store=store, progress=progress, description=f"census {config.task}")
+        return sample_sync(
+            meter.backend, reqs, store=store, progress=progress, description=f"census {config.task}"
+        )
 
     say(f"census: {task.name} on {backend.model_id}: {config.queries} queries × {task.answers} answers")
     stop = None
@@ -222,4 +233,5 @@ def run_census(
     analysis = analyse(
         config, task, verifier, pairs, model=backend.model_id, backend=backend.kind, failed=failed, stop=stop
     )
+    analysis.result.usage = meter.usage()
     return write_run(analysis, out_dir)

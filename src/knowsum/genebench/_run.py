@@ -30,7 +30,7 @@ from knowsum.genebench._schema import QUESTION_TYPES, Question, dump_question, r
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
-from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_sync
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_sync
 from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 
 __all__ = [
@@ -228,6 +228,7 @@ def run_genebench(
     Raises:
         BackendError: requests that failed for good (rerun to retry them).
     """
+    meter = UsageMeter(backend, store)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     build: dict[str, Any] = {}
@@ -266,7 +267,7 @@ def run_genebench(
         )
         for q, r in pairs
     ]
-    texts, truncated = _sample(backend, requests, store, progress)
+    texts, truncated = _sample(meter.backend, requests, store, progress)
     timings["generate"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -295,5 +296,6 @@ def run_genebench(
         build=build,
         scores=scores,
         timings=timings,
+        usage=meter.usage(),
     )
     return write_run(out or default_out(backend.model_id), result, records, questions)

@@ -43,6 +43,7 @@ from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
 from knowsum.models._store import ResponseStore, StoreInfo, stored_this_session
 from knowsum.models._texts import sample_texts
+from knowsum.models._usage import MeteredBackend, UsageMeter, usage_of
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -52,6 +53,7 @@ __all__ = [
     "Backend",
     "GenerationParams",
     "Message",
+    "MeteredBackend",
     "MockBackend",
     "ModelRef",
     "ModelSpec",
@@ -61,6 +63,7 @@ __all__ = [
     "ResponseStore",
     "ServerKind",
     "StoreInfo",
+    "UsageMeter",
     "default_threads",
     "derive_seed",
     "echo",
@@ -78,4 +81,5 @@ __all__ = [
     "sample_sync",
     "sample_texts",
     "stored_this_session",
+    "usage_of",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from knowsum.errors import ConfigError, SourceError
 from knowsum.kb import Ontology, load_ontology
-from knowsum.models import Backend, GenerationParams, Request, ResponseStore, sample_texts
+from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_texts
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe, with_buckets
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._extract import IdExtractor
@@ -98,7 +98,9 @@ def run_recall(
         ConfigError: invalid combination (PI-3 with a custom template, popularity problems…).
         BackendError: requests that failed for good (nothing is written).
     """
-    result, records = probe(config, backend, store=store, progress=progress)
+    meter = UsageMeter(backend, store)
+    result, records = probe(config, meter.backend, store=store, progress=progress)
+    result = result.model_copy(update={"usage": meter.usage()})
     return write_run(out or default_out(config.kb, backend.model_id), result, records)
 
 

@@ -9,6 +9,7 @@
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
+    Usage                       requests, tokens and time of a run (Record.usage)
     Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
 
@@ -26,6 +27,7 @@ from knowsum.records._rundir import (
     default_run_dir,
     write_run_dir,
 )
+from knowsum.records._usage import Usage
 
 __all__ = [
     "INSTRUMENTS",
@@ -35,6 +37,7 @@ __all__ = [
     "FileBody",
     "Record",
     "Run",
+    "Usage",
     "default_run_dir",
     "load_record",
     "now_iso",

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum import __version__
 from knowsum.errors import InputFileError
+from knowsum.records._usage import Usage
 
 __all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso", "published_label"]
 
@@ -74,6 +75,7 @@ class Record(BaseModel):
     kb_releases: dict[str, str] = Field(
         default_factory=dict, description="knowledge base → release the answers were judged against"
     )
+    usage: Usage | None = Field(None, description="requests, tokens and time of the run (None: not measured)")
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
