@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from knowsum.stats import _rarefy
+from knowsum.stats import _rarefy, _spade
 from knowsum.stats.hill import batch_asymptotic, batch_observed
 
 FloatArray = NDArray[np.float64]
@@ -39,7 +39,6 @@ class Profile:
     size: int
     totals: FloatArray
     f1: FloatArray
-    f2: FloatArray
     observed: FloatArray  # (B, 3)
     asymptotic: FloatArray  # (B, 3)
     at_size_minus_one: FloatArray  # (B, 2): rarefied q = 0, 1 at N − 1
@@ -58,7 +57,7 @@ def profile(counts: FloatArray, totals: FloatArray, size: int) -> Profile:
     f1 = (counts == 1).sum(axis=1).astype(np.float64)
     f2 = (counts == 2).sum(axis=1).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        f0 = (n - 1) / n * np.where(f2 > 0, f1 * f1 / (2 * f2), f1 * (f1 - 1) / 2)
+        f0 = _spade.chao1_f0(f1, f2, (n - 1) / n)
         factor = np.where(f1 > 0, n * f0 / (n * f0 + f1), 1.0)
         x = counts
         klk = np.where(x > 1, x * np.log(np.where(x > 1, x, 1.0)), 0.0)
@@ -71,7 +70,6 @@ def profile(counts: FloatArray, totals: FloatArray, size: int) -> Profile:
         size,
         totals,
         f1,
-        f2,
         batch_observed(counts, totals),
         batch_asymptotic(counts, totals, size),
         rfd,

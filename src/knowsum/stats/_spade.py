@@ -8,8 +8,9 @@
 - :func:`delta_variance` — the multinomial delta method of Chao (1987) and SpadeR:
   ``var(Ŝ) = Σ_ij ∂Ŝ/∂f_i ∂Ŝ/∂f_j cov(f_i, f_j)`` with ``cov = f_i(1 − f_i/Ŝ)`` on the diagonal and
   ``−f_i f_j / Ŝ`` off it, i.e. ``Σ g_i² f_i − (Σ g_i f_i)² / Ŝ``.
-- :func:`chao1_core`, :func:`ichao_extra` — the Chao1/Chao2 and iChao1/iChao2 building blocks
-  shared by the abundance and incidence modules; :func:`delta_over_classes` — the delta method over
+- :func:`chao1_f0`, :func:`chao_jost_factor`, :func:`chao1_core`, :func:`ichao` — the Chao1/Chao2,
+  coverage and iChao1/iChao2 building blocks shared by the abundance, incidence, Hill-number,
+  rarefaction, sampling-effort and shared-richness modules; :func:`delta_over_classes` — the delta method over
   every frequency class of a sample.
 - :func:`gradient` — ``∂Ŝ/∂f_k`` for every frequency class ``k`` from an estimator written in terms
   of a few summaries that are linear in the ``f_k`` (``S_rare = Σ_{k≤10} f_k``, ``n_rare = Σ k f_k``…),
@@ -50,7 +51,7 @@ def lognormal_interval(
     return (s_obs + undetected / c, s_obs + undetected * c)
 
 
-def observed_variance(freq: NDArray[np.int64], s_obs: int, size: int) -> float:
+def observed_variance(freq: NDArray[np.int64], size: int) -> float:
     """SpadeR's ``var_obs`` (the variance used when ``Ŝ = S_obs``); ``size`` is ``n`` or ``T``."""
     k = np.nonzero(freq)[0]
     fk = freq[k].astype(np.float64)
@@ -62,7 +63,7 @@ def observed_interval(freq: NDArray[np.int64], s_obs: int, size: int, conf: floa
     """SpadeR's interval when ``Ŝ = S_obs`` (see the module docstring)."""
     k = np.nonzero(freq)[0]
     p = float(np.sum(freq[k] * np.exp(-k.astype(np.float64))) / s_obs)
-    half = z_value(conf) * math.sqrt(max(observed_variance(freq, s_obs, size), 0.0)) / (1.0 - p)
+    half = z_value(conf) * math.sqrt(max(observed_variance(freq, size), 0.0)) / (1.0 - p)
     centre = s_obs / (1.0 - p)
     return (max(float(s_obs), centre - half), centre + half)
 
@@ -95,6 +96,26 @@ def gradient(
         out = term if out is None else out + term
     assert out is not None
     return out
+
+
+def chao1_f0(f1: Any, f2: Any, k: float) -> Any:
+    """Chao1's undetected count ``f̂0 = k·f1²/(2 f2)`` (``f2 > 0``), ``k·f1(f1−1)/2`` (``f2 = 0``).
+
+    ``k`` is ``(n−1)/n`` (``(T−1)/T`` for incidence) in the bias-corrected iNEXT/SpadeR form, 1 in
+    Chao's (1984) original. Elementwise on arrays (one value per bootstrap replicate)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.asarray(f2) > 0, k * f1 * f1 / (2 * np.maximum(f2, 1)), k * f1 * (f1 - 1) / 2)
+
+
+def chao_jost_factor(f1: int, f2: int, size: int) -> float:
+    """``A = (n−1)f1/((n−1)f1 + 2f2)`` (``f2 > 0``), ``(n−1)(f1−1)/((n−1)(f1−1) + 2)`` (``f2 = 0``);
+    1 when ``f1 = 0``. ``1 − f1/n·A`` is the coverage (Chao & Jost 2012) and ``A`` the extrapolation
+    factor of iNEXT (``n f̂0/(n f̂0 + f1)`` with the bias-corrected ``f̂0``, the same number)."""
+    if f1 == 0:
+        return 1.0
+    if f2 > 0:
+        return (size - 1) * f1 / ((size - 1) * f1 + 2 * f2)
+    return (size - 1) * (f1 - 1) / ((size - 1) * (f1 - 1) + 2)
 
 
 def chao1_core(s: int, f1: int, f2: int, k: float) -> tuple[float, float | None]:
@@ -138,3 +159,24 @@ def ichao_extra(f1: complex, f2: complex, f3: complex, f4: complex, c3: float, c
     f4e = f4 if f4.real > 0 else f4 + 1
     inner = f1 - c2 * f2 * f3 / (2 * f4e)
     return c3 * f3 / (4 * f4e) * inner if inner.real > 0 else 0 * inner
+
+
+def ichao(data: Any, k: float, c3: float, c2: float) -> tuple[float, float | None, str]:
+    """iChao1 (``c3 = c2 = 1``) or iChao2 (``c3 = (T−3)/T``, ``c2 = (T−3)/(T−1)``): Chao1/Chao2 with
+    factor ``k`` plus :func:`ichao_extra`; returns ``(Ŝ, variance, variance method)``.
+
+    The variance is Chao1's (``chao1987``) when the correction is 0, else the delta method over
+    ``f1..f4`` of the undetected part (Chiu et al. 2014; :func:`delta_over_classes`)."""
+    f1, f2, f3, f4 = (data.f(j) for j in range(1, 5))
+    base, var = chao1_core(data.s_obs, f1, f2, k)
+    extra = float(ichao_extra(f1, f2, f3, f4, c3, c2).real)
+    est = base + extra
+    if extra > 0 and (f1 > 1 or (f1 > 0 and f2 > 0)):
+
+        def undetected(f1: complex, f2: complex, f3: complex, f4: complex) -> complex:
+            chao = k * f1 * f1 / (2 * f2) if f2.real > 0 else k * f1 * (f1 - 1) / 2
+            return chao + ichao_extra(f1, f2, f3, f4, c3, c2)
+
+        summaries = {"f1": f1, "f2": f2, "f3": f3, "f4": f4}
+        return est, delta_over_classes(data, undetected, summaries, est), "delta"
+    return est, var, "chao1987"

@@ -106,14 +106,6 @@ def tail(size: int, a: float) -> float:
     return float(sum(parts)) / size
 
 
-def _tail_factor(f1: float, f2: float, size: int) -> float:
-    if f2 > 0:
-        return 2 * f2 / ((size - 1) * f1 + 2 * f2)
-    if f1 > 0:
-        return 2 / ((size - 1) * (f1 - 1) + 2)
-    return 1.0
-
-
 def batch_observed(counts: FloatArray, totals: FloatArray) -> FloatArray:
     """Observed ``qD`` (q = 0, 1, 2) of each row of a replicate × species count matrix, ``(B, 3)``."""
     p = counts / totals[:, None]
@@ -129,20 +121,24 @@ def batch_asymptotic(counts: FloatArray, totals: FloatArray, size: int) -> Float
     f1 = (counts == 1).sum(axis=1).astype(np.float64)
     f2 = (counts == 2).sum(axis=1).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        f0 = (n - 1) / n * np.where(f2 > 0, f1 * f1 / (2 * f2), f1 * (f1 - 1) / 2)
+        f0 = _spade.chao1_f0(f1, f2, (n - 1) / n)
         psi = np.where(
             counts > 0, counts / n * (digamma(n) - digamma(np.where(counts > 0, counts, 1.0))), 0.0
         )
         sxx = (counts * (counts - 1)).sum(axis=1)
         d2 = (totals / n) ** 2 * n * (n - 1) / sxx
     tails = np.array(
-        [f / n * tail(size, _tail_factor(f, g, size)) if f > 0 else 0.0 for f, g in zip(f1, f2, strict=True)]
+        [
+            f / n * tail(size, 1.0 - _spade.chao_jost_factor(int(f), int(g), size)) if f > 0 else 0.0
+            for f, g in zip(f1, f2, strict=True)
+        ]
     )
     d1 = np.exp(n / totals * (psi.sum(axis=1) + tails) + np.log(totals / n))
     return np.column_stack([s_obs + f0, d1, d2])
 
 
-def _as_matrix(data: Abundance | Incidence) -> tuple[FloatArray, FloatArray]:
+def as_matrix(data: Abundance | Incidence) -> tuple[FloatArray, FloatArray]:
+    """The sample as a one-row batch: counts ``(1, S)`` and total ``[n]`` (incidence: ``[U]``)."""
     total = data.n if isinstance(data, Abundance) else data.U
     return data.counts[None, :].astype(np.float64), np.array([float(total)])
 
@@ -150,13 +146,13 @@ def _as_matrix(data: Abundance | Incidence) -> tuple[FloatArray, FloatArray]:
 def observed_hill(data: Abundance | Incidence, q: Sequence[int] | int = ORDERS) -> FloatArray:
     """Empirical Hill numbers of the sample (``p_i = X_i/n`` or ``Y_i/U``)."""
     orders = check_orders(q)
-    return batch_observed(*_as_matrix(data))[0, list(orders)]
+    return batch_observed(*as_matrix(data))[0, list(orders)]
 
 
 def asymptotic_hill(data: Abundance | Incidence, q: Sequence[int] | int = ORDERS) -> FloatArray:
     """Asymptotic Hill-number estimates (module docstring)."""
     orders = check_orders(q)
-    counts, totals = _as_matrix(data)
+    counts, totals = as_matrix(data)
     return batch_asymptotic(counts, totals, data.size)[0, list(orders)]
 
 
@@ -165,14 +161,12 @@ def bootstrap_assemblage(data: Abundance | Incidence) -> FloatArray:
     detected species, then ``⌈f̂0⌉`` undetected species (module docstring), sorted decreasingly."""
     size = data.size
     x = data.counts.astype(np.float64)
-    total = float(data.n) if isinstance(data, Abundance) else float(size)
     f1, f2 = data.f(1), data.f(2)
-    f0 = (size - 1) / size * (f1 * f1 / (2 * f2) if f2 > 0 else f1 * (f1 - 1) / 2)
-    a_fac = size * f0 / (size * f0 + f1) if f1 > 0 else 1.0
-    a = f1 / total * a_fac if isinstance(data, Abundance) else f1 / size * a_fac
+    f0 = float(_spade.chao1_f0(f1, f2, (size - 1) / size))
+    a = f1 / size * _spade.chao_jost_factor(f1, f2, size)
     b = float(np.sum(x / size * (1 - x / size) ** size))
     w = a / b if f0 > 0 and b > 0 else 0.0
-    seen = x / total * (1 - w * (1 - x / size) ** size)
+    seen = x / size * (1 - w * (1 - x / size) ** size)
     unseen = math.ceil(f0) if f0 > 0 else 0
     return np.sort(np.concatenate([seen, np.full(unseen, a / unseen if unseen else 0.0)]))[::-1]
 
@@ -224,7 +218,7 @@ def hill_numbers(
     """
     orders = check_orders(q)
     z = check_bootstrap(n_bootstrap, conf)
-    counts, totals = _as_matrix(data)
+    counts, totals = as_matrix(data)
     observed = batch_observed(counts, totals)[0]
     estimated = batch_asymptotic(counts, totals, data.size)[0]
     idx = list(orders)

@@ -59,24 +59,11 @@ def ichao2(data: Incidence, *, conf: float = 0.95) -> RichnessEstimate:
 
     Variance: delta method over ``Q1..Q4`` of the undetected part, as :func:`~knowsum.stats.ichao1`.
     """
-    t, s = data.T, data.s_obs
+    t = data.T
+    c2 = (t - 3) / (t - 1) if t > 1 else 0.0
+    est, var, method = _spade.ichao(data, (t - 1) / t, (t - 3) / t, c2)
     q1, q2, q3, q4 = (data.f(j) for j in range(1, 5))
-    k = (t - 1) / t
-    c3, c2 = (t - 3) / t, ((t - 3) / (t - 1) if t > 1 else 0.0)
-    base, var = _spade.chao1_core(s, q1, q2, k)
-    extra = float(_spade.ichao_extra(q1, q2, q3, q4, c3, c2).real)
-    method = "chao1987"
-    if extra > 0 and (q1 > 1 or (q1 > 0 and q2 > 0)):
-
-        def undetected(f1: complex, f2: complex, f3: complex, f4: complex) -> complex:
-            chao = k * f1 * f1 / (2 * f2) if f2.real > 0 else k * f1 * (f1 - 1) / 2
-            return chao + _spade.ichao_extra(f1, f2, f3, f4, c3, c2)
-
-        var = _spade.delta_over_classes(
-            data, undetected, {"f1": q1, "f2": q2, "f3": q3, "f4": q4}, base + extra
-        )
-        method = "delta"
-    return finish("ichao2", data, base + extra, var, method, conf, Q1=q1, Q2=q2, Q3=q3, Q4=q4)
+    return finish("ichao2", data, est, var, method, conf, Q1=q1, Q2=q2, Q3=q3, Q4=q4)
 
 
 def _ice_core(

@@ -16,7 +16,7 @@ Bootstrap bands follow iNEXT: replicates drawn from the estimated assemblage
 [0, 1]). All replicates are evaluated together: the per-species expectations depend only on a
 species' count, so they are tabulated once over the distinct counts of all replicates and summed
 by one sparse product per size. Coverage-based replicate values are interpolated on a grid of
-sizes: every integer below ``N`` when ``N ≤ 2048`` (then exactly iNEXT's computation), otherwise
+sizes: every integer below ``N`` when ``N − 1 ≤ 2048`` (then exactly iNEXT's computation), otherwise
 the size knots plus 240 geometrically and linearly spaced sizes.
 """
 
@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from knowsum.stats import _rarefy, _recurve
 from knowsum.stats._errors import StatsError
-from knowsum.stats.hill import bootstrap_sd, check_bootstrap, check_orders, draw_replicates
+from knowsum.stats.hill import as_matrix, bootstrap_sd, check_bootstrap, check_orders, draw_replicates
 from knowsum.stats.samples import Abundance, Incidence
 
 __all__ = [
@@ -142,11 +142,6 @@ def _check_coverages(coverages: Sequence[float] | FloatArray) -> FloatArray:
     return arr
 
 
-def _point_batch(data: Abundance | Incidence) -> tuple[FloatArray, FloatArray]:
-    total = data.n if isinstance(data, Abundance) else data.U
-    return data.counts[None, :].astype(np.float64), np.array([float(total)])
-
-
 def diversity_at_size(
     data: Abundance | Incidence, sizes: Sequence[float] | FloatArray, q: Sequence[int] | int = (0, 1, 2)
 ) -> FloatArray:
@@ -166,7 +161,7 @@ def coverage_at_size(data: Abundance | Incidence, sizes: Sequence[float] | Float
 
 
 def _evaluate_point(data: Abundance | Incidence, sizes: FloatArray) -> tuple[FloatArray, FloatArray]:
-    counts, totals = _point_batch(data)
+    counts, totals = as_matrix(data)
     values, hist = _recurve.histogram(counts)
     prof = _recurve.profile(counts, totals, data.size)
     hill, cover = _recurve.evaluate(values, hist, prof, sizes, isinstance(data, Incidence), math.inf)
@@ -180,7 +175,7 @@ def _sizes_at_coverage(data: Abundance | Incidence, targets: FloatArray) -> Floa
     values = np.unique(data.counts)
     weight = np.bincount(np.searchsorted(values, data.counts)).astype(np.float64) * values
     total = float(data.counts.sum())
-    counts, totals = _point_batch(data)
+    counts, totals = as_matrix(data)
     prof = _recurve.profile(counts, totals, size)
     reference = float(prof.coverage[0])
     cov: dict[int, float] = {0: 0.0, size: reference}
@@ -295,7 +290,7 @@ def rarefaction_extrapolation(
     grid_sizes = (
         default_sizes(reference, knots, endpoint) if sizes is None else _check_sizes(sizes, reference)
     )
-    counts, totals = _point_batch(data)
+    counts, totals = as_matrix(data)
     values, hist = _recurve.histogram(counts)
     prof = _recurve.profile(counts, totals, reference)
     hill, cover = _recurve.evaluate(values, hist, prof, grid_sizes, incidence, math.inf, None, shannon)

@@ -20,6 +20,7 @@ import numpy as np
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
+from knowsum.stats._spade import chao_jost_factor
 from knowsum.stats.samples import Abundance, Incidence
 
 __all__ = [
@@ -90,16 +91,6 @@ class CoverageEstimate:
     size: int
 
 
-def chao_jost_factor(f1: int, f2: int, size: int) -> float:
-    """``A = (n−1)f1/((n−1)f1 + 2f2)`` (``f2 > 0``), ``(n−1)(f1−1)/((n−1)(f1−1) + 2)`` (``f2 = 0``);
-    1 when ``f1 = 0``. ``1 − f1/n·A`` is the coverage and ``A`` the extrapolation factor of iNEXT."""
-    if f1 == 0:
-        return 1.0
-    if f2 > 0:
-        return (size - 1) * f1 / ((size - 1) * f1 + 2 * f2)
-    return (size - 1) * (f1 - 1) / ((size - 1) * (f1 - 1) + 2)
-
-
 def sample_coverage(data: Abundance | Incidence) -> CoverageEstimate:
     """Sample coverage ``Ĉ`` (Chao & Jost 2012, Ecology 93:2533; iNEXT's ``DataInfo`` SC).
 
@@ -124,7 +115,7 @@ def finish(
     interval (and ``Ŝ = S_obs``) otherwise; a variance ≤ 0 or NaN gives ``None`` (SpadeR: NA)."""
     s_obs = data.s_obs
     if round(estimate - s_obs, 5) == 0:
-        var = _spade.observed_variance(data.freq, s_obs, data.size)
+        var = _spade.observed_variance(data.freq, data.size)
         observed = _spade.observed_interval(data.freq, s_obs, data.size, conf)
         se = math.sqrt(var) if var > 0 else None
         return RichnessEstimate(
@@ -207,33 +198,24 @@ def ichao1(data: Abundance, *, conf: float = 0.95) -> RichnessEstimate:
     SpadeR's code has different signs in ``∂/∂f1``, ``∂/∂f2`` and drops a ``∂/∂f3`` term, so its
     printed s.e. differs. When the correction is 0 (or ``f3 = 0``) the variance is Chao1's.
     """
-    n, s = data.n, data.s_obs
+    est, var, method = _spade.ichao(data, (data.n - 1) / data.n, 1.0, 1.0)
     f1, f2, f3, f4 = (data.f(j) for j in range(1, 5))
-    k = (n - 1) / n
-    base, base_var = _spade.chao1_core(s, f1, f2, k)
-    extra = float(_spade.ichao_extra(f1, f2, f3, f4, 1.0, 1.0).real)
-    est = base + extra
-    var, method = base_var, "chao1987"
-    if extra > 0 and (f1 > 1 or (f1 > 0 and f2 > 0)):
+    return finish("ichao1", data, est, var, method, conf, f1=f1, f2=f2, f3=f3, f4=f4)
 
-        def undetected(f1: complex, f2: complex, f3: complex, f4: complex) -> complex:
-            chao = k * f1 * f1 / (2 * f2) if f2.real > 0 else k * f1 * (f1 - 1) / 2
-            return chao + _spade.ichao_extra(f1, f2, f3, f4, 1.0, 1.0)
 
-        var = _spade.delta_over_classes(data, undetected, {"f1": f1, "f2": f2, "f3": f3, "f4": f4}, est)
-        method = "delta"
-    return finish(
-        "ichao1",
-        data,
-        est,
-        var,
-        method,
-        conf,
-        f1=f1,
-        f2=f2,
-        f3=f3,
-        f4=f4,
-    )
+def _ace_gamma2(
+    s_rare: complex, n_rare: complex, si: complex, f1: complex, one: bool
+) -> tuple[complex, complex]:
+    """``(C_rare, γ̂²)`` of :func:`_ace_core` (``γ̂² = 0`` when ``C_rare = 0`` or ``n_rare ≤ 1``)."""
+    c = 1 - f1 / n_rare if n_rare.real != 0 else 1 + 0 * f1
+    g2 = 0 * f1
+    if c.real != 0 and n_rare.real > 1:
+        g2 = s_rare / c * si / (n_rare * (n_rare - 1)) - 1
+        g2 = g2 if g2.real > 0 else 0 * g2
+        if one:
+            g2 = g2 * (1 + (1 - c) / c * si / (n_rare - 1))
+            g2 = g2 if g2.real > 0 else 0 * g2
+    return c, g2
 
 
 def _ace_core(
@@ -241,15 +223,7 @@ def _ace_core(
 ) -> complex:
     """ACE / ACE-1 as SpadeR: ``C = 1 − f1/n_rare``; ``γ² = max(S_rare/C · si/(n_rare(n_rare−1)) − 1, 0)``;
     ACE-1: ``γ1² = max(γ²(1 + (1−C)/C · si/(n_rare − 1)), 0)``; ``Ŝ = S_abun + S_rare/C + f1/C · γ²``."""
-    c = 1 - f1 / n_rare if n_rare.real != 0 else 1 + 0 * f1
-    if c.real != 0 and n_rare.real > 1:
-        g2 = s_rare / c * si / (n_rare * (n_rare - 1)) - 1
-        g2 = g2 if g2.real > 0 else 0 * g2
-        if one:
-            g2 = g2 * (1 + (1 - c) / c * si / (n_rare - 1))
-            g2 = g2 if g2.real > 0 else 0 * g2
-    else:
-        g2 = 0 * f1
+    c, g2 = _ace_gamma2(s_rare, n_rare, si, f1, one)
     if c.real == 0:
         c = 1 + 0 * c
     return s_abun + s_rare / c + f1 / c * g2
@@ -288,12 +262,9 @@ def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> Richne
         return _ace_core(one=one, **kw)
 
     est = float(fn(**{k: complex(v) for k, v in summaries.items()}).real)
-    c_rare = 1 - f1 / n_rare if n_rare else 1.0
-    cv2 = 0.0
-    if c_rare != 0 and n_rare > 1:
-        cv2 = max(rare.size / c_rare * summaries["si"] / (n_rare * (n_rare - 1)) - 1, 0.0)
-        if one:
-            cv2 = max(cv2 * (1 + (1 - c_rare) / c_rare * summaries["si"] / (n_rare - 1)), 0.0)
+    s_rare, n_r, si, f1c = (complex(summaries[k]) for k in ("s_rare", "n_rare", "si", "f1"))
+    c, g2 = _ace_gamma2(s_rare, n_r, si, f1c, one)
+    c_rare, cv2 = c.real, g2.real
     var = _spade.delta_over_classes(data, fn, summaries, est, rare=rare_threshold) if rare.size else None
     return finish(
         name,

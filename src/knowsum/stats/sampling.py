@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
 from knowsum.stats.richness import chao_jost_factor, sample_coverage
 from knowsum.stats.samples import Abundance, Incidence
@@ -64,10 +65,8 @@ def additional_for_richness(data: Abundance | Incidence, g: float) -> Additional
             "no undetected species are inferred (no singletons, or one singleton and no doubleton): "
             "the observed richness is already the estimate"
         )
-    if f2 > 0:
-        f0, factor = k * f1 * f1 / (2 * f2), size * f1 / (2 * f2)
-    else:
-        f0, factor = k * f1 * (f1 - 1) / 2, size * (f1 - 1) / 2
+    f0 = float(_spade.chao1_f0(f1, f2, k))
+    factor = size * f1 / (2 * f2) if f2 > 0 else size * (f1 - 1) / 2
     estimate = s_obs + f0
     if g * estimate <= s_obs:
         raise StatsError(

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
+from knowsum.stats.hill import check_bootstrap
 from knowsum.stats.samples import Abundance
 
 __all__ = ["SharedEstimate", "ace_shared", "chao1_shared", "chao1_shared_bc", "observed_shared"]
@@ -124,13 +125,8 @@ def _chao1_shared(x1: Counts, x2: Counts, conf: float, bc: bool) -> SharedEstima
     fn = _pan((n1 - 1) / n1, (n2 - 1) / n2, use_bc)
     est = float(fn(**{k: complex(v) for k, v in summ.items()}).real)
     names = list(summ)
-    grad = np.array(
-        [
-            complex(fn(**{k: complex(v) + (1e-30j if k == name else 0) for k, v in summ.items()})).imag
-            / 1e-30
-            for name in names
-        ]
-    )
+    unit = {name: np.eye(len(names))[i] for i, name in enumerate(names)}
+    grad = _spade.gradient(fn, summ, unit)
     inter = np.array([[float((sets[i] & sets[j]).sum()) for j in names] for i in names])
     size = np.array([summ[k] for k in names])
     cov = inter - np.outer(size, size) / est if est > 0 else inter
@@ -206,14 +202,10 @@ def _ace_shared(x1: NDArray[np.float64], x2: NDArray[np.float64], cut: int = 10)
 
 
 def _cf0(x: NDArray[np.float64]) -> tuple[float, int]:
-    n, f1, f2 = x.sum(), np.sum(x == 1), np.sum(x == 2)
-    f0 = (n - 1) / n * (f1 * f1 / (2 * f2) if f2 > 0 else f1 * (f1 - 1) / 2)
-    a = (
-        (n - 1) * f1 / ((n - 1) * f1 + 2 * f2)
-        if f2 > 0
-        else ((n - 1) * (f1 - 1) / ((n - 1) * (f1 - 1) + 2) if f1 else 0)
-    )
-    return float(1 - f1 / n * a), math.ceil(f0)
+    """Coverage ``Ĉ`` and ``⌈f̂0⌉`` (bias-corrected Chao1) of one sample's counts."""
+    n, f1, f2 = int(x.sum()), int(np.sum(x == 1)), int(np.sum(x == 2))
+    f0 = float(_spade.chao1_f0(f1, f2, (n - 1) / n))
+    return 1 - f1 / n * _spade.chao_jost_factor(f1, f2, n), math.ceil(f0)
 
 
 def _extended(
@@ -288,9 +280,7 @@ def ace_shared(
         seed: Seed or NumPy ``Generator``.
     """
     a, b = _pair(x1, x2)
-    z = _spade.z_value(conf)
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 0:
-        raise StatsError(f"n_bootstrap must be a non-negative integer, got {n_bootstrap!r}")
+    check_bootstrap(n_bootstrap, conf)
     est = _ace_shared(a.astype(np.float64), b.astype(np.float64))
     d12 = int(((a > 0) & (b > 0)).sum())
     s_obs = (int((a > 0).sum()), int((b > 0).sum()))
@@ -302,5 +292,5 @@ def ace_shared(
     r2 = rng.multinomial(int(b.sum()), p2 / p2.sum(), size=n_bootstrap).astype(np.float64)
     boot = np.array([_ace_shared(u, v) for u, v in zip(r1, r2, strict=True)])
     se = float(np.nanstd(boot[np.isfinite(boot)], ddof=1))
-    interval = _spade.lognormal_interval(d12, est, se * se, conf) if se > 0 and z > 0 else None
+    interval = _spade.lognormal_interval(d12, est, se * se, conf) if se > 0 else None
     return SharedEstimate("ace-shared", est, se if se > 0 else None, interval, d12, s_obs, conf, "bootstrap")

@@ -268,7 +268,7 @@ def summary_dict(s: SummaryFields) -> dict[str, Any]:
 @contextmanager
 def collect_warnings() -> Iterator[list[str]]:
     """Catch the :class:`StatsWarning` s raised in the block; the list it yields holds their messages,
-    in order, once the block ends (nothing is shown or re-raised)::
+    in order, once the block ends (they are not shown; any other warning is shown as usual)::
 
         with collect_warnings() as caught:
             summary = summarize(prev)
@@ -278,7 +278,11 @@ def collect_warnings() -> Iterator[list[str]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", StatsWarning)
         yield messages
-    messages.extend(str(w.message) for w in caught if issubclass(w.category, StatsWarning))
+    for w in caught:
+        if issubclass(w.category, StatsWarning):
+            messages.append(str(w.message))
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
 def _resolve_k(
