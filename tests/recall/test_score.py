@@ -73,8 +73,9 @@ Writer = Callable[[Path, Path], Path]
 
 
 def _score(kb: str, path: Path, **options: Any) -> tuple[RecallResult, list[PredictionRecord]]:
-    """The record and the judged predictions of a scored file (written to its default run folder)."""
-    run = score_predictions(kb, path, **options)
+    """The record and the judged predictions of a scored file (written to its default run folder,
+    replacing the scoring of an earlier call with other settings)."""
+    run = score_predictions(kb, path, overwrite=True, **options)
     return run.result, load_predictions(run.out_dir)
 
 

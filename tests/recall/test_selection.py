@@ -126,5 +126,9 @@ def test_auto_popularity_without_the_shared_tables(mini_go: Path, monkeypatch: p
     assert result.scores.popularity is None and result.scores.n == 10
     with pytest.raises(SourceError, match="not found"):
         run_recall(
-            RecallConfig(kb="go", popularity="web"), MockBackend(["GO:0001822"]), store=None, progress=False
+            RecallConfig(kb="go", popularity="web"),
+            MockBackend(["GO:0001822"]),
+            store=None,
+            progress=False,
+            overwrite=True,  # another run than the one above, into the same default folder
         )

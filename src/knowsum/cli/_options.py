@@ -38,6 +38,7 @@ __all__ = [
     "n_perm_option",
     "note",
     "out_option",
+    "overwrite_option",
     "renamed",
     "seed_option",
     "temperature_option",
@@ -51,6 +52,17 @@ def out_option(help_text: str, *, dest: str = "out") -> Callable[[F], F]:
     return click.option(
         "--out", dest, type=click.Path(file_okay=False, path_type=Path), default=None, help=help_text
     )
+
+
+def overwrite_option(func: F) -> F:
+    """``--overwrite``: empty a run directory that holds another run before writing this one
+    (without it such a directory is refused before anything is asked: ``knowsum.records.claim_run_dir``)."""
+    return click.option(
+        "--overwrite",
+        is_flag=True,
+        help="Replace the run in --out when it is another run (its files are deleted first); "
+        "without it such a folder is refused.",
+    )(func)
 
 
 @overload

@@ -26,6 +26,7 @@ from knowsum.cli._options import (
     n_perm_option,
     note,
     out_option,
+    overwrite_option,
     renamed,
     seed_option,
     temperature_option,
@@ -131,6 +132,7 @@ def build_cmd(types: tuple[str, ...], output: Path | str, as_json: bool, **kw: A
 @user_files
 @n_perm_option(10_000, _N_PERM_HELP)
 @out_option("Run directory [default: genebench-runs/MODEL].")
+@overwrite_option
 @json_option
 def run_cmd(questions: Path | None, **kw: Any) -> None:
     """Ask a model every question (zero-shot, temperature 0, every rotation) and score it.
@@ -161,6 +163,7 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
             backend,
             store=store,
             out=kw["out"],
+            overwrite=kw["overwrite"],
             build_progress=lambda line: click.echo(f"  built {line}", err=True),
         )
     show_run(run, kw["as_json"])
@@ -184,8 +187,9 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 @n_perm_option(10_000, _N_PERM_HELP)
 @lenient_option
 @out_option("Run directory [default: genebench-runs/score-FILE] (FILE: the predictions file's stem).")
+@overwrite_option
 @json_option
-def score_cmd(questions_path: Path, predictions_path: Path, **kw: Any) -> None:
+def score_cmd(questions_path: Path, predictions_path: Path, as_json: bool, **kw: Any) -> None:
     """Score answers produced elsewhere (no model call) with every genebench metric, written as a run
     directory (result.json, predictions.jsonl, questions.jsonl, plots/, report.html).
 
@@ -194,19 +198,11 @@ def score_cmd(questions_path: Path, predictions_path: Path, **kw: Any) -> None:
     (in every rotation, if any prediction gives a rotation other than 0); with --allow-missing the
     unanswered ones are scored as wrong, and the summary says how many.
     """
-    run = score_predictions(
-        questions_path,
-        predictions_path,
-        out=kw["out"],
-        n_perm=kw["n_perm"],
-        seed=kw["seed"],
-        lenient=kw["lenient"],
-        allow_missing=kw["allow_missing"],
-    )
+    run = score_predictions(questions_path, predictions_path, **kw)  # options named as its parameters
     coverage = coverage_text(run.result)
     if coverage:
         note(coverage)
-    show_run(run, kw["as_json"])
+    show_run(run, as_json)
 
 
 @genebench.command("compare")

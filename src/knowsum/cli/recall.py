@@ -19,6 +19,7 @@ from knowsum.cli._options import (
     kb_option,
     n_perm_option,
     out_option,
+    overwrite_option,
     seed_option,
     temperature_option,
 )
@@ -131,6 +132,7 @@ def _show(run: RecallRun, as_json: bool) -> None:
 )
 @_analysis_options
 @out_option("Run directory [default: recall-runs/KB-MODEL].")
+@overwrite_option
 @json_option
 def run_cmd(kb_name: str, **kw: Any) -> None:
     """Probe a model on the IDs of KB and write its run directory: result.json, predictions.jsonl,
@@ -164,7 +166,7 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
         raise config_error(exc, "recall run") from None
     backend = model.open()
     with store_from(kw) as store:
-        run = run_recall(config, backend, store=store, out=kw["out"])
+        run = run_recall(config, backend, store=store, out=kw["out"], overwrite=kw["overwrite"])
     _show(run, kw["as_json"])
 
 
@@ -198,8 +200,9 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 )
 @_analysis_options
 @out_option("Run directory [default: recall-runs/score-FILE] (FILE: the predictions file's stem).")
+@overwrite_option
 @json_option
-def score_cmd(kb: str | None, path: Path, **kw: Any) -> None:
+def score_cmd(kb: str | None, path: Path, as_json: bool, **kw: Any) -> None:
     """Score predictions made elsewhere (no model call): every recall metric, under the paper's rules
     and knowsum's, side by side, written as a run directory. The paper's released files are read as
     they are (a malformed gold ID is kept and named in one warning). With --invariance-file, PI-1/2/3
@@ -207,20 +210,8 @@ def score_cmd(kb: str | None, path: Path, **kw: Any) -> None:
     """
     if kb is None:  # required, checked here so the hidden --ontology spelling still counts
         raise click.UsageError("Missing option '--kb'.")
-    run = score_predictions(
-        kb,
-        path,
-        popularity=kw["popularity"],
-        n_buckets=kw["n_buckets"],
-        top_k=kw["top_k"],
-        n_perm=kw["n_perm"],
-        seed=kw["seed"],
-        polysemy=kw["polysemy"],
-        out=kw["out"],
-        invariance_files=kw["invariance_files"],
-        per_bucket=kw["per_bucket"],
-    )
-    _show(run, kw["as_json"])
+    run = score_predictions(kb, path, **kw)  # the options are named as its parameters
+    _show(run, as_json)
 
 
 @recall.command("compare")

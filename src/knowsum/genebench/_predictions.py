@@ -41,6 +41,8 @@ from knowsum.genebench._run import (
 )
 from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
 from knowsum.genebench._score import score_unanswered
+from knowsum.records import claim_run_dir
+from knowsum.records.genebench import GenebenchResult
 
 __all__ = ["read_predictions", "score_predictions"]
 
@@ -151,6 +153,7 @@ def score_predictions(
     seed: int = 0,
     lenient: bool = False,
     allow_missing: bool = False,
+    overwrite: bool = False,
 ) -> GenebenchRun:
     """Score a prediction file against a question file and write the run directory, as a run does.
 
@@ -164,14 +167,30 @@ def score_predictions(
         lenient: Lenient reply checking instead of the paper's strict rule.
         allow_missing: Score the instances no prediction answers as wrong (module docstring) instead
             of refusing the file.
+        overwrite: Empty ``out`` first when it holds another run (else such a run is refused
+            before anything is written: :func:`knowsum.records.claim_run_dir`).
 
     Raises:
         InputFileError: a bad question or prediction file, or one that leaves instances unanswered
             without ``allow_missing`` (nothing is written then).
+        InputError: ``out`` holds another run and ``overwrite`` is not set (checked once the files
+            are read, before anything is written).
     """
     questions = read_questions(questions_path)
     pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
     permutations, expected, missing = _unanswered(predictions_path, questions, pairs, allow_missing)
+    identity = GenebenchResult.identity_of(
+        str(predictions_path.resolve()),
+        "predictions file",
+        build=f"questions {questions_path.resolve()}",
+        permutations=permutations,
+        temperature=None,
+        max_tokens=None,
+        lenient=lenient,
+        seed=seed,
+    )
+    default = default_out(f"score-{predictions_path.stem}")
+    out_dir = claim_run_dir(out or default, "genebench", identity, overwrite=overwrite)
     asked = list({q.key: q for q, _ in pairs}.values())
     go, summary = _go_mapper(asked), _summary_scorer(asked)
     scored = score_records(pairs, replies, go=go, summary=summary, truncated=cut, lenient=lenient)
@@ -204,4 +223,4 @@ def score_predictions(
         },
         scores=scores,
     )
-    return write_run(out or default_out(f"score-{predictions_path.stem}"), result, records, questions)
+    return write_run(out_dir, result.model_copy(update={"identity": identity}), records, questions)

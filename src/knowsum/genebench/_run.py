@@ -31,6 +31,7 @@ from knowsum.genebench._score import Instance, SummaryScorerLike, score_instance
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_sync
+from knowsum.records import claim_run_dir
 from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "missing_reasons",
     "named_result",
     "run_genebench",
+    "run_identity",
     "score_records",
 ]
 
@@ -209,6 +211,7 @@ def run_genebench(
     progress: bool | None = None,
     questions: Sequence[Question] | None = None,
     build_progress: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> GenebenchRun:
     """Ask ``backend`` every instance of the benchmark, score it and write the run directory.
 
@@ -220,14 +223,19 @@ def run_genebench(
         progress: Progress bars on stderr (``None``: when stderr is a terminal).
         questions: Questions to ask (overrides ``config.questions`` and building).
         build_progress: Called with a line per built task.
+        overwrite: Empty ``out`` first when it holds another run (else such a run is refused
+            before anything is built or asked: :func:`knowsum.records.claim_run_dir`).
 
     Returns:
         The result, the run directory (questions.jsonl, predictions.jsonl, plots/, report.html,
         result.json) and its page.
 
     Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set.
         BackendError: requests that failed for good (rerun to retry them).
     """
+    identity = run_identity(config, backend.model_id, given=questions is not None)
+    out_dir = claim_run_dir(out or default_out(backend.model_id), "genebench", identity, overwrite=overwrite)
     meter = UsageMeter(backend, store)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -297,5 +305,31 @@ def run_genebench(
         scores=scores,
         timings=timings,
         usage=meter.usage(),
+        identity=identity,
     )
-    return write_run(out or default_out(backend.model_id), result, records, questions)
+    return write_run(out_dir, result, records, questions)
+
+
+def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False) -> dict[str, str]:
+    """What makes a genebench run another run (``GenebenchResult.IDENTITY``): the questions (a file,
+    questions given in code, or the settings they are built with), how they are asked and checked.
+    """
+    if given or config.questions is not None:
+        what, build = ("given questions" if given else str(config.questions)), ""
+    else:
+        what = "built questions"
+        build = (
+            f"tasks {','.join(config.tasks)}; per type {config.per_type}; genes {config.genes}; "
+            f"paper size {config.paper_size}; expression {config.expression}; summaries "
+            f"{config.summaries}; abstracts {config.abstracts} (at most {config.max_abstracts})"
+        )
+    return GenebenchResult.identity_of(
+        what,
+        model_id,
+        build=build,
+        permutations=config.permutations,
+        temperature=config.temperature,
+        max_tokens=config.max_tokens,
+        lenient=config.lenient,
+        seed=config.seed,
+    )

@@ -39,6 +39,7 @@ from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._score import Judge, summarize
+from knowsum.records import claim_run_dir
 from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
@@ -200,6 +201,7 @@ def score_predictions(
     out: Path | None = None,
     invariance_files: Sequence[tuple[InvarianceMethod, Path]] = (),
     per_bucket: int | None = None,
+    overwrite: bool = False,
 ) -> RecallRun:
     """Score a predictions file against the installed ``kb`` (every metric of a run, no model) and
     write its run directory, as a run does.
@@ -218,8 +220,12 @@ def score_predictions(
             scored under the paper's and knowsum's readings (``result.invariance``, paper first).
         per_bucket: K, concepts per bucket of the rows (required with ``invariance_files``; the
             buckets are positional, row ``i`` in bucket ``i // K + 1``, never re-made from popularity).
+        overwrite: Empty ``out`` first when it holds another run (else such a run is refused before
+            anything is written: :func:`knowsum.records.claim_run_dir`).
 
     Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set (checked once the
+            files are read, before anything is written).
         InputFileError: rows or an answers file that cannot be read (nothing is written).
         ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
             twice, or a K that does not divide the rows.
@@ -319,6 +325,22 @@ def score_predictions(
         config["per_bucket"] = per_bucket
         config["invariance_files"] = {m: str(f) for m, f in invariance_files}
     release = ontology.meta.get("release", "")
+    identity = RecallResult.identity_of(
+        str(path.resolve()),
+        path.name,
+        kb=kb,
+        api="file",
+        template=None,
+        temperature=None,
+        max_tokens=None,
+        selection=f"{per_bucket} per bucket" if invariance_files else "all",
+        seed=seed,
+        popularity=popularity,
+        n_buckets=n_buckets,
+        polysemy=use_polysemy,
+        invariance={m: str(f.resolve()) for m, f in invariance_files},
+    )
+    out_dir = claim_run_dir(out or default_out(f"score-{path.stem}"), "recall", identity, overwrite=overwrite)
     result = RecallResult(
         kb=kb,
         kb_release=release,
@@ -331,8 +353,9 @@ def score_predictions(
         invariance=invariance,
         timings=timings,
         warnings=[_malformed_warning(path, kb, malformed)] if malformed else [],
+        identity=identity,
     )
-    return write_run(out or default_out(f"score-{path.stem}"), result, records)
+    return write_run(out_dir, result, records)
 
 
 def _malformed_warning(path: Path, kb: str, rows: list[PredictionRow]) -> str:

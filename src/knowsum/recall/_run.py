@@ -26,9 +26,10 @@ from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._score import Judge, summarize
 from knowsum.recall._templates import completion_prefix, render_prompt
+from knowsum.records import claim_run_dir
 from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
-__all__ = ["ask", "prepare", "probe", "run_recall"]
+__all__ = ["ask", "prepare", "probe", "run_identity", "run_recall"]
 
 
 def prepare(
@@ -81,6 +82,7 @@ def run_recall(
     store: ResponseStore | None,
     out: Path | None = None,
     progress: bool | None = None,
+    overwrite: bool = False,
 ) -> RecallRun:
     """Probe ``backend`` on ``config.kb``, score it and write the run directory.
 
@@ -92,16 +94,44 @@ def run_recall(
         out: Run directory (default ``recall-runs/<kb>-<model>`` under the current directory):
             ``predictions.jsonl``, ``plots/*.png``, ``report.html``, ``result.json`` (last).
         progress: Progress bars on stderr (``None``: when stderr is a terminal).
+        overwrite: Empty ``out`` first when it holds another run (else such a run is refused
+            before anything is asked: :func:`knowsum.records.claim_run_dir`).
 
     Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set.
         KBNotInstalledError: the KB is not installed.
         ConfigError: invalid combination (PI-3 with a custom template, popularity problems…).
         BackendError: requests that failed for good (nothing is written).
     """
+    identity = run_identity(config, backend.model_id)
+    out_dir = claim_run_dir(
+        out or default_out(config.kb, backend.model_id), "recall", identity, overwrite=overwrite
+    )
     meter = UsageMeter(backend, store)
     result, records = probe(config, meter.backend, store=store, progress=progress)
     result = result.model_copy(update={"usage": meter.usage()})
-    return write_run(out or default_out(config.kb, backend.model_id), result, records)
+    return write_run(out_dir, result.model_copy(update={"identity": identity}), records)
+
+
+def run_identity(config: RecallConfig, model_id: str) -> dict[str, str]:
+    """What makes a recall run of ``config`` on ``model_id`` another run (``RecallResult.IDENTITY``):
+    the KB, the prompt and sampling, the selection, the popularity buckets and the judging rule."""
+    selection = {
+        "all": "all",
+        "sample": f"sample {config.sample}",
+        "stratified": f"{config.per_bucket} per bucket",
+    }
+    same = config.model_dump(
+        include={"kb", "api", "template", "temperature", "max_tokens", "seed", "popularity", "n_buckets"}
+    )
+    return RecallResult.identity_of(
+        config.kb,
+        model_id,
+        **same,
+        selection=selection[config.select],
+        polysemy=config.use_polysemy,
+        invariance=config.invariance,
+    )
 
 
 def probe(

@@ -8,6 +8,7 @@
     └── genebench.GenebenchResult  kind "genebench"
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
+    claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused
     write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
     Usage                       requests, tokens and time of a run (Record.usage)
     Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
@@ -24,6 +25,7 @@ from knowsum.records._rundir import (
     RESULT_NAME,
     FileBody,
     Run,
+    claim_run_dir,
     default_run_dir,
     write_run_dir,
 )
@@ -38,6 +40,7 @@ __all__ = [
     "Record",
     "Run",
     "Usage",
+    "claim_run_dir",
     "default_run_dir",
     "load_record",
     "now_iso",

@@ -8,7 +8,11 @@ Every instrument (census, recall, genebench) writes one pydantic record per run.
 - ``knowsum_version``: the knowsum that wrote it (``""`` in files older than this field);
 - ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
   when the answers were scored from a file made elsewhere);
-- ``kb_releases``: knowledge base → the release the run was judged against.
+- ``kb_releases``: knowledge base → the release the run was judged against;
+- ``identity``: what the run probed (``what``), the model and the settings that distinguish it from
+  another run of the same instrument (each record class names them in :attr:`Record.IDENTITY`); a
+  run directory is only rewritten by a run with the same identity
+  (:func:`knowsum.records.claim_run_dir`). ``None`` in files older than this field.
 
 :func:`load_record` reads any ``result.json`` an earlier knowsum wrote: it checks the instrument,
 brings the fields up to date with the record class's :meth:`Record.migrate` and validates, and every
@@ -65,6 +69,9 @@ class Record(BaseModel):
     """The instrument (the value of ``kind``)."""
     VERSION: ClassVar[int] = 1
     """The schema version this knowsum writes."""
+    IDENTITY: ClassVar[tuple[str, ...]] = ()
+    """The settings, besides ``what`` and ``model``, that make two runs of this instrument different
+    runs (the keys of ``identity`` after those two, in this order)."""
 
     version: int = Field(description="schema version of this instrument's record")
     kind: str = Field(description="the instrument: census, recall or genebench")
@@ -75,7 +82,25 @@ class Record(BaseModel):
     kb_releases: dict[str, str] = Field(
         default_factory=dict, description="knowledge base → release the answers were judged against"
     )
+    identity: dict[str, str] | None = Field(
+        None,
+        description="what was probed, the model and the settings that distinguish this run "
+        "(see IDENTITY); None in files written before this field",
+    )
     usage: Usage | None = Field(None, description="requests, tokens and time of the run (None: not measured)")
+
+    @classmethod
+    def identity_of(cls, what: str, model: str, **settings: object) -> dict[str, str]:
+        """The identity of a run of this instrument: ``what`` (task, KB or scored file), the model and
+        exactly the settings named in :attr:`IDENTITY`, each as text (``None`` → ``""``, sequences
+        comma-joined).
+
+        Raises:
+            TypeError: ``settings`` are not exactly :attr:`IDENTITY` (a programming error).
+        """
+        if set(settings) != set(cls.IDENTITY):
+            raise TypeError(f"{cls.__name__} identity takes {cls.IDENTITY}, got {tuple(settings)}")
+        return {"what": what, "model": model, **{k: _identity_text(settings[k]) for k in cls.IDENTITY}}
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
@@ -88,6 +113,17 @@ class Record(BaseModel):
         data.setdefault("kind", cls.KIND)
         data["version"] = cls.VERSION
         return data
+
+
+def _identity_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=str) if isinstance(value, (set, frozenset)) else value
+        return ",".join(_identity_text(v) for v in items)
+    if isinstance(value, dict):
+        return ",".join(f"{k}={_identity_text(v)}" for k, v in value.items())
+    return str(value)
 
 
 def _read_json(file: Path, kind: str) -> Any:

@@ -10,19 +10,37 @@ Layout of every run directory::
 
 Each file is written under a temporary name and renamed into place (:func:`knowsum._util.atomic_write`),
 so a run killed while writing leaves the old file or none, never half of one.
+
+A run directory holds one run. Before anything is asked of a model, the entry point calls
+:func:`claim_run_dir`: the directory must be absent, empty, or hold a run with the same identity
+(the same instrument, what was probed, model and distinguishing settings: ``Record.identity``);
+anything else is refused with one line saying what is there, unless ``overwrite``, which empties it
+first (so no plot or prediction file of the old run is left beside the new one).
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
 from knowsum._util import atomic_write, slug
-from knowsum.records._base import Record
+from knowsum.errors import InputError
+from knowsum.records._base import INSTRUMENTS, Record
 
-__all__ = ["PLOTS_DIR", "REPORT_NAME", "RESULT_NAME", "FileBody", "Run", "default_run_dir", "write_run_dir"]
+__all__ = [
+    "PLOTS_DIR",
+    "REPORT_NAME",
+    "RESULT_NAME",
+    "FileBody",
+    "Run",
+    "claim_run_dir",
+    "default_run_dir",
+    "write_run_dir",
+]
 
 R = TypeVar("R", bound=Record)
 
@@ -107,3 +125,122 @@ def write_run_dir(
     _write(result, record.model_dump_json(indent=2) + "\n")
     written.append(result)
     return written
+
+
+_RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv", ".tmp", ".txt")
+"""What a run directory holds (besides ``plots/``): a folder of these only may be emptied by
+``overwrite`` even when its ``result.json`` is gone (a write that was interrupted)."""
+
+
+def _old_record(result: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(result.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("kind") not in INSTRUMENTS:
+        return None
+    return data
+
+
+def _run_like(out: Path) -> bool:
+    """Whether every entry of ``out`` is something a knowsum run writes."""
+    for entry in out.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            if entry.name != PLOTS_DIR:
+                return False
+        elif entry.suffix not in _RUN_SUFFIXES and not entry.name.startswith("."):
+            return False
+    return True
+
+
+def _what(data: Mapping[str, Any]) -> str:
+    ident = data.get("identity")
+    if isinstance(ident, dict) and ident.get("what"):
+        return str(ident["what"])
+    for key in ("task", "kb", "questions_file"):
+        if isinstance(data.get(key), str) and data[key]:
+            return str(data[key])
+    return "?"
+
+
+def _difference(
+    data: Mapping[str, Any], kind: str, identity: Mapping[str, str]
+) -> tuple[str, str, str] | None:
+    """The first setting where the old record differs from the asked run: (setting, old, new)."""
+    if data.get("kind") != kind:
+        return "instrument", str(data.get("kind")), kind
+    old = data.get("identity")
+    if not isinstance(old, dict):  # written before identities: kind and model only
+        if str(data.get("model", "")) != identity.get("model", ""):
+            return "model", str(data.get("model", "")), identity.get("model", "")
+        return None
+    for key, new in identity.items():
+        if key in old and str(old[key]) != new:
+            return key, str(old[key]), new
+    return None
+
+
+def _empty(out: Path) -> None:
+    for entry in out.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+
+
+def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrite: bool = False) -> Path:
+    """Make sure a run of ``kind`` with ``identity`` may be written into ``out``; call it before sampling.
+
+    ``out`` may be absent, empty, or hold a run of the same instrument and identity (a rerun: its
+    files are replaced as the new run is written). Otherwise the run is refused, unless
+    ``overwrite``: then the folder is emptied now, so no file of the old run is left. A record
+    written before identities were stored is compared by instrument and model only. Nothing is
+    created here (the folder is made when the run is written).
+
+    Args:
+        out: The run directory.
+        kind: The instrument (``census``, ``recall``, ``genebench``…).
+        identity: The asked run's identity (``Record.identity_of``: ``what``, ``model``, settings).
+        overwrite: Empty a folder holding another run (or an unfinished one) instead of refusing.
+
+    Returns:
+        ``out``.
+
+    Raises:
+        InputError: ``out`` is a file, holds another run (the message names the first differing
+            setting, its value there and the one asked), holds files but no finished run, or
+            holds files a run does not write (these are never deleted, even with ``overwrite``).
+    """
+    if not out.exists():
+        return out
+    if not out.is_dir():
+        raise InputError(f"{out}: is a file, not a run directory: give another --out")
+    if not any(out.iterdir()):
+        return out
+    data = _old_record(out / RESULT_NAME)
+    if data is None:
+        if not _run_like(out):
+            raise InputError(
+                f"{out}: holds files that are not a knowsum run; --overwrite only replaces a run "
+                "directory: give another --out"
+            )
+        if overwrite:
+            _empty(out)
+            return out
+        raise InputError(
+            f"{out} holds an unfinished run (no {RESULT_NAME}): "
+            "give another --out or --overwrite to replace it"
+        )
+    diff = _difference(data, kind, identity)
+    if diff is None:
+        return out
+    if overwrite:
+        _empty(out)
+        return out
+    setting, old, new = diff
+    shown = f"{old or 'none'} here, {new or 'none'} asked"
+    raise InputError(
+        f"{out} holds a {data.get('kind')} run of {_what(data)} "
+        f"({shown if setting == 'what' else f'{setting}={shown}'}): "
+        "give another --out or --overwrite to replace it"
+    )

@@ -225,6 +225,14 @@ class GenebenchResult(Record):
 
     KIND: ClassVar[str] = "genebench"
     VERSION: ClassVar[int] = RESULT_VERSION
+    IDENTITY: ClassVar[tuple[str, ...]] = (
+        "build",
+        "permutations",
+        "temperature",
+        "max_tokens",
+        "lenient",
+        "seed",
+    )
 
     version: int = Field(RESULT_VERSION, description="Schema version.")
     kind: Literal["genebench"] = "genebench"

@@ -275,6 +275,19 @@ class RecallResult(Record):
 
     KIND: ClassVar[str] = "recall"
     VERSION: ClassVar[int] = RESULT_VERSION
+    IDENTITY: ClassVar[tuple[str, ...]] = (
+        "kb",
+        "api",
+        "template",
+        "temperature",
+        "max_tokens",
+        "selection",
+        "seed",
+        "popularity",
+        "n_buckets",
+        "polysemy",
+        "invariance",
+    )
 
     version: int = Field(RESULT_VERSION, description="Schema version of this record.")
     kind: Literal["recall"] = "recall"
