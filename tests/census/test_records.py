@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.census import (
+    RESULT_VERSION,
     CensusConfig,
     CensusResult,
     CensusRun,
@@ -34,7 +35,7 @@ def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> Non
     assert old["version"] == version and old["kind"] == "text"  # the task kind, before version 4
     result = load_record(path, CensusResult)
     assert load_result(path) == result
-    assert (result.version, result.kind, result.task_kind) == (4, "census", "text")
+    assert (result.version, result.kind, result.task_kind) == (RESULT_VERSION, "census", "text")
     assert (result.model, result.backend, result.knowsum_version) == ("old-model", "items", "")
     assert (result.task, result.n_seen, result.n_total) == ("score:items", old["n_seen"], old["n_total"])
     assert result.n_unseen_raw == old["n_unseen"]  # positive: reported as computed

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from knowsum.census import PUBLISHED, load_result, published_rows
+from knowsum.census import PUBLISHED, RESULT_VERSION, load_result, published_rows
 from knowsum.cli import main
 from knowsum.kb import install
 
@@ -44,7 +44,7 @@ def test_run_with_mock_model_prints_summary_and_writes_run(
     assert f"report: {out / 'report.html'}" in stdout
     assert "N_seen" in stdout and "criterion" in stdout
     result = json.loads((out / "result.json").read_text())
-    assert result["version"] == 4 and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    assert result["version"] == RESULT_VERSION and result["task"] == "theorems" and result["counts"]["responses"] == 12
     # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
     assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
     assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
@@ -198,7 +198,7 @@ def test_version1_results_still_load_as_what_they_were(
     data["parameters"].pop("count")
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
-    assert (old.version, old.interval_method, old.counting) == (4, "percentile", "incidence")
+    assert (old.version, old.interval_method, old.counting) == (RESULT_VERSION, "percentile", "incidence")
 
 
 def test_version2_results_with_a_negative_estimate_load_clamped(
@@ -218,7 +218,7 @@ def test_version2_results_with_a_negative_estimate_load_clamped(
     data["curve"] = [{"t": 100.0, "unseen": -3.5, **bad}]
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)
-    assert old.version == 4 and old.n_unseen_raw == -3.5
+    assert old.version == RESULT_VERSION and old.n_unseen_raw == -3.5
     assert (old.n_unseen, old.n_total, old.skr) == (0.0, n_seen, 1.0)
     last = old.curve[-1]
     assert (last.unseen, last.unseen_raw, last.n_total, last.skr) == (0.0, -3.5, n_seen, 1.0)

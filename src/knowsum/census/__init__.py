@@ -21,10 +21,12 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 """
 
 from knowsum.census._analyse import Analysis, analyse
-from knowsum.census._compare import CensusComparison, compare_results
+from knowsum.census._compare import CensusComparison, compare_results, equal_coverage
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
+from knowsum.census._overlap import overlap_runs
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
+from knowsum.census._richness import richness_info, sample_of, sample_of_result
 from knowsum.census._run import (
     CensusPlan,
     CensusRun,
@@ -94,16 +96,21 @@ __all__ = [
     "compare_results",
     "decode",
     "default_out",
+    "equal_coverage",
     "load_config",
     "load_result",
     "make_verifier",
+    "overlap_runs",
     "prepare_census",
     "published_rows",
     "read_items",
     "resolve_task",
+    "richness_info",
     "run_census",
     "run_prevalence",
     "run_sweep",
+    "sample_of",
+    "sample_of_result",
     "score_items",
     "sensitivity",
     "sweep_cells",

@@ -20,6 +20,7 @@ from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
+from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
 from knowsum.census._words import matched_words
@@ -261,6 +262,11 @@ def analyse(
         t0 = time.perf_counter()
         fields["heldout"] = heldout_check(prev, cfg.estimator, summary.estimate.k, seed=cfg.seed)
         timings["heldout"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        fields["richness"] = richness_info(
+            sample_of(prev, cfg.count), n_bootstrap=cfg.n_bootstrap, level=cfg.level, seed=cfg.seed
+        )
+        timings["richness"] = time.perf_counter() - t0
     n_obs = prev.n_observations if prev is not None else 0
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}

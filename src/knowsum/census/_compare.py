@@ -12,10 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowsum.census._published import published_rows
+from knowsum.census._richness import sample_of_result
+from knowsum.errors import ConfigError
 from knowsum.records import REPORT_NAME
-from knowsum.records.census import CensusResult, PublishedRow, load_result
+from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, PublishedRow, load_result
+from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 
-__all__ = ["CensusComparison", "compare_results"]
+__all__ = ["DEFAULT_COVERAGE_SOURCE", "CensusComparison", "compare_results", "equal_coverage"]
+
+DEFAULT_COVERAGE_SOURCE = "the lowest coverage among the runs' doubled samples, min Ĉ(2n), as iNEXT"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +61,81 @@ def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusC
                 missing.append(f"{task} {criterion}")
     reports = [((r if r.is_dir() else r.parent) / REPORT_NAME).resolve() for r in runs]
     return CensusComparison(rows, reports, missing)
+
+
+def equal_coverage(
+    results: Sequence[CensusResult],
+    coverage: float | None = None,
+    *,
+    n_bootstrap: int = 200,
+    level: float = 0.95,
+    seed: int = 0,
+) -> EqualCoverage:
+    """Each run's richness (``q = 0``) at one sample coverage ``C``: iNEXT's ``estimateD``.
+
+    Runs sampled with different effort are compared where their samples are equally complete
+    (Chao & Jost 2012): for each run the size ``m`` with ``Ĉ(m) = C`` is solved and the richness
+    expected at ``m`` is rarefied (``m < n``) or extrapolated (``m > n``) from its sample (Chao et al.
+    2014; :func:`knowsum.stats.rarefaction_extrapolation`), with iNEXT's bootstrap band. ``C``
+    defaults to the lowest ``Ĉ(2n)`` among the runs, iNEXT's choice: no run is then extrapolated
+    beyond twice its sample, the range in which Chao et al. (2014) find the extrapolation reliable.
+
+    Args:
+        results: The runs (each with at least one verified item, all with the same counting).
+        coverage: ``C`` in (0, 1); ``None``: the default above.
+        n_bootstrap: Bootstrap replicates of the bands (0: none).
+        level: Confidence level of the bands.
+        seed: Bootstrap seed.
+
+    Raises:
+        ConfigError: a run with no verified item, runs with different counting, ``C`` outside (0, 1),
+            or every run complete at twice its sample (``Ĉ(2n) = 1``) with no ``C`` given.
+    """
+    if coverage is not None and not 0.0 < coverage < 1.0:
+        raise ConfigError(f"invalid --at-coverage {coverage:g}: give a coverage strictly between 0 and 1")
+    modes = {r.counting for r in results}
+    if len(modes) > 1:
+        raise ConfigError(
+            "runs counted by mention and by incidence have coverages of different things: "
+            "compare runs of one --count at equal coverage"
+        )
+    samples = []
+    for r in results:
+        if r.n_seen == 0:
+            raise ConfigError(
+                f"{r.model} ({r.task}) verified no item: it has no sample to compare at a coverage"
+            )
+        samples.append(sample_of_result(r))
+    doubled = [float(coverage_at_size(d, [2 * d.size])[0]) for d in samples]
+    source = "given"
+    if coverage is None:
+        coverage, source = min(doubled), DEFAULT_COVERAGE_SOURCE
+        if coverage >= 1.0:
+            raise ConfigError(
+                "every run's sample is complete at twice its size (Ĉ(2n) = 1, no singletons): "
+                "give --at-coverage C below 1"
+            )
+    rows = []
+    for r, data, c2 in zip(results, samples, doubled, strict=True):
+        re = rarefaction_extrapolation(
+            data,
+            0,
+            sizes=[float(data.size)],
+            coverages=[coverage],
+            n_bootstrap=n_bootstrap,
+            conf=level,
+            seed=seed,
+        )
+        cb = re.coverage_based
+        rows.append(
+            CoverageRank(
+                model=r.model, task=r.task, data=re.datatype, size=data.size,
+                coverage=sample_coverage(data).coverage, coverage_double=c2,
+                n_total=r.n_total, t=r.t, at_size=float(cb.size[0]), method=cb.method[0],
+                beyond_double=bool(cb.size[0] > 2 * data.size * (1 + 1e-9)),
+                richness=float(cb.diversity[0, 0]),
+                lower=None if cb.lower is None else float(cb.lower[0, 0]),
+                upper=None if cb.upper is None else float(cb.upper[0, 0]),
+            )
+        )  # fmt: skip
+    return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

@@ -71,7 +71,7 @@ class CensusConfig(BaseModel):
         description="diseases | theorems | ontology:KB | diversity[:applications|:dream-jobs] | custom"
     )
     queries: int = Field(
-        30, ge=1, le=10_000_000, description="N_query: independent queries (the maximum with until_new_rate)"
+        30, ge=1, le=10_000_000, description="N_query: independent queries (the maximum with a stop rule)"
     )
     answers: int | None = Field(None, ge=1, le=1000, description="N_ans per query; None = task default")
     temperature: float = Field(1.0, ge=0.0, le=2.0, description="sampling temperature (paper: 1)")
@@ -100,7 +100,12 @@ class CensusConfig(BaseModel):
     until_new_rate: float | None = Field(
         None, gt=0.0, description="stop when fewer than this many new verified items per query are predicted"
     )
-    batch_queries: int | None = Field(None, ge=1, description="queries per batch with until_new_rate")
+    until_coverage: float | None = Field(
+        None, gt=0.0, lt=1.0, description="stop once the sample coverage Ĉ (Chao & Jost 2012) reaches this"
+    )
+    batch_queries: int | None = Field(
+        None, ge=1, description="queries per batch with until_new_rate or until_coverage"
+    )
     quantile: float = Field(0.5, gt=0.0, lt=1.0, description="diversity: q of the pooled 10-NN distances")
     neighbours: int = Field(10, ge=1, le=100, description="diversity: nearest neighbours for the threshold")
     pool_with: tuple[Path, ...] = Field((), description="diversity: other run dirs pooled for the threshold")
@@ -125,6 +130,12 @@ class CensusConfig(BaseModel):
                 raise ValueError("count and count_duplicates disagree; give count only")
             data["count"] = "mention" if flag else "incidence"
         return data
+
+    @model_validator(mode="after")
+    def _one_stop_rule(self) -> CensusConfig:
+        if self.until_new_rate is not None and self.until_coverage is not None:
+            raise ValueError("give until_new_rate or until_coverage, not both (each is a stop rule)")
+        return self
 
     @field_validator("k")
     @classmethod

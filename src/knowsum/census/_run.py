@@ -2,10 +2,15 @@
 
 Sampling goes through :func:`knowsum.models.sample_sync` and the response store, keyed by model,
 parameters, prompt and sample index: rerunning the same command asks only for what is missing,
-and an interrupted run resumes where it stopped. With ``until_new_rate = EPS`` the census samples
-in batches and stops once the estimator predicts fewer than ``EPS`` new verified items per further
-query (``Û(b/Q)/b`` for the next batch of ``b`` queries after ``Q``; a direction the KnowSum
-slides leave open), or when ``queries`` is reached.
+and an interrupted run resumes where it stopped. With a stop rule the census samples in batches of
+``b`` queries and stops after the first batch that meets it, or when ``queries`` is reached:
+
+- ``until_new_rate = EPS``: the estimator predicts fewer than ``EPS`` new verified items per further
+  query (``Û(b/Q)/b`` for the next batch after ``Q`` queries; a direction the KnowSum slides leave
+  open);
+- ``until_coverage = C``: the sample coverage reaches ``C``, ``Ĉ = 1 − f1/n · (n−1)f1/((n−1)f1 + 2f2)``
+  (Chao & Jost 2012; ``Q1/U`` and ``T`` responses under incidence counting), the estimated share of
+  the model's output that the items seen make up.
 
 The caller opens the backend and the response store (and closes them); :func:`prepare_census`
 resolves the task and loads its knowledge base first, so a bad task or a missing KB fails before
@@ -19,6 +24,7 @@ presence marks a finished run).
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +48,7 @@ from knowsum.models import (
 )
 from knowsum.records import REPORT_NAME, FileBody, Run, default_run_dir, write_run_dir
 from knowsum.records.census import CensusResult, StopInfo
+from knowsum.stats import Abundance, Incidence, Prevalence, sample_coverage
 
 __all__ = [
     "CensusPlan",
@@ -135,6 +142,22 @@ def _texts(responses: Iterable[Response]) -> tuple[list[tuple[int, str]], int]:
     return ok, failed
 
 
+def _stop_value(cfg: CensusConfig, keys: list[str], n_ok: int, batch: int, k: int | None) -> float | None:
+    """The stop rule's statistic on the sample so far: the sample coverage ``Ĉ`` (``until_coverage``)
+    or the predicted new items per further query (``until_new_rate``); ``None`` before any item."""
+    if not keys or n_ok == 0:
+        return None
+    counts = list(Counter(keys).values())
+    if cfg.until_coverage is not None:  # a cluster counted once per response under incidence counting
+        data = (
+            Incidence.from_frequencies(counts, n_ok)
+            if cfg.count == "incidence"
+            else Abundance.from_counts(counts)
+        )
+        return sample_coverage(data).coverage
+    return new_rate(Prevalence.from_counts(counts), n_ok, batch, k)
+
+
 def _adaptive(
     cfg: CensusConfig,
     task: Task,
@@ -142,7 +165,9 @@ def _adaptive(
     draw: Callable[[int, int], list[Response]],
     echo: Echo,
 ) -> tuple[list[Response], StopInfo]:
-    eps = float(cfg.until_new_rate or 0.0)
+    by_coverage = cfg.until_coverage is not None
+    threshold = float((cfg.until_coverage if by_coverage else cfg.until_new_rate) or 0.0)
+    what = "sample coverage" if by_coverage else "predicted new verified items per query"
     batch = cfg.batch_queries or max(5, cfg.queries // 10)
     k = cfg.k if isinstance(cfg.k, int) else 8
     responses: list[Response] = []
@@ -158,24 +183,25 @@ def _adaptive(
         decoded, verdicts, _, _ = verify_items(task, verifier, pairs)
         flags = count_flags(decoded, verdicts, cfg.count)
         keys.extend(str(v.key) for v, f in zip(verdicts, flags, strict=True) if f)
-        n_ok = len(_texts(responses)[0])
-        if not keys or n_ok == 0:
-            rate = float("inf")
-        else:
-            from knowsum.stats import Prevalence
-
-            rate = new_rate(Prevalence.from_items(keys), n_ok, batch, k)
-        history.append((done, rate if np.isfinite(rate) else -1.0))
-        echo(f"census: {done} queries, predicted new verified items per query: {rate:.3g}")
-        if rate < eps:
-            msg = f"stopped after {done} queries: predicted {rate:.3g} new items per query < {eps:g}"
+        value = _stop_value(cfg, keys, len(_texts(responses)[0]), batch, k)
+        history.append((done, -1.0 if value is None else value))
+        if value is None:
+            echo(f"census: {done} queries, no verified item yet: no {what} to estimate, sampling on")
+            continue
+        echo(f"census: {done} queries, {what}: {value:.3g}")
+        if (value >= threshold) if by_coverage else (value < threshold):
+            sign = ">=" if by_coverage else "<"
+            msg = f"stopped after {done} queries: {what} {value:.3g} {sign} {threshold:g}"
             return responses, StopInfo(
-                reason="rate", queries=done, threshold=eps, history=history, message=msg
-            )
-    msg = f"reached the maximum of {done} queries before the new-item rate fell below {eps:g}"
+                reason="coverage" if by_coverage else "rate", rule="coverage" if by_coverage else "new-rate",
+                queries=done, threshold=threshold, history=history, message=msg,
+            )  # fmt: skip
+    goal = "the sample coverage reached" if by_coverage else "the new-item rate fell below"
+    msg = f"reached the maximum of {done} queries before {goal} {threshold:g}"
     return responses, StopInfo(
-        reason="max-queries", queries=done, threshold=eps, history=history, message=msg
-    )
+        reason="max-queries", rule="coverage" if by_coverage else "new-rate", queries=done,
+        threshold=threshold, history=history, message=msg,
+    )  # fmt: skip
 
 
 def run_census(
@@ -224,7 +250,7 @@ def run_census(
 
     say(f"census: {task.name} on {backend.model_id}: {config.queries} queries × {task.answers} answers")
     stop = None
-    if config.until_new_rate is not None:
+    if config.until_new_rate is not None or config.until_coverage is not None:
         responses, stop = _adaptive(config, task, verifier, draw, say)
         say(f"census: {stop.message}")
     else:

@@ -27,6 +27,8 @@ __all__ = [
     "k_value",
     "opened",
     "print_run",
+    "run_options",
+    "setting_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,10 +61,8 @@ def estimation_options(func: F) -> F:
                 help="Extrapolation factor t (the paper's t).",
             ),
             click.option("--k", "k", default=default("k"), show_default=True, help=_K_HELP),
-            click.option(
-                "--criterion", type=click.Choice(["strict", "relaxed"]), default=default("criterion"),
-                show_default=True, help="Verification criterion (paper §4.1).",
-            ),
+            setting_option("--criterion", click.Choice(["strict", "relaxed"]),
+                           "Verification criterion (paper §4.1)."),
             click.option(
                 "--interval", type=click.Choice(["lognormal", "percentile"]), default=default("interval"),
                 show_default=True,
@@ -74,6 +74,39 @@ def estimation_options(func: F) -> F:
             ),
             seed_option,
             n_bootstrap_option(default("n_bootstrap"), "Bootstrap resamples (0 = no interval)."),
+        ],
+    )  # fmt: skip
+
+
+def setting_option(flag: str, type_: Any, help_text: str, **extra: Any) -> Callable[[F], F]:
+    """``flag`` as a census method option whose default is :class:`CensusConfig`'s own (shown)."""
+    extra.setdefault("default", default(flag.lstrip("-").replace("-", "_")))
+    extra.setdefault("show_default", True)
+    return click.option(flag, type=type_, help=help_text, **extra)
+
+
+def run_options(func: F) -> F:
+    """The sampling, stop-rule and diversity options of ``census run``."""
+    return apply_options(
+        func,
+        [
+            setting_option("--queries", int, "N_query: independent queries (the maximum with a stop rule)."),
+            setting_option("--answers", int, "N_ans: answers asked for per query.",
+                           show_default="by task: 50 diseases, 20 theorems"),
+            setting_option("--temperature", float, "Sampling temperature (the paper's: 1)."),
+            setting_option("--top-p", float, "Nucleus mass (1 = off)."),
+            setting_option("--max-tokens", int, "Token budget per response.", show_default="from --answers"),
+            setting_option("--until-new-rate", float,
+                           "Stop once fewer than EPS new verified items per further query are predicted."),
+            setting_option("--until-coverage", float,
+                           "Stop once the sample coverage (Chao & Jost 2012) reaches C, in (0, 1)."),
+            setting_option("--batch-queries", int, "Queries per batch with a stop rule.",
+                           show_default="max(5, queries/10)"),
+            setting_option("--quantile", float, "Diversity: q of the pooled 10-NN distances."),
+            setting_option("--pool-with", click.Path(file_okay=False, path_type=Path),
+                           "Diversity: another run whose distances are pooled (repeatable).",
+                           multiple=True, show_default=False),
+            setting_option("--prompt", str, "Prompt override ({n} = answers).", show_default=False),
         ],
     )  # fmt: skip
 

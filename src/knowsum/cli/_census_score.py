@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from knowsum.census import score_items
-from knowsum.cli._census_options import census_settings, default, estimation_options, print_run
+from knowsum.cli._census_options import census_settings, estimation_options, print_run, setting_option
 from knowsum.cli._options import json_option, kb_option, out_option
 
 __all__ = ["score"]
@@ -17,13 +17,7 @@ __all__ = ["score"]
 @click.command("score")
 @click.argument("items", type=click.Path(path_type=Path))
 @kb_option("Verify and cluster against this installed KB (e.g. mesh); default: no verification.")
-@click.option(
-    "--cutoff",
-    type=float,
-    default=default("cutoff"),
-    show_default=True,
-    help="Fuzzy match cut-off with --kb.",
-)
+@setting_option("--cutoff", float, "Fuzzy match cut-off with --kb.")
 @click.option(
     "--model", "-m", "model", default="items", show_default=True, help="Name of what made the items."
 )

@@ -7,14 +7,30 @@ from typing import Any
 
 import click
 
-from knowsum.census import compare_results, prepare_census, run_census
-from knowsum.cli._census_options import census_settings, default, estimation_options, opened, print_run
+from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
+from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
+from knowsum.cli._census_overlap import overlap
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep
 from knowsum.cli._common import model_options, store_from, store_option
-from knowsum.cli._options import compare_options, echo_json, json_option, note, out_option
+from knowsum.cli._options import (
+    compare_options,
+    echo_json,
+    json_option,
+    n_bootstrap_option,
+    note,
+    out_option,
+)
 from knowsum.report import save
-from knowsum.report.census import compare_data, compare_table, ranking_figure, write_census_compare
+from knowsum.report.census import (
+    compare_data,
+    compare_table,
+    coverage_data,
+    coverage_html,
+    coverage_table,
+    ranking_figure,
+    write_census_compare,
+)
 
 __all__ = ["census"]
 
@@ -30,6 +46,8 @@ def census() -> None:
       knowsum census run ontology:go --answers 30
       knowsum census run --config census.toml
       knowsum census compare census-runs/*
+      knowsum census compare census-runs/* --at-coverage 0.9
+      knowsum census overlap census-runs/diseases-model-a census-runs/diseases-model-b
       knowsum census score items.jsonl --kb mesh --model my-llm
       knowsum census sensitivity census-runs/diseases-qwen2.5-coder-1.5b-instruct
       knowsum census sweep theorems --answers 10,20 --prompt-variant full,simple
@@ -37,6 +55,7 @@ def census() -> None:
 
 
 census.add_command(score)
+census.add_command(overlap)
 census.add_command(sensitivity)
 census.add_command(sweep)
 
@@ -50,61 +69,8 @@ census.add_command(sweep)
     help="TOML config file (its keys are the options' names; options given here win).",
 )
 @model_options
-@click.option(
-    "--queries",
-    type=int,
-    default=default("queries"),
-    show_default=True,
-    help="N_query: independent queries (the maximum with --until-new-rate).",
-)
-@click.option(
-    "--answers",
-    type=int,
-    default=None,
-    show_default="by task: 50 diseases, 20 theorems",
-    help="N_ans: answers asked for per query.",
-)
-@click.option(
-    "--temperature",
-    type=float,
-    default=default("temperature"),
-    show_default=True,
-    help="Sampling temperature (the paper's: 1).",
-)
-@click.option(
-    "--top-p", type=float, default=default("top_p"), show_default=True, help="Nucleus mass (1 = off)."
-)
-@click.option(
-    "--max-tokens", type=int, default=None, show_default="from --answers", help="Token budget per response."
-)
+@run_options
 @estimation_options
-@click.option(
-    "--until-new-rate",
-    type=float,
-    default=None,
-    help="Stop once fewer than EPS new verified items per further query are predicted.",
-)
-@click.option(
-    "--batch-queries",
-    type=int,
-    default=None,
-    show_default="max(5, queries/10)",
-    help="Queries per batch with --until-new-rate.",
-)
-@click.option(
-    "--quantile",
-    type=float,
-    default=default("quantile"),
-    show_default=True,
-    help="Diversity: q of the pooled 10-NN distances.",
-)
-@click.option(
-    "--pool-with",
-    multiple=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Diversity: another run whose distances are pooled (repeatable).",
-)
-@click.option("--prompt", default=None, help="Prompt override ({n} = answers).")
 @store_option
 @out_option("Run directory [default: census-runs/TASK-MODEL].")
 @json_option
@@ -138,36 +104,77 @@ def run(task: str | None, config_path: Path | None, markdown: bool, as_json: boo
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the Fig. 1-style PNG: N_seen vs N_tot per run and the two rankings.",
 )
+@click.option(
+    "--at-coverage",
+    "at_coverage",
+    is_flag=False,
+    flag_value="auto",
+    default=None,
+    metavar="C|auto",
+    help="Also rank the runs at equal sample coverage C (q=0 richness, iNEXT estimateD); auto or no "
+    "value: the lowest coverage among the runs' doubled samples.",
+)
+@n_bootstrap_option(200, "Bootstrap replicates of the equal-coverage bands (0 = none).")
 def compare(
     runs: tuple[Path, ...],
     html_path: Path | None,
     markdown: bool,
     published: bool,
     figure_path: Path | None,
+    at_coverage: str | None,
+    n_bootstrap: int,
     as_json: bool,
 ) -> None:
     """Compare census runs side by side: N_seen, N_tot, SKR and rank changes (KnowSum Fig. 1).
+
+    With --at-coverage, the runs are also ranked at equal sample coverage (Chao & Jost 2012; iNEXT
+    estimateD): each run's richness where its sample is as complete as the others', next to the
+    N_tot(t) ranking, with a change mark where the two rankings differ.
 
     With --published, the paper's Table 1 rows with the same criterion (diseases strict =
     "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
     "All math concepts") are ranked with the runs, each marked "MODEL · KnowSum Table 1".
     """
     comparison = compare_results(runs, published=published)
+    ranked = None
+    if at_coverage is not None:
+        runs_only = [r for r in comparison.rows if isinstance(r, CensusResult)]
+        ranked = equal_coverage(runs_only, _coverage(at_coverage), n_bootstrap=n_bootstrap)
+        if len(runs_only) < len(comparison.rows):
+            note("published rows have no sample: they are not ranked at equal coverage")
     if comparison.missing:
         note(f"KnowSum Table 1 has no column for {', '.join(comparison.missing)}")
     if figure_path is not None:
         save(ranking_figure(comparison.rows), figure_path)
     page = None
     if html_path is not None:
-        page = write_census_compare(html_path, comparison.rows, [str(p) for p in comparison.reports])
+        extra = [] if ranked is None else [coverage_html(ranked)]
+        page = write_census_compare(html_path, comparison.rows, [str(p) for p in comparison.reports], extra)
     if as_json:
         echo_json(
             {"rows": compare_data(comparison.rows), "page": page and str(page),
-             "figure": figure_path and str(figure_path)}
+             "figure": figure_path and str(figure_path),
+             **({} if ranked is None else {"at_coverage": coverage_data(ranked)})}
         )  # fmt: skip
     else:
         click.echo(compare_table(comparison.rows, markdown=markdown))
+        if ranked is not None:
+            click.echo("")
+            click.echo(coverage_table(ranked, markdown=markdown))
     if figure_path is not None:
         click.echo(f"figure: {figure_path}", err=as_json)
     if page is not None:
         click.echo(f"page: {page}", err=as_json)
+
+
+def _coverage(value: str) -> float | None:
+    """``--at-coverage``: ``auto`` (``None``: the iNEXT default) or a number in (0, 1)."""
+    if value == "auto":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r}: give a coverage in (0, 1) or auto (put --at-coverage after the runs)",
+            param_hint="--at-coverage",
+        ) from None

@@ -10,7 +10,10 @@ still loads (:meth:`CensusResult.migrate`):
 - version 2 stored ``Û(t)`` as computed, possibly negative; it is read with version 3's rule
   (reported ``max(Û, 0)``, the computed value kept in ``n_unseen_raw`` / ``unseen_raw``);
 - version 3 held the task kind in ``kind``; version 4 moves it to ``task_kind`` and ``kind`` names
-  the instrument, as in every run record.
+  the instrument, as in every run record;
+- version 4 had no ``richness`` (coverage, Chao estimate, Hill numbers: :class:`RichnessInfo`); it
+  is read with ``richness = None`` ("not computed by the knowsum that wrote it"), and its stop rule
+  (``stop.rule``) as ``new-rate``, the only one it had.
 """
 
 from __future__ import annotations
@@ -23,27 +26,44 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records import Record, load_record, published_label
+from knowsum.records._census_migrate import clamp_v2
+from knowsum.records._census_richness import (
+    ChaoEstimate,
+    CoverageRank,
+    EqualCoverage,
+    HillEstimate,
+    Overlap,
+    RichnessInfo,
+    SharedValue,
+)
 
 __all__ = [
     "PUBLISHED_PAPER",
     "PUBLISHED_TABLE",
     "RESULT_VERSION",
     "CensusResult",
+    "ChaoEstimate",
     "Counts",
+    "CoverageRank",
     "CurvePoint",
     "DiversityInfo",
+    "EqualCoverage",
     "HeldoutPoint",
+    "HillEstimate",
     "ItemRecord",
     "KBCategories",
     "KPoint",
+    "Overlap",
     "PublishedRow",
+    "RichnessInfo",
     "Sensitivity",
+    "SharedValue",
     "StopInfo",
     "TopItem",
     "load_result",
 ]
 
-RESULT_VERSION = 4
+RESULT_VERSION = 5
 """Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
 
 PUBLISHED_PAPER = "KnowSum"
@@ -183,12 +203,17 @@ class TopItem(_Record):
 
 
 class StopInfo(_Record):
-    """Where and why an adaptive (``until_new_rate``) run stopped."""
+    """Where and why an adaptive (``until_new_rate`` or ``until_coverage``) run stopped."""
 
-    reason: Literal["rate", "max-queries"]
+    reason: Literal["rate", "coverage", "max-queries"]
+    rule: Literal["new-rate", "coverage"] = Field(
+        "new-rate", description="new-rate: predicted new items per query < EPS; coverage: Ĉ ≥ C"
+    )
     queries: int = Field(description="queries used when it stopped")
-    threshold: float = Field(description="the EPS asked for (new verified items per query)")
-    history: list[tuple[int, float]] = Field(description="(queries so far, predicted new items per query)")
+    threshold: float = Field(description="the EPS (new verified items per query) or the coverage C asked for")
+    history: list[tuple[int, float]] = Field(
+        description="(queries so far, predicted new items per query or Ĉ); -1 = nothing verified yet"
+    )
     message: str
 
 
@@ -277,12 +302,17 @@ class CensusResult(Record):
     diversity: DiversityInfo | None = None
     sensitivity: Sensitivity | None = Field(None, description="added by `knowsum census sensitivity`")
     kb_categories: KBCategories | None = Field(None, description="disease censuses: the KB's categories")
+    richness: RichnessInfo | None = Field(
+        None,
+        description="sample coverage, the Chao estimate of the counting mode and Hill numbers q = 0, 1, 2 "
+        "(None: N_seen = 0, or written before schema version 5)",
+    )
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
-        """Versions 1-3 → 4 (the module docstring says what each step restores)."""
+        """Versions 1-4 → 5 (the module docstring says what each step restores)."""
         if version == 1:
             raw = data.get("parameters")
             params: dict[str, Any] = raw if isinstance(raw, dict) else {}
@@ -291,42 +321,10 @@ class CensusResult(Record):
                 counting="mention" if params.get("count_duplicates") else "incidence",
             )
         if version <= 2:
-            _clamp_v2(data)
+            clamp_v2(data)
         if "task_kind" not in data and "kind" in data:  # version 3's kind was the task kind
             data["task_kind"] = data.pop("kind")
         return super().migrate(data, version)
-
-
-def _clamp_point(point: dict[str, Any], n_seen: float, unseen: str, raw: str) -> None:
-    """Version 2 → 3 for one estimate: keep ``unseen`` as ``raw``, report ``max(Û, 0)``."""
-    value = point.get(unseen)
-    if not isinstance(value, (int, float)):
-        return
-    point[raw] = value
-    if value < 0:
-        point[unseen] = 0.0
-        point["n_total"] = n_seen
-        if n_seen > 0 and "skr" in point:
-            point["skr"] = 1.0
-
-
-def _clamp_v2(data: dict[str, Any]) -> None:
-    """Read a version-2 result with the version-3 rule (Û reported as ``max(Û, 0)``)."""
-    seen = data.get("n_seen")
-    n_seen = float(seen) if isinstance(seen, (int, float)) else 0.0
-    _clamp_point(data, n_seen, "n_unseen", "n_unseen_raw")
-    for point in data.get("curve") or []:
-        if isinstance(point, dict):
-            _clamp_point(point, n_seen, "unseen", "unseen_raw")
-    study = data.get("sensitivity")
-    if isinstance(study, dict):
-        for key, unseen, raw in (
-            ("t_points", "unseen", "unseen_raw"),
-            ("k_points", "n_unseen", "n_unseen_raw"),
-        ):
-            for point in study.get(key) or []:
-                if isinstance(point, dict):
-                    _clamp_point(point, n_seen, unseen, raw)
 
 
 def load_result(path: Path) -> CensusResult:

@@ -100,8 +100,11 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
     return out
 
 
-def compare_html(rows: Sequence[CensusRow], links: Sequence[str] | None = None) -> str:
-    """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table)."""
+def compare_html(
+    rows: Sequence[CensusRow], links: Sequence[str] | None = None, extra: Sequence[h.Markup] = ()
+) -> str:
+    """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table, then the
+    ``extra`` sections, e.g. the ranking at equal coverage)."""
     cells: list[list[Any]] = []
     for row in compare_rows(rows):
         change = row[7]
@@ -118,6 +121,7 @@ def compare_html(rows: Sequence[CensusRow], links: Sequence[str] | None = None) 
             "Ranking",
             h.table(COMPARE_HEADERS, cells, numeric=[False, False, True, True, True, True, True, False]),
         ),
+        *extra,
         h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),
     ]
     if links:
@@ -127,9 +131,11 @@ def compare_html(rows: Sequence[CensusRow], links: Sequence[str] | None = None) 
     )
 
 
-def write_census_compare(path: Path, rows: Sequence[CensusRow], links: Sequence[str] | None = None) -> Path:
+def write_census_compare(
+    path: Path, rows: Sequence[CensusRow], links: Sequence[str] | None = None, extra: Sequence[h.Markup] = ()
+) -> Path:
     """Write :func:`compare_html` to ``path``; return it."""
-    return h.write_page(path, compare_html(rows, links))
+    return h.write_page(path, compare_html(rows, links, extra))
 
 
 def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = None) -> Any:

@@ -25,8 +25,10 @@ from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_table
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
+from knowsum.report._census_overlap import overlap_data, overlap_table
 from knowsum.report._census_rank import (
     CensusRow,
     compare_data,
@@ -36,6 +38,7 @@ from knowsum.report._census_rank import (
     ranking_figure,
     write_census_compare,
 )
+from knowsum.report._census_richness import richness_data, richness_rows, richness_section
 from knowsum.report._census_studies import (
     sensitivity_plots,
     sensitivity_section,
@@ -51,6 +54,11 @@ __all__ = [
     "compare_html",
     "compare_rows",
     "compare_table",
+    "coverage_data",
+    "coverage_html",
+    "coverage_table",
+    "overlap_data",
+    "overlap_table",
     "plots",
     "ranking_figure",
     "render_report",
@@ -139,6 +147,7 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         ["SKR", result.skr],
         ["SKR interval", _fmt_interval(result.interval_skr)],
         ["k", f"{result.k} ({result.k_source})"],
+        *richness_rows(result),
     ]
     if result.concept_words:
         per_word = ", ".join(f"{w} {n:,}" for w, n in result.concept_words.items())
@@ -198,6 +207,7 @@ def summary_data(result: CensusResult) -> dict[str, Any]:
             "claimed_ids": c.claimed_ids,
             "claimed_agree": c.claimed_agree,
             "stop": None if result.stop is None else result.stop.message,
+            "richness": richness_data(result),
             "kb_releases": result.kb_releases,
             "notes": result.notes,
         }
@@ -231,6 +241,9 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
     if result.stop is not None:
         parts.append(h.paragraph(result.stop.message, cls="stop"))
     parts.append(h.section("Summary", h.table(["quantity", "value"], _summary_rows(result))))
+    extra = richness_section(result)
+    if extra is not None:
+        parts.append(extra)
     figs = {
         name: h.figure_png(png, alt=captions[name], caption=captions[name], name=name)
         for name, png in figures.items()

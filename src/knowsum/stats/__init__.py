@@ -63,6 +63,7 @@ from knowsum.stats.samples import Abundance, Incidence
 from knowsum.stats.sampling import AdditionalSample, additional_for_coverage, additional_for_richness
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
 from knowsum.stats.shared import SharedEstimate, ace_shared, chao1_shared, chao1_shared_bc, observed_shared
+from knowsum.stats.shared_incidence import chao2_shared, chao2_shared_bc
 from knowsum.stats.summary import Summary, summarize
 from knowsum.stats.unseen import (
     DEFAULT_K,
@@ -125,6 +126,8 @@ __all__ = [
     "chao1_shared_bc",
     "chao2",
     "chao2_bc",
+    "chao2_shared",
+    "chao2_shared_bc",
     "coverage_at_size",
     "default_sizes",
     "diversity_at_size",
