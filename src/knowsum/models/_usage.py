@@ -20,7 +20,7 @@ Without a store, only what the wrapper saw generated is counted.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
 from knowsum.models._base import Backend
@@ -32,11 +32,17 @@ __all__ = ["MeteredBackend", "UsageMeter", "usage_of"]
 
 
 class MeteredBackend(Backend):
-    """A backend that forwards everything to ``inner`` and notes the keys and fresh responses."""
+    """A backend that forwards everything to ``inner`` and notes the keys and fresh responses.
 
-    def __init__(self, inner: Backend) -> None:
+    Args:
+        inner: The backend that answers.
+        on_response: Called with every response generated (a progress display, a fault injector).
+    """
+
+    def __init__(self, inner: Backend, on_response: Callable[[Response], None] | None = None) -> None:
         super().__init__()
         self.inner = inner
+        self.on_response = on_response
         self.kind = inner.kind
         self.model_id = inner.model_id
         self.endpoint = inner.endpoint
@@ -60,14 +66,19 @@ class MeteredBackend(Backend):
         """The inner backend's responses (noted)."""
         out = await self.inner.generate(requests)
         for r in out:
-            self.fresh[r.key] = r
+            self._note(r)
         return out
 
     async def generate_stream(self, requests: Sequence[Request]) -> AsyncIterator[Response]:
         """The inner backend's responses as each finishes (noted)."""
         async for r in self.inner.generate_stream(requests):
-            self.fresh[r.key] = r
+            self._note(r)
             yield r
+
+    def _note(self, r: Response) -> None:
+        self.fresh[r.key] = r
+        if self.on_response is not None:
+            self.on_response(r)
 
     async def aclose(self) -> None:
         """Nothing: the caller closes the inner backend it opened."""

@@ -30,7 +30,7 @@ from knowsum.recall._compare import compare_tables
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe
 from knowsum.recall._config import PI2_TEMPERATURES, RecallConfig, polysemy_default
 from knowsum.recall._extract import IdExtractor, extract_id
-from knowsum.recall._invariance import summarize_invariance, summary_from_counts
+from knowsum.recall._invariance import invariance_requests, summarize_invariance, summary_from_counts
 from knowsum.recall._invariance_files import (
     INVARIANCE_METHODS,
     InvarianceReadings,
@@ -43,7 +43,7 @@ from knowsum.recall._outputs import RecallRun, load_result, write_outputs
 from knowsum.recall._paper import Study, paper_tokens
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._predictions import PredictionRow, read_predictions, score_predictions
-from knowsum.recall._published import PUBLISHED
+from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
 from knowsum.recall._run import prepare, run_recall
 from knowsum.recall._score import Judge, granger_f, judge, summarize
 from knowsum.recall._templates import CHAT_TEMPLATES, COMPLETION_TEMPLATES, LANGUAGES, render_prompt
@@ -69,6 +69,7 @@ __all__ = [
     "LANGUAGES",
     "PI2_TEMPERATURES",
     "PUBLISHED",
+    "PUBLISHED_INVARIANCE",
     "READING_NOTES",
     "RESULT_VERSION",
     "RULES_NOTE",
@@ -93,6 +94,7 @@ __all__ = [
     "compare_tables",
     "extract_id",
     "granger_f",
+    "invariance_requests",
     "judge",
     "load_popularity_source",
     "load_predictions",

@@ -1,0 +1,174 @@
+"""Budgets: how big each instrument's part of a profile is, as a small declarative TOML table.
+
+Three ship with knowsum (``knowsum/profile/budgets/*.toml``): ``smoke`` (minutes on a small local
+model), ``quick`` (a first real profile) and ``paper`` (the papers' sizes). ``--plan FILE`` reads one's
+own with the same keys::
+
+    description = "…"
+    [census]                     # KnowSum (Li et al. 2025): each task sampled once, scored per criterion
+    tasks = ["diseases", "theorems"]
+    criteria = ["relaxed", "strict"]
+    queries = { diseases = 3000, theorems = 30000 }   # or one number for every task
+    answers = { diseases = 50 }  # N_ans per query (default: the task's, 50 diseases / 20 theorems)
+    n_bootstrap = 1000
+    [recall]                     # Bombieri et al.: K concepts per popularity bucket, or every label
+    kbs = ["go", "icd10", "uberon"]
+    select = "stratified"        # or "all"
+    per_bucket = 2
+    n_buckets = 50
+    invariance = ["pi2", "pi3"]  # §6, on a stratified sample of invariance_per_bucket per bucket
+    invariance_kbs = ["go", "icd10"]
+    invariance_per_bucket = 20
+    [genebench]                  # SciHorizon-GENE: the balanced build, or paper_size = true
+    per_type = 2
+
+An instrument left out is not run. An unknown table or key, or a bad value, is refused in one line
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from knowsum._util import config_error, read_text_file
+from knowsum.errors import ConfigError, InputFileError, UnknownNameError
+
+__all__ = ["BUDGETS", "Budget", "CensusBudget", "GenebenchBudget", "RecallBudget", "load_budget"]
+
+BUDGETS = ("smoke", "quick", "paper")
+"""The budgets shipped with knowsum, smallest first."""
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+
+
+class CensusBudget(BaseModel):
+    """The census part: tasks sampled once each and scored under every criterion (KnowSum §4.1)."""
+
+    model_config = _STRICT
+
+    tasks: tuple[Literal["diseases", "theorems"], ...] = Field(("diseases", "theorems"), min_length=1)
+    criteria: tuple[Literal["relaxed", "strict"], ...] = Field(("relaxed", "strict"), min_length=1)
+    queries: int | dict[str, int] = Field(20, description="N_query, one number or per task")
+    answers: int | dict[str, int] | None = Field(None, description="N_ans, default the task's")
+    n_bootstrap: int = Field(1000, ge=0, le=100_000)
+    seed: int = Field(0, ge=0)
+
+    @field_validator("queries", "answers")
+    @classmethod
+    def _positive(cls, v: int | dict[str, int] | None) -> int | dict[str, int] | None:
+        values = v.values() if isinstance(v, dict) else [] if v is None else [v]
+        if any(n < 1 for n in values):
+            raise ValueError("must be at least 1")
+        return v
+
+    @model_validator(mode="after")
+    def _known_tasks(self) -> CensusBudget:
+        for name in ("queries", "answers"):
+            table = getattr(self, name)
+            if isinstance(table, dict):
+                unknown = sorted(set(table) - set(self.tasks))
+                if unknown:
+                    raise ValueError(f"{name} names task(s) {unknown} not in tasks {list(self.tasks)}")
+        return self
+
+    def queries_of(self, task: str) -> int:
+        """N_query of ``task`` (a task missing from a per-task table gets 20)."""
+        return self.queries if isinstance(self.queries, int) else self.queries.get(task, 20)
+
+    def answers_of(self, task: str) -> int | None:
+        """N_ans of ``task`` (``None``: the task's default)."""
+        return self.answers if not isinstance(self.answers, dict) else self.answers.get(task)
+
+
+class RecallBudget(BaseModel):
+    """The recall part: which KBs, which concepts, which invariance methods (Bombieri et al. §4, §6)."""
+
+    model_config = _STRICT
+
+    kbs: tuple[str, ...] = Field(("go",), min_length=1)
+    select: Literal["stratified", "all"] = "stratified"
+    per_bucket: int = Field(2, ge=1, description="K concepts per popularity bucket (select=stratified)")
+    n_buckets: int = Field(50, ge=1, le=1000)
+    n_perm: int = Field(10_000, ge=1)
+    seed: int = Field(0, ge=0)
+    invariance: tuple[Literal["pi1", "pi2", "pi3"], ...] = ()
+    invariance_kbs: tuple[str, ...] = ()
+    invariance_per_bucket: int = Field(20, ge=1)
+
+    @model_validator(mode="after")
+    def _invariance_kbs(self) -> RecallBudget:
+        extra = sorted(set(self.invariance_kbs) - set(self.kbs))
+        if extra:
+            raise ValueError(f"invariance_kbs {extra} are not among kbs {list(self.kbs)}")
+        return self
+
+
+class GenebenchBudget(BaseModel):
+    """The genebench part: the balanced build (``per_type`` per stratum) or the paper's size."""
+
+    model_config = _STRICT
+
+    per_type: int = Field(2, ge=1)
+    paper_size: bool = False
+    permutations: Literal["cyclic", "none"] = "cyclic"
+    n_perm: int = Field(10_000, ge=1)
+    seed: int = Field(0, ge=0)
+
+
+class Budget(BaseModel):
+    """A whole profile's budget: one optional table per instrument."""
+
+    model_config = _STRICT
+
+    name: str = Field("custom", description="smoke, quick, paper, or the plan file's name")
+    description: str = ""
+    census: CensusBudget | None = None
+    recall: RecallBudget | None = None
+    genebench: GenebenchBudget | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Budget:
+        if self.census is None and self.recall is None and self.genebench is None:
+            raise ValueError("a budget needs at least one of the tables [census], [recall], [genebench]")
+        return self
+
+
+def _parse(text: str, where: str, name: str) -> Budget:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+    known = set(Budget.model_fields) - {"name"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key or instrument {unknown[0]!r}: a plan has description, "
+            "[census], [recall] and [genebench]"
+        )
+    try:
+        return Budget(name=name, **data)
+    except ValidationError as exc:
+        raise config_error(exc, where) from None
+
+
+def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
+    """The shipped budget ``name``, or the plan file ``plan`` (which wins).
+
+    Raises:
+        UnknownNameError: not a shipped budget. InputFileError: an unreadable plan file.
+        ConfigError: a bad plan (names the file and the key).
+    """
+    if plan is not None:
+        if not plan.is_file():
+            raise InputFileError(plan, "plan file not found" if not plan.exists() else "not a file")
+        return _parse(read_text_file(plan, "plan file"), str(plan), plan.stem)
+    name = name or "smoke"
+    if name not in BUDGETS:
+        raise UnknownNameError("budget", name, BUDGETS)
+    text = resources.files("knowsum.profile").joinpath("budgets", f"{name}.toml").read_text(encoding="utf-8")
+    return _parse(text, f"budget {name}", name)

@@ -1,0 +1,291 @@
+"""The card's rows: each instrument's headline measures, their intervals, the papers' values beside them.
+
+Intervals:
+
+- census ``N̂_tot`` and ``SKR``: the run's own bootstrap interval (KnowSum §3, lognormal by default);
+  ``N_seen`` is a count of what was seen and has none;
+- recall accuracy and % invented IDs: Wilson score interval (95 %) on the counts
+  ``p̂ ± …  = (p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)`` (Wilson 1927);
+- genebench knowledge types: the same Wilson interval on the type's score and its number of questions
+  (exact for accuracies, an approximation for F1-type scores); the overall and the perspectives are
+  means of those and carry none.
+
+Published values come from each instrument's transcription of its paper: KnowSum Table 1, Bombieri
+et al. Tables 1 and 3(a) and §6.3, SciHorizon-GENE Table 2.
+"""
+
+from __future__ import annotations
+
+import math
+
+from knowsum.census import CensusResult, published_rows
+from knowsum.genebench import PUBLISHED as GENE_PUBLISHED
+from knowsum.genebench import GenebenchResult
+from knowsum.recall import PUBLISHED as RECALL_PUBLISHED
+from knowsum.recall import PUBLISHED_INVARIANCE, RecallResult
+from knowsum.records import published_label
+from knowsum.records.profile import Measure, PublishedPoint
+
+__all__ = ["census_measures", "genebench_measures", "recall_measures", "wilson"]
+
+PAPER_QUERIES = {"diseases": 3000, "theorems": 30000}
+"""KnowSum §4.1: N_query of each task (N_ans 50 diseases, 20 theorems)."""
+PAPER_ANSWERS = {"diseases": 50, "theorems": 20}
+GENE_PAPER_QUESTIONS = 2710
+"""SciHorizon-GENE's question set (§4)."""
+_Z = 1.959963984540054
+
+
+def wilson(successes: float, n: int) -> tuple[float | None, float | None]:
+    """The 95 % Wilson score interval of ``successes / n`` (``(None, None)`` when ``n = 0``)."""
+    if n <= 0:
+        return None, None
+    p = min(1.0, max(0.0, successes / n))
+    z2 = _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _release(kb_releases: dict[str, str]) -> str:
+    shown = ", ".join(f"{kb} {rel or '(release unknown)'}" for kb, rel in kb_releases.items())
+    return f"judged against {shown}; the paper used the release of its time, which may differ"
+
+
+def census_measures(result: CensusResult, run: str) -> list[Measure]:
+    """N_seen, N̂_tot and SKR of one census run (one task, one criterion), beside KnowSum Table 1."""
+    task, crit = result.task, result.criterion
+    rows = published_rows(task, crit)
+    caveats = []
+    paper_q, answers = PAPER_QUERIES.get(task), int(result.parameters.get("answers") or 0)
+    if paper_q and result.n_queries < paper_q:
+        caveats.append(
+            f"N_query = {result.n_queries:,} here, {paper_q:,} in the paper: N_seen grows with N_query, and "
+            f"N̂_tot extrapolates t = {result.t:g}× from fewer observations (a wider interval)"
+        )
+    if task in PAPER_ANSWERS and answers and answers != PAPER_ANSWERS[task]:
+        caveats.append(f"N_ans = {answers} per query here, {PAPER_ANSWERS[task]} in the paper")
+    caveats.append(_release(result.kb_releases))
+    k = f"k = {result.k} ({result.k_source})" if result.k is not None else "k: none"
+    boot = f"{result.level:.0%} {result.interval_method} bootstrap interval"
+    base = f"census/{task}/{crit}"
+    what = f"{task} ({crit})"
+
+    def pub(attr: str) -> list[PublishedPoint]:
+        return [PublishedPoint(label=r.label, model=r.model, value=float(getattr(r, attr))) for r in rows]
+
+    tot = result.interval_total or (None, None)
+    skr = result.interval_skr or (None, None)
+    return [
+        Measure(
+            key=f"{base}/n_seen",
+            instrument="census",
+            label=f"{what} N_seen",
+            value=result.n_seen,
+            method=f"distinct verified items, {crit} criterion (KnowSum §4.1); a count, no interval",
+            run=run,
+            published=pub("n_seen"),
+            caveats=caveats,
+        ),
+        Measure(
+            key=f"{base}/n_total",
+            instrument="census",
+            label=f"{what} N̂_tot",
+            value=result.n_total,
+            lower=tot[0],
+            upper=tot[1],
+            method=f"N_seen + Û(t), t = {result.t:g}, {result.estimator} (smoothed Good–Turing), {k}; {boot}",
+            run=run,
+            published=pub("n_total"),
+            caveats=caveats,
+        ),
+        Measure(
+            key=f"{base}/skr",
+            instrument="census",
+            label=f"{what} SKR",
+            value=result.skr,
+            lower=skr[0],
+            upper=skr[1],
+            method=f"N_seen / N̂_tot; interval from N̂_tot's ({boot})",
+            run=run,
+            published=pub("skr"),
+            caveats=caveats,
+        ),
+    ]
+
+
+def _recall_pub(kb: str, pick: str) -> list[PublishedPoint]:
+    table = "Table 1" if pick == "accuracy" else "Table 3(a)"
+    out = []
+    for model, row in RECALL_PUBLISHED.get(kb, {}).items():
+        value = row.accuracy if pick == "accuracy" else row.invented_pct / 100
+        out.append(
+            PublishedPoint(label=published_label(model, "Bombieri et al.", table), model=model, value=value)
+        )
+    return out
+
+
+def recall_measures(result: RecallResult, run: str) -> list[Measure]:
+    """Accuracy, % invented IDs and popularity ρ of a recall run (+ PI ρ when it ran invariance)."""
+    s, kb, cfg = result.scores, result.kb, result.config
+    caveats = []
+    if cfg.get("select") == "stratified":
+        caveats.append(
+            f"{cfg.get('per_bucket')} concepts per popularity bucket ({s.n} in all) weigh every bucket "
+            "equally; the paper scores every label, where unpopular concepts dominate — not the same estimand"
+        )
+    elif cfg.get("select") == "sample":
+        caveats.append(f"a random sample of {s.n} labels; the paper scores every label")
+    caveats.append(_release(result.kb_releases))
+    out: list[Measure] = []
+    if not result.invariance:  # an invariance run adds its ρ; its sample's accuracy is the main run's job
+        lo, hi = wilson(s.n_correct, s.n)
+        out.append(
+            Measure(
+                key=f"recall/{kb}/accuracy",
+                instrument="recall",
+                label=f"{kb} accuracy",
+                value=s.accuracy,
+                lower=lo,
+                upper=hi,
+                percent=True,
+                run=run,
+                published=_recall_pub(kb, "accuracy"),
+                caveats=caveats,
+                method=f"exact ID from label over {s.n} concepts (Bombieri et al. §4.2); Wilson 95 %",
+            )
+        )
+        paper = s.paper
+        unique, invented = (
+            (paper.unique_answers, paper.invented_unique)
+            if paper
+            else (s.n_unique_predicted, s.n_invented_unique)
+        )
+        lo, hi = wilson(invented, unique)
+        out.append(
+            Measure(
+                key=f"recall/{kb}/invented",
+                instrument="recall",
+                label=f"{kb} % invented IDs",
+                value=invented / unique if unique else None,
+                lower=lo,
+                upper=hi,
+                percent=True,
+                run=run,
+                published=_recall_pub(kb, "invented"),
+                caveats=caveats,
+                method=f"distinct answered IDs that do not exist / distinct answered IDs ({unique}), "
+                "the paper's rules (Table 3a %Inv); Wilson 95 %",
+            )
+        )
+        pop = s.popularity
+        rho = pop.bucket_spearman if pop is not None else None
+        p = (
+            f", permutation p = {pop.bucket_spearman_p:.3g}"
+            if pop and pop.bucket_spearman_p is not None
+            else ""
+        )
+        out.append(
+            Measure(
+                key=f"recall/{kb}/popularity_rho",
+                instrument="recall",
+                label=f"{kb} popularity ρ",
+                value=rho,
+                run=run,
+                caveats=[*caveats, "the paper shows this correlation as a figure (Fig. 2), no number"],
+                method=f"Spearman ρ of popularity bucket vs accuracy over "
+                f"{pop.n_buckets if pop else 0} buckets (source {pop.source if pop else 'none'}){p}",
+            )
+        )
+    for inv in result.invariance:
+        pub = [
+            PublishedPoint(
+                label=published_label(m, "Bombieri et al.", "§6.3"), model=m, value=float(v[inv.method])
+            )
+            for m, v in PUBLISHED_INVARIANCE.get(kb, {}).items()
+            if isinstance(v.get(inv.method), float)
+        ]
+        out.append(
+            Measure(
+                key=f"recall/{kb}/{inv.method}_rho",
+                instrument="recall",
+                label=f"{kb} {inv.method.upper()} ρ(AvPI, acc)",
+                value=inv.spearman,
+                run=run,
+                published=pub,
+                caveats=caveats,
+                method=f"Spearman ρ of average prediction invariance vs accuracy over buckets, "
+                f"{inv.m} prompts per concept, {inv.n_concepts} concepts (Bombieri et al. §6)",
+            )
+        )
+    return out
+
+
+def _gene_pub(pick: str | None) -> list[PublishedPoint]:
+    out = []
+    for row in GENE_PUBLISHED:
+        value = row.overall if pick is None else row.knowledge.get(pick)
+        if value is not None:
+            label = published_label(row.model.lstrip("*"), "SciHorizon-GENE", "Table 2")
+            out.append(PublishedPoint(label=label, model=row.model.lstrip("*"), value=value))
+    return out
+
+
+def genebench_measures(result: GenebenchResult, run: str) -> list[Measure]:
+    """Overall, the four perspectives and the eight knowledge types of a genebench run (Table 2)."""
+    s = result.scores
+    caveats = []
+    if result.n_questions < GENE_PAPER_QUESTIONS:
+        caveats.append(
+            f"{result.n_questions:,} questions here, {GENE_PAPER_QUESTIONS:,} in the paper: "
+            "each type rests on fewer questions (wider intervals)"
+        )
+    caveats.append(_release(result.kb_releases))
+    out = [
+        Measure(
+            key="genebench/overall",
+            instrument="genebench",
+            label="overall",
+            value=s.overall,
+            percent=True,
+            run=run,
+            published=_gene_pub(None),
+            caveats=caveats,
+            method=f"equal mean of the {len(s.types_asked)} knowledge types asked (SciHorizon-GENE "
+            "Table 2); no interval (see the types')",
+        )
+    ]
+    for name, value in result.perspective_means().items():
+        out.append(
+            Measure(
+                key=f"genebench/perspective/{name}",
+                instrument="genebench",
+                label=f"perspective: {name}",
+                value=value,
+                percent=True,
+                run=run,
+                caveats=caveats,
+                method="mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table",
+            )
+        )
+    for know, title in result.knowledge_titles.items():
+        value = s.knowledge.get(know)
+        n = sum(c.n_questions for c in s.cells if c.knowledge == know and c.in_overall)
+        lo, hi = wilson(value * n, n) if value is not None else (None, None)
+        why = s.types_missing.get(know)
+        out.append(
+            Measure(
+                key=f"genebench/knowledge/{know}",
+                instrument="genebench",
+                label=title,
+                value=value,
+                lower=lo,
+                upper=hi,
+                percent=True,
+                run=run,
+                published=_gene_pub(know),
+                caveats=[*caveats, f"not asked: {why}"] if why else caveats,
+                method=f"Table 2 score over {n} questions (mean over rotations); Wilson 95 % on n questions",
+            )
+        )
+    return out

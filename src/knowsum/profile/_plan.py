@@ -1,0 +1,237 @@
+"""``plan_profile``: what a profile will ask, and what it will cost, before anything is asked.
+
+Per instrument, over its *distinct* requests (two runs sharing a request count it once):
+
+- ``requests``, and ``stored``: those the response store already answers (not asked again);
+- ``prompt_tokens``: stored responses as the backend counted them; the others counted with the
+  model's own tokenizer for a local model (message text; the chat template's few tokens per message
+  are not counted), or estimated as ⌈characters / 4⌉ for a remote or mock backend (marked
+  ``prompt_tokens_estimated``);
+- ``completion_tokens``: upper bound Σ max_tokens (stored: as generated);
+  ``completion_tokens_expected``: stored as generated, pending ones at this model's measured
+  fraction of max_tokens (from this plan's stored responses, else from every response of the model
+  in the store; ``None`` without any);
+- ``seconds_expected``: pending expected completion tokens × measured seconds per token (Σ latency /
+  Σ completion tokens of the same responses) ÷ requests decoded in parallel; ``--probe`` first
+  answers a few pending requests of each instrument (stored, so not asked again by the run);
+- cost at ``price_in``/``price_out`` USD per million tokens: ``cost_usd`` with the upper bound,
+  ``cost_expected_usd`` with the expected completion tokens.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from knowsum.kb import Ontology
+from knowsum.models import Backend, Request, Response, ResponseStore, sample_sync
+from knowsum.profile._budget import Budget
+from knowsum.profile._steps import Step, plan_steps, step_requests
+from knowsum.records.profile import InstrumentPlan, PlanSummary
+
+__all__ = ["ProfilePlan", "plan_profile"]
+
+PROBE_PER_INSTRUMENT = 2
+"""Requests ``--probe`` answers per instrument before estimating the time."""
+
+
+@dataclass(frozen=True)
+class ProfilePlan:
+    """A profile ready to run: the budget, the steps, each instrument's distinct requests and the summary."""
+
+    budget: Budget
+    steps: list[Step]
+    requests: dict[str, list[Request]]
+    summary: PlanSummary
+    keys: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class _Rates:
+    """This model's measured completion fraction and seconds per token (``None``: no evidence)."""
+
+    fraction: float | None
+    seconds_per_token: float | None
+    n: int
+
+
+def _rates(responses: Sequence[Response]) -> _Rates:
+    ok = [r for r in responses if r.ok and r.completion_tokens > 0]
+    if not ok:
+        return _Rates(None, None, 0)
+    c_tok = sum(r.completion_tokens for r in ok)
+    budget = sum(r.request.params.max_tokens for r in ok)
+    lat = sum(r.latency for r in ok)
+    return _Rates(min(1.0, c_tok / budget) if budget else None, lat / c_tok if lat > 0 else None, len(ok))
+
+
+def _model_rates(backend: Backend, store: ResponseStore | None) -> _Rates:
+    if store is None:
+        return _Rates(None, None, 0)
+    mine = [
+        r
+        for r in store.responses(errors=False)
+        if (r.backend, r.model, r.endpoint) == (backend.kind, backend.model_id, backend.endpoint)
+    ]
+    return _rates(mine)
+
+
+Counter = Callable[[Request], int]
+
+
+def _counter(backend: Backend) -> tuple[Counter, bool]:
+    """A prompt-token counter: the local model's tokenizer, else ⌈chars / 4⌉ (estimated)."""
+    llm = getattr(backend, "llm", None) if backend.kind == "local" else None
+    if llm is not None and hasattr(llm, "tokenize"):
+
+        def count(r: Request) -> int:
+            text = "\n".join(m["content"] for m in r.chat_messages())
+            return len(llm.tokenize(text.encode(), add_bos=False, special=False))
+
+        return count, False
+
+    def estimate(r: Request) -> int:
+        return math.ceil(len("\n".join(m["content"] for m in r.chat_messages())) / 4)
+
+    return estimate, True
+
+
+def _parallel(backend: Backend) -> int:
+    return max(1, int(getattr(backend, "n_parallel", 1) or 1), int(backend.concurrency or 1))
+
+
+def _cost(
+    prompt: int, completion: int | None, price_in: float | None, price_out: float | None
+) -> float | None:
+    if price_in is None or price_out is None or completion is None:
+        return None
+    return round((prompt * price_in + completion * price_out) / 1e6, 6)
+
+
+def _instrument(
+    requests: list[Request],
+    keys: list[str],
+    stored: dict[str, Response],
+    count: Counter,
+    estimated: bool,
+    model: _Rates,
+    parallel: int,
+    prices: tuple[float | None, float | None],
+) -> InstrumentPlan:
+    done = [stored[k] for k in keys if k in stored]
+    pending = [r for r, k in zip(requests, keys, strict=True) if k not in stored]
+    cache: dict[bytes, int] = {}
+    p_tok = sum(r.prompt_tokens for r in done if r.prompt_tokens > 0)
+    p_tok += sum(cache.setdefault(r.request.payload, count(r.request)) for r in done if r.prompt_tokens <= 0)
+    p_tok += sum(cache.setdefault(r.payload, count(r)) for r in pending)
+    upper_pending = sum(r.params.max_tokens for r in pending)
+    done_tokens = sum(r.completion_tokens for r in done)
+    own = _rates(done)
+    rates = own if own.n else model
+    expected_pending = None if rates.fraction is None else round(upper_pending * rates.fraction)
+    expected = None if expected_pending is None and pending else done_tokens + (expected_pending or 0)
+    seconds = None
+    if not pending:
+        seconds = 0.0
+    elif expected_pending is not None and rates.seconds_per_token is not None:
+        seconds = round(expected_pending * rates.seconds_per_token / parallel, 1)
+    completion = done_tokens + upper_pending
+    return InstrumentPlan(
+        requests=len(keys),
+        stored=len(done),
+        prompt_tokens=p_tok,
+        prompt_tokens_estimated=estimated,
+        completion_tokens=completion,
+        completion_tokens_expected=expected,
+        seconds_expected=seconds,
+        cost_usd=_cost(p_tok, completion, *prices),
+        cost_expected_usd=_cost(p_tok, expected, *prices),
+    )
+
+
+def _distinct(backend: Backend, steps: list[Step]) -> tuple[dict[str, list[Request]], dict[str, list[str]]]:
+    ontologies: dict[str, Ontology] = {}
+    reqs: dict[str, list[Request]] = {}
+    keys: dict[str, list[str]] = {}
+    seen: dict[str, set[str]] = {}
+    for step in steps:
+        for r in step_requests(step, ontologies):
+            k = backend.key(r)
+            if k not in seen.setdefault(step.instrument, set()):
+                seen[step.instrument].add(k)
+                reqs.setdefault(step.instrument, []).append(r)
+                keys.setdefault(step.instrument, []).append(k)
+    return reqs, keys
+
+
+def _int(value: float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _sum(values: Sequence[float | int | None]) -> float | None:
+    return None if any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+def plan_profile(
+    budget: Budget,
+    backend: Backend,
+    *,
+    store: ResponseStore | None,
+    price_in: float | None = None,
+    price_out: float | None = None,
+    probe: bool = False,
+) -> ProfilePlan:
+    """Count the requests, tokens, time and cost of ``budget`` on ``backend`` (see the module docstring).
+
+    Args:
+        budget: The budget (:func:`knowsum.profile.load_budget`).
+        backend: The model (its identity makes the store keys; a local model's tokenizer counts).
+        store: The response store the run will use (``None``: nothing stored yet).
+        price_in: USD per million prompt tokens (both prices or neither give a cost).
+        price_out: USD per million completion tokens.
+        probe: First answer a few pending requests of each instrument (stored) to measure the speed.
+
+    Raises:
+        ConfigError: an instrument refuses a budget setting. KBNotInstalledError: a KB the plan needs.
+    """
+    steps = plan_steps(budget)
+    reqs, keys = _distinct(backend, steps)
+    if probe and store is not None:
+        for name, rs in reqs.items():
+            done = store.done_keys(set(keys[name]))
+            few = [r for r, k in zip(rs, keys[name], strict=True) if k not in done][:PROBE_PER_INSTRUMENT]
+            sample_sync(backend, few, store=store, progress=False)
+    count, estimated = _counter(backend)
+    model = _model_rates(backend, store)
+    parallel = _parallel(backend)
+    parts: dict[str, InstrumentPlan] = {}
+    for name, rs in reqs.items():
+        stored = {r.key: r for r in store.responses(keys[name], errors=False)} if store is not None else {}
+        parts[name] = _instrument(
+            rs, keys[name], stored, count, estimated, model, parallel, (price_in, price_out)
+        )
+    values = list(parts.values())
+    time_source = (
+        f"latencies of {model.n} stored responses of this model"
+        if model.n
+        else "no stored response of this model yet: run with --probe, or after a first run"
+    )
+    summary = PlanSummary(
+        budget=budget.name,
+        description=budget.description,
+        requests=sum(p.requests for p in values),
+        stored=sum(p.stored for p in values),
+        prompt_tokens=sum(p.prompt_tokens for p in values),
+        completion_tokens=sum(p.completion_tokens for p in values),
+        completion_tokens_expected=_int(_sum([p.completion_tokens_expected for p in values])),
+        seconds_expected=_sum([p.seconds_expected for p in values]),
+        cost_usd=_sum([p.cost_usd for p in values]),
+        cost_expected_usd=_sum([p.cost_expected_usd for p in values]),
+        price_in=price_in,
+        price_out=price_out,
+        tokens_source="estimated (~4 characters a token)" if estimated else "the model's tokenizer",
+        time_source=time_source,
+        instruments=parts,
+    )
+    return ProfilePlan(budget, steps, reqs, summary, keys)

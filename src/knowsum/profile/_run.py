@@ -1,0 +1,262 @@
+"""``run_profile``: every step of a plan as an ordinary instrument run, on one store; then one page.
+
+Folder::
+
+    OUT/
+      census-diseases-relaxed/ census-diseases-strict/ …   each an instrument's run directory
+      recall-go/ (recall-go-invariance/) …
+      genebench-balanced/
+      index.html        the profile page
+      profile.json      the ProfileResult, written last: its presence marks a finished profile
+
+Every request goes through the response store, so a profile killed anywhere continues where it
+stopped when rerun. A step whose folder already holds a finished run of the same model and
+configuration is read back, not rerun: a rerun of a finished profile asks the model nothing and only
+rewrites the page.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+
+from knowsum._util import atomic_write
+from knowsum.census import CensusConfig, CensusResult, run_census
+from knowsum.genebench import GenebenchConfig, GenebenchResult, run_genebench
+from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
+from knowsum.profile._measures import census_measures, genebench_measures, recall_measures
+from knowsum.profile._plan import ProfilePlan
+from knowsum.profile._steps import Step
+from knowsum.recall import RecallConfig, RecallResult, run_recall
+from knowsum.records import Record, Run, Usage, load_record
+from knowsum.records.profile import InstrumentProfile, Measure, ProfileResult
+
+__all__ = ["PAGE_NAME", "RESULT_FILE", "ProfileRun", "load_profile", "run_profile", "write_profile"]
+
+RESULT_FILE = "profile.json"
+PAGE_NAME = "index.html"
+
+
+class ProfileRun(Run[ProfileResult]):
+    """What a profile wrote: its record, its folder and its page (``index.html``)."""
+
+    __slots__ = ()
+
+
+class _Display:
+    """One rich display for the whole plan: the plan's requests done of all, tokens/s, ETA, and a row
+    per instrument below it (nothing when disabled)."""
+
+    def __init__(self, plan: ProfilePlan, done: dict[str, int], enabled: bool | None) -> None:
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.tokens = 0
+        self.t0 = time.perf_counter()
+        self.bar: Progress | None = None
+        self.rows: dict[str, TaskID] = {}
+        if not self.enabled:
+            return
+        self.bar = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        total = sum(len(k) for k in plan.keys.values())
+        self.overall = self.bar.add_task(
+            f"profile {plan.budget.name}", total=total, completed=sum(done.values()), rate=""
+        )
+        for name, keys in plan.keys.items():
+            self.rows[name] = self.bar.add_task(
+                f"  {name}", total=len(keys), completed=done.get(name, 0), rate=""
+            )
+
+    def __enter__(self) -> _Display:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(et, ev, tb)
+
+    def step(self, step: Step) -> None:
+        if self.bar is not None:
+            self.bar.update(self.rows[step.instrument], description=f"  {step.label}")
+
+    def advance(self, instrument: str, response: Response) -> None:
+        self.tokens += max(0, response.completion_tokens)
+        if self.bar is None:
+            return
+        rate = f"{self.tokens / max(1e-9, time.perf_counter() - self.t0):,.1f} tok/s"
+        self.bar.update(self.overall, advance=1, rate=rate)
+        self.bar.update(self.rows[instrument], advance=1)
+
+
+def _matches(record: Record, stored: dict[str, Any], step: Step, backend: Backend) -> bool:
+    want = step.config.model_dump(mode="json")
+    if isinstance(step.config, RecallConfig):  # the record keeps the effective polysemy rule
+        want["polysemy"] = step.config.use_polysemy
+    same = all(stored.get(k) == v for k, v in want.items())
+    return same and record.model == backend.model_id and record.backend == backend.kind
+
+
+def _finished(step: Step, folder: Path, backend: Backend) -> Record | None:
+    """The finished run of ``step`` in ``folder`` when it is this model's and this configuration's."""
+    if not (folder / "result.json").is_file():
+        return None
+    try:
+        if step.instrument == "census":
+            c = load_record(folder, CensusResult)
+            return c if _matches(c, c.parameters, step, backend) else None
+        if step.instrument == "recall":
+            r = load_record(folder, RecallResult)
+            return r if _matches(r, r.config, step, backend) else None
+        g = load_record(folder, GenebenchResult)
+        return g if _matches(g, g.config, step, backend) else None
+    except Exception:
+        return None
+
+
+def _run_step(step: Step, backend: Backend, store: ResponseStore, folder: Path) -> Record:
+    cfg = step.config
+    if isinstance(cfg, CensusConfig):
+        return run_census(cfg, backend, store=store, out=folder, progress=False).result
+    if isinstance(cfg, RecallConfig):
+        return run_recall(cfg, backend, store=store, out=folder, progress=False).result
+    assert isinstance(cfg, GenebenchConfig)
+    return run_genebench(cfg, backend, store=store, out=folder, progress=False).result
+
+
+def _measures(step: Step, record: Record) -> list[Measure]:
+    if isinstance(record, CensusResult):
+        return census_measures(record, step.name)
+    if isinstance(record, RecallResult):
+        return recall_measures(record, step.name)
+    assert isinstance(record, GenebenchResult)
+    return genebench_measures(record, step.name)
+
+
+def _cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
+    if price_in is None or price_out is None:
+        return None
+    return round((usage.prompt_tokens * price_in + usage.completion_tokens * price_out) / 1e6, 6)
+
+
+def run_profile(
+    plan: ProfilePlan,
+    backend: Backend,
+    *,
+    store: ResponseStore,
+    out: Path,
+    progress: bool | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> ProfileRun:
+    """Run every step of ``plan`` on ``backend`` and ``store``, then write ``OUT/index.html`` and
+    ``OUT/profile.json`` (see the module docstring).
+
+    Args:
+        plan: :func:`knowsum.profile.plan_profile`'s plan.
+        backend: The model (the caller opens and closes it).
+        store: The one response store every step uses.
+        out: The profile folder.
+        progress: The rich display on stderr (``None``: when stderr is a terminal).
+        echo: Called with one line per step (the CLI prints them to stderr).
+
+    Raises:
+        BackendError, StoreError: the model or the store failed; what was answered is kept, and a
+            rerun continues. KBNotInstalledError: a KB a step needs.
+    """
+    say = echo or (lambda _m: None)
+    t0 = time.perf_counter()
+    owner = {k: name for name, keys in plan.keys.items() for k in keys}
+    done = {name: len(store.done_keys(set(keys))) for name, keys in plan.keys.items()}
+    fresh: dict[str, int] = dict.fromkeys(plan.keys, 0)
+    records: dict[str, list[tuple[Step, Record]]] = {}
+    walls: dict[str, float] = {}
+    out.mkdir(parents=True, exist_ok=True)
+    with _Display(plan, done, progress) as display:
+
+        def seen(response: Response) -> None:
+            name = owner.get(response.key)
+            if name is not None and response.ok:
+                fresh[name] += 1
+                display.advance(name, response)
+
+        metered = MeteredBackend(backend, on_response=seen)
+        for step in plan.steps:
+            display.step(step)
+            folder = out / step.name
+            s0 = time.perf_counter()
+            record = _finished(step, folder, backend)
+            if record is None:
+                say(f"profile: {step.label} → {folder}")
+                record = _run_step(step, metered, store, folder)
+            else:
+                say(f"profile: {step.label}: finished earlier, read from {folder}")
+            walls[step.instrument] = walls.get(step.instrument, 0.0) + time.perf_counter() - s0
+            records.setdefault(step.instrument, []).append((step, record))
+    parts: dict[str, InstrumentProfile] = {}
+    for name, pairs in records.items():
+        used = list(store.responses(plan.keys.get(name, []), errors=False))
+        parts[name] = InstrumentProfile(
+            runs={s.name: s.name for s, _ in pairs},
+            measures=[m for s, r in pairs for m in _measures(s, r)],
+            usage=usage_of(used, asked=fresh.get(name, 0), wall_seconds=walls.get(name, 0.0)),
+            examples=[x for _, r in pairs[:1] if isinstance(r, CensusResult) for x in r.examples[:3]],
+        )
+    total = Usage(wall_seconds=0.0)
+    for p in parts.values():
+        total = total + (p.usage or Usage())
+    total = total.model_copy(update={"wall_seconds": round(time.perf_counter() - t0, 6)})
+    releases: dict[str, str] = {}
+    for pairs in records.values():
+        for _, r in pairs:
+            releases.update(r.kb_releases)
+    summary = plan.summary
+    result = ProfileResult(
+        model=backend.model_id,
+        backend=backend.kind,
+        kb_releases=releases,
+        usage=total,
+        budget=plan.budget.name,
+        plan=summary,
+        census=parts.get("census"),
+        recall=parts.get("recall"),
+        genebench=parts.get("genebench"),
+        cost_usd=_cost(total, summary.price_in, summary.price_out),
+    )
+    return write_profile(result, out)
+
+
+def write_profile(result: ProfileResult, out: Path) -> ProfileRun:
+    """Write ``OUT/index.html``, then ``OUT/profile.json`` (last), each atomically."""
+    from knowsum.report.profile import write_profile_page
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / RESULT_FILE).unlink(missing_ok=True)
+    page = write_profile_page(out / PAGE_NAME, result)
+    with atomic_write(out / RESULT_FILE, "w") as fh:
+        fh.write(result.model_dump_json(indent=2) + "\n")
+    return ProfileRun(result, out, page)
+
+
+def load_profile(path: Path) -> ProfileResult:
+    """Read a profile (its folder or its ``profile.json``).
+
+    Raises:
+        InputFileError: missing, unreadable or not a profile (names the file).
+    """
+    file = path / RESULT_FILE if path.is_dir() else path
+    return load_record(file, ProfileResult)

@@ -1,0 +1,126 @@
+"""The record of a profile (``profile.json``): one model, three instruments, one page.
+
+A profile runs census, recall and genebench on one model and one response store
+(:func:`knowsum.profile.run_profile`). Its record carries everything the page shows, so the report
+layer never imports an instrument: the measures with their intervals and methods, the published
+values of the papers on the same measures, the caveats of each comparison, the plan with its
+requests, tokens, time and cost, and the usage of the whole run. Schema versions::
+
+    1  the first record
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowsum.records._base import Record
+from knowsum.records._usage import Usage
+
+__all__ = [
+    "PROFILE_VERSION",
+    "InstrumentPlan",
+    "InstrumentProfile",
+    "Measure",
+    "PlanSummary",
+    "ProfileResult",
+    "PublishedPoint",
+]
+
+PROFILE_VERSION = 1
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PublishedPoint(_Part):
+    """A model a paper measured on the same measure: ``GPT-4 · Bombieri et al. Table 1``."""
+
+    label: str = Field(description="published_label(model, paper, table)")
+    model: str
+    value: float
+
+
+class Measure(_Part):
+    """One row of the card: a value, its interval, how it was computed, and whom to compare it with."""
+
+    key: str = Field(description="stable key, e.g. census/diseases/relaxed/n_total")
+    instrument: Literal["census", "recall", "genebench"]
+    label: str = Field(description="what the row says, e.g. 'diseases (relaxed) N̂_tot'")
+    value: float | None
+    lower: float | None = None
+    upper: float | None = None
+    percent: bool = Field(False, description="a fraction shown as a percentage")
+    method: str = Field(description="how the value and its interval were computed")
+    run: str = Field(description="the run directory, relative to the profile folder")
+    published: list[PublishedPoint] = Field(default_factory=list)
+    caveats: list[str] = Field(default_factory=list, description="what makes the comparison unfair")
+
+
+class InstrumentProfile(_Part):
+    """What one instrument contributed: its runs (name → folder), measures and usage."""
+
+    runs: dict[str, str] = Field(default_factory=dict, description="run name → folder (relative)")
+    measures: list[Measure] = Field(default_factory=list)
+    usage: Usage | None = None
+    examples: list[str] = Field(default_factory=list, description="a few raw model replies (model text)")
+
+
+class InstrumentPlan(_Part):
+    """Requests, tokens, time and cost of one instrument's part of a plan (distinct requests)."""
+
+    requests: int
+    stored: int = Field(description="already answered in the store (not asked again)")
+    prompt_tokens: int
+    prompt_tokens_estimated: bool = Field(description="estimated (~4 characters a token), not counted")
+    completion_tokens: int = Field(description="upper bound: Σ max_tokens (stored: as generated)")
+    completion_tokens_expected: int | None = Field(
+        None, description="expected: stored as generated, pending from this model's earlier responses"
+    )
+    seconds_expected: float | None = Field(None, description="expected wall time of the pending requests")
+    cost_usd: float | None = Field(None, description="at the given prices, upper bound (all requests)")
+    cost_expected_usd: float | None = None
+
+
+class PlanSummary(_Part):
+    """A profile's plan: per instrument, and in all."""
+
+    budget: str
+    description: str = ""
+    requests: int
+    stored: int
+    prompt_tokens: int
+    completion_tokens: int
+    completion_tokens_expected: int | None
+    seconds_expected: float | None
+    cost_usd: float | None
+    cost_expected_usd: float | None
+    price_in: float | None = Field(None, description="USD per million prompt tokens")
+    price_out: float | None = Field(None, description="USD per million completion tokens")
+    tokens_source: str = Field(description="how prompt tokens were counted")
+    time_source: str = Field(description="where the expected time comes from")
+    instruments: dict[str, InstrumentPlan]
+
+
+class ProfileResult(Record):
+    """``profile.json``: the whole-model profile (:func:`knowsum.profile.run_profile`)."""
+
+    KIND: ClassVar[str] = "profile"
+    VERSION: ClassVar[int] = PROFILE_VERSION
+
+    version: int = Field(PROFILE_VERSION, description="schema version of the profile record")
+    kind: Literal["profile"] = "profile"
+    budget: str = Field(description="smoke, quick, paper, or the plan file's name")
+    plan: PlanSummary
+    census: InstrumentProfile | None = None
+    recall: InstrumentProfile | None = None
+    genebench: InstrumentProfile | None = None
+    cost_usd: float | None = Field(None, description="cost of the responses used, at the plan's prices")
+    notes: list[str] = Field(default_factory=list)
+
+    def measures(self) -> list[Measure]:
+        """Every measure, census then recall then genebench."""
+        parts = (self.census, self.recall, self.genebench)
+        return [m for p in parts if p is not None for m in p.measures]

@@ -1,0 +1,245 @@
+"""The profile page (``index.html``) and the comparison of several profiles.
+
+Reads :class:`knowsum.records.profile.ProfileResult` records only; the published values and the
+caveats travel in the record. One self-contained page (inline CSS, embedded PNGs, no script; model
+text escaped):
+
+1. the card — model, backend, budget, date, knowsum version, KB releases, and one row per measure
+   with its value, interval and method;
+2. per instrument, a strip plot placing the model among the papers' models, the caveats of that
+   comparison, and links to the instrument's full reports;
+3. the plan and what the run used: requests, tokens, time and cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from knowsum.records.profile import Measure, ProfileResult
+from knowsum.report import _html as h
+from knowsum.report._profile_plots import fmt, small_multiples, strip_plot
+from knowsum.report._tables import markdown_table, text_table
+
+__all__ = ["compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
+
+_TITLES = {
+    "census": "Census — how many items would it name? (KnowSum)",
+    "recall": "Recall — which ontology IDs has it memorized? (Bombieri et al.)",
+    "genebench": "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)",
+}
+
+
+def _interval(m: Measure) -> str:
+    if m.lower is None or m.upper is None:
+        return "–"
+    return f"[{fmt(m, m.lower)}, {fmt(m, m.upper)}]"
+
+
+def _published_range(m: Measure) -> str:
+    if not m.published:
+        return "–"
+    vals = [p.value for p in m.published]
+    return f"{fmt(m, min(vals))} – {fmt(m, max(vals))} ({len(vals)} models)"
+
+
+def _card(r: ProfileResult) -> h.Markup:
+    releases = "; ".join(f"{kb} {rel}" for kb, rel in sorted(r.kb_releases.items())) or "–"
+    facts = h.table(
+        ["model", "backend", "budget", "date", "knowsum", "KB releases"],
+        [[r.model, r.backend, r.budget, r.created, r.knowsum_version, releases]],
+        numeric=[False] * 6,
+    )
+    rows = [
+        [
+            m.instrument,
+            m.label,
+            h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(fmt(m, m.value))}</b>'),
+            _interval(m),
+            _published_range(m),
+            m.method,
+        ]
+        for m in r.measures()
+    ]
+    measures = h.table(
+        ["instrument", "measure", "value", "95 % interval", "papers' models", "method"],
+        rows,
+        numeric=[False, False, True, True, True, False],
+        caption="Every measure of this profile; the papers' range is over the models each paper published.",
+    )
+    return h.section("The card", facts, measures, anchor="card")
+
+
+def _instrument(r: ProfileResult, name: str) -> h.Markup | None:
+    part = getattr(r, name)
+    if part is None:
+        return None
+    parts: list[str | h.Markup] = []
+    fig = strip_plot([m for m in part.measures if m.published], r.model)
+    if fig is not None:
+        cap = (
+            "Grey: the models the paper published (LLaMA-V3-70B, GPT-4, GPT-5 named); "
+            "red: this model with its interval."
+        )
+        parts.append(
+            h.figure(fig, f"{name}: this model among the published models", cap, name=f"strip-{name}")
+        )
+    caveats = list(dict.fromkeys(c for m in part.measures for c in m.caveats))
+    if caveats:
+        items = "".join(f"<li>{h.escape(c)}</li>" for c in caveats)
+        parts.append(h.Markup(f'<p><b>Is the comparison fair?</b></p><ul class="caveats">{items}</ul>'))
+    links = h.join([h.link(f"{folder}/report.html", run) for run, folder in part.runs.items()], " · ")
+    parts.append(h.Markup(f"<p>Full reports: {links}</p>"))
+    if part.examples:
+        parts.append(h.paragraph("A few of the model's replies (as written):"))
+        parts.extend(h.code_block(text) for text in part.examples)
+    return h.section(_TITLES[name], *parts, anchor=name)
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "unknown"
+    return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.1f} min" if s >= 90 else f"{s:.1f} s"
+
+
+def _money(v: float | None) -> str:
+    return "–" if v is None else f"${v:,.2f}"
+
+
+def _plan(r: ProfileResult) -> h.Markup:
+    p = r.plan
+    rows = []
+    for name, ip in p.instruments.items():
+        part = getattr(r, name)
+        u = part.usage if part is not None else None
+        est = " (est.)" if ip.prompt_tokens_estimated else ""
+        expected = ip.completion_tokens_expected
+        used = (
+            "–"
+            if u is None
+            else f"{u.asked} asked, {u.completion_tokens:,} tokens, {_seconds(u.wall_seconds)}"
+        )
+        rows.append(
+            [
+                name,
+                ip.requests,
+                ip.stored,
+                f"{ip.prompt_tokens:,}{est}",
+                f"{ip.completion_tokens:,}",
+                "–" if expected is None else f"{expected:,}",
+                _seconds(ip.seconds_expected),
+                _money(ip.cost_usd),
+                used,
+            ]
+        )
+    table = h.table(
+        [
+            "instrument",
+            "requests",
+            "stored before",
+            "prompt tokens",
+            "completion ≤",
+            "expected",
+            "expected time",
+            "cost ≤",
+            "this run",
+        ],
+        rows,
+        numeric=[False, True, True, True, True, True, True, True, False],
+        caption=f"Budget {p.budget}: {p.description}. Prompt tokens: {p.tokens_source}; "
+        f"time: {p.time_source}.",
+    )
+    u = r.usage
+    used = (
+        f"This run used {u.requests:,} distinct requests ({u.asked:,} asked now, the rest from the store), "
+        f"{u.prompt_tokens:,} prompt and {u.completion_tokens:,} completion tokens, "
+        f"{_seconds(u.response_seconds)} of model time; wall time {_seconds(u.wall_seconds)}."
+        if u is not None
+        else ""
+    )
+    prices = (
+        f" At ${p.price_in}/M prompt and ${p.price_out}/M completion tokens: {_money(r.cost_usd)}."
+        if p.price_in is not None and p.price_out is not None
+        else " No prices given (--price-in/--price-out) — no cost."
+    )
+    return h.section(
+        "The plan: requests, tokens, time and cost", table, h.paragraph(used + prices), anchor="plan"
+    )
+
+
+def write_profile_page(path: Path, result: ProfileResult) -> Path:
+    """Write the profile page of ``result`` to ``path`` (atomically); return the path."""
+    sections = [_card(result)]
+    sections += [s for n in ("census", "recall", "genebench") if (s := _instrument(result, n)) is not None]
+    sections.append(_plan(result))
+    doc = h.page(
+        f"How much does {result.model} know?",
+        *sections,
+        subtitle=f"knowsum profile · budget {result.budget} · {result.created}",
+        footer=f"knowsum {result.knowsum_version} · profile.json holds every number of this page",
+    )
+    return h.write_page(path, doc)
+
+
+def _ranks(values: dict[str, float | None]) -> dict[str, int]:
+    known = sorted((v, n) for n, v in values.items() if v is not None)
+    return {n: i for i, (_, n) in enumerate(reversed(known), 1)}
+
+
+def compare_table(
+    results: Sequence[ProfileResult], published: bool = False
+) -> tuple[list[str], list[list[str]]]:
+    """One row per measure, one column per profile (+ the papers' range), and for census N̂_tot rows
+    the rank change: a model's rank by N_seen → its rank by N̂_tot among the profiles (and, with
+    ``published``, the paper's models)."""
+    names = [f"{r.model} ({r.budget})" for r in results]
+    keys = list(dict.fromkeys(m.key for r in results for m in r.measures()))
+    by = [{m.key: m for m in r.measures()} for r in results]
+    headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
+    rows = []
+    for key in keys:
+        ref = next(b[key] for b in by if key in b)
+        cells = [
+            f"{fmt(ref, b[key].value)} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by
+        ]
+        change = ""
+        if key.endswith("/n_total"):
+            seen_key = key.removesuffix("/n_total") + "/n_seen"
+            seen = {n: b[seen_key].value if seen_key in b else None for n, b in zip(names, by, strict=True)}
+            tot = {n: b[key].value if key in b else None for n, b in zip(names, by, strict=True)}
+            if published:
+                seen |= (
+                    {p.label: p.value for p in by[0].get(seen_key, ref).published}
+                    if seen_key in by[0]
+                    else {}
+                )
+                tot |= {p.label: p.value for p in ref.published}
+            rs, rt = _ranks(seen), _ranks(tot)
+            change = "; ".join(
+                f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
+            )
+        rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), change or "="])
+    return headers, rows
+
+
+def write_profile_compare(path: Path, results: Sequence[ProfileResult], *, published: bool = False) -> Path:
+    """A page with the comparison table and one small-multiples figure (one panel per measure)."""
+    headers, rows = compare_table(results, published)
+    keys = list(dict.fromkeys(m.key for r in results for m in r.measures() if m.value is not None))
+    series = [(f"{r.model} ({r.budget})", r.measures()) for r in results]
+    parts: list[str | h.Markup] = [h.table(headers, rows, numeric=[False] * len(headers))]
+    fig = small_multiples(series, keys, published)
+    if fig is not None:
+        parts.append(
+            h.figure(
+                fig, "every measure, one panel each", "Points: value; bars: 95 % interval.", name="compare"
+            )
+        )
+    doc = h.page("Profiles side by side", *parts, subtitle=", ".join(name for name, _ in series))
+    return h.write_page(path, doc)
+
+
+def compare_text(results: Sequence[ProfileResult], *, published: bool = False, markdown: bool = False) -> str:
+    """The comparison table as terminal text or Markdown."""
+    headers, rows = compare_table(results, published)
+    return markdown_table(headers, rows) if markdown else text_table(headers, rows)
