@@ -25,7 +25,7 @@ from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
-from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_table
+from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
 from knowsum.report._census_overlap import overlap_data, overlap_table
@@ -56,6 +56,7 @@ __all__ = [
     "compare_table",
     "coverage_data",
     "coverage_html",
+    "coverage_rows",
     "coverage_table",
     "overlap_data",
     "overlap_table",

@@ -1,0 +1,188 @@
+"""`census compare --at-coverage`, `census overlap` and `census run --until-coverage`, end to end on
+runs made through the CLI (`census score`) and the mock backend, checked against knowsum.stats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knowsum.census import CensusConfig, load_result, run_census, sample_of_result
+from knowsum.cli import main
+from knowsum.kb import load_ontology
+from knowsum.models import MockBackend, ResponseStore
+from knowsum.records.census import CoverageRank, EqualCoverage
+from knowsum.report.census import coverage_rows
+from knowsum.stats import (
+    chao1_shared,
+    chao1_shared_bc,
+    chao2_shared,
+    chao2_shared_bc,
+    coverage_at_size,
+    observed_shared,
+    rarefaction_extrapolation,
+)
+from tests.census.zipf import disease_names, make_responses
+
+# model A names many items once (low coverage); model B repeats a few (high coverage)
+RUN_A = [["a", "b", "c"], ["a", "d", "e"], ["b", "f", "g"], ["a", "h"], ["i", "j", "b"], ["k"]]
+RUN_B = [["a", "b"], ["a", "b", "c"], ["a", "b"], ["a", "c", "d"], ["b", "c"], [], ["a", "e"]]
+
+
+def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _score(tmp_path: Path, name: str, queries: list[list[str]], capsys: Any, *extra: str) -> Path:
+    items = tmp_path / f"{name}.jsonl"
+    items.write_text("".join(json.dumps({"query": i, "items": x}) + "\n" for i, x in enumerate(queries)))
+    out = tmp_path / name
+    args = ["--model", name, "--name", "bioasq", "--k", "2", "--n-bootstrap", "20", "--out", str(out), *extra]
+    code, _, err = _main(["census", "score", str(items), *args], capsys)
+    assert code == 0, err
+    return out
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_compare_at_default_coverage_is_inext_estimate_d(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _score(tmp_path, "A", RUN_A, capsys), _score(tmp_path, "B", RUN_B, capsys)
+    code, out, err = _main(["census", "compare", str(a), str(b), "--n-bootstrap", "0", "--json",
+                            "--at-coverage"], capsys)  # fmt: skip
+    assert code == 0, err
+    eq = json.loads(out)["at_coverage"]
+    samples = {r: sample_of_result(load_result(p)) for r, p in (("A", a), ("B", b))}
+    doubled = {r: float(coverage_at_size(d, [2 * d.size])[0]) for r, d in samples.items()}
+    assert eq["coverage"] == pytest.approx(min(doubled.values()), rel=1e-12)  # iNEXT's default level
+    assert "doubled samples" in eq["source"]
+    for row in eq["rows"]:
+        ref = rarefaction_extrapolation(samples[row["model"]], 0, coverages=[eq["coverage"]], n_bootstrap=0)
+        assert row["richness"] == pytest.approx(float(ref.coverage_based.diversity[0, 0]), rel=1e-9)
+        assert row["at_size"] == pytest.approx(float(ref.coverage_based.size[0]), rel=1e-9)
+        assert not row["beyond_double"]  # the default C never extrapolates past 2n
+    by_c = sorted(eq["rows"], key=lambda r: -r["richness"])
+    assert [r["rank_coverage"] for r in by_c] == [1, 2]
+    code, out, _ = _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--n-bootstrap", "30"],
+                         capsys)  # fmt: skip
+    assert code == 0
+    assert "ranked at equal sample coverage C = 0.5 (given)" in out and "rank N_tot(t)" in out
+    band = json.loads(
+        _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--json"], capsys)[1]
+    )
+    for row in band["at_coverage"]["rows"]:
+        assert row["lower"] <= row["richness"] <= row["upper"]
+
+
+def test_rank_change_is_marked_where_the_rankings_differ() -> None:
+    def row(model: str, n_total: float, richness: float) -> CoverageRank:
+        return CoverageRank(model=model, task="diseases", data="abundance", size=100, coverage=0.8,
+                            coverage_double=0.9, n_total=n_total, t=100, at_size=80, method="rarefaction",
+                            beyond_double=False, richness=richness)  # fmt: skip
+
+    eq = EqualCoverage(coverage=0.7, source="given", level=0.95, n_bootstrap=0,
+                       rows=[row("m1", 500, 40), row("m2", 300, 60), row("m3", 100, 10)])  # fmt: skip
+    marks = {r[0]: (r[4], r[9], r[10]) for r in coverage_rows(eq)}
+    assert marks == {"m2": (2, 1, "↑1"), "m1": (1, 2, "↓1"), "m3": (3, 3, "=")}
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_compare_at_coverage_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = _score(tmp_path, "A", RUN_A, capsys)
+    b = _score(tmp_path, "B", RUN_B, capsys, "--count", "incidence")
+    code, _, err = _main(["census", "compare", str(a), str(a), "--at-coverage", "1.5"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "between 0 and 1" in err
+    code, _, err = _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "one --count" in err
+
+
+def _aligned(x: dict[str, int], y: dict[str, int]) -> tuple[list[int], list[int]]:
+    keys = list(dict.fromkeys([*x, *y]))
+    return [x.get(k, 0) for k in keys], [y.get(k, 0) for k in keys]
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+@pytest.mark.parametrize("count", ["mention", "incidence"])
+def test_overlap_estimates_the_shared_items(
+    count: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _score(tmp_path, "A", RUN_A, capsys, "--count", count)
+    b = _score(tmp_path, "B", RUN_B, capsys, "--count", count)
+    code, out, err = _main(["census", "overlap", str(a), str(b), "--json"], capsys)
+    assert code == 0, err
+    got = json.loads(out)
+    if count == "mention":
+        ca = {k: sum(q.count(k) for q in RUN_A) for q in RUN_A for k in q}
+        cb = {k: sum(q.count(k) for q in RUN_B) for q in RUN_B for k in q}
+        x, y = _aligned(ca, cb)
+        refs = [observed_shared(x, y), chao1_shared(x, y), chao1_shared_bc(x, y)]
+    else:
+        ca = {k: sum(k in q for q in RUN_A) for q in RUN_A for k in q}
+        cb = {k: sum(k in q for q in RUN_B) for q in RUN_B for k in q}
+        x, y = _aligned(ca, cb)
+        refs = [observed_shared(x, y), chao2_shared(x, y, len(RUN_A), len(RUN_B)),
+                chao2_shared_bc(x, y, len(RUN_A), len(RUN_B))]  # fmt: skip
+    assert got["observed_shared"] == 5 and got["models"] == ["A", "B"]  # a b c d e
+    assert [e["name"] for e in got["estimates"]] == [r.estimator for r in refs]
+    for e, r in zip(got["estimates"], refs, strict=True):
+        assert e["estimate"] == pytest.approx(r.estimate, rel=1e-12) and e["estimate"] >= 5
+        assert e["std_error"] == (None if r.std_error is None else pytest.approx(r.std_error, rel=1e-12))
+    code, out, _ = _main(["census", "overlap", str(a), str(b)], capsys)
+    assert code == 0 and out.startswith("shared by A and B · bioasq")
+    assert ("Pan et al. 2009" if count == "mention" else "Chao et al. 2000") in out
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_overlap_refuses_runs_that_are_not_the_same_census(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _score(tmp_path, "A", RUN_A, capsys)
+    b = _score(tmp_path, "B", RUN_B, capsys, "--criterion", "strict")
+    code, out, err = _main(["census", "overlap", str(a), str(b)], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "not the same census (criterion relaxed vs strict)" in err
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=40))
+@settings(max_examples=80, deadline=None)
+def test_chao2_shared_invariants(pairs: list[tuple[int, int]]) -> None:
+    x, y = [p[0] for p in pairs] + [1], [p[1] for p in pairs] + [1]  # at least one shared species
+    t1, t2 = sum(x), sum(y)
+    shared = chao2_shared(x, y, t1, t2)
+    assert shared.estimate == pytest.approx(chao1_shared(x, y).estimate, rel=1e-12)  # T = n: same formula
+    assert shared.observed_shared <= min(shared.s_obs) and shared.estimate >= shared.observed_shared - 1e-9
+    assert chao2_shared_bc(x, y, t1 + 5, t2 + 5).estimate >= shared.observed_shared - 1e-9
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_until_coverage_stops_once_coverage_is_reached(
+    kb_home: Path, tmp_path: Path, store: ResponseStore
+) -> None:
+    texts, _ = make_responses(disease_names(load_ontology("doid"), 300), 120, 12)
+    empty = 10  # the first ten responses name nothing: no coverage to print yet
+    backend = MockBackend(
+        lambda r: "I cannot list diseases." if r.sample_index < empty else texts[r.sample_index]
+    )
+    said: list[str] = []
+    cfg = CensusConfig(task="diseases", queries=120, until_coverage=0.85, batch_queries=10, n_bootstrap=0)
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run", echo=said.append).result
+    stop = result.stop
+    assert stop is not None and (stop.reason, stop.rule, stop.threshold) == ("coverage", "coverage", 0.85)
+    values = [v for _, v in stop.history]
+    assert values[0] == -1.0 and values[-1] >= 0.85 > values[-2] and stop.queries < 120
+    assert result.richness is not None and result.richness.coverage == pytest.approx(values[-1], rel=1e-12)
+    assert "census: 10 queries, no verified item yet: no sample coverage to estimate, sampling on" in said
+    assert not any("inf" in line for line in said)
+    assert f"stopped after {stop.queries} queries: sample coverage" in stop.message
+
+
+def test_until_coverage_outside_0_1_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for value in ("0", "1", "1.5"):
+        code, out, err = _main(["census", "run", "theorems", "-m", "mock", "--until-coverage", value], capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "until_coverage" in err
