@@ -44,6 +44,11 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
     "census": ("knowsum.cli.census", "census", "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."),
     "recall": ("knowsum.cli.recall", "recall", "Has the model memorized ontology IDs? (run/score/compare)"),
+    "profile": (
+        "knowsum.cli.profile",
+        "profile",
+        "How much does this model know? All three instruments, one page (run/plan/compare).",
+    ),
     "genebench": (
         "knowsum.cli.genebench",
         "genebench",

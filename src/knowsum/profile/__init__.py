@@ -24,7 +24,15 @@ entry points (``run_census``, ``run_recall``, ``run_genebench``) and nothing bel
 from knowsum.profile._budget import BUDGETS, Budget, CensusBudget, GenebenchBudget, RecallBudget, load_budget
 from knowsum.profile._measures import census_measures, genebench_measures, recall_measures, wilson
 from knowsum.profile._plan import ProfilePlan, plan_profile
-from knowsum.profile._run import PAGE_NAME, RESULT_FILE, ProfileRun, load_profile, run_profile, write_profile
+from knowsum.profile._run import (
+    PAGE_NAME,
+    RESULT_FILE,
+    ProfileRun,
+    claim_profile_dir,
+    load_profile,
+    run_profile,
+    write_profile,
+)
 from knowsum.profile._steps import Step, plan_steps, step_requests
 from knowsum.records.profile import (
     InstrumentPlan,
@@ -53,6 +61,7 @@ __all__ = [
     "RecallBudget",
     "Step",
     "census_measures",
+    "claim_profile_dir",
     "genebench_measures",
     "load_budget",
     "load_profile",

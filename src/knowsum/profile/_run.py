@@ -17,6 +17,7 @@ rewrites the page.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from knowsum._util import atomic_write
 from knowsum.census import CensusConfig, CensusResult, run_census
+from knowsum.errors import InputError
 from knowsum.genebench import GenebenchConfig, GenebenchResult, run_genebench
 from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
 from knowsum.profile._measures import census_measures, genebench_measures, recall_measures
@@ -38,7 +40,15 @@ from knowsum.recall import RecallConfig, RecallResult, run_recall
 from knowsum.records import Record, Run, Usage, load_record
 from knowsum.records.profile import InstrumentProfile, Measure, ProfileResult
 
-__all__ = ["PAGE_NAME", "RESULT_FILE", "ProfileRun", "load_profile", "run_profile", "write_profile"]
+__all__ = [
+    "PAGE_NAME",
+    "RESULT_FILE",
+    "ProfileRun",
+    "claim_profile_dir",
+    "load_profile",
+    "run_profile",
+    "write_profile",
+]
 
 RESULT_FILE = "profile.json"
 PAGE_NAME = "index.html"
@@ -133,10 +143,44 @@ def _run_step(step: Step, backend: Backend, store: ResponseStore, folder: Path) 
     cfg = step.config
     if isinstance(cfg, CensusConfig):
         return run_census(cfg, backend, store=store, out=folder, progress=False).result
+    # the profile owns its step folders: one that holds no finished run of this step is replaced
     if isinstance(cfg, RecallConfig):
-        return run_recall(cfg, backend, store=store, out=folder, progress=False).result
+        return run_recall(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
     assert isinstance(cfg, GenebenchConfig)
-    return run_genebench(cfg, backend, store=store, out=folder, progress=False).result
+    return run_genebench(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
+
+
+def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = False) -> Path:
+    """Check that ``out`` may take a profile of ``model`` at ``budget``; call it before asking anything.
+
+    ``out`` may be absent, empty, hold a profile of the same model and budget (finished: it is
+    rewritten; unfinished: it continues), or — with ``overwrite`` — another profile, which is then
+    emptied. Anything else is refused.
+
+    Raises:
+        InputError: ``out`` is a file, holds files that are not a profile's, or another profile.
+    """
+    if not out.exists():
+        return out
+    if not out.is_dir():
+        raise InputError(f"{out}: is a file, not a profile folder: give another --out")
+    entries = [e for e in out.iterdir() if not e.name.startswith(".")]
+    foreign = [e.name for e in entries if not (e.is_dir() or e.name in (RESULT_FILE, PAGE_NAME))]
+    if foreign:
+        raise InputError(f"{out}: holds files that are not a profile's ({foreign[0]}): give another --out")
+    if not (out / RESULT_FILE).is_file():
+        return out  # empty, or a profile that was stopped: it continues
+    old = load_profile(out)
+    if (old.model, old.budget) == (model, budget):
+        return out
+    if overwrite:
+        for e in entries:
+            shutil.rmtree(e) if e.is_dir() else e.unlink()
+        return out
+    raise InputError(
+        f"{out} holds a profile of {old.model} at budget {old.budget} ({model} at {budget} asked): "
+        "give another --out or --overwrite to replace it"
+    )
 
 
 def _measures(step: Step, record: Record) -> list[Measure]:
@@ -162,6 +206,7 @@ def run_profile(
     out: Path,
     progress: bool | None = None,
     echo: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> ProfileRun:
     """Run every step of ``plan`` on ``backend`` and ``store``, then write ``OUT/index.html`` and
     ``OUT/profile.json`` (see the module docstring).
@@ -173,13 +218,16 @@ def run_profile(
         out: The profile folder.
         progress: The rich display on stderr (``None``: when stderr is a terminal).
         echo: Called with one line per step (the CLI prints them to stderr).
+        overwrite: Replace another profile in ``out`` (:func:`claim_profile_dir`).
 
     Raises:
+        InputError: ``out`` holds something else than this profile (nothing is asked).
         BackendError, StoreError: the model or the store failed; what was answered is kept, and a
             rerun continues. KBNotInstalledError: a KB a step needs.
     """
     say = echo or (lambda _m: None)
     t0 = time.perf_counter()
+    claim_profile_dir(out, backend.model_id, plan.budget.name, overwrite=overwrite)
     owner = {k: name for name, keys in plan.keys.items() for k in keys}
     done = {name: len(store.done_keys(set(keys))) for name, keys in plan.keys.items()}
     fresh: dict[str, int] = dict.fromkeys(plan.keys, 0)

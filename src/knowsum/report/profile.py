@@ -21,7 +21,7 @@ from knowsum.report import _html as h
 from knowsum.report._profile_plots import fmt, small_multiples, strip_plot
 from knowsum.report._tables import markdown_table, text_table
 
-__all__ = ["compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
+__all__ = ["card_rows", "compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
 
 _TITLES = {
     "census": "Census — how many items would it name? (KnowSum)",
@@ -41,6 +41,14 @@ def _published_range(m: Measure) -> str:
         return "–"
     vals = [p.value for p in m.published]
     return f"{fmt(m, min(vals))} – {fmt(m, max(vals))} ({len(vals)} models)"
+
+
+def card_rows(r: ProfileResult) -> list[list[str]]:
+    """The card as text rows: measure, value, interval, the papers' range (for terminals)."""
+    return [
+        [f"{m.instrument}: {m.label}", fmt(m, m.value), _interval(m), _published_range(m)]
+        for m in r.measures()
+    ]
 
 
 def _card(r: ProfileResult) -> h.Markup:

@@ -1,0 +1,251 @@
+"""``knowsum profile run|plan|compare``: how much does this model know? One command, one page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from knowsum.cli._common import ModelOptions, model_options, store_option
+from knowsum.cli._options import echo_json, finish, json_option, note, out_option
+from knowsum.models import ResponseStore
+from knowsum.records import default_run_dir
+
+__all__ = ["profile"]
+
+_PRICE = click.FloatRange(min=0)
+
+
+@click.group()
+def profile() -> None:
+    """One model, three instruments, one page: census (KnowSum), recall (Bombieri et al.) and
+    genebench (SciHorizon-GENE) on one response store, placed among the papers' models.
+
+    \b
+      knowsum profile plan -m smollm2-135m-instruct --budget smoke
+      knowsum profile run -m smollm2-135m-instruct --budget smoke --out profile-smollm2
+      knowsum profile compare profile-smollm2 profile-qwen --published --html compare.html
+    """
+
+
+def _budget_options(func: Any) -> Any:
+    from knowsum.profile import BUDGETS
+
+    for deco in reversed(
+        [
+            click.option(
+                "--budget",
+                type=click.Choice(BUDGETS),
+                default="smoke",
+                show_default=True,
+                help="How big: smoke (minutes on a small local model), quick (a first real profile), "
+                "paper (the papers' sizes, for a GPU server).",
+            ),
+            click.option(
+                "--plan",
+                "plan_file",
+                type=click.Path(path_type=Path),
+                default=None,
+                help="A budget TOML of one's own (the keys of the shipped ones; see docs/profile.md).",
+            ),
+            click.option("--price-in", type=_PRICE, default=None, help="USD per million prompt tokens."),
+            click.option("--price-out", type=_PRICE, default=None, help="USD per million completion tokens."),
+        ]
+    ):
+        func = deco(func)
+    return func
+
+
+def _prices(kw: dict[str, Any]) -> tuple[float | None, float | None]:
+    pin, pout = kw["price_in"], kw["price_out"]
+    if (pin is None) != (pout is None):
+        raise click.UsageError("give both --price-in and --price-out (USD per million tokens), or neither")
+    return pin, pout
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "unknown"
+    return f"{s / 3600:.1f} h" if s >= 5400 else f"{s / 60:.1f} min" if s >= 90 else f"{s:.0f} s"
+
+
+def _plan_text(summary: Any) -> str:
+    from knowsum.report import text_table
+
+    rows = []
+    for name, p in summary.instruments.items():
+        est = " (est.)" if p.prompt_tokens_estimated else ""
+        exp = "–" if p.completion_tokens_expected is None else f"{p.completion_tokens_expected:,}"
+        cost = "–" if p.cost_usd is None else f"${p.cost_usd:,.2f}"
+        rows.append(
+            [
+                name,
+                f"{p.requests:,}",
+                f"{p.stored:,}",
+                f"{p.prompt_tokens:,}{est}",
+                f"{p.completion_tokens:,}",
+                exp,
+                _seconds(p.seconds_expected),
+                cost,
+            ]
+        )
+    total_cost = "–" if summary.cost_usd is None else f"${summary.cost_usd:,.2f}"
+    exp_total = (
+        "–" if summary.completion_tokens_expected is None else f"{summary.completion_tokens_expected:,}"
+    )
+    rows.append(
+        [
+            "all",
+            f"{summary.requests:,}",
+            f"{summary.stored:,}",
+            f"{summary.prompt_tokens:,}",
+            f"{summary.completion_tokens:,}",
+            exp_total,
+            _seconds(summary.seconds_expected),
+            total_cost,
+        ]
+    )
+    table = text_table(
+        ["instrument", "requests", "stored", "prompt tokens", "completion ≤", "expected", "time", "cost ≤"],
+        rows,
+    )
+    lines = [
+        f"budget {summary.budget}: {summary.description}",
+        table,
+        f"prompt tokens: {summary.tokens_source}; time: {summary.time_source}",
+    ]
+    if summary.cost_expected_usd is not None:
+        lines.append(f"expected cost: ${summary.cost_expected_usd:,.2f} (≤ {total_cost})")
+    return "\n".join(lines)
+
+
+def _budget(kw: dict[str, Any]) -> Any:
+    from knowsum.profile import load_budget
+
+    return load_budget(kw["budget"], kw["plan_file"])
+
+
+@profile.command("plan")
+@model_options
+@store_option
+@_budget_options
+@click.option(
+    "--probe", is_flag=True, help="First answer 2 pending requests per instrument to measure the speed."
+)
+@json_option
+def plan_cmd(**kw: Any) -> None:
+    """What a profile will ask, and what it will cost, before anything is asked: requests, stored
+    answers, prompt and completion tokens, expected time and cost, per instrument."""
+    from knowsum.profile import plan_profile
+
+    prices = _prices(kw)
+    budget = _budget(kw)
+    backend = ModelOptions.take(kw).open()
+    path = kw["store_path"]
+    store = ResponseStore(path) if kw["probe"] else _existing_store(path)
+    try:
+        plan = plan_profile(
+            budget, backend, store=store, price_in=prices[0], price_out=prices[1], probe=kw["probe"]
+        )
+    finally:
+        if store is not None:
+            store.close()
+    if kw["as_json"]:
+        echo_json(plan.summary.model_dump(mode="json"))
+    else:
+        click.echo(_plan_text(plan.summary))
+
+
+def _existing_store(path: Path | None) -> ResponseStore | None:
+    """The store, read-only, when it exists (a plan never creates one)."""
+    from knowsum._util import paths
+
+    file = path or paths.store_path()
+    return ResponseStore(file, read_only=True) if file.exists() else None
+
+
+@profile.command("run")
+@model_options
+@store_option
+@_budget_options
+@out_option("Profile folder [default: profile-runs/BUDGET-MODEL].")
+@click.option("--overwrite", is_flag=True, help="Replace another profile in --out (else it is refused).")
+@json_option
+def run_cmd(**kw: Any) -> None:
+    """Run the profile: every instrument run of the budget on one model and one response store, then
+    OUT/index.html and OUT/profile.json.
+
+    Resumable: answers are kept in the store as they arrive; rerun the same command to continue. A
+    rerun of a finished profile asks the model nothing and rewrites the page.
+    """
+    from knowsum.profile import plan_profile, run_profile
+
+    prices = _prices(kw)
+    budget = _budget(kw)
+    backend = ModelOptions.take(kw).open()
+    out = kw["out"] or default_run_dir("profile", budget.name, backend.model_id)
+    with ResponseStore(kw["store_path"]) as store:
+        plan = plan_profile(budget, backend, store=store, price_in=prices[0], price_out=prices[1])
+        s = plan.summary
+        note(
+            f"profile {budget.name} of {backend.model_id}: {s.requests:,} requests, "
+            f"{s.stored:,} already stored; expected time {_seconds(s.seconds_expected)}"
+        )
+        run = run_profile(
+            plan,
+            backend,
+            store=store,
+            out=out,
+            echo=lambda m: click.echo(m, err=True),
+            overwrite=kw["overwrite"],
+        )
+    r = run.result
+    if kw["as_json"]:
+        echo_json(r.model_dump(mode="json"))
+    else:
+        u = r.usage
+        if u is not None:
+            click.echo(
+                f"{u.requests:,} requests ({u.asked:,} asked now), {u.prompt_tokens:,} prompt + "
+                f"{u.completion_tokens:,} completion tokens, wall time {_seconds(u.wall_seconds)}"
+                + ("" if r.cost_usd is None else f", cost ${r.cost_usd:,.4f}")
+            )
+        click.echo(_card_text(r))
+    finish(run.report, as_json=kw["as_json"])
+
+
+def _card_text(result: Any) -> str:
+    from knowsum.report import text_table
+    from knowsum.report.profile import card_rows
+
+    return text_table(["measure", "value", "95 % interval", "papers' models"], card_rows(result))
+
+
+@profile.command("compare")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--published", is_flag=True, help="Add the papers' models (range per measure, points in the figure)."
+)
+@click.option(
+    "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write a page."
+)
+@click.option("--markdown", is_flag=True, help="A Markdown table instead of a terminal table.")
+@json_option
+def compare_cmd(
+    dirs: tuple[Path, ...], published: bool, html_path: Path | None, markdown: bool, as_json: bool
+) -> None:
+    """Profiles side by side: one table (one row per measure, a column per profile, and the rank
+    change where ranking by N_seen and by N̂_tot differ) and, with --html, one small-multiples figure."""
+    from knowsum.profile import load_profile
+    from knowsum.report.profile import compare_table, compare_text, write_profile_compare
+
+    results = [load_profile(d) for d in dirs]
+    if as_json:
+        headers, rows = compare_table(results, published)
+        echo_json({"headers": headers, "rows": rows})
+    else:
+        click.echo(compare_text(results, published=published, markdown=markdown))
+    if html_path is not None:
+        write_profile_compare(html_path, results, published=published)
+        finish(html_path, as_json=as_json)
