@@ -46,17 +46,19 @@ from knowsum.models import (
     make_requests,
     sample_sync,
 )
-from knowsum.records import REPORT_NAME, FileBody, Run, default_run_dir, write_run_dir
+from knowsum.records import REPORT_NAME, FileBody, Run, claim_run_dir, default_run_dir, write_run_dir
 from knowsum.records.census import CensusResult, StopInfo
 from knowsum.stats import Abundance, Incidence, Prevalence, sample_coverage
 
 __all__ = [
     "CensusPlan",
     "CensusRun",
+    "census_identity",
     "default_out",
     "prepare_census",
     "rewrite_result",
     "run_census",
+    "run_name",
     "write_run",
 ]
 
@@ -89,9 +91,32 @@ def prepare_census(config: CensusConfig) -> CensusPlan:
     return CensusPlan(config, task, make_verifier(task, config.criterion, config.cutoff))
 
 
+def run_name(config: CensusConfig, what: str) -> str:
+    """``what`` followed by the settings that distinguish it from the default census of ``what``:
+    ``diseases``, ``diseases-strict``, ``diseases-strict-incidence``, ``diseases-simple`` (prompt)."""
+    marks = [
+        config.criterion if config.criterion != "relaxed" else "",
+        config.count if config.count != "mention" else "",
+        config.prompt_variant if config.prompt_variant != "full" else "",
+    ]
+    return "-".join([what, *(m for m in marks if m)])
+
+
 def default_out(config: CensusConfig, model_id: str) -> Path:
-    """``census-runs/<task>-<model>`` under the current directory."""
-    return default_run_dir("census", config.task, model_id)
+    """``census-runs/<task>[-<criterion>][-<count>]-<model>`` under the current directory: the plain
+    ``census-runs/<task>-<model>`` for the default criterion (relaxed) and counting (mention)."""
+    return default_run_dir("census", run_name(config, config.task), model_id)
+
+
+def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, str]:
+    """The identity of a census (:attr:`CensusResult.IDENTITY`) of ``task`` by ``model``: a run
+    directory holding a census with another identity is not written over
+    (:func:`knowsum.records.claim_run_dir`)."""
+    return CensusResult.identity_of(
+        task.name, model, criterion=config.criterion, count=config.count, prompt=task.prompt,
+        answers=task.answers, temperature=config.temperature, top_p=config.top_p,
+        max_tokens=task.max_tokens, seed=config.seed, kb=config.kb, cutoff=config.cutoff,
+    )  # fmt: skip
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
@@ -115,8 +140,11 @@ def _items_file(analysis: Analysis) -> Callable[[IO[Any]], None]:
     return write
 
 
-def write_run(analysis: Analysis, out_dir: Path) -> CensusRun:
-    """Write ``items.jsonl`` (and ``embeddings.npy``), the plots, ``report.html`` and last ``result.json``."""
+def write_run(analysis: Analysis, out_dir: Path, identity: dict[str, str] | None = None) -> CensusRun:
+    """Write ``items.jsonl`` (and ``embeddings.npy``), the plots, ``report.html`` and last ``result.json``
+    (with ``identity``, when given, recorded in it)."""
+    if identity is not None:
+        analysis.result.identity = identity
     files: dict[str, FileBody] = {"items.jsonl": _items_file(analysis)}
     vectors = analysis.embeddings
     if vectors is not None:
@@ -186,7 +214,10 @@ def _adaptive(
         value = _stop_value(cfg, keys, len(_texts(responses)[0]), batch, k)
         history.append((done, -1.0 if value is None else value))
         if value is None:
-            echo(f"census: {done} queries, no verified item yet: no {what} to estimate, sampling on")
+            rule = "the sample coverage" if by_coverage else "a new-item rate"
+            echo(
+                f"census: {done} queries, no verified item yet: nothing to estimate {rule} from, sampling on"
+            )
             continue
         echo(f"census: {done} queries, {what}: {value:.3g}")
         if (value >= threshold) if by_coverage else (value < threshold):
@@ -213,6 +244,7 @@ def run_census(
     progress: bool | None = None,
     echo: Echo | None = None,
     plan: CensusPlan | None = None,
+    overwrite: bool = False,
 ) -> CensusRun:
     """Run the census ``config`` describes on ``backend`` and write its run directory.
 
@@ -225,8 +257,12 @@ def run_census(
         echo: Called with one line per notable step (the CLI prints them to stderr).
         plan: ``prepare_census(config)``, when the caller checked the task and KB before opening
             the backend (the KB is then not loaded twice).
+        overwrite: Empty ``out`` first when it holds another run (without it such a folder is
+            refused before anything is asked: :func:`knowsum.records.claim_run_dir`).
 
     Raises:
+        InputError: ``out`` holds another run (a census of another task, model or settings, or
+            another instrument's) and ``overwrite`` is not set.
         UnknownNameError, ConfigError: bad task or options. KBNotInstalledError: the task's KB is
         missing (says the install command). BackendError, StoreError.
     """
@@ -239,7 +275,10 @@ def run_census(
     params = GenerationParams(
         temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
     )
-    out_dir = out or default_out(config, backend.model_id)
+    identity = census_identity(config, task, backend.model_id)
+    out_dir = claim_run_dir(
+        out or default_out(config, backend.model_id), "census", identity, overwrite=overwrite
+    )
     meter = UsageMeter(backend, store)
 
     def draw(start: int, n: int) -> list[Response]:
@@ -260,4 +299,4 @@ def run_census(
         config, task, verifier, pairs, model=backend.model_id, backend=backend.kind, failed=failed, stop=stop
     )
     analysis.result.usage = meter.usage()
-    return write_run(analysis, out_dir)
+    return write_run(analysis, out_dir, identity)

@@ -29,10 +29,11 @@ from knowsum._util import read_text_file
 from knowsum.census._analyse import analyse
 from knowsum.census._config import CensusConfig
 from knowsum.census._decode import DecodedItem
-from knowsum.census._run import CensusRun, write_run
+from knowsum.census._run import CensusRun, census_identity, run_name, write_run
 from knowsum.census._tasks import resolve_task
 from knowsum.census._verify import make_verifier
 from knowsum.errors import InputFileError
+from knowsum.records import claim_run_dir
 
 __all__ = ["ItemsFile", "read_items", "score_items"]
 
@@ -112,6 +113,7 @@ def score_items(
     model: str = "items",
     name: str | None = None,
     out: Path | None = None,
+    overwrite: bool = False,
 ) -> CensusRun:
     """Verify (against ``config.kb``, if set), cluster and estimate a per-query items file, and
     write a census run directory (``result.json``, ``items.jsonl``, plots, ``report.html``).
@@ -122,9 +124,12 @@ def score_items(
             ``k``, ``n_bootstrap``, ``interval``, ``count``, ``seed``); ``task`` is ignored.
         model: The model name recorded in the result (what produced the items).
         name: The task name recorded (default ``score:<file stem>``).
-        out: The run directory (default ``census-runs/score-<file stem>``, or the ``name``).
+        out: The run directory (default ``census-runs/score-<file stem>``, or the ``name``, followed
+            by a criterion and counting other than the defaults: ``score-items-strict-incidence``).
+        overwrite: Empty ``out`` first when it holds another run (else such a folder is refused).
 
     Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set.
         InputFileError: a malformed items file. UnknownNameError: an unknown KB.
         KBNotInstalledError: the KB is not installed (says the install command).
     """
@@ -138,5 +143,8 @@ def score_items(
         DecodedItem(qi, pos, text) for qi, (_, texts) in enumerate(queries) for pos, text in enumerate(texts)
     ]
     responses = [(qi, f"{query}\t" + " | ".join(texts)) for qi, (query, texts) in enumerate(queries)]
+    identity = census_identity(base, task, model)
+    where = out or Path("census-runs") / run_name(config, label.replace(":", "-"))
+    out_dir = claim_run_dir(where, "census", identity, overwrite=overwrite)
     analysis = analyse(base, task, verifier, responses, model=model, backend="items", decoded=decoded)
-    return write_run(analysis, out or Path("census-runs") / label.replace(":", "-"))
+    return write_run(analysis, out_dir, identity)

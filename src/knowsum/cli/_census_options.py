@@ -130,9 +130,15 @@ def census_settings(
 ) -> tuple[CensusConfig, ModelOptions, RunSettings]:
     """The method settings, the model options and the run settings of a census command.
 
-    Options given on the command line win over a ``--config`` file, which wins over the defaults.
-    ``kw`` holds the values of the model, store, out and method options.
+    Options given on the command line win over a ``--config`` file, which wins over the defaults. A
+    TASK and a ``--config`` together are refused (the file names its task, prompt and KB: a merge of
+    the two would be neither). ``kw`` holds the values of the model, store, out and method options.
     """
+    if task is not None and config_path is not None:
+        raise ConfigError(
+            f"{where}: give a TASK or a --config that names one, not both "
+            f"(TASK {task!r} and --config {config_path})"
+        )
     given = explicit(kw)
     if "store_path" in given:
         given["store"] = given.pop("store_path")

@@ -9,7 +9,7 @@ import click
 
 from knowsum.census import score_items
 from knowsum.cli._census_options import census_settings, estimation_options, print_run, setting_option
-from knowsum.cli._options import json_option, kb_option, out_option
+from knowsum.cli._options import json_option, kb_option, out_option, overwrite_option
 
 __all__ = ["score"]
 
@@ -23,10 +23,13 @@ __all__ = ["score"]
 )
 @click.option("--name", default=None, show_default="score:<file stem>", help="Task name in the result.")
 @estimation_options
-@out_option("Run directory [default: census-runs/score-<file stem>].")
+@out_option("Run directory [default: census-runs/score-<file stem>[-strict][-incidence]].")
+@overwrite_option
 @json_option
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table.")
-def score(items: Path, model: str, name: str | None, markdown: bool, as_json: bool, **kw: Any) -> None:
+def score(
+    items: Path, model: str, name: str | None, markdown: bool, as_json: bool, overwrite: bool, **kw: Any
+) -> None:
     """Estimate from ITEMS, per-query items you verified yourself (KnowSum App. 2 and any pipeline).
 
     \b
@@ -39,5 +42,5 @@ def score(items: Path, model: str, name: str | None, markdown: bool, as_json: bo
       knowsum census score bioasq_mesh.jsonl --kb mesh --model gpt-4o --out runs/gpt-4o-mesh
     """
     cfg, _, settings = census_settings("custom", None, kw, "census score")
-    done = score_items(items, cfg, model=model, name=name, out=settings.out)
+    done = score_items(items, cfg, model=model, name=name, out=settings.out, overwrite=overwrite)
     print_run(done, markdown=markdown, as_json=as_json)

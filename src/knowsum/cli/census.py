@@ -20,6 +20,7 @@ from knowsum.cli._options import (
     n_bootstrap_option,
     note,
     out_option,
+    overwrite_option,
 )
 from knowsum.report import save
 from knowsum.report.census import (
@@ -72,10 +73,13 @@ census.add_command(sweep)
 @run_options
 @estimation_options
 @store_option
-@out_option("Run directory [default: census-runs/TASK-MODEL].")
+@out_option("Run directory [default: census-runs/TASK[-strict][-incidence]-MODEL].")
+@overwrite_option
 @json_option
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table.")
-def run(task: str | None, config_path: Path | None, markdown: bool, as_json: bool, **kw: Any) -> None:
+def run(
+    task: str | None, config_path: Path | None, markdown: bool, as_json: bool, overwrite: bool, **kw: Any
+) -> None:
     """Run a census of TASK (diseases, theorems, ontology:KB, diversity[:dream-jobs]) or of --config.
 
     Responses are kept in the response store: rerunning the same command resumes an interrupted run
@@ -86,8 +90,9 @@ def run(task: str | None, config_path: Path | None, markdown: bool, as_json: boo
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_census(
-            cfg, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True), plan=plan
-        )
+            cfg, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True), plan=plan,
+            overwrite=overwrite,
+        )  # fmt: skip
     print_run(done, markdown=markdown, as_json=as_json)
 
 

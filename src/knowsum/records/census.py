@@ -246,6 +246,12 @@ class CensusResult(Record):
 
     KIND: ClassVar[str] = "census"
     VERSION: ClassVar[int] = RESULT_VERSION
+    IDENTITY: ClassVar[tuple[str, ...]] = (
+        "criterion", "count", "prompt", "answers", "temperature", "top_p", "max_tokens", "seed", "kb",
+        "cutoff",
+    )  # fmt: skip
+    """What makes two censuses of one task and model different runs: the verification and counting,
+    and what was asked and how it was sampled (the estimation settings only re-estimate the same items)."""
 
     version: int = Field(RESULT_VERSION, description="schema version of the census record")
     kind: Literal["census"] = "census"

@@ -77,14 +77,25 @@ def _fmt_interval(iv: Sequence[float] | None) -> str:
     return "–" if iv is None else f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
 
 
+def _integer_axis(fig: Any, s: Sequence[int]) -> Any:
+    """The histogram's ``s`` axis from ``min(s) − 1`` to ``max(s) + 1`` with integer ticks, so that a
+    single bar (every item seen once) reads as ``s = 1``, not as a bar over 0.6-1.4."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax = fig.axes[0]
+    ax.set_xlim(min(s) - 1, max(s) + 1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    return fig
+
+
 def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     """The report's figures: name → (matplotlib figure, caption). Empty parts are left out."""
     out: dict[str, tuple[Any, str]] = {}
     if result.prevalence:
         s, n_s = zip(*result.prevalence, strict=True)
         out["prevalence"] = (
-            p.bars(list(s), list(n_s), title="Prevalence histogram", xlabel="s (times seen)",
-                   ylabel="n_s (items seen s times)", log_y=True),
+            _integer_axis(p.bars(list(s), list(n_s), title="Prevalence histogram", xlabel="s (times seen)",
+                                 ylabel="n_s (items seen s times)", log_y=True), s),
             "Frequency of frequencies n_s (KnowSum Fig. 4).",
         )  # fmt: skip
     if result.curve:
@@ -128,6 +139,15 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     return out
 
 
+def _k_cell(result: CensusResult) -> str:
+    """``8 (held-out)``, or why there is no ``k`` (no verified item, or an estimator without one)."""
+    if result.k is not None:
+        return f"{result.k} ({result.k_source})"
+    if result.n_seen == 0:
+        return "none: no verified item, nothing to estimate (N_seen = 0)"
+    return f"none: the {result.estimator} estimator has no truncation k"
+
+
 def _summary_rows(result: CensusResult) -> list[list[Any]]:
     c = result.counts
     rows: list[list[Any]] = [
@@ -147,7 +167,7 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         ["N_tot interval", _fmt_interval(result.interval_total)],
         ["SKR", result.skr],
         ["SKR interval", _fmt_interval(result.interval_skr)],
-        ["k", f"{result.k} ({result.k_source})"],
+        ["k", _k_cell(result)],
         *richness_rows(result),
     ]
     if result.concept_words:
@@ -232,7 +252,11 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
             f"unseen; {_fmt_interval(result.interval)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
         ),
         ("SKR", result.skr, "seen knowledge ratio"),
-        ("k", result.k, result.k_source),
+        (
+            "k",
+            "–" if result.k is None else result.k,
+            _k_cell(result) if result.k is None else result.k_source,
+        ),
         ("responses", c.responses, f"{c.items} items, {c.valid} valid"),
     ]
     parts: list[str] = [h.key_numbers(tiles)]
