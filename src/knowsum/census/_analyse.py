@@ -222,18 +222,9 @@ def analyse(
         timings.update(estimate=0.0, curve=0.0, heldout=0.0)
     else:
         t0 = time.perf_counter()
-        with collect_warnings() as caught:
-            summary = summarize(
-                prev,
-                cfg.estimator,
-                cfg.t,
-                cfg.k,
-                cfg.n_bootstrap,
-                cfg.level,
-                cfg.seed,
-                candidates=cfg.k_candidates,
-                interval=cfg.interval,
-            )
+        settings = cfg.model_dump(include={"t", "k", "n_bootstrap", "level", "seed", "interval"})
+        with collect_warnings() as caught:  # the run's estimator, k candidates and interval settings
+            summary = summarize(prev, cfg.estimator, **settings, candidates=cfg.k_candidates)
         notes.extend(dict.fromkeys(caught))
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
