@@ -18,7 +18,7 @@ from pathlib import Path
 
 from knowsum.records.profile import Measure, ProfileResult
 from knowsum.report import _html as h
-from knowsum.report._profile_plots import fmt, small_multiples, strip_plot
+from knowsum.report._profile_plots import NAMED, fmt, small_multiples, strip_plot
 from knowsum.report._tables import markdown_table, text_table
 
 __all__ = ["card_rows", "compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
@@ -78,6 +78,19 @@ def _card(r: ProfileResult) -> h.Markup:
     return h.section("The card", facts, measures, anchor="card")
 
 
+def _references(measures: Sequence[Measure], model: str) -> h.Markup | None:
+    """This model beside the papers' reference models (the named ones) on every measure they share."""
+    labels = list(dict.fromkeys(p.label for m in measures for p in m.published if p.model in NAMED))
+    if not labels:
+        return None
+    rows = []
+    for m in measures:
+        vals = {p.label: p.value for p in m.published}
+        if any(label in vals for label in labels):
+            rows.append([m.label, fmt(m, m.value), *(fmt(m, vals.get(label)) for label in labels)])
+    return h.table(["measure", model, *labels], rows, numeric=[False] + [True] * (1 + len(labels)))
+
+
 def _instrument(r: ProfileResult, name: str) -> h.Markup | None:
     part = getattr(r, name)
     if part is None:
@@ -92,6 +105,9 @@ def _instrument(r: ProfileResult, name: str) -> h.Markup | None:
         parts.append(
             h.figure(fig, f"{name}: this model among the published models", cap, name=f"strip-{name}")
         )
+    refs = _references(part.measures, r.model)
+    if refs is not None:
+        parts.append(refs)
     caveats = list(dict.fromkeys(c for m in part.measures for c in m.caveats))
     if caveats:
         items = "".join(f"<li>{h.escape(c)}</li>" for c in caveats)

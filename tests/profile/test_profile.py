@@ -1,0 +1,158 @@
+"""``knowsum.profile`` end to end on the mock backend and the installed KBs: plan → run → page,
+a crash mid-plan and a rerun, a rerun of a finished profile, the page's escaping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameError
+from knowsum.models import MockBackend, ResponseStore
+from knowsum.profile import BUDGETS, ProfileRun, load_budget, load_profile, plan_profile, run_profile
+from tests.profile._tiny import FailingBackend, answer, tiny_plan
+
+pytestmark = pytest.mark.realdata
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[ProfileRun, Path, int]:
+    """One tiny profile of the mock: the run, its store and the requests its plan counted."""
+    folder = tmp_path_factory.mktemp("profile")
+    budget = load_budget(plan=tiny_plan(folder))
+    backend = MockBackend(answer)
+    with ResponseStore(folder / "s.sqlite") as store:
+        plan = plan_profile(budget, backend, store=store, price_in=1.0, price_out=2.0)
+        run = run_profile(plan, backend, store=store, out=folder / "out", progress=False)
+    assert len(backend.calls) == plan.summary.requests  # every distinct request asked once
+    return run, folder / "s.sqlite", plan.summary.requests
+
+
+def test_plan_counts_every_instrument_and_the_store(tmp_path: Path) -> None:
+    budget = load_budget(plan=tiny_plan(tmp_path))
+    backend = MockBackend(answer)
+    plan = plan_profile(budget, backend, store=None, price_in=1.0, price_out=2.0)
+    s = plan.summary
+    census, recall, gene = (s.instruments[k] for k in ("census", "recall", "genebench"))
+    # 2 tasks × 3 queries; the strict criterion reuses the relaxed run's responses
+    assert census.requests == 6 and census.stored == 0
+    assert recall.requests == 5  # 1 concept × 5 popularity buckets
+    assert gene.requests > 0 and s.requests == 6 + 5 + gene.requests
+    assert census.prompt_tokens_estimated and "estimated" in s.tokens_source
+    # the upper bound is Σ max_tokens; the cost is Σ tokens × price / 10^6
+    assert census.completion_tokens == sum(r.params.max_tokens for r in plan.requests["census"])
+    assert s.cost_usd == pytest.approx((s.prompt_tokens * 1.0 + s.completion_tokens * 2.0) / 1e6, abs=1e-5)
+    assert s.completion_tokens_expected is None and s.seconds_expected is None  # nothing measured yet
+
+
+def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, int]) -> None:
+    run, _, requests = finished
+    data = json.loads((run.out_dir / "profile.json").read_text())
+    assert data["kind"] == "profile" and {"census", "recall", "genebench", "plan", "usage"} <= set(data)
+    r = load_profile(run.out_dir)
+    assert r.usage is not None and r.usage.requests == requests and r.usage.asked == requests
+    assert r.cost_usd is not None and r.cost_usd > 0
+    assert r.census is not None
+    assert set(r.census.runs) == {
+        f"census-{t}-{c}" for t in ("diseases", "theorems") for c in ("relaxed", "strict")
+    }
+    for folder in (*r.census.runs.values(), "recall-go", "genebench-balanced"):
+        assert (run.out_dir / folder / "result.json").is_file()
+    keys = {m.key for m in r.measures()}
+    assert {"census/diseases/strict/n_total", "recall/go/accuracy", "genebench/overall"} <= keys
+    assert len([k for k in keys if k.startswith("genebench/knowledge/")]) == 8
+    assert len([k for k in keys if k.startswith("genebench/perspective/")]) == 4
+    seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")
+    assert seen.value == 3  # Asthma, Influenza, Measles
+    html = run.report.read_text(encoding="utf-8")
+    for ref in ("LLaMA-V3-70B-instruct · KnowSum Table 1", "GPT-4 · Bombieri et al. Table 1",
+                "GPT-5 · SciHorizon-GENE Table 2"):  # fmt: skip
+        assert ref in html
+    assert 'href="census-diseases-relaxed/report.html"' in html
+    assert "N_query = 3 here, 3,000 in the paper" in html  # the budget caveat
+
+
+def test_a_model_reply_is_text_on_the_page(finished: tuple[ProfileRun, Path, int]) -> None:
+    html = finished[0].report.read_text(encoding="utf-8")
+    assert "<script" not in html
+    assert "&lt;script&gt;window.__pwned = 1;&lt;/script&gt;" in html
+
+
+def test_a_rerun_of_a_finished_profile_asks_nothing(finished: tuple[ProfileRun, Path, int]) -> None:
+    run, store_path, requests = finished
+    backend = MockBackend(answer)
+    with ResponseStore(store_path) as store:
+        before = store.count()
+        plan = plan_profile(load_budget(plan=store_path.parent / "tiny.toml"), backend, store=store)
+        assert plan.summary.stored == plan.summary.requests == requests
+        again = run_profile(plan, backend, store=store, out=run.out_dir, progress=False)
+        assert store.count() == before  # no row added
+    assert backend.calls == []
+    assert again.result.usage is not None and again.result.usage.asked == 0
+    assert again.result.usage.requests == requests
+
+
+def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path: Path) -> None:
+    budget = load_budget(plan=tiny_plan(tmp_path))
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        failing = FailingBackend(budget=8)  # census (6 requests) finishes, recall fails midway
+        plan = plan_profile(budget, failing, store=store)
+        with pytest.raises(BackendError):
+            run_profile(plan, failing, store=store, out=tmp_path / "out", progress=False)
+        assert not (tmp_path / "out" / "profile.json").exists()
+        first = store.count()
+        assert first == len(failing.calls) and 6 <= first < plan.summary.requests
+        healthy = MockBackend(answer)
+        plan = plan_profile(budget, healthy, store=store)
+        assert plan.summary.stored == first
+        run = run_profile(plan, healthy, store=store, out=tmp_path / "out", progress=False)
+        assert store.count() == plan.summary.requests  # every response stored once
+    asked = [healthy.key(r) for r in failing.calls + healthy.calls]
+    assert len(asked) == len(set(asked)) == plan.summary.requests
+    assert run.result.usage is not None and run.result.usage.asked == plan.summary.requests - first
+
+
+def test_the_paper_budget_is_the_papers_size() -> None:
+    b = load_budget("paper")
+    assert b.census is not None and b.census.queries == {"diseases": 3000, "theorems": 30000}
+    assert b.recall is not None and b.recall.select == "all" and b.recall.invariance == ("pi2", "pi3")
+    assert b.recall.invariance_per_bucket * b.recall.n_buckets == 1000  # Bombieri et al. §6
+    assert b.genebench is not None and b.genebench.paper_size
+    assert BUDGETS == ("smoke", "quick", "paper")
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("[censsu]\nqueries = 3\n", "unknown key or instrument 'censsu'"),
+        ("[census]\nquerys = 3\n", "invalid census.querys"),
+        ('[census]\nqueries = "many"\n', "invalid census.queries"),
+        (
+            '[recall]\nkbs = ["go"]\ninvariance_kbs = ["icd10"]\n',
+            "invariance_kbs ['icd10'] are not among kbs",
+        ),
+        ('description = "nothing"\n', "needs at least one of the tables"),
+        ("[census\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_plan_file_is_refused_in_one_line(tmp_path: Path, toml: str, message: str) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_budget(plan=path)
+    assert str(path) in str(err.value) and message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_an_unknown_budget_and_a_foreign_folder_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(UnknownNameError):
+        load_budget("huge")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    plan = plan_profile(load_budget(plan=tiny_plan(tmp_path)), MockBackend(answer), store=None)
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        with pytest.raises(InputError, match="not a profile's"):
+            run_profile(plan, MockBackend(answer), store=store, out=out, progress=False)
+        assert store.count() == 0
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
