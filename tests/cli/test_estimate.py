@@ -196,9 +196,10 @@ def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
         (["--t", "-3"], "--t must be a number > 0, got '-3'"),
         (["--t", "abc"], "--t must be a number > 0, got 'abc'"),
         (["--t", "nan"], "--t must be a number > 0, got 'nan'"),
-        (["--k", "0"], "--k must be a whole number >= 1, got '0'"),
-        (["--k", "-2"], "--k must be a whole number >= 1, got '-2'"),
-        (["--k", "2.5"], "--k must be a whole number >= 1, got '2.5'"),
+        (["--k", "0"], "--k must be 'auto' or an integer in [1, 50], got '0'"),
+        (["--k", "-2"], "--k must be 'auto' or an integer in [1, 50], got '-2'"),
+        (["--k", "2.5"], "--k must be 'auto' or an integer in [1, 50], got '2.5'"),
+        (["--k", "1000"], "--k must be 'auto' or an integer in [1, 50], got '1000'"),  # as the census
         (
             ["--estimator", "magic"],
             "unknown estimator 'magic'; known: ace, ace-1, chao1, chao1-bc, chao1-bc-vegan, chao1-classic, "
@@ -298,11 +299,17 @@ def test_negative_et_estimate_is_clamped_at_zero_with_the_raw_value_beside_it(
     assert unseen.split()[2] == "0.0" and "raw Û(t) = -3.5" in unseen
     assert skr.split()[1] == "1"
     assert "note: warning: et: the estimated number of unseen items is negative (raw Û = -3.526)" in out
-    assert "more queries, a smaller t, or the held-out k" in out
+    # the cause named truly: k = 6 is too deep for 6 singletons at t = 100 (the held-out k picks
+    # among 6, 8, 10, so "use k = auto" would not help); k = 1 gives h_1·n_1 > 0
+    assert "with k = 6 at t = 100, the items seen 2 or more times outweigh the 6 singletons" in out
+    assert "a smaller k (k = 1 is never negative) or a smaller t" in out and "held-out k" not in out
+    # a log-normal interval around Û = 0 is the point [N_seen, N_seen] whatever the resamples: n/a
+    assert "n/a: Û(t) = 0, where a log-normal interval is a point" in total
     record = run_json(capsys, path, "--t", "100", "--k", "6")
     assert record["n_unseen_raw"] == pytest.approx(raw, rel=1e-9)
     assert (record["n_unseen"], record["n_total"], record["skr"]) == (0, 11, 1)
-    assert record["interval_total"] == [11, 11] and record["interval_skr"] == [1, 1]
+    assert record["interval_total"] is None and record["interval_skr"] is None
+    assert record["interval_reason"] == "Û(t) = 0, where a log-normal interval is a point"
 
 
 def test_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,6 +18,8 @@ __all__ = [
     "ModelOptions",
     "apply_options",
     "backend_from",
+    "choice_option",
+    "count_option",
     "model_options",
     "params_from",
     "sampling_options",
@@ -34,6 +36,22 @@ def apply_options(func: F, decorators: Sequence[Callable[[Any], Any]]) -> F:
     for deco in reversed(decorators):
         func = deco(func)
     return func
+
+
+def count_option(name: str, default: int, help_text: str, *, minimum: int = 1) -> Callable[[F], F]:
+    """An integer option ``>= minimum`` whose default shows in ``--help`` (``[default: …; x>=1]``)."""
+    return click.option(
+        name, type=click.IntRange(min=minimum), default=default, show_default=True, help=help_text
+    )
+
+
+def choice_option(
+    name: str, choices: Sequence[str], default: str, help_text: str, **extra: Any
+) -> Callable[[F], F]:
+    """An option taking one of ``choices``, its default shown in ``--help`` (``extra``: e.g. ``envvar``)."""
+    return click.option(
+        name, type=click.Choice(list(choices)), default=default, show_default=True, help=help_text, **extra
+    )
 
 
 def store_option(func: F) -> F:
@@ -73,28 +91,16 @@ def model_options(func: F) -> F:
             click.option(
                 "--base-url", default=None, help="API root of an OpenAI-compatible server (openai:MODEL)."
             ),
-            click.option(
-                "--server-kind",
-                type=click.Choice(list(SERVER_KINDS)),
-                envvar="KNOWSUM_SERVER_KIND",
-                default="auto",
-                show_default=True,
-                help=SERVER_KIND_HELP,
+            choice_option(
+                "--server-kind", SERVER_KINDS, "auto", SERVER_KIND_HELP, envvar="KNOWSUM_SERVER_KIND"
             ),
-            click.option(
+            choice_option(
                 "--api",
-                type=click.Choice(["chat", "completions"]),
-                default="chat",
-                show_default=True,
-                help="Chat template (prompt = one user message) or raw completion.",
+                ("chat", "completions"),
+                "chat",
+                "Chat template (prompt = one user message) or raw completion.",
             ),
-            click.option(
-                "--concurrency",
-                type=click.IntRange(min=1),
-                default=8,
-                show_default=True,
-                help="Requests in flight (openai backend).",
-            ),
+            count_option("--concurrency", 8, "Requests in flight (openai backend)."),
             click.option(
                 "--timeout",
                 type=click.FloatRange(min=0, min_open=True),
@@ -102,12 +108,8 @@ def model_options(func: F) -> F:
                 show_default=True,
                 help="Seconds per HTTP request (openai backend).",
             ),
-            click.option(
-                "--retries",
-                type=click.IntRange(min=0),
-                default=8,
-                show_default=True,
-                help="Retries per request on 429/5xx/timeouts (openai backend).",
+            count_option(
+                "--retries", 8, "Retries per request on 429/5xx/timeouts (openai backend).", minimum=0
             ),
         ],
     )

@@ -8,20 +8,31 @@ from typing import Any
 
 import click
 
+from knowsum.cli._common import choice_option
 from knowsum.errors import ConfigError
 
 __all__ = ["RICHNESS_OPTIONS", "Fraction", "Number", "richness_options"]
 
 
 class Number(click.ParamType[float | str]):
-    """A number above a bound; a bad value is one line naming the option (``--t must be …``).
+    """A number above a bound (and at most ``maximum``); a bad value is one line naming the option
+    (``--t must be …``, ``--k must be 'auto' or a whole number in [1, 50]…``).
 
     ``auto_ok`` also lets the word ``auto`` through (``--k auto``).
     """
 
-    def __init__(self, option: str, *, whole: bool, minimum: float, strict: bool, auto_ok: bool = False):
+    def __init__(
+        self,
+        option: str,
+        *,
+        whole: bool,
+        minimum: float,
+        strict: bool,
+        auto_ok: bool = False,
+        maximum: float | None = None,
+    ):
         self.option, self.whole, self.auto_ok = option, whole, auto_ok
-        self.minimum, self.strict = minimum, strict
+        self.minimum, self.strict, self.maximum = minimum, strict, maximum
         self.name = "auto|integer" if auto_ok else ("integer" if whole else "number")
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | str:
@@ -33,9 +44,15 @@ class Number(click.ParamType[float | str]):
         except ValueError:
             number = None
         too_small = number is not None and (number < self.minimum or (self.strict and number == self.minimum))
-        if number is None or not math.isfinite(number) or too_small:
-            kind = "a whole number" if self.whole else "a number"
+        too_big = number is not None and self.maximum is not None and number > self.maximum
+        if number is None or not math.isfinite(number) or too_small or too_big:
+            kind = ("'auto' or " if self.auto_ok else "") + ("a whole number" if self.whole else "a number")
             bound = f"> {self.minimum:g}" if self.strict else f">= {self.minimum:g}"
+            if self.maximum is not None:  # the census's wording: "k must be 'auto' or an integer in [1, 50]"
+                kind, bound = (
+                    kind.replace("a whole number", "an integer"),
+                    f"in [{self.minimum:g}, {self.maximum:g}]",
+                )
             raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
         return number
 
@@ -77,12 +94,11 @@ RICHNESS_OPTIONS = (
 def richness_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add the richness-toolkit options to ``knowsum estimate``."""
     options = [
-        click.option(
+        choice_option(
             "--count",
-            type=click.Choice(["abundance", "incidence"]),
-            default="abundance",
-            show_default=True,
-            help="incidence: QUERY<TAB>ITEM lines as incidence data (each query a sampling unit).",
+            ("abundance", "incidence"),
+            "abundance",
+            "incidence: QUERY<TAB>ITEM lines as incidence data (each query a sampling unit).",
         ),
         click.option(
             "--units",

@@ -21,6 +21,7 @@ from knowsum.report.estimate import (
     richness_table,
 )
 from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod
+from knowsum.stats.unseen import MAX_K
 
 __all__ = ["estimate"]
 
@@ -51,11 +52,12 @@ __all__ = ["estimate"]
 @click.option(
     "--k",
     "k",
-    type=Number("--k", whole=True, minimum=1, strict=False, auto_ok=True),
+    type=Number("--k", whole=True, minimum=1, strict=False, auto_ok=True, maximum=MAX_K),
     metavar="auto|INT",
     default="auto",
     show_default=True,
-    help="Truncation level for 'et': auto (held-out selection among 6, 8, 10) or an integer >= 1.",
+    help=f"Truncation level for 'et': auto (held-out selection among 6, 8, 10) or an integer in "
+    f"[1, {MAX_K}] (as in the census).",
 )
 @n_bootstrap_option(1000, "Bootstrap resamples for the interval; 0 skips it.")
 @seed_option

@@ -10,7 +10,14 @@ import click
 from pydantic import ValidationError
 
 from knowsum._util import config_error
-from knowsum.cli._common import ModelOptions, apply_options, model_options, store_from, store_option
+from knowsum.cli._common import (
+    ModelOptions,
+    apply_options,
+    count_option,
+    model_options,
+    store_from,
+    store_option,
+)
 from knowsum.cli._options import (
     compare_options,
     echo_json,
@@ -43,20 +50,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _analysis_options(func: F) -> F:
     """``--n-buckets --top-k --n-perm --seed --polysemy/--no-polysemy``, shared by ``run`` and ``score``."""
     options = [
-        click.option(
-            "--n-buckets",
-            type=click.IntRange(min=1),
-            default=50,
-            show_default=True,
-            help="Popularity buckets (paper: 50; its Uberon Table 2 used 3).",
-        ),
-        click.option(
-            "--top-k",
-            type=click.IntRange(min=1),
-            default=500,
-            show_default=True,
-            help="Top-k repeated wrong IDs for R_B (paper: 500).",
-        ),
+        count_option("--n-buckets", 50, "Popularity buckets (paper: 50; its Uberon Table 2 used 3)."),
+        count_option("--top-k", 500, "Top-k repeated wrong IDs for R_B (paper: 500)."),
         n_perm_option(10_000, "Permutations of each Spearman test and of the Granger test."),
         seed_option,
         click.option(

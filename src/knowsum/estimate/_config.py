@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from knowsum.errors import UnknownNameError
 from knowsum.estimate._observations import FORMATS, Format
 from knowsum.stats import ESTIMATORS, IntervalMethod
+from knowsum.stats.unseen import MAX_K
 
 __all__ = ["EstimateConfig"]
 
@@ -31,8 +32,8 @@ class EstimateConfig(BaseModel):
     )
     k: int | Literal["auto"] | None = Field(
         "auto",
-        description="truncation k for et: 'auto' (held-out choice among 6, 8, 10), an integer, "
-        "or None for the default 8",
+        description="truncation k for et: 'auto' (held-out choice among 6, 8, 10), an integer in "
+        "[1, 50] (as in the census), or None for the default 8",
     )
     n_bootstrap: int = Field(1000, ge=0, description="bootstrap resamples (0 = no interval)")
     level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
@@ -61,6 +62,6 @@ class EstimateConfig(BaseModel):
     @field_validator("k")
     @classmethod
     def _k_at_least_one(cls, value: int | str | None) -> int | str | None:
-        if isinstance(value, int) and value < 1:
-            raise ValueError("k must be 'auto' or a whole number >= 1")
+        if isinstance(value, int) and not 1 <= value <= MAX_K:
+            raise ValueError(f"k must be 'auto' or an integer in [1, {MAX_K}]")
         return value

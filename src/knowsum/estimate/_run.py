@@ -58,28 +58,35 @@ def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateRe
     return _report(summary, notes, observations, label)
 
 
+_COPIED = (
+    "estimator",
+    "n_observations",
+    "n_queries",
+    "n_seen",
+    "n_unseen",
+    "n_unseen_raw",
+    "n_total",
+    "skr",
+    "t",
+    "k",
+    "k_source",
+    "negative",
+    "theorem1_bound",
+    "within_bound",
+    "std_error",
+)
+"""The figures an :class:`EstimateReport` copies from the :class:`Summary` under the same name."""
+
+
 def _report(
     summary: Summary, notes: tuple[str, ...], observations: Observations | None, label: str | None
 ) -> EstimateReport:
     boot, sel = summary.bootstrap, summary.selection
+    reason = None if boot is None else boot.reason
     return EstimateReport(
-        estimator=summary.estimator,
-        n_observations=summary.n_observations,
-        n_queries=summary.n_queries,
-        n_seen=summary.n_seen,
-        n_unseen=summary.n_unseen,
-        n_unseen_raw=summary.n_unseen_raw,
-        n_total=summary.n_total,
-        skr=summary.skr,
-        t=summary.t,
-        k=summary.k,
-        k_source=summary.k_source,
-        interval=summary.interval,
+        **{name: getattr(summary, name) for name in _COPIED},
+        interval=None if reason else summary.interval,
         parameters=MappingProxyType(dict(summary.parameters)),
-        negative=summary.negative,
-        theorem1_bound=summary.theorem1_bound,
-        within_bound=summary.within_bound,
-        std_error=summary.std_error,
         selection=None
         if sel is None
         else KSelectionSummary(sel.candidates, sel.nmse, sel.fractions, sel.n_shuffles, sel.method, sel.seed),
@@ -94,6 +101,7 @@ def _report(
             boot.unseen,
             boot.total,
             boot.skr,
+            reason=reason,
         ),
         notes=notes,
         source=label,

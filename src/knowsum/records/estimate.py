@@ -67,6 +67,9 @@ class BootstrapSummary:
         unseen: Interval of ``Û(t)``.
         total: Interval of ``N̂_tot``.
         skr: Interval of ``SKR(t)``.
+        reason: Why the intervals are not shown (``"too few observations"``: every resample gave
+            the same ``Û*``, so ``[Û, Û]`` is no interval at all; or a log-normal interval around
+            ``Û = 0``, a point whatever the resamples), or ``None`` when they are shown.
     """
 
     n_resamples: int
@@ -77,6 +80,7 @@ class BootstrapSummary:
     unseen: Interval
     total: Interval
     skr: Interval
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

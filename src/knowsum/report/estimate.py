@@ -48,10 +48,18 @@ INTERVAL_TITLES = {
 _K_SOURCES = {"given": "given", "default": "default", "formula": "OSW formula ⌈½·log₃(n t²/(t−1))⌉"}
 
 
-def _fmt(x: float | None, digits: int = 1) -> str:
+_LARGE = 1e9
+"""From this size on a figure is shown in 3 significant digits (``2.09e+11``), not as a long integer."""
+
+
+def _fmt(x: float | None, digits: int = 1, *, whole: bool = True) -> str:
+    """A figure as the table shows it: ``—`` when missing, ``digits`` decimals (integers without
+    decimals when ``whole``), thousands separated, 3 significant digits from :data:`_LARGE` on."""
     if x is None:
         return "—"
-    if isinstance(x, int) or (float(x).is_integer() and abs(x) >= 1):
+    if abs(x) >= _LARGE:
+        return f"{x:.3g}"
+    if whole and (isinstance(x, int) or (float(x).is_integer() and abs(x) >= 1)):
         return f"{x:,.0f}"
     return f"{x:,.{digits}f}"
 
@@ -113,7 +121,7 @@ def _body(report: EstimateReport) -> list[str]:
     intervals = (boot.unseen, boot.total, boot.skr) if boot else (None, None, None)
     clamped = report.n_unseen_raw < 0
     beside = (
-        (f"raw Û(t) = {report.n_unseen_raw:,.1f}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
+        (f"raw Û(t) = {_fmt(report.n_unseen_raw)}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
         if clamped
         else ("", "", "")
     )
@@ -127,8 +135,11 @@ def _body(report: EstimateReport) -> list[str]:
         beside,
         strict=True,
     ):
-        shown = "—" if iv is None else f"[{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]"
-        rows.append((label, _fmt(value, digits) if clamped else f"{value:,.{digits}f}", f"{shown}   {mark}"))
+        if boot is not None and boot.reason is not None:
+            shown = f"n/a: {boot.reason}"
+        else:
+            shown = "—" if iv is None else f"[{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]"
+        rows.append((label, _fmt(value, digits, whole=clamped), f"{shown}   {mark}"))
     return [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows]
 
 
@@ -158,8 +169,12 @@ def estimate_json(report: EstimateReport) -> dict[str, Any]:
     """The ``--json`` object: the estimate, its interval, the choice of ``k``, the bootstrap, the
     diagnostics and the notes in the statistics layer's layout (:func:`~knowsum.stats.summary.summary_dict`),
     then the file read; NaN and infinities become ``None``."""
-    record = {
-        **summary_dict(report),
+    record = summary_dict(report)
+    boot = report.bootstrap
+    if boot is not None and boot.reason is not None:  # a bootstrap that could not vary: no interval
+        record |= {"interval": None, "interval_total": None, "interval_skr": None}
+    record |= {
+        "interval_reason": None if boot is None else boot.reason,
         "file": report.source,
         "format": report.format,
         "format_detected": report.format_detected,

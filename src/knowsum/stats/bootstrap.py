@@ -12,11 +12,19 @@ with ``v`` the bootstrap variance of ``Û*`` — its lower end of ``N̂_tot`` is
 estimate*, ``[θ̂ − (mean* − q*_{α/2}), θ̂ + (q*_{1−α/2} − mean*)]``, as copia reports them: the
 bootstrap world contains no unseen items, so the resampled ``Û*`` are biased low and the raw
 percentile interval can miss ``θ̂`` altogether (it does on Fisher's butterflies).
+
+An interval that cannot vary is not shown as a 95 % interval: when every resample gives the same
+``Û*`` (one observation, one item, or every resample alike) the bootstrap cannot say how uncertain
+the estimate is, and its ``[Û, Û]`` says nothing (:data:`DEGENERATE_REASON`, with a ``degenerate
+bootstrap`` :class:`~knowsum.stats.StatsWarning`); a log-normal interval around ``Û = 0`` is the
+point ``[0, 0]`` whatever the resamples do (:data:`ZERO_REASON`). :attr:`BootstrapResult.reason`
+carries the reason and pages print ``n/a: REASON`` instead of the interval.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -25,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from knowsum.stats import _resample as rs
-from knowsum.stats._errors import StatsError
+from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats.intervals import IntervalMethod, intervals
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import (
@@ -37,9 +45,22 @@ from knowsum.stats.unseen import (
     plan_estimator,
 )
 
-__all__ = ["BootstrapResult", "bootstrap", "bootstrap_plan", "bootstrap_plans"]
+__all__ = [
+    "DEGENERATE_REASON",
+    "ZERO_REASON",
+    "BootstrapResult",
+    "bootstrap",
+    "bootstrap_plan",
+    "bootstrap_plans",
+]
 
 Interval = tuple[float, float]
+
+DEGENERATE_REASON = "too few observations"
+"""Why the interval of a degenerate bootstrap is not shown (pages print ``n/a: too few observations``)."""
+ZERO_REASON = "Û(t) = 0, where a log-normal interval is a point"
+"""Why a log-normal interval around ``Û = 0`` is not shown (a percentile interval follows the
+resamples)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -60,6 +81,9 @@ class BootstrapResult:
         unseen_draws: ``Û(t)`` of every resample (read-only).
         seen_draws: ``N_seen`` of every resample (read-only).
         n_nonfinite: Resamples whose SKR was undefined (``N̂_tot = 0``); left out of its interval.
+        reason: Why the intervals say nothing about the uncertainty and are shown as
+            ``n/a: REASON`` (:data:`DEGENERATE_REASON`: every resample gave the same ``Û*``;
+            :data:`ZERO_REASON`: a log-normal interval around ``Û = 0``), or ``None``.
     """
 
     estimator: str
@@ -75,6 +99,12 @@ class BootstrapResult:
     unseen_draws: NDArray[np.float64]
     seen_draws: NDArray[np.int64]
     n_nonfinite: int
+    reason: str | None = None
+
+    @property
+    def degenerate(self) -> bool:
+        """Whether the intervals cannot vary and are not to be shown (see :attr:`reason`)."""
+        return self.reason is not None
 
 
 BatchStats = tuple[NDArray[np.float64], NDArray[np.int64]]
@@ -182,6 +212,19 @@ def _result(
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)
     found = intervals(interval, point.n_seen, point.estimate, unseen, seen, level)
+    spread = float(np.ptp(unseen)) if unseen.size else 0.0
+    reason = None
+    if spread <= 1e-12 * max(1.0, abs(float(unseen[0]) if unseen.size else 0.0)):
+        reason = DEGENERATE_REASON
+        warnings.warn(
+            f"degenerate bootstrap: all {unseen.size:,} resamples give {plan.name}'s Û(t) = "
+            f"{float(unseen[0]) if unseen.size else math.nan:.4g}, so its spread cannot be measured "
+            f"({DEGENERATE_REASON}); the {level:.0%} interval is not shown",
+            StatsWarning,
+            stacklevel=4,
+        )
+    elif found.method == "lognormal" and point.estimate <= 0:
+        reason = ZERO_REASON
     unseen.setflags(write=False)
     seen.setflags(write=False)
     return BootstrapResult(
@@ -198,6 +241,7 @@ def _result(
         unseen_draws=unseen,
         seen_draws=seen,
         n_nonfinite=int(np.sum(~np.isfinite(skr))),
+        reason=reason,
     )
 
 

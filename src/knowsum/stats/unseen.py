@@ -18,6 +18,12 @@ species-richness software (SpadeR's and iNEXT's estimates of the undetected rich
 negative) — so that ``N̂_tot ≥ N_seen`` and ``SKR ∈ (0, 1]``; the value as computed stays in
 :attr:`UnseenEstimate.raw` and a :class:`~knowsum.stats.StatsWarning` says so. KnowSum (eq. 1)
 states no rule for a negative value; this clamp goes beyond the paper.
+
+Tiny samples are estimated as asked but never quietly: :mod:`knowsum.stats._smallsample` warns
+(``tiny sample``, ``no singletons``, ``Good–Toulmin beyond t = 1``) and names the cause of a
+negative value (``k`` too deep for the sample, or Good–Toulmin beyond ``t = 1``).
+
+``k`` is bounded to ``[1, MAX_K]`` as in the census configuration.
 """
 
 from __future__ import annotations
@@ -34,12 +40,15 @@ from numpy.typing import NDArray
 
 from knowsum.stats import weights as w
 from knowsum.stats._errors import StatsError, StatsWarning
+from knowsum.stats._smallsample import TINY_SAMPLE, warn_small_sample
 from knowsum.stats.prevalence import Prevalence
 
 __all__ = [
     "DEFAULT_K",
     "DEFAULT_T",
     "ESTIMATORS",
+    "MAX_K",
+    "TINY_SAMPLE",
     "Chao1Form",
     "Curve",
     "Diagnostics",
@@ -57,6 +66,8 @@ DEFAULT_T = 100.0
 """KnowSum §5.2: estimates saturate around t = 80, so t = 100 is the default."""
 DEFAULT_K = 8
 """KnowSum §5.2, Fig. 9: most models do best at k = 8 (use held-out selection when you can)."""
+MAX_K = 50
+"""Largest truncation level accepted (KnowSum uses 6–10; the weights grow like ``t^k``)."""
 
 Chao1Form = Literal["bias-corrected", "classic"]
 Params = Mapping[str, float | int | str]
@@ -212,8 +223,8 @@ def plan_estimator(
     if estimator not in ESTIMATORS:
         raise StatsError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
     t = w.check_t(t)
-    if k is not None:
-        w.check_k(k)
+    if k is not None and w.check_k(k) > MAX_K:
+        raise StatsError(f"k must be 'auto' or an integer in [1, {MAX_K}], got {k}")
     return ESTIMATORS[estimator](prev.n_observations, t, k)
 
 
@@ -243,14 +254,7 @@ def chao1_total(
 def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnostics) -> UnseenEstimate:
     if not math.isfinite(value):
         raise StatsError(f"{plan.name} gave a non-finite estimate ({value}); use the smoothed estimator 'et'")
-    if value < 0:
-        warnings.warn(
-            f"{plan.name}: the estimated number of unseen items is negative (raw Û = {value:.4g}); "
-            "reported as Û = 0, N̂_tot = N_seen (as SpadeR and iNEXT do). The sample is too small for "
-            "this t: take more queries, a smaller t, or the held-out k (k = auto)",
-            StatsWarning,
-            stacklevel=4,
-        )
+    warn_small_sample(plan, prev, value)
     return UnseenEstimate(
         estimator=plan.name,
         raw=value,
