@@ -4,6 +4,10 @@ Each function builds and returns one ``matplotlib.figure.Figure`` (never touchin
 state, so it is thread-safe and leaks nothing); :func:`to_png` renders it to PNG bytes and closes
 it, :func:`save` writes it to a file. Instruments compose these into their own figures, e.g. the
 census prevalence histogram (KnowSum paper Fig. 4) is :func:`bars` with a log y axis.
+
+Rendering never writes to stderr: a label holding a character the font lacks (an emoji in a model's
+answer) is drawn as the font's missing-glyph box, and matplotlib's ``Glyph … missing from font``
+warning, which would name a source file of matplotlib, is kept out of the user's terminal.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,6 +68,8 @@ def bars(
     log_y: bool = False,
     color: str = PALETTE[0],
     annotate: bool = False,
+    y_range: tuple[float, float] | None = None,
+    show_zeros: bool = False,
 ) -> Any:
     """A vertical bar chart of ``heights`` at positions ``x``.
 
@@ -71,11 +78,26 @@ def bars(
         heights: bar heights (e.g. n_s).
         log_y: logarithmic y axis (zero-height bars are simply not drawn).
         annotate: write each height above its bar.
+        y_range: the y axis limits (e.g. ``(0, 1)`` for an accuracy), whatever the heights.
+        show_zeros: draw a zero-height bar as a thick stub on the axis, labelled ``0``, so that a
+            bucket measured at 0 is told apart from one not drawn (an all-zero chart is not blank).
     """
     fig, ax = new_figure()
     ax.bar(list(x), list(heights), color=color, width=0.8)
     if log_y and any(h > 0 for h in heights):
         ax.set_yscale("log")
+    if y_range is not None:
+        ax.set_ylim(*y_range)
+    if show_zeros and not log_y:
+        zeros = [xi for xi, hi in zip(x, heights, strict=True) if hi == 0]
+        if zeros:
+            top = ax.get_ylim()[1]
+            ax.hlines(
+                [0.0] * len(zeros), [z - 0.4 for z in zeros], [z + 0.4 for z in zeros], colors=color, lw=4
+            )
+            for z in zeros:
+                ax.annotate("0", (z, 0.0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7)
+            ax.set_ylim(bottom=min(ax.get_ylim()[0], -0.02 * top))
     if annotate:
         for xi, hi in zip(x, heights, strict=True):
             if hi > 0:
@@ -342,9 +364,17 @@ def radar(
 
 
 def to_png(fig: Any, dpi: int = 100) -> bytes:
-    """Render ``fig`` to PNG bytes and release it."""
+    """Render ``fig`` to PNG bytes and release it (a glyph missing from the font is drawn as a box,
+    without matplotlib's warning)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r"Glyph \d+ .*missing from (current )?font", category=UserWarning
+        )
+        warnings.filterwarnings(
+            "ignore", message=r"Matplotlib currently does not support", category=UserWarning
+        )
+        fig.savefig(buf, format="png", dpi=dpi)
     fig.clear()
     return buf.getvalue()
 

@@ -93,16 +93,21 @@ def recall_figures(result: RecallResult) -> dict[str, Any]:
             title=f"Accuracy per bucket — {result.model} on {result.kb} (cf. paper Fig. 2)",
             xlabel=_BUCKET_AXIS,
             ylabel="accuracy",
+            y_range=(0.0, 1.0),
+            show_zeros=True,  # a bucket at accuracy 0 is a stub on the axis, not a blank
         )
-        figs["rb"] = plots.bars(
-            xs,
-            [b.r_b or 0.0 for b in pop.buckets],
-            title=f"R_B of the top-{pop.top_k_used} repeated wrong IDs (cf. paper Fig. 3)",
-            xlabel=_BUCKET_AXIS,
-            ylabel="R_B (1 = uniform)",
-        )
-        for name in ("accuracy", "rb"):  # bucket numbers are integers
-            figs[name].axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+        if pop.top_k_used:  # without a repeated wrong ID there is no R_B to draw (the page says so)
+            figs["rb"] = plots.bars(
+                xs,
+                [b.r_b or 0.0 for b in pop.buckets],
+                title=f"R_B of the top-{pop.top_k_used} repeated wrong IDs (cf. paper Fig. 3)",
+                xlabel=_BUCKET_AXIS,
+                ylabel="R_B (1 = uniform)",
+                show_zeros=True,
+            )
+        for fig in (figs["accuracy"], figs.get("rb")):  # bucket numbers are integers
+            if fig is not None:
+                fig.axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     main, second = _main_readings(result)
     what = f"{result.model} on {result.kb}"
     if main:

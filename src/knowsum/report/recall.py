@@ -129,7 +129,11 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
         ),
         h.table(["statistic", "value", "p-value"], stats, numeric=[False, True, True]),
         imgs.get("accuracy", h.Markup("")),
-        imgs.get("rb", h.Markup("")),
+        imgs.get("rb", h.Markup(""))
+        if pop.top_k_used
+        else h.paragraph(
+            "No repeated wrong IDs: no wrong ID was given twice, so R_B (paper Fig. 3) is not drawn."
+        ),
         h.table(
             [
                 "bucket",
@@ -149,7 +153,9 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
             numeric=[True] * 12,
             caption="Per-bucket statistics",
         ),
-        h.table(["repeated wrong ID", "times", "bucket"], top, caption="Most repeated wrong IDs"),
+        h.table(["repeated wrong ID", "times", "bucket"], top, caption="Most repeated wrong IDs")
+        if top
+        else h.Markup(""),
     )
 
 
