@@ -73,9 +73,10 @@ def test_compare_at_default_coverage_is_inext_estimate_d(
                          capsys)  # fmt: skip
     assert code == 0
     assert "ranked at equal sample coverage C = 0.5 (given)" in out and "rank N_tot(t)" in out
-    band = json.loads(
-        _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--json"], capsys)[1]
-    )
+    page = tmp_path / "cmp.html"
+    args = ["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--json", "--html", str(page)]
+    band = json.loads(_main(args, capsys)[1])
+    assert "Ranking at equal coverage" in page.read_text() and "rank at C" in page.read_text()
     for row in band["at_coverage"]["rows"]:
         assert row["lower"] <= row["richness"] <= row["upper"]
 
