@@ -33,11 +33,23 @@ class PopularityRow:
     n_annotations: int | None = None
 
 
-def _sep(line: str) -> str:
-    for sep in ("\t", ";", ","):
-        if sep in line:
-            return sep
-    raise ValueError("no separator")
+def _count(path: Path, no: int, line: str, cols: list[str], i: int, field: str) -> int:
+    """Field ``i`` of a row as a count ``>= 0``, or one line naming file, line, field and value."""
+    raw = cols[i].strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or value < 0:
+        problem = "is not a whole number" if value is None else "is negative"
+        raise InputFileError(
+            path,
+            f"field {field} {raw!r} (column {i + 1}) {problem}: a popularity is a whole number >= 0; "
+            "correct it, or remove the line",
+            no,
+            line,
+        )
+    return value
 
 
 def load_popularity(kb: str | None = None, path: Path | None = None) -> list[PopularityRow]:
@@ -67,27 +79,25 @@ def load_popularity(kb: str | None = None, path: Path | None = None) -> list[Pop
     for no, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            cols = line.split(_sep(line))
-            if len(cols) >= 4:
-                rows.append(
-                    PopularityRow(
-                        cols[0].strip(),
-                        cols[1:-2][0] if len(cols) == 4 else ";".join(cols[1:-2]),
-                        int(cols[-1]),
-                        int(cols[-2]),
-                    )
-                )
-            elif len(cols) in (2, 3):
-                rows.append(PopularityRow(cols[0].strip(), cols[1] if len(cols) == 3 else "", int(cols[-1])))
-            else:
-                raise ValueError("expected 2 to 4 columns")
-        except ValueError as exc:
-            if no == 1 and not rows:  # a header row
-                continue
+        sep = next((c for c in ("\t", ";", ",") if c in line), None)
+        cols = line.split(sep) if sep is not None else [line]
+        if no == 1 and not rows and not any(ch.isdigit() for ch in cols[0] + cols[-1]):
+            continue  # a header row ("id,count"): neither the ID nor the count holds a digit
+        if len(cols) < 2:
             raise InputFileError(
-                path, f"expected ID<sep>[label<sep>[annotations<sep>]]count ({exc})", no, line
-            ) from exc
+                path,
+                "expected ID<sep>[label<sep>[annotations<sep>]]count (<sep>: tab, ; or ,), found one field",
+                no,
+                line,
+            )
+        if len(cols) >= 4:
+            label = cols[1] if len(cols) == 4 else ";".join(cols[1:-2])
+            count = _count(path, no, line, cols, len(cols) - 1, "n_web_occurrences")
+            annotations = _count(path, no, line, cols, len(cols) - 2, "n_annotations")
+            rows.append(PopularityRow(cols[0].strip(), label, count, annotations))
+        else:
+            count = _count(path, no, line, cols, len(cols) - 1, "count")
+            rows.append(PopularityRow(cols[0].strip(), cols[1] if len(cols) == 3 else "", count))
     if not rows:
         raise InputFileError(path, "no rows")
     return rows
