@@ -11,7 +11,7 @@ import pytest
 from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameError
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.profile import BUDGETS, ProfileRun, load_budget, load_profile, plan_profile, run_profile
-from tests.profile._tiny import FailingBackend, answer, tiny_plan
+from tests.profile._tiny import XSS, FailingBackend, answer, tiny_plan
 
 pytestmark = pytest.mark.realdata
 
@@ -156,3 +156,19 @@ def test_an_unknown_budget_and_a_foreign_folder_are_refused(tmp_path: Path) -> N
             run_profile(plan, MockBackend(answer), store=store, out=out, progress=False)
         assert store.count() == 0
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_the_page_in_headless_chromium_shows_the_reply_as_text(
+    finished: tuple[ProfileRun, Path, int], browser_bin: str
+) -> None:
+    from tests.report._cdp import inspect_report
+
+    page, errors = inspect_report(browser_bin, finished[0].report, "profile-mock.png")
+    assert errors == []
+    assert page["pwned"] is None and page["scripts"] == 0
+    assert XSS in page["text"]  # shown as text, never run
+    assert {name for name, done, width in page["plots"] if done and width > 100} == {
+        "strip-census",
+        "strip-recall",
+        "strip-genebench",
+    }

@@ -135,7 +135,10 @@ def recall_measures(result: RecallResult, run: str) -> list[Measure]:
             "equally; the paper scores every label, where unpopular concepts dominate — not the same estimand"
         )
     elif cfg.get("select") == "sample":
-        caveats.append(f"a random sample of {s.n} labels; the paper scores every label")
+        caveats.append(
+            f"a random sample of {s.n} labels (no popularity table for {kb} here, so no buckets and no ρ); "
+            "the paper scores every label"
+        )
     caveats.append(_release(result.kb_releases))
     out: list[Measure] = []
     if not result.invariance:  # an invariance run adds its ρ; its sample's accuracy is the main run's job

@@ -11,15 +11,17 @@ Per instrument, over its *distinct* requests (two runs sharing a request count i
   ``completion_tokens_expected``: stored as generated, pending ones at this model's measured
   fraction of max_tokens (from this plan's stored responses, else from every response of the model
   in the store; ``None`` without any);
-- ``seconds_expected``: pending expected completion tokens × measured seconds per token (Σ latency /
-  Σ completion tokens of the same responses) ÷ requests decoded in parallel; ``--probe`` first
-  answers a few pending requests of each instrument (stored, so not asked again by the run);
+- ``seconds_expected``: pending expected completion tokens × measured wall seconds per generated
+  token of the same responses (their busy time from the arrival times, idle gaps over two minutes
+  left out, over their completion tokens — so batching and concurrency are in it); ``--probe``
+  first answers a few pending requests of each instrument (stored, so not asked again by the run);
 - cost at ``price_in``/``price_out`` USD per million tokens: ``cost_usd`` with the upper bound,
   ``cost_expected_usd`` with the expected completion tokens.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +36,8 @@ __all__ = ["ProfilePlan", "plan_profile"]
 
 PROBE_PER_INSTRUMENT = 2
 """Requests ``--probe`` answers per instrument before estimating the time."""
+IDLE_GAP = 120.0
+"""Seconds between two stored responses beyond which the model was idle (another session)."""
 
 
 @dataclass(frozen=True)
@@ -57,13 +61,20 @@ class _Rates:
 
 
 def _rates(responses: Sequence[Response]) -> _Rates:
+    """The completion fraction Σ completion / Σ max_tokens, and the wall time per generated token:
+    the busy time — gaps between consecutive arrivals, idle gaps over :data:`IDLE_GAP` left out, plus
+    the first response's latency — over Σ completion tokens. Arrival times, not latencies, because
+    a batched or concurrent backend overlaps its requests' latencies."""
     ok = [r for r in responses if r.ok and r.completion_tokens > 0]
     if not ok:
         return _Rates(None, None, 0)
     c_tok = sum(r.completion_tokens for r in ok)
     budget = sum(r.request.params.max_tokens for r in ok)
-    lat = sum(r.latency for r in ok)
-    return _Rates(min(1.0, c_tok / budget) if budget else None, lat / c_tok if lat > 0 else None, len(ok))
+    times = sorted(r.created for r in ok)
+    first = min(ok, key=lambda r: r.created)
+    busy = sum(b - a for a, b in itertools.pairwise(times) if b - a <= IDLE_GAP)
+    busy += min(max(0.0, first.latency), IDLE_GAP)
+    return _Rates(min(1.0, c_tok / budget) if budget else None, busy / c_tok, len(ok))
 
 
 def _model_rates(backend: Backend, store: ResponseStore | None) -> _Rates:
@@ -97,10 +108,6 @@ def _counter(backend: Backend) -> tuple[Counter, bool]:
     return estimate, True
 
 
-def _parallel(backend: Backend) -> int:
-    return max(1, int(getattr(backend, "n_parallel", 1) or 1), int(backend.concurrency or 1))
-
-
 def _cost(
     prompt: int, completion: int | None, price_in: float | None, price_out: float | None
 ) -> float | None:
@@ -116,7 +123,6 @@ def _instrument(
     count: Counter,
     estimated: bool,
     model: _Rates,
-    parallel: int,
     prices: tuple[float | None, float | None],
 ) -> InstrumentPlan:
     done = [stored[k] for k in keys if k in stored]
@@ -135,7 +141,7 @@ def _instrument(
     if not pending:
         seconds = 0.0
     elif expected_pending is not None and rates.seconds_per_token is not None:
-        seconds = round(expected_pending * rates.seconds_per_token / parallel, 1)
+        seconds = round(expected_pending * rates.seconds_per_token, 1)
     completion = done_tokens + upper_pending
     return InstrumentPlan(
         requests=len(keys),
@@ -204,16 +210,13 @@ def plan_profile(
             sample_sync(backend, few, store=store, progress=False)
     count, estimated = _counter(backend)
     model = _model_rates(backend, store)
-    parallel = _parallel(backend)
     parts: dict[str, InstrumentPlan] = {}
     for name, rs in reqs.items():
         stored = {r.key: r for r in store.responses(keys[name], errors=False)} if store is not None else {}
-        parts[name] = _instrument(
-            rs, keys[name], stored, count, estimated, model, parallel, (price_in, price_out)
-        )
+        parts[name] = _instrument(rs, keys[name], stored, count, estimated, model, (price_in, price_out))
     values = list(parts.values())
     time_source = (
-        f"latencies of {model.n} stored responses of this model"
+        f"arrival times of {model.n} stored responses of this model (wall time per token)"
         if model.n
         else "no stored response of this model yet: run with --probe, or after a first run"
     )

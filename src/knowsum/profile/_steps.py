@@ -5,9 +5,10 @@ Each step is an ordinary run of one instrument, written to ``OUT/<step name>``:
 - census: one run per task and criterion, ``census-<task>-<criterion>``; the criteria of a task
   share their responses (the prompt and sampling do not depend on the criterion), so the second
   criterion asks the model nothing;
-- recall: ``recall-<kb>`` on a popularity-stratified sample (K concepts per bucket) or on every
-  label, and ``recall-<kb>-invariance`` with PI-1/2/3 on ``invariance_per_bucket`` concepts per
-  bucket (its temperature-0 answers are the main run's when the concepts overlap);
+- recall: ``recall-<kb>`` on a popularity-stratified sample (K concepts per bucket; a random
+  sample of K × buckets concepts for a KB without a popularity table, ICD-10) or on every label,
+  and ``recall-<kb>-invariance`` with PI-1/2/3 on ``invariance_per_bucket`` concepts per bucket
+  (its temperature-0 answers are the main run's when the concepts overlap);
 - genebench: ``genebench-balanced`` (``per_type`` questions per stratum) or ``genebench-paper``.
 
 :func:`step_requests` rebuilds the requests exactly as the instrument's entry point does (same
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from knowsum.census import CensusConfig, resolve_task
 from knowsum.genebench import (
@@ -30,7 +31,7 @@ from knowsum.genebench import (
     messages,
     token_budgets,
 )
-from knowsum.kb import Ontology, load_ontology
+from knowsum.kb import POPULARITY_FILES, Ontology, load_ontology
 from knowsum.models import GenerationParams, Request, make_requests
 from knowsum.profile._budget import Budget
 from knowsum.recall import RecallConfig, invariance_requests, prepare, render_prompt
@@ -68,6 +69,14 @@ def _census(budget: Budget) -> Iterator[Step]:
             yield Step("census", f"census-{task}-{criterion}", cfg, f"census {task} ({criterion})")
 
 
+def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
+    """K concepts per popularity bucket where the KB has a popularity table; elsewhere (ICD-10) a
+    random sample of the same size, K × buckets (no buckets, so no popularity ρ)."""
+    if kb in POPULARITY_FILES:
+        return {"select": "stratified", "per_bucket": per_bucket}
+    return {"select": "sample", "sample": per_bucket * n_buckets}
+
+
 def _recall(budget: Budget) -> Iterator[Step]:
     b = budget.recall
     if b is None:
@@ -77,16 +86,11 @@ def _recall(budget: Budget) -> Iterator[Step]:
         if b.select == "all":
             cfg = RecallConfig(kb=kb, select="all", **common)
         else:
-            cfg = RecallConfig(kb=kb, select="stratified", per_bucket=b.per_bucket, **common)
+            cfg = RecallConfig(kb=kb, **_selection(kb, b.per_bucket, b.n_buckets), **common)
         yield Step("recall", f"recall-{kb}", cfg, f"recall {kb}")
         if b.invariance and kb in b.invariance_kbs:
-            inv = RecallConfig(
-                kb=kb,
-                select="stratified",
-                per_bucket=b.invariance_per_bucket,
-                invariance=b.invariance,
-                **common,
-            )
+            sel = _selection(kb, b.invariance_per_bucket, b.n_buckets)
+            inv = RecallConfig(kb=kb, invariance=b.invariance, **sel, **common)
             yield Step("recall", f"recall-{kb}-invariance", inv, f"recall {kb} invariance")
 
 

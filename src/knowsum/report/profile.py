@@ -65,17 +65,19 @@ def _card(r: ProfileResult) -> h.Markup:
             h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(fmt(m, m.value))}</b>'),
             _interval(m),
             _published_range(m),
-            m.method,
         ]
         for m in r.measures()
     ]
     measures = h.table(
-        ["instrument", "measure", "value", "95 % interval", "papers' models", "method"],
+        ["instrument", "measure", "value", "95 % interval", "papers' models"],
         rows,
-        numeric=[False, False, True, True, True, False],
+        numeric=[False, False, True, True, True],
         caption="Every measure of this profile; the papers' range is over the models each paper published.",
     )
-    return h.section("The card", facts, measures, anchor="card")
+    methods = dict.fromkeys(m.method for m in r.measures())
+    items = "".join(f"<li>{h.escape(x)}</li>" for x in methods)
+    how = h.Markup(f"<details open><summary>How each value was computed</summary><ul>{items}</ul></details>")
+    return h.section("The card", facts, measures, how, anchor="card")
 
 
 def _references(measures: Sequence[Measure], model: str) -> h.Markup | None:
