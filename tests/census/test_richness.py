@@ -143,3 +143,20 @@ def test_invariants_coverage_chao_hill(counts: list[int], incidence: bool) -> No
     assert all(x is None or math.isfinite(x) for x in info.hill.estimated)
     assert (None in info.hill.estimated) == any("undefined" in n for n in info.notes)
     RichnessInfo.model_validate_json(info.model_dump_json())  # what result.json holds reads back
+
+
+def test_a_one_observation_census_says_its_numbers_say_little(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = tmp_path / "one.jsonl"
+    items.write_text(json.dumps({"query": "Q1", "items": ["a"]}) + "\n")
+    code = main(["census", "score", str(items), "--json", "--out", str(tmp_path / "run")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    hill = json.loads(out)["richness"]["hill"]
+    assert hill["estimated"][2] is None  # 1 / Σ X(X−1)/(n(n−1)) is 0/0 with n = 1: undefined, not inf
+    assert hill["lower"] == [None, None, None] and hill["upper"] == [None, None, None]  # never [1, 1]
+    assert "tiny sample: coverage, Chao estimate and Hill numbers from 1 observation (fewer than 20)" in err
+    assert "Hill numbers q=2: undefined on this sample" in err
+    assert "Hill numbers q=0, q=1: no interval, every bootstrap replicate gave the same value" in err
+    assert "undefined (observed 1)" in summary_table(load_result(tmp_path / "run"))

@@ -258,6 +258,7 @@ def analyse(
             sample_of(prev, cfg.count), n_bootstrap=cfg.n_bootstrap, level=cfg.level, seed=cfg.seed
         )
         timings["richness"] = time.perf_counter() - t0
+        notes.extend(fields["richness"].notes)
     n_obs = prev.n_observations if prev is not None else 0
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}

@@ -101,23 +101,39 @@ def _chao(data: Abundance | Incidence, level: float) -> ChaoEstimate:
     )  # fmt: skip
 
 
-def _hill(data: Abundance | Incidence, n_bootstrap: int, level: float, seed: int) -> tuple[HillEstimate, str]:
-    note = ""
+def _hill(
+    data: Abundance | Incidence, n_bootstrap: int, level: float, seed: int
+) -> tuple[HillEstimate, list[str]]:
+    notes = []
     try:
         h = hill_numbers(data, n_bootstrap=n_bootstrap, conf=level, seed=seed)
-    except StatsError as exc:  # the bootstrap cannot vary: give the estimates without an interval
-        note = f"Hill numbers: no bootstrap interval ({exc})"
+    except StatsError as exc:  # too few informative replicates: the estimates without an interval
+        notes.append(f"Hill numbers: no bootstrap interval ({exc})")
         h = hill_numbers(data, n_bootstrap=0, conf=level)
     estimated = _finite(h.estimated)
     undefined = [f"q={q}" for q, x in zip(h.q, estimated, strict=True) if x is None]
     if undefined:
-        note = f"Hill numbers {', '.join(undefined)}: undefined on this sample (too few repeated items)"
+        notes.append(
+            f"Hill numbers {', '.join(undefined)}: undefined on this sample (too few repeated items)"
+        )
     lower = None if h.lower is None else _finite(h.lower)
     upper = None if h.upper is None else _finite(h.upper)
+    if h.std_error is not None and lower is not None and upper is not None:
+        flat = [i for i, sd in enumerate(h.std_error) if not sd > 0]  # the bootstrap could not vary
+        flat = [i for i in flat if estimated[i] is not None]  # (an undefined one is said above)
+        for i in flat:
+            lower[i] = upper[i] = None
+        if flat:
+            qs = ", ".join(f"q={h.q[i]}" for i in flat)
+            notes.append(f"Hill numbers {qs}: no interval, every bootstrap replicate gave the same value")
     return HillEstimate(
         q=list(h.q), observed=[float(x) for x in h.observed], estimated=estimated,
         lower=lower, upper=upper, n_bootstrap=h.n_bootstrap, level=level, method=HILL_METHOD,
-    ), note  # fmt: skip
+    ), notes  # fmt: skip
+
+
+TINY = 20
+"""Below this many observations (abundance) or responses (incidence) the notes call the sample tiny."""
 
 
 def _finite(values: Iterable[float]) -> list[float | None]:
@@ -134,8 +150,12 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
         level: Confidence level of the intervals.
         seed: Seed of the Hill bootstrap.
     """
-    hill, note = _hill(data, n_bootstrap, level, seed)
+    hill, notes = _hill(data, n_bootstrap, level, seed)
     kind: DataKind = "incidence" if isinstance(data, Incidence) else "abundance"
+    if data.size < TINY:
+        unit = ("response" if kind == "incidence" else "observation") + ("" if data.size == 1 else "s")
+        notes.insert(0, f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
+                        f"(fewer than {TINY}) say little; collect more")  # fmt: skip
     return RichnessInfo(
         data=kind,
         size=data.size,
@@ -143,5 +163,5 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
         coverage_method=COVERAGE_METHODS[kind],
         chao=_chao(data, level),
         hill=hill,
-        notes=[note] if note else [],
+        notes=notes,
     )

@@ -90,10 +90,8 @@ def richness_section(result: CensusResult) -> h.Markup | None:
         "the Chao estimate is a lower bound on the number of distinct items; Hill numbers of order 1 and 2 "
         "weigh items by how often the model names them."
     )
-    notes = [h.paragraph(n) for n in info.notes]
     return h.section(
         "Coverage, Chao and Hill numbers",
         h.paragraph(intro),
         h.table(["quantity", "value", "method"], rows),
-        *notes,
     )
