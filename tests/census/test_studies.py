@@ -10,7 +10,7 @@ import pytest
 from knowsum.census import CensusConfig, load_result, run_census, run_prevalence, run_sweep, sweep_cells
 from knowsum.census._prompts import DISEASES_PROMPT, DISEASES_SIMPLE_PROMPT
 from knowsum.cli import main
-from knowsum.errors import ConfigError
+from knowsum.errors import ConfigError, InputError
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.stats import estimate_unseen, select_k
@@ -113,6 +113,13 @@ def test_sweep_cells_are_ordinary_resumable_runs(
     rerun = run_sweep(base, cells, again, store=store, out=tmp_path / "sweep")
     assert again.calls == []
     assert [r.n_total for _, r, _ in rerun.cells] == [r.n_total for _, r, _ in outcome.cells]
+    # the same folder with another criterion: every cell is checked first, nothing is asked
+    strict, third = base.model_copy(update={"criterion": "strict"}), _backend(texts)
+    with pytest.raises(InputError, match=r"T0.7-P1-A50-full holds a census run .*criterion=relaxed here"):
+        run_sweep(strict, cells, third, store=store, out=tmp_path / "sweep")
+    assert third.calls == []
+    replaced = run_sweep(strict, cells, third, store=store, out=tmp_path / "sweep", overwrite=True)
+    assert {r.criterion for _, r, _ in replaced.cells} == {"strict"}
 
 
 def test_sweep_cli_with_the_mock_model(

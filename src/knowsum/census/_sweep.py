@@ -21,10 +21,11 @@ from pydantic import ValidationError
 
 from knowsum._util import atomic_write, config_error
 from knowsum.census._config import CensusConfig, PromptVariant
-from knowsum.census._run import default_out, run_census
+from knowsum.census._run import census_identity, default_out, run_census
 from knowsum.census._tasks import resolve_task
 from knowsum.errors import ConfigError
 from knowsum.models import Backend, ResponseStore
+from knowsum.records import claim_run_dir
 from knowsum.records.census import CensusResult
 
 __all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells", "sweep_configs"]
@@ -116,6 +117,7 @@ def run_sweep(
     out: Path | None = None,
     progress: bool | None = None,
     echo: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> SweepOutcome:
     """Run one census per cell (``base`` with the cell's settings) and write the comparison page.
 
@@ -128,6 +130,7 @@ def run_sweep(
             ``out/<c.slug>``.
         progress: Progress bars (``None``: when stderr is a terminal).
         echo: Called with one line per notable step.
+        overwrite: Empty a cell folder that holds another run (else such a cell is refused).
 
     Raises:
         ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
@@ -139,11 +142,16 @@ def run_sweep(
     say = echo or (lambda _m: None)
     single = default_out(base, backend.model_id)
     root = out or single.with_name(f"sweep-{single.name}")
+    for cell, cfg, n_ans in configs:  # every cell folder is checked before anything is asked
+        identity = census_identity(cfg, resolve_task(cfg), backend.model_id)
+        claim_run_dir(root / cell.slug(n_ans), "census", identity, overwrite=overwrite)
     done: list[tuple[SweepCell, CensusResult, Path]] = []
     for i, (cell, cfg, n_ans) in enumerate(configs, 1):
         run_dir = root / cell.slug(n_ans)
         say(f"sweep: cell {i}/{len(configs)}: {cell.label(n_ans)} → {run_dir}")
-        outcome = run_census(cfg, backend, store=store, out=run_dir, progress=progress, echo=say)
+        outcome = run_census(
+            cfg, backend, store=store, out=run_dir, progress=progress, echo=say, overwrite=overwrite
+        )
         done.append((cell, outcome.result, run_dir))
     entries = [
         (cell.label(n_ans), r, f"{d.name}/report.html")

@@ -12,7 +12,14 @@ import click
 from knowsum.census import K_GRID, T_GRID, add_sensitivity, run_sweep, sweep_cells, sweep_configs
 from knowsum.cli._census_options import census_settings, default, estimation_options, opened
 from knowsum.cli._common import model_options, store_from, store_option
-from knowsum.cli._options import echo_json, finish, json_option, n_bootstrap_option, out_option
+from knowsum.cli._options import (
+    echo_json,
+    finish,
+    json_option,
+    n_bootstrap_option,
+    out_option,
+    overwrite_option,
+)
 from knowsum.errors import ConfigError
 from knowsum.report.census import sensitivity_tables, sweep_table
 
@@ -104,7 +111,8 @@ def sensitivity(
 )
 @estimation_options
 @store_option
-@out_option("Sweep directory [default: census-runs/sweep-TASK-MODEL].")
+@out_option("Sweep directory [default: census-runs/sweep-TASK[-strict][-incidence]-MODEL].")
+@overwrite_option
 @json_option
 def sweep(
     task: str,
@@ -113,6 +121,7 @@ def sweep(
     answers: str | None,
     variants: str,
     as_json: bool,
+    overwrite: bool,
     **kw: Any,
 ) -> None:
     """Run TASK once per setting and compare N_seen and N_tot (KnowSum Figs. 8-9 right).
@@ -135,8 +144,9 @@ def sweep(
     sweep_configs(base, cells)  # every cell is checked before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_sweep(
-            base, cells, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True)
-        )
+            base, cells, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True),
+            overwrite=overwrite,
+        )  # fmt: skip
     entries = [(label, r, str(d)) for label, (_, r, d) in zip(done.labels, done.cells, strict=True)]
     if as_json:
         echo_json(
