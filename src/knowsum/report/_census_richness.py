@@ -13,7 +13,14 @@ from knowsum.records.census import CensusResult, RichnessInfo
 from knowsum.report import _html as h
 from knowsum.report._tables import format_value
 
-__all__ = ["HILL_NAMES", "NOT_RECORDED", "richness_data", "richness_rows", "richness_section"]
+__all__ = [
+    "HILL_NAMES",
+    "NOT_RECORDED",
+    "richness_data",
+    "richness_rows",
+    "richness_section",
+    "richness_tiles",
+]
 
 HILL_NAMES = {0: "richness", 1: "exp(Shannon)", 2: "inverse Simpson"}
 NOT_RECORDED = "not in this record (written before coverage, Chao and Hill numbers were added)"
@@ -61,6 +68,20 @@ def richness_rows(result: CensusResult) -> list[list[Any]]:
     ]
     rows += [[name, cell] for name, cell in _hill_cells(info)]
     return rows
+
+
+def richness_tiles(result: CensusResult) -> list[tuple[str, Any, str]]:
+    """The page's key-number tiles after the headline: coverage and the Chao estimate, named."""
+    info = result.richness
+    if info is None:
+        return []
+    chao = info.chao
+    parts = [] if chao.std_error is None else [f"s.e. {format_value(chao.std_error)}"]
+    parts += [_interval(chao.interval).strip()] if chao.interval is not None else []
+    return [
+        ("coverage", info.coverage, "sample coverage Ĉ, Chao & Jost 2012"),
+        (_title(chao.name), chao.estimate, " ".join([*parts, "(a lower bound on the distinct items)"])),
+    ]
 
 
 def richness_data(result: CensusResult) -> dict[str, Any] | None:

@@ -38,7 +38,7 @@ from knowsum.report._census_rank import (
     ranking_figure,
     write_census_compare,
 )
-from knowsum.report._census_richness import richness_data, richness_rows, richness_section
+from knowsum.report._census_richness import richness_data, richness_rows, richness_section, richness_tiles
 from knowsum.report._census_studies import (
     sensitivity_plots,
     sensitivity_section,
@@ -252,6 +252,7 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
             f"unseen; {_fmt_interval(result.interval)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
         ),
         ("SKR", result.skr, "seen knowledge ratio"),
+        *richness_tiles(result),
         (
             "k",
             "–" if result.k is None else result.k,
