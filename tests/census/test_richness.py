@@ -66,6 +66,7 @@ def test_mention_counting_gives_chao1_bc_coverage_and_hill_by_hand(
     assert "Hill q=1 (exp(Shannon)), asymptotic" in table
     page = (tmp_path / "run" / "report.html").read_text()
     assert "Coverage, Chao and Hill numbers" in page and "Chao1-bc = S_obs + (n−1)/n" in page
+    assert "sample coverage Ĉ, Chao &amp; Jost 2012" in page  # a key number after the headline
 
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")

@@ -14,6 +14,11 @@ Quick tour::
         run = run_census(CensusConfig(task="diseases", queries=20), backend, store=store)
     run.result.n_seen, run.result.n_total, run.report
 
+Beside the KnowSum headline every result carries the species-richness view of the same sample
+(``result.richness``: sample coverage, Chao1-bc or Chao2-bc, asymptotic Hill numbers);
+:func:`equal_coverage` ranks runs at equal sample coverage (iNEXT ``estimateD``) and
+:func:`overlap_runs` estimates what two runs share (Chao1-/Chao2-shared).
+
 Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any installed ontology),
 ``diversity`` / ``diversity:dream-jobs`` (embedding clusters), ``custom`` (TOML). See
 :mod:`knowsum.census._tasks` and ``docs/census.md``. The result record lives in
