@@ -38,12 +38,14 @@ __all__ = ["census"]
 
 @click.group()
 def census() -> None:
-    """Count what a model knows: N_seen, estimated total N_tot, SKR (KnowSum).
+    """Count what a model knows: N_seen, estimated total N_tot, SKR (KnowSum), with sample coverage,
+    the Chao estimate and Hill numbers beside them.
 
     \b
     Examples:
       knowsum census run diseases --model smollm2-135m-instruct --queries 20
       knowsum census run theorems --criterion strict --until-new-rate 0.5
+      knowsum census run diseases --until-coverage 0.9 --queries 500
       knowsum census run ontology:go --answers 30
       knowsum census run --config census.toml
       knowsum census compare census-runs/*
