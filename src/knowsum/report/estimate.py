@@ -138,7 +138,11 @@ def _body(report: EstimateReport) -> list[str]:
         if boot is not None and boot.reason is not None:
             shown = f"n/a: {boot.reason}"
         else:
-            shown = "—" if iv is None else f"[{_fmt(iv[0], digits)}, {_fmt(iv[1], digits)}]"
+            shown = (
+                "—"
+                if iv is None
+                else f"[{_fmt(iv[0], digits, whole=clamped)}, {_fmt(iv[1], digits, whole=clamped)}]"
+            )
         rows.append((label, _fmt(value, digits, whole=clamped), f"{shown}   {mark}"))
     return [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows]
 
