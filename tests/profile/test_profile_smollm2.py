@@ -25,12 +25,17 @@ def test_smoke_profile_of_smollm2(
     from tests.report._cdp import ARTIFACTS, inspect_report
 
     store, out = tmp_path / "s.sqlite", tmp_path / "out"
+    assert main(["profile", "plan", "-m", MODEL, "--budget", "smoke", "--store", str(store), "--json"]) == 0
+    planned = json.loads(capsys.readouterr().out)
+    assert planned["stored"] == 0 and "chat template" in planned["tokens_source"]
     args = ["profile", "run", "-m", MODEL, "--budget", "smoke", "--store", str(store), "--out", str(out)]
     assert main(args) == 0
     data = json.loads((out / "profile.json").read_text())
     assert {"census", "recall", "genebench"} <= set(data) and data["model"] == MODEL
     assert data["usage"]["asked"] == data["plan"]["requests"] > 0
     assert data["usage"]["completion_tokens"] > 0  # counted by llama.cpp
+    assert data["usage"]["prompt_tokens"] == planned["prompt_tokens"]  # the plan counted as llama.cpp does
+    assert data["usage"]["completion_tokens"] <= planned["completion_tokens"]  # the upper bound holds
     with ResponseStore(store, read_only=True) as s:
         rows = s.count()
     capsys.readouterr()

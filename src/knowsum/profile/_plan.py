@@ -3,9 +3,9 @@
 Per instrument, over its *distinct* requests (two runs sharing a request count it once):
 
 - ``requests``, and ``stored``: those the response store already answers (not asked again);
-- ``prompt_tokens``: stored responses as the backend counted them; the others counted with the
-  model's own tokenizer for a local model (message text; the chat template's few tokens per message
-  are not counted), or estimated as ⌈characters / 4⌉ for a remote or mock backend (marked
+- ``prompt_tokens``: stored responses as the backend counted them; the others counted with a local
+  model's own tokenizer on the prompt as sent (through the GGUF's chat template: what llama.cpp
+  reports), or estimated as ⌈characters / 4⌉ for a remote or mock backend (marked
   ``prompt_tokens_estimated``);
 - ``completion_tokens``: upper bound Σ max_tokens (stored: as generated);
   ``completion_tokens_expected``: stored as generated, pending ones at this model's measured
@@ -25,6 +25,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from knowsum.kb import Ontology
 from knowsum.models import Backend, Request, Response, ResponseStore, sample_sync
@@ -91,21 +92,47 @@ def _model_rates(backend: Backend, store: ResponseStore | None) -> _Rates:
 Counter = Callable[[Request], int]
 
 
-def _counter(backend: Backend) -> tuple[Counter, bool]:
-    """A prompt-token counter: the local model's tokenizer, else ⌈chars / 4⌉ (estimated)."""
+def _chat_formatter(llm: Any) -> Callable[[Request], str] | None:
+    """The GGUF's own chat template as a function of the request (``None`` when it has none)."""
+    try:
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            return None
+        eos = llm.detokenize([llm.token_eos()]).decode(errors="ignore")
+        bos = llm.detokenize([llm.token_bos()]).decode(errors="ignore")
+        fmt: Any = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+    except Exception:  # an unusual template: the message text is counted instead
+        return None
+    return lambda r: str(fmt(messages=r.chat_messages()).prompt)
+
+
+def _counter(backend: Backend) -> tuple[Counter, bool, str]:
+    """A prompt-token counter, whether it estimates, and how it counts.
+
+    A local model: its tokenizer on the prompt exactly as sent — through the GGUF's chat template
+    (what llama.cpp reports as ``prompt_tokens``), or the raw prompt with ``api="completions"``;
+    a model without a usable template: the message text (the template's tokens left out). Other
+    backends: ⌈characters / 4⌉.
+    """
     llm = getattr(backend, "llm", None) if backend.kind == "local" else None
     if llm is not None and hasattr(llm, "tokenize"):
+        chat = _chat_formatter(llm) if getattr(backend, "api", "chat") == "chat" else None
 
         def count(r: Request) -> int:
-            text = "\n".join(m["content"] for m in r.chat_messages())
+            if chat is not None:
+                return len(llm.tokenize(chat(r).encode(), add_bos=False, special=True))
+            text = r.prompt if r.prompt is not None else "\n".join(m["content"] for m in r.chat_messages())
             return len(llm.tokenize(text.encode(), add_bos=False, special=False))
 
-        return count, False
+        how = "the model's tokenizer" + (" through its chat template" if chat else " (message text only)")
+        return count, False, how
 
     def estimate(r: Request) -> int:
         return math.ceil(len("\n".join(m["content"] for m in r.chat_messages())) / 4)
 
-    return estimate, True
+    return estimate, True, "estimated (~4 characters a token)"
 
 
 def _cost(
@@ -208,7 +235,7 @@ def plan_profile(
             done = store.done_keys(set(keys[name]))
             few = [r for r, k in zip(rs, keys[name], strict=True) if k not in done][:PROBE_PER_INSTRUMENT]
             sample_sync(backend, few, store=store, progress=False)
-    count, estimated = _counter(backend)
+    count, estimated, how = _counter(backend)
     model = _model_rates(backend, store)
     parts: dict[str, InstrumentPlan] = {}
     for name, rs in reqs.items():
@@ -233,7 +260,7 @@ def plan_profile(
         cost_expected_usd=_sum([p.cost_expected_usd for p in values]),
         price_in=price_in,
         price_out=price_out,
-        tokens_source="estimated (~4 characters a token)" if estimated else "the model's tokenizer",
+        tokens_source=how,
         time_source=time_source,
         instruments=parts,
     )

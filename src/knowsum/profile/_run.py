@@ -135,7 +135,7 @@ def _finished(step: Step, folder: Path, backend: Backend) -> Record | None:
             return r if _matches(r, r.config, step, backend) else None
         g = load_record(folder, GenebenchResult)
         return g if _matches(g, g.config, step, backend) else None
-    except Exception:
+    except InputError:  # an unreadable or older-than-readable record: the step is run again
         return None
 
 
