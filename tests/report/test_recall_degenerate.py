@@ -87,3 +87,19 @@ def test_an_emoji_in_a_label_leaks_no_matplotlib_warning(mini_go: Path, tmp_path
     out, stderr = _score(tmp_path, "🧬 answers.csv", [IDS[0]] * len(IDS))  # the model name is the file
     assert (out / "plots" / "accuracy_per_bucket.png").is_file()
     assert "UserWarning" not in stderr and "missing from font" not in stderr and ".py:" not in stderr
+
+
+def test_grouped_bars_draw_measured_zeros(tmp_path: Path) -> None:
+    """Genebench's completeness figure (paper Fig. 6) of a run that scored 0 everywhere is not blank:
+    each zero is a stub in its series' colour; NaN (not measured) still draws nothing."""
+    from knowsum.report import _plots as plots
+
+    fig = plots.grouped_bars(
+        ["Synonyms (Q2-B)", "Related Proteins (Q5)"],
+        {"precision": [0.0, 0.0], "recall": [0.0, float("nan")]},
+        bounds=(0.0, 100.0),
+    )
+    png = tmp_path / "completeness.png"
+    plots.save(fig, png)
+    assert _ink(png, plots.PALETTE[0]) > 100  # two precision stubs
+    assert 0 < _ink(png, plots.PALETTE[1]) < _ink(png, plots.PALETTE[0])  # one recall stub, one NaN

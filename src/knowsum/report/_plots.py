@@ -58,6 +58,14 @@ def _label(ax: Any, title: str | None, xlabel: str | None, ylabel: str | None) -
         ax.set_ylabel(ylabel)
 
 
+def _zero_stubs(ax: Any, x: Sequence[float], heights: Sequence[float], width: float, colour: str) -> bool:
+    """Draw each zero height as a stub on the axis (a measured 0 is no missing bar); any drawn?"""
+    half, zeros = width / 2, [xi for xi, hi in zip(x, heights, strict=True) if hi == 0]
+    if zeros:
+        ax.hlines([0.0] * len(zeros), [z - half for z in zeros], [z + half for z in zeros], colour, lw=4)
+    return bool(zeros)
+
+
 def bars(
     x: Sequence[float],
     heights: Sequence[float],
@@ -88,16 +96,10 @@ def bars(
         ax.set_yscale("log")
     if y_range is not None:
         ax.set_ylim(*y_range)
-    if show_zeros and not log_y:
-        zeros = [xi for xi, hi in zip(x, heights, strict=True) if hi == 0]
-        if zeros:
-            top = ax.get_ylim()[1]
-            ax.hlines(
-                [0.0] * len(zeros), [z - 0.4 for z in zeros], [z + 0.4 for z in zeros], colors=color, lw=4
-            )
-            for z in zeros:
-                ax.annotate("0", (z, 0.0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7)
-            ax.set_ylim(bottom=min(ax.get_ylim()[0], -0.02 * top))
+    if show_zeros and not log_y and _zero_stubs(ax, x, heights, 0.8, color):
+        for xi in (xi for xi, hi in zip(x, heights, strict=True) if hi == 0):
+            ax.annotate("0", (xi, 0.0), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7)
+        ax.set_ylim(bottom=min(ax.get_ylim()[0], -0.02 * ax.get_ylim()[1]))
     if annotate:
         for xi, hi in zip(x, heights, strict=True):
             if hi > 0:
@@ -124,6 +126,9 @@ def grouped_bars(
         errors: name → symmetric error bar per category (e.g. a std; NaN or 0: none).
         bounds: the range the quantity lives in (``(0, 100)`` for a percentage): error bars are cut
             at it, so a bar never claims an impossible value.
+
+    A height of exactly 0 is drawn as a thick stub on the axis in its series' colour (a measured
+    zero, told apart from NaN, which draws nothing), so an all-zero chart is not blank.
     """
     fig, ax = new_figure(max(6.0, 0.6 * len(categories) * max(1, len(series)) ** 0.5), 4.0)
     n = max(1, len(series))
@@ -147,6 +152,7 @@ def grouped_bars(
             yerr=yerr,
             capsize=4 if err is not None else 0,
         )
+        _zero_stubs(ax, offs, values, width, PALETTE[i % len(PALETTE)])
     ax.set_xticks(range(len(categories)), list(categories), rotation=30, ha="right")
     if series:
         ax.legend()
