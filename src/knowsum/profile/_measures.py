@@ -17,6 +17,7 @@ et al. Tables 1 and 3(a) and §6.3, SciHorizon-GENE Table 2.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from knowsum.census import CensusResult, published_rows
 from knowsum.genebench import PUBLISHED as GENE_PUBLISHED
@@ -68,50 +69,32 @@ def census_measures(result: CensusResult, run: str) -> list[Measure]:
     caveats.append(_release(result.kb_releases))
     k = f"k = {result.k} ({result.k_source})" if result.k is not None else "k: none"
     boot = f"{result.level:.0%} {result.interval_method} bootstrap interval"
-    base = f"census/{task}/{crit}"
-    what = f"{task} ({crit})"
 
-    def pub(attr: str) -> list[PublishedPoint]:
-        return [PublishedPoint(label=r.label, model=r.model, value=float(getattr(r, attr))) for r in rows]
+    def row(name: str, title: str, value: float | None, interval: Any, method: str) -> Measure:
+        lo, hi = interval if interval is not None else (None, None)
+        published = [
+            PublishedPoint(label=r.label, model=r.model, value=float(getattr(r, name))) for r in rows
+        ]
+        return Measure(
+            key=f"census/{task}/{crit}/{name}",
+            instrument="census",
+            label=f"{task} ({crit}) {title}",
+            value=value,
+            lower=lo,
+            upper=hi,
+            method=method,
+            run=run,
+            published=published,
+            caveats=caveats,
+        )
 
-    tot = result.interval_total or (None, None)
-    skr = result.interval_skr or (None, None)
     return [
-        Measure(
-            key=f"{base}/n_seen",
-            instrument="census",
-            label=f"{what} N_seen",
-            value=result.n_seen,
-            method=f"distinct verified items, {crit} criterion (KnowSum §4.1); a count, no interval",
-            run=run,
-            published=pub("n_seen"),
-            caveats=caveats,
-        ),
-        Measure(
-            key=f"{base}/n_total",
-            instrument="census",
-            label=f"{what} N̂_tot",
-            value=result.n_total,
-            lower=tot[0],
-            upper=tot[1],
-            method=f"N_seen + Û(t), t = {result.t:g}, {result.estimator} (smoothed Good–Turing), {k}; {boot}",
-            run=run,
-            published=pub("n_total"),
-            caveats=caveats,
-        ),
-        Measure(
-            key=f"{base}/skr",
-            instrument="census",
-            label=f"{what} SKR",
-            value=result.skr,
-            lower=skr[0],
-            upper=skr[1],
-            method=f"N_seen / N̂_tot; interval from N̂_tot's ({boot})",
-            run=run,
-            published=pub("skr"),
-            caveats=caveats,
-        ),
-    ]
+        row("n_seen", "N_seen", result.n_seen, None,
+            f"distinct verified items, {crit} criterion (KnowSum §4.1); a count, no interval"),
+        row("n_total", "N̂_tot", result.n_total, result.interval_total,
+            f"N_seen + Û(t), t = {result.t:g}, {result.estimator} (smoothed Good–Turing), {k}; {boot}"),
+        row("skr", "SKR", result.skr, result.interval_skr, f"N_seen / N̂_tot; interval from N̂_tot's ({boot})"),
+    ]  # fmt: skip
 
 
 def _recall_pub(kb: str, pick: str) -> list[PublishedPoint]:
