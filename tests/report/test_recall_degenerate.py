@@ -65,11 +65,13 @@ def test_an_all_zero_run_draws_its_zeros_and_skips_r_b(mini_go: Path, tmp_path: 
     assert pop is not None and all((b.accuracy or 0) == 0 for b in pop.buckets) and pop.top_k_used == 0
     accuracy = out / "plots" / "accuracy_per_bucket.png"
     assert _ink(accuracy) > 200  # three visible stubs, not a blank chart
-    assert not (out / "plots" / "rb_per_bucket.png").exists()  # no "R_B of the top-0 …" figure
+    assert (out / "plots" / "rb_per_bucket.png").is_file()  # titled "no repeated wrong IDs", no bars
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "top-0" not in page and "No repeated wrong IDs" in page
-    ax = recall_figures(result)["accuracy"].axes[0]
+    figures = recall_figures(result)
+    ax = figures["accuracy"].axes[0]
     assert ax.get_ylim()[1] == 1.0 and ax.get_ylim()[0] <= 0.0  # the 0–1 accuracy axis
+    assert figures["rb"].axes[0].get_title() == "R_B per bucket: no repeated wrong IDs (cf. paper Fig. 3)"
     assert "Warning" not in stderr
 
 

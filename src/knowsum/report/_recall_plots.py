@@ -96,7 +96,7 @@ def recall_figures(result: RecallResult) -> dict[str, Any]:
             y_range=(0.0, 1.0),
             show_zeros=True,  # a bucket at accuracy 0 is a stub on the axis, not a blank
         )
-        if pop.top_k_used:  # without a repeated wrong ID there is no R_B to draw (the page says so)
+        if pop.top_k_used:
             figs["rb"] = plots.bars(
                 xs,
                 [b.r_b or 0.0 for b in pop.buckets],
@@ -105,9 +105,15 @@ def recall_figures(result: RecallResult) -> dict[str, Any]:
                 ylabel="R_B (1 = uniform)",
                 show_zeros=True,
             )
-        for fig in (figs["accuracy"], figs.get("rb")):  # bucket numbers are integers
-            if fig is not None:
-                fig.axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+        else:  # no bar to draw: the figure says why instead of "R_B of the top-0 …"
+            figs["rb"], ax = plots.new_figure()
+            ax.set_title("R_B per bucket: no repeated wrong IDs (cf. paper Fig. 3)")
+            ax.set_xlim(0.5, max(xs, default=1) + 0.5)
+            ax.set_xlabel(_BUCKET_AXIS)
+            ax.text(0.5, 0.5, "no wrong ID was given twice:\nR_B is not defined", ha="center", va="center",
+                    transform=ax.transAxes, fontsize=11)  # fmt: skip
+        for fig in (figs["accuracy"], figs["rb"]):  # bucket numbers are integers
+            fig.axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     main, second = _main_readings(result)
     what = f"{result.model} on {result.kb}"
     if main:

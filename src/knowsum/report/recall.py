@@ -132,7 +132,7 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
         imgs.get("rb", h.Markup(""))
         if pop.top_k_used
         else h.paragraph(
-            "No repeated wrong IDs: no wrong ID was given twice, so R_B (paper Fig. 3) is not drawn."
+            "No repeated wrong IDs: no wrong ID was given twice, so R_B (paper Fig. 3) is not defined."
         ),
         h.table(
             [
