@@ -332,10 +332,16 @@ def load_predictions(path: Path) -> list[PredictionRecord]:
     file = path / PREDICTIONS_NAME if path.is_dir() else path
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(
-            file, f"cannot read recall predictions ({exc}); pass a recall run directory"
-        ) from None
+    except FileNotFoundError:
+        problem = "no such file"
+    except UnicodeDecodeError as exc:
+        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+    except OSError as exc:
+        problem = exc.strerror or type(exc).__name__
+    else:
+        problem = ""
+    if problem:
+        raise InputFileError(file, f"cannot read recall predictions: {problem}; pass a recall run directory")
     records: list[PredictionRecord] = []
     for no, line in enumerate(lines, 1):
         if not line.strip():
