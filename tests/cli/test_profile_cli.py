@@ -78,3 +78,20 @@ def test_a_plan_file_with_an_unknown_instrument_names_file_and_key(
     err = capsys.readouterr().err.strip()
     assert code != 0 and len(err.splitlines()) == 1
     assert str(plan) in err and "'genebnech'" in err
+
+
+def test_plan_probe_answers_a_few_requests_and_stores_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan, store = tiny_plan(tmp_path), str(tmp_path / "s.sqlite")
+    assert (
+        main(["profile", "plan", "-m", "mock", "--plan", str(plan), "--store", store, "--probe", "--json"])
+        == 0
+    )
+    probed = json.loads(capsys.readouterr().out)
+    stored = {name: part["stored"] for name, part in probed["instruments"].items()}
+    assert all(2 <= n <= 8 for n in stored.values())  # a few per instrument, kept in the store
+    assert "arrival times" in probed["time_source"] and probed["seconds_expected"] is not None
+    assert main(["profile", "plan", "-m", "mock", "--plan", str(plan), "--store", store, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {name: part["stored"] for name, part in again["instruments"].items()} == stored

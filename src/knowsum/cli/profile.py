@@ -131,7 +131,9 @@ def _budget(kw: dict[str, Any]) -> Any:
 @store_option
 @_budget_options
 @click.option(
-    "--probe", is_flag=True, help="First answer 2 pending requests per instrument to measure the speed."
+    "--probe",
+    is_flag=True,
+    help="First answer a few pending requests per instrument (2-8, stored) to measure the speed.",
 )
 @json_option
 def plan_cmd(**kw: Any) -> None:

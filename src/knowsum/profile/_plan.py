@@ -35,8 +35,10 @@ from knowsum.records.profile import InstrumentPlan, PlanSummary
 
 __all__ = ["ProfilePlan", "plan_profile"]
 
-PROBE_PER_INSTRUMENT = 2
-"""Requests ``--probe`` answers per instrument before estimating the time."""
+PROBE_TOKENS = 512
+"""``--probe`` answers, per instrument, pending requests worth about this many tokens of max_tokens
+(at least 2, at most 8): two long census answers, eight short recall or genebench ones — so the
+fixed cost of a decoder run is shared as in the real run."""
 IDLE_GAP = 120.0
 """Seconds between two stored responses beyond which the model was idle (another session)."""
 
@@ -233,7 +235,9 @@ def plan_profile(
     if probe and store is not None:
         for name, rs in reqs.items():
             done = store.done_keys(set(keys[name]))
-            few = [r for r, k in zip(rs, keys[name], strict=True) if k not in done][:PROBE_PER_INSTRUMENT]
+            pending = [r for r, k in zip(rs, keys[name], strict=True) if k not in done]
+            size = max(1, max((r.params.max_tokens for r in pending), default=1))
+            few = pending[: max(2, min(8, PROBE_TOKENS // size))]
             sample_sync(backend, few, store=store, progress=False)
     count, estimated, how = _counter(backend)
     model = _model_rates(backend, store)
