@@ -141,9 +141,9 @@ def _finished(step: Step, folder: Path, backend: Backend) -> Record | None:
 
 def _run_step(step: Step, backend: Backend, store: ResponseStore, folder: Path) -> Record:
     cfg = step.config
-    if isinstance(cfg, CensusConfig):
-        return run_census(cfg, backend, store=store, out=folder, progress=False).result
     # the profile owns its step folders: one that holds no finished run of this step is replaced
+    if isinstance(cfg, CensusConfig):
+        return run_census(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
     if isinstance(cfg, RecallConfig):
         return run_recall(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
     assert isinstance(cfg, GenebenchConfig)
