@@ -87,23 +87,24 @@ def recall_figures(result: RecallResult) -> dict[str, Any]:
     pop = result.scores.popularity
     if pop is not None:
         xs = [b.bucket for b in pop.buckets]
-        figs["accuracy"] = plots.bars(
-            xs,
+
+        def per_bucket(values: list[float], title: str, ylabel: str, **extra: Any) -> Any:
+            # a bucket at 0 is a stub on the axis, not a blank
+            return plots.bars(
+                xs, values, title=title, xlabel=_BUCKET_AXIS, ylabel=ylabel, show_zeros=True, **extra
+            )
+
+        figs["accuracy"] = per_bucket(
             [b.accuracy or 0.0 for b in pop.buckets],
-            title=f"Accuracy per bucket — {result.model} on {result.kb} (cf. paper Fig. 2)",
-            xlabel=_BUCKET_AXIS,
-            ylabel="accuracy",
+            f"Accuracy per bucket — {result.model} on {result.kb} (cf. paper Fig. 2)",
+            "accuracy",
             y_range=(0.0, 1.0),
-            show_zeros=True,  # a bucket at accuracy 0 is a stub on the axis, not a blank
         )
         if pop.top_k_used:
-            figs["rb"] = plots.bars(
-                xs,
+            figs["rb"] = per_bucket(
                 [b.r_b or 0.0 for b in pop.buckets],
-                title=f"R_B of the top-{pop.top_k_used} repeated wrong IDs (cf. paper Fig. 3)",
-                xlabel=_BUCKET_AXIS,
-                ylabel="R_B (1 = uniform)",
-                show_zeros=True,
+                f"R_B of the top-{pop.top_k_used} repeated wrong IDs (cf. paper Fig. 3)",
+                "R_B (1 = uniform)",
             )
         else:  # no bar to draw: the figure says why instead of "R_B of the top-0 …"
             figs["rb"], ax = plots.new_figure()
