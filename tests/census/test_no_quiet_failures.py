@@ -126,3 +126,21 @@ def test_until_new_rate_progress_never_prints_inf(
     )
     assert not any("inf" in line for line in said)
     assert result.stop is not None and result.stop.history[0] == (5, -1.0)
+
+
+def test_a_census_of_one_observation_shows_no_interval_it_cannot_measure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every bootstrap resample of one observation gives the same Û: the census says "n/a: too few
+    observations" (table, record) and warns, instead of presenting [Û, Û] as a 95 % interval."""
+    items = tmp_path / "one.tsv"
+    items.write_text("Q1\tflu\n", encoding="utf-8")
+    code, out, err = _main(["census", "score", str(items), "--out", str(tmp_path / "run")], capsys)
+    assert code == 0, err
+    assert "degenerate bootstrap" in err and "tiny sample" in err
+    # U(t), N_tot and SKR: each interval row says why it is empty
+    assert out.count("n/a: too few observations") == 3 and "[6.795, 6.795]" not in out
+    result = json.loads((tmp_path / "run" / "result.json").read_text(encoding="utf-8"))
+    assert result["n_total"] == pytest.approx(1 + 100 * (1 - (100 / 101) ** 6), abs=1e-3)
+    assert result["interval_total"] is None and result["interval_skr"] is None and result["interval"] is None
+    assert result["interval_reason"] == "too few observations"

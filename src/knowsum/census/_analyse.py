@@ -229,14 +229,18 @@ def analyse(
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
         sel = summary.selection
+        boot = summary.bootstrap
+        reason = boot.reason if boot is not None and boot.degenerate else None
         fields.update(
             n_unseen=summary.n_unseen,
             n_unseen_raw=summary.n_unseen_raw,
             n_total=summary.n_total,
             skr=summary.skr,
-            interval=summary.interval,
-            interval_total=d["interval_total"],
-            interval_skr=d["interval_skr"],
+            # a bootstrap that cannot vary gives [x, x]: no interval is shown, and the reason instead
+            interval=None if reason else summary.interval,
+            interval_total=None if reason else d["interval_total"],
+            interval_skr=None if reason else d["interval_skr"],
+            interval_reason=reason,
             k=summary.estimate.k,
             k_source=summary.k_source,
             k_errors={}

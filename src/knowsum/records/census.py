@@ -277,6 +277,10 @@ class CensusResult(Record):
     interval: tuple[float, float] | None = Field(description="bootstrap interval of Û(t)")
     interval_total: tuple[float, float] | None = None
     interval_skr: tuple[float, float] | None = Field(None, description="from the N̂_tot interval (lognormal)")
+    interval_reason: str | None = Field(
+        None,
+        description="why the intervals are not shown (a bootstrap that cannot vary: too few observations)",
+    )
     level: float
     interval_method: Literal["lognormal", "percentile"] = Field(
         "lognormal",

@@ -73,8 +73,11 @@ __all__ = [
 ]
 
 
-def _fmt_interval(iv: Sequence[float] | None) -> str:
-    return "–" if iv is None else f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
+def _fmt_interval(iv: Sequence[float] | None, result: CensusResult | None = None) -> str:
+    """``[lo, hi]``; ``n/a: REASON`` when the run's bootstrap could not vary; ``–`` without one."""
+    if iv is None:
+        return f"n/a: {result.interval_reason}" if result is not None and result.interval_reason else "–"
+    return f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
 
 
 def _integer_axis(fig: Any, s: Sequence[int]) -> Any:
@@ -162,11 +165,14 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         [f"observations n ({result.counting})", result.n_observations],
         ["N_seen", result.n_seen],
         [f"U(t), t = {result.t:g}", unseen_cell(result.n_unseen, result.n_unseen_raw)],
-        [f"U(t) {result.level:.0%} interval ({result.interval_method})", _fmt_interval(result.interval)],
+        [
+            f"U(t) {result.level:.0%} interval ({result.interval_method})",
+            _fmt_interval(result.interval, result),
+        ],
         ["N_tot (estimated)", result.n_total],
-        ["N_tot interval", _fmt_interval(result.interval_total)],
+        ["N_tot interval", _fmt_interval(result.interval_total, result)],
         ["SKR", result.skr],
-        ["SKR interval", _fmt_interval(result.interval_skr)],
+        ["SKR interval", _fmt_interval(result.interval_skr, result)],
         ["k", _k_cell(result)],
         *richness_rows(result),
     ]
@@ -244,12 +250,12 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
         (
             "N_tot",
             result.n_total,
-            f"t = {result.t:g}; {_fmt_interval(result.interval_total)} {result.interval_method}",
+            f"t = {result.t:g}; {_fmt_interval(result.interval_total, result)} {result.interval_method}",
         ),
         (
             "U(t)",
             result.n_unseen,
-            f"unseen; {_fmt_interval(result.interval)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
+            f"unseen; {_fmt_interval(result.interval, result)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
         ),
         ("SKR", result.skr, "seen knowledge ratio"),
         *richness_tiles(result),
