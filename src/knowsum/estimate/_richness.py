@@ -72,7 +72,7 @@ RICHNESS_ESTIMATORS: Mapping[str, tuple[str, str]] = MappingProxyType(
 
 RICHNESS_TITLES: Mapping[str, str] = MappingProxyType(
     {
-        "chao1-classic": "Chao1 = S + (n−1)/n · f1²/(2 f2), Chao 1987; iNEXT/SpadeR",
+        "chao1-classic": "Chao1 = S + (n−1)/n · f1²/(2 f2), Chao 1984; iNEXT/SpadeR",
         "chao1-bc": "Chao1-bc = S + (n−1)/n · f1(f1−1)/(2(f2+1)), SpadeR form",
         "chao1-bc-vegan": "Chao1-bc = S + f1(f1−1)/(2(f2+1)), vegan estimateR form",
         "ichao1": "iChao1, Chiu et al. 2014",

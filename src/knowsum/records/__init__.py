@@ -5,7 +5,9 @@
     Record                      version · kind · created · knowsum_version · model · backend · kb_releases
     ├── census.CensusResult     kind "census"
     ├── recall.RecallResult     kind "recall"
-    └── genebench.GenebenchResult  kind "genebench"
+    ├── genebench.GenebenchResult  kind "genebench"
+    └── profile.ProfileResult   kind "profile" (the three instruments on one model, one page)
+    estimate.EstimateReport     what `knowsum estimate` prints (a report, not a run folder's record)
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused

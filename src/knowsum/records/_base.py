@@ -74,7 +74,7 @@ class Record(BaseModel):
     runs (the keys of ``identity`` after those two, in this order)."""
 
     version: int = Field(description="schema version of this instrument's record")
-    kind: str = Field(description="the instrument: census, recall or genebench")
+    kind: str = Field(description="the instrument: census, recall or genebench (profile: the three composed)")
     created: str = Field(default_factory=now_iso, description="UTC time the record was written (ISO 8601)")
     knowsum_version: str = Field(__version__, description="knowsum version that wrote it ('' if older)")
     model: str = Field(description="model id (or what made the answers, when scored from a file)")
