@@ -44,7 +44,11 @@ def test_run_with_mock_model_prints_summary_and_writes_run(
     assert f"report: {out / 'report.html'}" in stdout
     assert "N_seen" in stdout and "criterion" in stdout
     result = json.loads((out / "result.json").read_text())
-    assert result["version"] == RESULT_VERSION and result["task"] == "theorems" and result["counts"]["responses"] == 12
+    assert (
+        result["version"] == RESULT_VERSION
+        and result["task"] == "theorems"
+        and result["counts"]["responses"] == 12
+    )
     # the echo mock repeats the prompt: "Theorem 1, Theorem 2, Theorem 3" pass the name rule only
     assert result["counts"]["unverified"] > 0 and result["n_seen"] == 0
     assert result["notes"] == ["no verified item: nothing to estimate (N_seen = 0)"]
