@@ -45,8 +45,16 @@ from knowsum.models.testing import FAULT_KINDS, LoopbackServer
 
 ITEMS = tuple(f"species {i:04d}" for i in range(5000))
 """What the census server answers with (10 Zipf-drawn lines per answer)."""
-IGNORED = ("created", "timings", "parameters.store", "parameters.out")
-"""``result.json`` fields that legitimately differ between runs."""
+IGNORED = (
+    "created",
+    "timings",
+    "parameters.store",
+    "parameters.out",
+    "usage.asked",
+    "usage.response_seconds",
+    "usage.wall_seconds",
+)
+"""``result.json`` fields that legitimately differ between runs (what this process asked, and when)."""
 CLI = "import sys; from knowsum.cli import main; sys.exit(main())"
 
 
@@ -222,7 +230,7 @@ def comparable(run: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((run / "result.json").read_text(encoding="utf-8"))
     for name in IGNORED:
         head, _, tail = name.partition(".")
-        (data.get(head, {}) if tail else data).pop(tail or head, None)
+        (data.get(head) or {} if tail else data).pop(tail or head, None)
     return data
 
 

@@ -33,6 +33,7 @@ from knowsum.records.census import (
     TopItem,
 )
 from knowsum.stats import Prevalence, summarize
+from knowsum.stats.bootstrap import DEGENERATE_REASON
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
@@ -230,7 +231,9 @@ def analyse(
         d = summary.to_dict()
         sel = summary.selection
         boot = summary.bootstrap
-        reason = boot.reason if boot is not None and boot.degenerate else None
+        # every resample gave the same Û (a log-normal interval around a clamped Û = 0 stays the
+        # point [N_seen, N_seen], marked "Û clamped at 0" like the estimate it belongs to)
+        reason = boot.reason if boot is not None and boot.reason == DEGENERATE_REASON else None
         fields.update(
             n_unseen=summary.n_unseen,
             n_unseen_raw=summary.n_unseen_raw,
