@@ -17,7 +17,7 @@ et al. Tables 1 and 3(a) and §6.3, SciHorizon-GENE Table 2.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from knowsum.census import CensusResult, published_rows
 from knowsum.genebench import PUBLISHED as GENE_PUBLISHED
@@ -48,6 +48,39 @@ def wilson(successes: float, n: int) -> tuple[float | None, float | None]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+Instrument = Literal["census", "recall", "genebench"]
+
+
+def _measure(
+    instrument: Instrument,
+    key: str,
+    label: str,
+    value: float | None,
+    method: str,
+    *,
+    run: str,
+    caveats: list[str],
+    interval: tuple[float | None, float | None] | None = None,
+    published: list[PublishedPoint] | None = None,
+    percent: bool = False,
+) -> Measure:
+    """One card row; ``interval`` is ``(lower, upper)`` or ``None`` for a measure that has none."""
+    lo, hi = interval if interval is not None else (None, None)
+    return Measure(
+        key=f"{instrument}/{key}",
+        instrument=instrument,
+        label=label,
+        value=value,
+        lower=lo,
+        upper=hi,
+        percent=percent,
+        method=method,
+        run=run,
+        published=published or [],
+        caveats=caveats,
+    )
+
+
 def _release(kb_releases: dict[str, str]) -> str:
     shown = ", ".join(f"{kb} {rel or '(release unknown)'}" for kb, rel in kb_releases.items())
     return f"judged against {shown}; the paper used the release of its time, which may differ"
@@ -71,22 +104,13 @@ def census_measures(result: CensusResult, run: str) -> list[Measure]:
     boot = f"{result.level:.0%} {result.interval_method} bootstrap interval"
 
     def row(name: str, title: str, value: float | None, interval: Any, method: str) -> Measure:
-        lo, hi = interval if interval is not None else (None, None)
         published = [
             PublishedPoint(label=r.label, model=r.model, value=float(getattr(r, name))) for r in rows
         ]
-        return Measure(
-            key=f"census/{task}/{crit}/{name}",
-            instrument="census",
-            label=f"{task} ({crit}) {title}",
-            value=value,
-            lower=lo,
-            upper=hi,
-            method=method,
-            run=run,
-            published=published,
-            caveats=caveats,
-        )
+        return _measure(
+            "census", f"{task}/{crit}/{name}", f"{task} ({crit}) {title}", value, method,
+            run=run, caveats=caveats, interval=interval, published=published,
+        )  # fmt: skip
 
     return [
         row("n_seen", "N_seen", result.n_seen, None,
@@ -124,65 +148,42 @@ def recall_measures(result: RecallResult, run: str) -> list[Measure]:
         )
     caveats.append(_release(result.kb_releases))
     out: list[Measure] = []
+
+    def row(key: str, label: str, value: float | None, method: str, **kw: Any) -> Measure:
+        return _measure("recall", f"{kb}/{key}", f"{kb} {label}", value, method, run=run, **kw)
+
     if not result.invariance:  # an invariance run adds its ρ; its sample's accuracy is the main run's job
-        lo, hi = wilson(s.n_correct, s.n)
         out.append(
-            Measure(
-                key=f"recall/{kb}/accuracy",
-                instrument="recall",
-                label=f"{kb} accuracy",
-                value=s.accuracy,
-                lower=lo,
-                upper=hi,
-                percent=True,
-                run=run,
-                published=_recall_pub(kb, "accuracy"),
-                caveats=caveats,
-                method=f"exact ID from label over {s.n} concepts (Bombieri et al. §4.2); Wilson 95 %",
-            )
-        )
+            row("accuracy", "accuracy", s.accuracy,
+                f"exact ID from label over {s.n} concepts (Bombieri et al. §4.2); Wilson 95 %",
+                interval=wilson(s.n_correct, s.n), percent=True, caveats=caveats,
+                published=_recall_pub(kb, "accuracy"))
+        )  # fmt: skip
         paper = s.paper
         unique, invented = (
             (paper.unique_answers, paper.invented_unique)
             if paper
             else (s.n_unique_predicted, s.n_invented_unique)
         )
-        lo, hi = wilson(invented, unique)
         out.append(
-            Measure(
-                key=f"recall/{kb}/invented",
-                instrument="recall",
-                label=f"{kb} % invented IDs",
-                value=invented / unique if unique else None,
-                lower=lo,
-                upper=hi,
-                percent=True,
-                run=run,
-                published=_recall_pub(kb, "invented"),
-                caveats=caveats,
-                method=f"distinct answered IDs that do not exist / distinct answered IDs ({unique}), "
+            row("invented", "% invented IDs", invented / unique if unique else None,
+                f"distinct answered IDs that do not exist / distinct answered IDs ({unique}), "
                 "the paper's rules (Table 3a %Inv); Wilson 95 %",
-            )
-        )
+                interval=wilson(invented, unique), percent=True, caveats=caveats,
+                published=_recall_pub(kb, "invented"))
+        )  # fmt: skip
         pop = s.popularity
-        rho = pop.bucket_spearman if pop is not None else None
         p = (
             f", permutation p = {pop.bucket_spearman_p:.3g}"
             if pop and pop.bucket_spearman_p is not None
             else ""
         )
         out.append(
-            Measure(
-                key=f"recall/{kb}/popularity_rho",
-                instrument="recall",
-                label=f"{kb} popularity ρ",
-                value=rho,
-                run=run,
-                caveats=[*caveats, "the paper shows this correlation as a figure (Fig. 2), no number"],
-                method=f"Spearman ρ of popularity bucket vs accuracy over "
+            row("popularity_rho", "popularity ρ", pop.bucket_spearman if pop is not None else None,
+                f"Spearman ρ of popularity bucket vs accuracy over "
                 f"{pop.n_buckets if pop else 0} buckets (source {pop.source if pop else 'none'}){p}",
-            )
-        )
+                caveats=[*caveats, "the paper shows this correlation as a figure (Fig. 2), no number"])
+        )  # fmt: skip
     for inv in result.invariance:
         pub = [
             PublishedPoint(
@@ -192,18 +193,11 @@ def recall_measures(result: RecallResult, run: str) -> list[Measure]:
             if isinstance(v.get(inv.method), float)
         ]
         out.append(
-            Measure(
-                key=f"recall/{kb}/{inv.method}_rho",
-                instrument="recall",
-                label=f"{kb} {inv.method.upper()} ρ(AvPI, acc)",
-                value=inv.spearman,
-                run=run,
-                published=pub,
-                caveats=caveats,
-                method=f"Spearman ρ of average prediction invariance vs accuracy over buckets, "
+            row(f"{inv.method}_rho", f"{inv.method.upper()} ρ(AvPI, acc)", inv.spearman,
+                f"Spearman ρ of average prediction invariance vs accuracy over buckets, "
                 f"{inv.m} prompts per concept, {inv.n_concepts} concepts (Bombieri et al. §6)",
-            )
-        )
+                caveats=caveats, published=pub)
+        )  # fmt: skip
     return out
 
 
@@ -227,51 +221,31 @@ def genebench_measures(result: GenebenchResult, run: str) -> list[Measure]:
             "each type rests on fewer questions (wider intervals)"
         )
     caveats.append(_release(result.kb_releases))
+
+    def row(key: str, label: str, value: float | None, method: str, **kw: Any) -> Measure:
+        return _measure("genebench", key, label, value, method, run=run, percent=True, **kw)
+
     out = [
-        Measure(
-            key="genebench/overall",
-            instrument="genebench",
-            label="overall",
-            value=s.overall,
-            percent=True,
-            run=run,
-            published=_gene_pub(None),
-            caveats=caveats,
-            method=f"equal mean of the {len(s.types_asked)} knowledge types asked (SciHorizon-GENE "
+        row("overall", "overall", s.overall,
+            f"equal mean of the {len(s.types_asked)} knowledge types asked (SciHorizon-GENE "
             "Table 2); no interval (see the types')",
-        )
-    ]
+            caveats=caveats, published=_gene_pub(None))
+    ]  # fmt: skip
     for name, value in result.perspective_means().items():
         out.append(
-            Measure(
-                key=f"genebench/perspective/{name}",
-                instrument="genebench",
-                label=f"perspective: {name}",
-                value=value,
-                percent=True,
-                run=run,
-                caveats=caveats,
-                method="mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table",
-            )
-        )
+            row(f"perspective/{name}", f"perspective: {name}", value,
+                "mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table",
+                caveats=caveats)
+        )  # fmt: skip
     for know, title in result.knowledge_titles.items():
         value = s.knowledge.get(know)
         n = sum(c.n_questions for c in s.cells if c.knowledge == know and c.in_overall)
-        lo, hi = wilson(value * n, n) if value is not None else (None, None)
         why = s.types_missing.get(know)
         out.append(
-            Measure(
-                key=f"genebench/knowledge/{know}",
-                instrument="genebench",
-                label=title,
-                value=value,
-                lower=lo,
-                upper=hi,
-                percent=True,
-                run=run,
-                published=_gene_pub(know),
+            row(f"knowledge/{know}", title, value,
+                f"Table 2 score over {n} questions (mean over rotations); Wilson 95 % on n questions",
+                interval=wilson(value * n, n) if value is not None else None,
                 caveats=[*caveats, f"not asked: {why}"] if why else caveats,
-                method=f"Table 2 score over {n} questions (mean over rotations); Wilson 95 % on n questions",
-            )
-        )
+                published=_gene_pub(know))
+        )  # fmt: skip
     return out
