@@ -1,11 +1,14 @@
-"""Plan arithmetic and the comparison's rank change, on hand-made records (no KB, no model)."""
+"""Plan arithmetic, budget files and the comparison's rank change, on hand-made records (no model)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from knowsum.errors import ConfigError
 from knowsum.models import GenerationParams, MockBackend, Response, make_requests
-from knowsum.profile import load_budget, plan_steps, wilson
+from knowsum.profile import load_budget, plan_steps, step_requests, wilson
 from knowsum.profile._plan import _rates
 from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult, PublishedPoint
 from knowsum.report.profile import compare_table
@@ -46,6 +49,37 @@ def test_icd10_without_popularity_falls_back_to_a_sample_of_the_same_size() -> N
     paper = {s.name for s in plan_steps(load_budget("paper"))}
     assert {"recall-go-invariance", "recall-icd10-invariance", "genebench-paper"} <= paper
     assert {f"census-{t}-{c}" for t in ("diseases", "theorems") for c in ("relaxed", "strict")} <= paper
+
+
+def _plan_with_files(folder: Path, files: str) -> Path:
+    plans = folder / "plans"
+    plans.mkdir(exist_ok=True)
+    path = plans / "mine.toml"
+    path.write_text(f"[genebench]\nper_type = 1\n{files}", encoding="utf-8")
+    return path
+
+
+def test_a_plans_genebench_user_files_are_read_relative_to_it_and_asked(tmp_path: Path) -> None:
+    (tmp_path / "plans" / "data").mkdir(parents=True)
+    (tmp_path / "plans" / "data" / "expr.tsv").write_text(
+        "AADAC\tBiased expression\tliver|small intestine|duodenum\n", encoding="utf-8"
+    )
+    with_files = plan_steps(load_budget(plan=_plan_with_files(tmp_path, 'expression = "data/expr.tsv"\n')))
+    cfg = with_files[0].config
+    assert cfg.expression == tmp_path / "plans" / "data" / "expr.tsv"  # type: ignore[union-attr]
+    asked = [text for r in step_requests(with_files[0]) for _, text in r.messages or ()]
+    bare = plan_steps(load_budget(plan=_plan_with_files(tmp_path, "")))
+    assert any("expression pattern of AADAC" in text for text in asked)  # Q6 is built from the file
+    assert len(step_requests(with_files[0])) == len(step_requests(bare[0])) + 1  # one Q6 question
+
+
+def test_a_plans_missing_user_file_is_refused_naming_the_key(tmp_path: Path) -> None:
+    path = _plan_with_files(tmp_path, 'summaries = "nope.tsv"\n')
+    with pytest.raises(ConfigError) as err:
+        load_budget(plan=path)
+    message = str(err.value)
+    assert str(path) in message and "[genebench] summaries = 'nope.tsv': no such file" in message
+    assert "relative to the plan file" in message and "\n" not in message
 
 
 def _profile(model: str, seen: float, total: float) -> ProfileResult:

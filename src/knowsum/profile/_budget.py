@@ -21,6 +21,8 @@ own with the same keys::
     invariance_per_bucket = 20
     [genebench]                  # SciHorizon-GENE: the balanced build, or paper_size = true
     per_type = 2
+    expression = "expression.tsv"  # user files, as genebench's --expression/--summaries/--abstracts
+    summaries = "summaries.tsv"    # (relative to the plan file); without them Q6/Q8 are not asked
 
 An instrument left out is not run. An unknown table or key, or a bad value, is refused in one line
 naming the file and the key.
@@ -118,6 +120,9 @@ class GenebenchBudget(BaseModel):
     permutations: Literal["cyclic", "none"] = "cyclic"
     n_perm: int = Field(10_000, ge=1)
     seed: int = Field(0, ge=0)
+    expression: Path | None = Field(None, description="expression file (Q6), as --expression")
+    summaries: Path | None = Field(None, description="functional summaries file (Q8), as --summaries")
+    abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
 
 
 class Budget(BaseModel):
@@ -156,6 +161,30 @@ def _parse(text: str, where: str, name: str) -> Budget:
         raise config_error(exc, where) from None
 
 
+_USER_FILES = ("expression", "summaries", "abstracts")
+
+
+def _with_files(budget: Budget, plan: Path) -> Budget:
+    """``budget`` with its genebench user files resolved against the plan file's folder, each checked."""
+    gb = budget.genebench
+    if gb is None:
+        return budget
+    files: dict[str, Path] = {}
+    for key in _USER_FILES:
+        path = getattr(gb, key)
+        if path is None:
+            continue
+        path = path if path.is_absolute() else plan.parent / path
+        if not path.is_file():
+            raise ConfigError(
+                f"{plan}: [genebench] {key} = {str(getattr(gb, key))!r}: "
+                f"{'no such file' if not path.exists() else 'not a file'} ({path}); "
+                "paths are relative to the plan file"
+            )
+        files[key] = path
+    return budget.model_copy(update={"genebench": gb.model_copy(update=files)})
+
+
 def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
     """The shipped budget ``name``, or the plan file ``plan`` (which wins).
 
@@ -166,7 +195,7 @@ def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
     if plan is not None:
         if not plan.is_file():
             raise InputFileError(plan, "plan file not found" if not plan.exists() else "not a file")
-        return _parse(read_text_file(plan, "plan file"), str(plan), plan.stem)
+        return _with_files(_parse(read_text_file(plan, "plan file"), str(plan), plan.stem), plan)
     name = name or "smoke"
     if name not in BUDGETS:
         raise UnknownNameError("budget", name, BUDGETS)

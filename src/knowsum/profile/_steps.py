@@ -104,6 +104,9 @@ def _genebench(budget: Budget) -> Iterator[Step]:
         permutations=b.permutations,
         n_perm=b.n_perm,
         seed=b.seed,
+        expression=b.expression,
+        summaries=b.summaries,
+        abstracts=b.abstracts,
     )
     name = "genebench-paper" if b.paper_size else "genebench-balanced"
     yield Step("genebench", name, cfg, name.replace("-", " "))
