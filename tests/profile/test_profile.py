@@ -63,6 +63,8 @@ def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, in
     assert {"census/diseases/strict/n_total", "recall/go/accuracy", "genebench/overall"} <= keys
     assert len([k for k in keys if k.startswith("genebench/knowledge/")]) == 8
     assert len([k for k in keys if k.startswith("genebench/perspective/")]) == 4
+    rho = next(m for m in r.measures() if m.key == "recall/go/popularity_rho")  # the mock knows no GO ID
+    assert rho.value is None and "undefined: accuracy is 0.0% in every bucket" in rho.method
     seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")
     assert seen.value == 3  # Asthma, Influenza, Measles
     html = run.report.read_text(encoding="utf-8")

@@ -132,6 +132,15 @@ def _recall_pub(kb: str, pick: str) -> list[PublishedPoint]:
     return out
 
 
+def _why_no_rho(accuracies: list[float]) -> str:
+    """Why a bucket ρ is undefined: Spearman's ρ needs both variables to vary."""
+    if len(accuracies) < 2:
+        return f"; undefined: {len(accuracies)} bucket(s) with concepts, ρ needs at least 2"
+    if len(set(accuracies)) == 1:
+        return f"; undefined: accuracy is {accuracies[0]:.1%} in every bucket (ρ needs it to vary)"
+    return "; undefined"
+
+
 def recall_measures(result: RecallResult, run: str) -> list[Measure]:
     """Accuracy, % invented IDs and popularity ρ of a recall run (+ PI ρ when it ran invariance)."""
     s, kb, cfg = result.scores, result.kb, result.config
@@ -178,6 +187,10 @@ def recall_measures(result: RecallResult, run: str) -> list[Measure]:
             if pop and pop.bucket_spearman_p is not None
             else ""
         )
+        if pop is not None and pop.bucket_spearman is None:
+            p += _why_no_rho(
+                [b.accuracy for b in pop.buckets if b.accuracy is not None and b.mean_popularity is not None]
+            )
         out.append(
             row("popularity_rho", "popularity ρ", pop.bucket_spearman if pop is not None else None,
                 f"Spearman ρ of popularity bucket vs accuracy over "
