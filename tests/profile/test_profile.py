@@ -93,6 +93,9 @@ def test_a_rerun_of_a_finished_profile_asks_nothing(finished: tuple[ProfileRun, 
     assert backend.calls == []
     assert again.result.usage is not None and again.result.usage.asked == 0
     assert again.result.usage.requests == requests
+    first = run.result.usage
+    assert first is not None and first.generation_seconds is not None and first.generation_seconds > 0
+    assert again.result.usage.generation_seconds == first.generation_seconds  # the answers' time, kept
 
 
 def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path: Path) -> None:

@@ -210,7 +210,8 @@ def run_cmd(**kw: Any) -> None:
         if u is not None:
             click.echo(
                 f"{u.requests:,} requests ({u.asked:,} asked now), {u.prompt_tokens:,} prompt + "
-                f"{u.completion_tokens:,} completion tokens, wall time {_seconds(u.wall_seconds)}"
+                f"{u.completion_tokens:,} completion tokens, generated in {_seconds(u.generation_seconds)}, "
+                f"this run {_seconds(u.wall_seconds)}"
                 + ("" if r.cost_usd is None else f", cost ${r.cost_usd:,.4f}")
             )
         click.echo(_card_text(r))

@@ -43,7 +43,7 @@ from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
 from knowsum.models._store import ResponseStore, StoreInfo, stored_this_session
 from knowsum.models._texts import sample_texts
-from knowsum.models._usage import MeteredBackend, UsageMeter, usage_of
+from knowsum.models._usage import MeteredBackend, UsageMeter, union_seconds, usage_of
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -81,5 +81,6 @@ __all__ = [
     "sample_sync",
     "sample_texts",
     "stored_this_session",
+    "union_seconds",
     "usage_of",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 
 from knowsum.models._base import Backend
@@ -74,11 +75,13 @@ class MockBackend(Backend):
         return lambda r: texts[r.sample_index % len(texts)]
 
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
-        """Answer each request from the script (after ``delay`` seconds)."""
+        """Answer each request from the script (after ``delay`` seconds; the latency is measured)."""
+        t0 = time.perf_counter()
         await asyncio.sleep(self.delay)  # also 0: yields to the event loop like a real backend
         self.calls.extend(requests)
         out = []
         for r in requests:
             text = self._answer(r)
-            out.append(self.response(r, text, "stop", completion_tokens=len(text.split())))
+            latency = time.perf_counter() - t0
+            out.append(self.response(r, text, "stop", completion_tokens=len(text.split()), latency=latency))
         return out

@@ -11,8 +11,14 @@ sums over those responses, read back from the store::
     asked              = responses generated through the wrapper during this run
     prompt_tokens      = Σ prompt_tokens      (as the backend counted them when generating)
     completion_tokens  = Σ completion_tokens
-    response_seconds   = Σ latency
+    response_seconds   = Σ latency                        (overlapping requests add up)
+    generation_seconds = |⋃ [created − latency, created]|  (wall-clock time the model spent on them)
     wall_seconds       = time from UsageMeter() to usage()
+
+``generation_seconds`` is the time the answers took when they were generated, by this run or an
+earlier one: a rerun that reads every answer from the store keeps it, while its ``wall_seconds`` is
+the rerun's own (seconds). With batched or concurrent requests ``response_seconds`` counts the same
+wall-clock second once per request in flight, so it is far above the time the model worked.
 
 Without a store, only what the wrapper saw generated is counted.
 """
@@ -28,7 +34,7 @@ from knowsum.models._params import Request, Response
 from knowsum.models._store import ResponseStore
 from knowsum.records import Usage
 
-__all__ = ["MeteredBackend", "UsageMeter", "usage_of"]
+__all__ = ["MeteredBackend", "UsageMeter", "union_seconds", "usage_of"]
 
 
 class MeteredBackend(Backend):
@@ -88,16 +94,31 @@ class MeteredBackend(Backend):
         return self.inner.describe()
 
 
+def union_seconds(spans: Iterable[tuple[float, float]]) -> float:
+    """The length of the union of the intervals ``(start, end)`` (empty ones count nothing)."""
+    total, cur_start, cur_end = 0.0, 0.0, None
+    for start, end in sorted(s for s in spans if s[1] > s[0]):
+        if cur_end is None or start > cur_end:
+            total += 0.0 if cur_end is None else cur_end - cur_start
+            cur_start, cur_end = start, end
+        else:
+            cur_end = max(cur_end, end)
+    return total + (0.0 if cur_end is None else cur_end - cur_start)
+
+
 def usage_of(responses: Iterable[Response], *, asked: int = 0, wall_seconds: float = 0.0) -> Usage:
     """Sum tokens and latency over ``responses`` (one per distinct request) into a :class:`Usage`."""
     n = failed = p_tok = c_tok = 0
     seconds = 0.0
+    spans: list[tuple[float, float]] = []
     for r in responses:
         n += 1
         failed += 0 if r.ok else 1
         p_tok += max(0, r.prompt_tokens or 0)
         c_tok += max(0, r.completion_tokens or 0)
         seconds += max(0.0, r.latency or 0.0)
+        if r.created > 0:
+            spans.append((r.created - max(0.0, r.latency or 0.0), r.created))
     return Usage(
         requests=n,
         asked=asked,
@@ -105,6 +126,7 @@ def usage_of(responses: Iterable[Response], *, asked: int = 0, wall_seconds: flo
         prompt_tokens=p_tok,
         completion_tokens=c_tok,
         response_seconds=round(seconds, 6),
+        generation_seconds=round(union_seconds(spans), 6),
         wall_seconds=round(max(0.0, wall_seconds), 6),
     )
 

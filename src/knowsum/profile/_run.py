@@ -256,8 +256,10 @@ def run_profile(
             walls[step.instrument] = walls.get(step.instrument, 0.0) + time.perf_counter() - s0
             records.setdefault(step.instrument, []).append((step, record))
     parts: dict[str, InstrumentProfile] = {}
+    every: list[Response] = []
     for name, pairs in records.items():
         used = list(store.responses(plan.keys.get(name, []), errors=False))
+        every += used
         parts[name] = InstrumentProfile(
             runs={s.name: s.name for s, _ in pairs},
             measures=[m for s, r in pairs for m in _measures(s, r)],
@@ -267,7 +269,12 @@ def run_profile(
     total = Usage(wall_seconds=0.0)
     for p in parts.values():
         total = total + (p.usage or Usage())
-    total = total.model_copy(update={"wall_seconds": round(time.perf_counter() - t0, 6)})
+    total = total.model_copy(
+        update={
+            "wall_seconds": round(time.perf_counter() - t0, 6),
+            "generation_seconds": usage_of(every).generation_seconds,  # one union over every step
+        }
+    )
     releases: dict[str, str] = {}
     for pairs in records.values():
         for _, r in pairs:

@@ -23,11 +23,20 @@ class Usage(BaseModel):
     failed: int = Field(0, ge=0, description="requests whose stored response is an error")
     prompt_tokens: int = Field(0, ge=0, description="Σ prompt tokens as the backend counted them")
     completion_tokens: int = Field(0, ge=0, description="Σ generated tokens as the backend counted them")
-    response_seconds: float = Field(0.0, ge=0.0, description="Σ latency of the responses (when generated)")
+    response_seconds: float = Field(
+        0.0, ge=0.0, description="Σ latency of the responses (when generated); overlapping requests add up"
+    )
+    generation_seconds: float | None = Field(
+        None,
+        ge=0.0,
+        description="wall-clock time the model spent on the responses when they were generated: the "
+        "length of the union of their send-to-receive spans (None in records written before it)",
+    )
     wall_seconds: float = Field(0.0, ge=0.0, description="wall-clock time of this run, start to record")
 
     def __add__(self, other: Usage) -> Usage:
-        """The sum of two runs' usage (field by field)."""
+        """The sum of two runs' usage (field by field; ``generation_seconds`` adds up as for runs whose
+        responses were generated at different times — an upper bound on their union otherwise)."""
         return Usage(
             requests=self.requests + other.requests,
             asked=self.asked + other.asked,
@@ -35,6 +44,9 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             response_seconds=self.response_seconds + other.response_seconds,
+            generation_seconds=None
+            if self.generation_seconds is None or other.generation_seconds is None
+            else self.generation_seconds + other.generation_seconds,
             wall_seconds=self.wall_seconds + other.wall_seconds,
         )
 

@@ -143,7 +143,8 @@ def _plan(r: ProfileResult) -> h.Markup:
         used = (
             "–"
             if u is None
-            else f"{u.asked} asked, {u.completion_tokens:,} tokens, {_seconds(u.wall_seconds)}"
+            else f"{u.asked} asked, {u.completion_tokens:,} tokens, generated in "
+            f"{_seconds(u.generation_seconds)}, this run {_seconds(u.wall_seconds)}"
         )
         rows.append(
             [
@@ -179,7 +180,8 @@ def _plan(r: ProfileResult) -> h.Markup:
     used = (
         f"This run used {u.requests:,} distinct requests ({u.asked:,} asked now, the rest from the store), "
         f"{u.prompt_tokens:,} prompt and {u.completion_tokens:,} completion tokens, "
-        f"{_seconds(u.response_seconds)} of model time; wall time {_seconds(u.wall_seconds)}."
+        f"generated in {_seconds(u.generation_seconds)} of wall-clock time (the union of each "
+        f"response's send-to-receive span, when it was generated); this run took {_seconds(u.wall_seconds)}."
         if u is not None
         else ""
     )
