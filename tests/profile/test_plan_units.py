@@ -104,3 +104,14 @@ def test_compare_marks_where_n_seen_and_n_total_rank_differently() -> None:
     assert total[-1] == "a (b): 1 → 2; b (b): 2 → 1"
     seen = next(r for r in rows if r[0] == "N_seen")
     assert seen[-1] == "="
+
+
+def test_compare_opens_each_instrument_and_ranks_only_the_census() -> None:
+    a, b = _profile("a", seen=100, total=150), _profile("b", seen=80, total=400)
+    acc = Measure(key="recall/go/accuracy", instrument="recall", label="go accuracy", value=0.1, percent=True,
+                  method="m", run="r")  # fmt: skip
+    b = b.model_copy(update={"recall": InstrumentProfile(measures=[acc])})
+    _, rows = compare_table([a, b])
+    assert [r[0] for r in rows] == ["census:", "N_seen", "N_tot", "recall:", "go accuracy"]
+    go = rows[-1]
+    assert go[1:] == ["", "10.0%", ""]  # a has no recall; no rank change column for a non-census row

@@ -214,19 +214,30 @@ def _ranks(values: dict[str, float | None]) -> dict[str, int]:
     return {n: i for i, (_, n) in enumerate(reversed(known), 1)}
 
 
+_INSTRUMENTS = ("census", "recall", "genebench")
+
+
 def compare_table(
     results: Sequence[ProfileResult], published: bool = False
 ) -> tuple[list[str], list[list[str]]]:
     """One row per measure, one column per profile (+ the papers' range), and for census N̂_tot rows
     the rank change: a model's rank by N_seen → its rank by N̂_tot among the profiles (and, with
-    ``published``, the paper's models)."""
+    ``published``, the paper's models). With measures of several instruments, a row naming the
+    instrument (``census:``) opens each one's rows."""
     names = [f"{r.model} ({r.budget})" for r in results]
-    keys = list(dict.fromkeys(m.key for r in results for m in r.measures()))
+    fullest = sorted(results, key=lambda r: -len(r.measures()))  # its order first, then the others' extras
+    keys = list(dict.fromkeys(m.key for r in fullest for m in r.measures()))
+    keys.sort(
+        key=lambda k: _INSTRUMENTS.index(k.split("/", 1)[0]) if k.split("/", 1)[0] in _INSTRUMENTS else 3
+    )
     by = [{m.key: m for m in r.measures()} for r in results]
     headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
-    rows = []
+    several = len({k.split("/", 1)[0] for k in keys}) > 1
+    rows: list[list[str]] = []
     for key in keys:
         ref = next(b[key] for b in by if key in b)
+        if several and (not rows or ref.instrument != rows[-1][-1]):
+            rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1), ref.instrument])
         cells = [
             f"{fmt(ref, b[key].value)} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by
         ]
@@ -246,8 +257,11 @@ def compare_table(
             change = "; ".join(
                 f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
             )
-        rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), change or "="])
-    return headers, rows
+        rank = change or ("=" if ref.instrument == "census" else "")  # the ranks only rank the census
+        rows.append(
+            [ref.label, *cells, *([_published_range(ref)] if published else []), rank, ref.instrument]
+        )
+    return headers, [row[:-1] for row in rows]  # the last cell only told the loop the row's instrument
 
 
 def write_profile_compare(path: Path, results: Sequence[ProfileResult], *, published: bool = False) -> Path:
