@@ -226,18 +226,16 @@ def compare_table(
     instrument (``census:``) opens each one's rows."""
     names = [f"{r.model} ({r.budget})" for r in results]
     fullest = sorted(results, key=lambda r: -len(r.measures()))  # its order first, then the others' extras
-    keys = list(dict.fromkeys(m.key for r in fullest for m in r.measures()))
-    keys.sort(
-        key=lambda k: _INSTRUMENTS.index(k.split("/", 1)[0]) if k.split("/", 1)[0] in _INSTRUMENTS else 3
-    )
+    of = {m.key: m.instrument for r in fullest for m in r.measures()}
+    keys = sorted(of, key=lambda k: _INSTRUMENTS.index(of[k]))  # stable: each instrument's rows in order
     by = [{m.key: m for m in r.measures()} for r in results]
     headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
-    several = len({k.split("/", 1)[0] for k in keys}) > 1
+    several = len(set(of.values())) > 1
     rows: list[list[str]] = []
-    for key in keys:
+    for i, key in enumerate(keys):
         ref = next(b[key] for b in by if key in b)
-        if several and (not rows or ref.instrument != rows[-1][-1]):
-            rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1), ref.instrument])
+        if several and (i == 0 or of[keys[i - 1]] != ref.instrument):
+            rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1)])
         cells = [
             f"{fmt(ref, b[key].value)} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by
         ]
@@ -258,10 +256,8 @@ def compare_table(
                 f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
             )
         rank = change or ("=" if ref.instrument == "census" else "")  # the ranks only rank the census
-        rows.append(
-            [ref.label, *cells, *([_published_range(ref)] if published else []), rank, ref.instrument]
-        )
-    return headers, [row[:-1] for row in rows]  # the last cell only told the loop the row's instrument
+        rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), rank])
+    return headers, rows
 
 
 def write_profile_compare(path: Path, results: Sequence[ProfileResult], *, published: bool = False) -> Path:
