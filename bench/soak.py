@@ -52,6 +52,7 @@ IGNORED = (
     "parameters.out",
     "usage.asked",
     "usage.response_seconds",
+    "usage.generation_seconds",
     "usage.wall_seconds",
 )
 """``result.json`` fields that legitimately differ between runs (what this process asked, and when)."""
