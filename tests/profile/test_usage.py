@@ -76,9 +76,13 @@ def test_batched_requests_count_their_shared_seconds_once() -> None:
     backend = MockBackend()
     req = make_requests(["x"], P(), n=4)  # four sent together at t = 10, received at 12, 13, 14, 14
     ends = [12.0, 13.0, 14.0, 14.0]
-    rs = [backend.response(r, "a", "stop", latency=t - 10, created=t) for r, t in zip(req, ends, strict=True)]
+    rs = [
+        backend.response(r, "a", "stop", completion_tokens=4, latency=t - 10, created=t)
+        for r, t in zip(req, ends, strict=True)
+    ]
     u = usage_of(rs)
     assert u.generation_seconds == pytest.approx(4.0) and u.response_seconds == pytest.approx(13.0)
+    assert u.tokens_per_second == pytest.approx(16 / 4.0)  # the model's throughput, not a per-request rate
 
 
 @pytest.mark.realdata

@@ -52,7 +52,9 @@ class Usage(BaseModel):
 
     @property
     def tokens_per_second(self) -> float | None:
-        """Generated tokens per second of response time (``None`` without either)."""
-        if self.response_seconds <= 0 or self.completion_tokens <= 0:
+        """Generated tokens per second of generation time (``generation_seconds``; Σ latency in records
+        written before it, a per-request rate that batching lowers); ``None`` without either."""
+        seconds = self.generation_seconds if self.generation_seconds is not None else self.response_seconds
+        if seconds <= 0 or self.completion_tokens <= 0:
             return None
-        return self.completion_tokens / self.response_seconds
+        return self.completion_tokens / seconds
