@@ -26,6 +26,8 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 """
 
 from knowsum.census._analyse import Analysis, analyse
+from knowsum.census._backtest import DEFAULT_TS, backtest_run, trust_horizon
+from knowsum.census._backtest_out import BacktestRun, backtest_census
 from knowsum.census._compare import CensusComparison, compare_results, equal_coverage
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
@@ -64,6 +66,7 @@ from knowsum.records.census import (
 
 __all__ = [
     "BUILTIN_TASKS",
+    "DEFAULT_TS",
     "CONCEPT_WORDS",
     "K_GRID",
     "PUBLISHED",
@@ -72,6 +75,7 @@ __all__ = [
     "TABLE1_COLUMNS",
     "T_GRID",
     "Analysis",
+    "BacktestRun",
     "CensusComparison",
     "CensusConfig",
     "CensusPlan",
@@ -98,6 +102,8 @@ __all__ = [
     "Verifier",
     "add_sensitivity",
     "analyse",
+    "backtest_census",
+    "backtest_run",
     "compare_results",
     "decode",
     "default_out",
@@ -120,5 +126,6 @@ __all__ = [
     "sensitivity",
     "sweep_cells",
     "sweep_configs",
+    "trust_horizon",
     "write_run",
 ]

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from knowsum.census import _diversity as dv
+from knowsum.census._backtest import too_small_horizon, trust_horizon
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
@@ -220,6 +221,7 @@ def analyse(
     fields.update(k=None, k_source="none", k_errors={}, curve=[], heldout=[])
     if prev is None:
         notes.append("no verified item: nothing to estimate (N_seen = 0)")
+        fields["horizon"] = too_small_horizon(cfg.estimator, cfg.t)
         timings.update(estimate=0.0, curve=0.0, heldout=0.0)
     else:
         t0 = time.perf_counter()
@@ -266,6 +268,9 @@ def analyse(
         )
         timings["richness"] = time.perf_counter() - t0
         notes.extend(fields["richness"].notes)
+        t0 = time.perf_counter()
+        fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
+        timings["horizon"] = time.perf_counter() - t0
     n_obs = prev.n_observations if prev is not None else 0
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}

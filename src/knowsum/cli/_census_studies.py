@@ -23,12 +23,12 @@ from knowsum.cli._options import (
 from knowsum.errors import ConfigError
 from knowsum.report.census import sensitivity_tables, sweep_table
 
-__all__ = ["sensitivity", "sweep"]
+__all__ = ["comma_list", "sensitivity", "sweep"]
 
 V = TypeVar("V")
 
 
-def _list(option: str, raw: str | None, cast: Callable[[str], V], fallback: list[V]) -> list[V]:
+def comma_list(option: str, raw: str | None, cast: Callable[[str], V], fallback: list[V]) -> list[V]:
     """A comma-separated option value (``0.7,1``); ``fallback`` when not given."""
     if raw is None:
         return fallback
@@ -69,8 +69,8 @@ def sensitivity(
     plots/sensitivity_t.png, plots/sensitivity_k.png and a section to report.html, and stores the
     study in result.json (sensitivity).
     """
-    ts = _list("--t-grid", t_grid, float, list(T_GRID))
-    ks = _list("--k-grid", k_grid, int, list(K_GRID))
+    ts = comma_list("--t-grid", t_grid, float, list(T_GRID))
+    ks = comma_list("--k-grid", k_grid, int, list(K_GRID))
     if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks):
         raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50]")
     done = add_sensitivity(run_dir, ts, ks, n_bootstrap)
@@ -136,10 +136,10 @@ def sweep(
     """
     base, model, settings = census_settings(task, None, kw, "census sweep")
     cells = sweep_cells(
-        _list("--temperature", temps, float, [base.temperature]),
-        _list("--top-p", top_ps, float, [base.top_p]),
-        _list("--answers", answers, int, [base.answers]),
-        _list("--prompt-variant", variants, _variant, [base.prompt_variant]),
+        comma_list("--temperature", temps, float, [base.temperature]),
+        comma_list("--top-p", top_ps, float, [base.top_p]),
+        comma_list("--answers", answers, int, [base.answers]),
+        comma_list("--prompt-variant", variants, _variant, [base.prompt_variant]),
     )
     sweep_configs(base, cells)  # every cell is checked before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:

@@ -9,6 +9,7 @@ import click
 
 from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
 from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
+from knowsum.cli._census_backtest import backtest
 from knowsum.cli._census_overlap import overlap
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep
@@ -61,6 +62,7 @@ census.add_command(score)
 census.add_command(overlap)
 census.add_command(sensitivity)
 census.add_command(sweep)
+census.add_command(backtest)
 
 
 @census.command("run")

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records import Record, load_record, published_label
 from knowsum.records._census_migrate import clamp_v2
+from knowsum.records.backtest import TrustHorizon
 from knowsum.records._census_richness import (
     ChaoEstimate,
     CoverageRank,
@@ -316,6 +317,10 @@ class CensusResult(Record):
         None,
         description="sample coverage, the Chao estimate of the counting mode and Hill numbers q = 0, 1, 2 "
         "(None: N_seen = 0, or written before schema version 5)",
+    )
+    horizon: TrustHorizon | None = Field(
+        None,
+        description="how far the run's own queries back-test its estimator (None: written before it)",
     )
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)

@@ -24,6 +24,7 @@ from typing import Any
 from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
+from knowsum.report.backtest import horizon_cell, horizon_value
 from knowsum.report import _plots as p
 from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
 from knowsum.report._census_kb import category_plot
@@ -171,6 +172,7 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         ],
         ["N_tot (estimated)", result.n_total],
         ["N_tot interval", _fmt_interval(result.interval_total, result)],
+        ["trust horizon", horizon_cell(result.horizon)],
         ["SKR", result.skr],
         ["SKR interval", _fmt_interval(result.interval_skr, result)],
         ["k", _k_cell(result)],
@@ -226,6 +228,8 @@ def summary_data(result: CensusResult) -> dict[str, Any]:
             "interval_method": result.interval_method,
             "n_total": result.n_total,
             "interval_total": result.interval_total,
+            "horizon": None if result.horizon is None else result.horizon.model_dump(mode="json"),
+            "horizon_text": horizon_cell(result.horizon),
             "skr": result.skr,
             "interval_skr": result.interval_skr,
             "k": result.k,
@@ -257,6 +261,7 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
             result.n_unseen,
             f"unseen; {_fmt_interval(result.interval, result)} {clamp_mark(result.n_unseen_raw)}".rstrip(),
         ),
+        ("trust horizon", horizon_value(result.horizon), horizon_cell(result.horizon)),
         ("SKR", result.skr, "seen knowledge ratio"),
         *richness_tiles(result),
         (

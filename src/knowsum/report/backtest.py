@@ -1,0 +1,156 @@
+"""The back-test page and table (``knowsum census backtest``): KnowSum Fig. 7 extended to large ``t``.
+
+One panel per estimator family: the mean prediction of each predictor with its 2.5–97.5 % band over
+the splits, against what the held-back queries showed, on log axes over ``t``. Reads
+:class:`~knowsum.records.backtest.Backtest` records only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from knowsum.records.backtest import Backtest, BacktestRow, TrustHorizon
+from knowsum.report import _html as h
+from knowsum.report._plots import PALETTE, save
+from knowsum.report._tables import text_table
+
+__all__ = [
+    "BACKTEST_HEADERS",
+    "backtest_figure",
+    "backtest_rows",
+    "backtest_table",
+    "horizon_cell",
+    "horizon_text",
+    "horizon_value",
+    "write_backtest_report",
+]
+
+BACKTEST_HEADERS = ("t", "estimator", "kept", "predicted", "observed", "bias", "rel. bias", "rel. RMSE",
+                    "coverage")  # fmt: skip
+
+
+def _num(x: float | None) -> str:
+    """``1,234.5``; ``3.6e+19`` beyond a million (Good–Toulmin at large t); n/a when it overflowed."""
+    if x is None:
+        return "n/a: diverged"
+    return f"{x:.3g}" if abs(x) >= 1e6 else f"{x:,.1f}"
+
+
+def _pct(x: float | None) -> str:
+    """``-9%``; ``3.6e+19%`` beyond 10,000 %."""
+    if x is None:
+        return "n/a: diverged"
+    return f"{100 * x:.3g}%" if abs(x) >= 100 else f"{x:.0%}"
+
+
+def backtest_rows(bt: Backtest) -> list[list[str]]:
+    """The table's rows: one per ``t`` and predictor, every number formatted (n/a where it diverged)."""
+    out = []
+    for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator))):
+        cover = f"{r.coverage:.0%}" + (f" ({r.no_interval:.0%} n/a)" if r.no_interval else "")
+        out.append([f"{r.t:g} ({r.t_effective:.3g})", r.estimator, str(r.kept_queries), _num(r.predicted),
+                    f"{r.observed:,.1f}", _num(r.bias), _pct(r.relative_bias), _pct(r.relative_rmse), cover])  # fmt: skip
+    return out
+
+
+def horizon_cell(horizon: TrustHorizon | None) -> str:
+    """The trust-horizon sentence every surface prints (``None``: a record written before it)."""
+    if horizon is None:
+        return "not in this record (written before back-testing was added)"
+    return horizon.message
+
+
+def horizon_value(horizon: TrustHorizon | None) -> str:
+    """The tile's value: ``t = 9``, or ``–`` when nothing passed or it was not computed."""
+    return "–" if horizon is None or horizon.t is None else f"t = {horizon.t:g}"
+
+
+def horizon_text(horizon: TrustHorizon | None) -> str:
+    """``trust horizon (sgt-k8): back-tested to t = 9 …`` (one line)."""
+    name = "" if horizon is None else f" ({horizon.estimator})"
+    return f"trust horizon{name}: {horizon_cell(horizon)}"
+
+
+def backtest_table(bt: Backtest) -> str:
+    """The terminal table, the skipped ``t`` and the horizon."""
+    lines = [
+        f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · {bt.repeats} splits per t, "
+        f"{bt.resamples} resamples per split (the {bt.level:.0%} interval)",
+        text_table(BACKTEST_HEADERS, backtest_rows(bt)),
+    ]
+    lines += [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
+    lines.append(horizon_text(bt.horizon))
+    return "\n".join(lines)
+
+
+def _family_rows(bt: Backtest) -> dict[str, dict[str, list[BacktestRow]]]:
+    panels: dict[str, dict[str, list[BacktestRow]]] = {}
+    for r in bt.rows:
+        panels.setdefault(r.family, {}).setdefault(r.estimator, []).append(r)
+    return panels
+
+
+def backtest_figure(bt: Backtest) -> Any:
+    """Predicted vs observed new items over ``t``, one panel per family (KnowSum Fig. 7, to large ``t``)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    panels = _family_rows(bt)
+    cols = 2
+    rows = max(1, math.ceil(len(panels) / cols))
+    fig = Figure(figsize=(5.2 * cols, 3.6 * rows), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    for i, (family, series) in enumerate(sorted(panels.items())):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        ax.grid(True, alpha=0.3)
+        truth = sorted({(r.t_effective, r.observed) for rs in series.values() for r in rs})
+        ax.plot([t for t, _ in truth], [o for _, o in truth], "k-", lw=2, label="observed")
+        for j, (name, rs) in enumerate(sorted(series.items())):
+            rs = sorted((r for r in rs if r.predicted is not None and r.band is not None), key=lambda r: r.t)
+            if not rs:
+                continue
+            colour = PALETTE[j % len(PALETTE)]
+            xs = [r.t_effective for r in rs]
+            ax.plot(xs, [r.predicted for r in rs], "o-", color=colour, label=name, ms=3)
+            ax.fill_between(xs, [r.band[0] for r in rs if r.band], [r.band[1] for r in rs if r.band],
+                            color=colour, alpha=0.15)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_title(family, fontsize=10)
+        ax.set_xlabel("t (held-back / kept queries)")
+        ax.set_ylabel("new items")
+        ax.legend(fontsize=7)
+    return fig
+
+
+def write_backtest_report(out_dir: Path, bt: Backtest, written: Sequence[Path] = ()) -> Path:
+    """Write ``plots/backtest.png`` and ``report.html`` into ``out_dir``; returns the page."""
+    png = save(backtest_figure(bt), out_dir / "plots" / "backtest.png")
+    skipped = [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
+    doc = h.page(
+        f"Back-test · {bt.task} · {bt.model}",
+        h.key_numbers([("queries", bt.n_queries), ("N_seen", bt.n_seen), ("splits per t", bt.repeats)]),
+        h.paragraph(horizon_text(bt.horizon)),
+        h.section(
+            "Predicted vs observed new items",
+            h.figure_png(png, "back-test", "Mean prediction (band: 2.5–97.5 % of the splits) vs what the "
+                         "held-back queries showed", name="backtest"),  # fmt: skip
+            h.table(BACKTEST_HEADERS, backtest_rows(bt), numeric=[False] * len(BACKTEST_HEADERS)),
+            *(h.paragraph(s) for s in skipped),
+        ),
+        h.section(
+            "Method",
+            h.paragraph(
+                f"Each t keeps a random 1/(t+1) of the {bt.n_queries} queries ({bt.repeats} seeded shuffles, seed "
+                f"{bt.seed}) and predicts the items the other queries show that the kept ones do not; the "
+                f"interval is the census's log-normal {bt.level:.0%} interval from {bt.resamples} bootstrap "
+                "resamples of the kept queries. Relative RMSE and bias are over the mean observed value; "
+                "coverage is the share of splits whose interval holds the observed value (an n/a interval "
+                "does not). t in parentheses: held-back / kept queries as split."
+            ),
+        ),
+        subtitle=f"{bt.counting} counting · run {bt.run}",
+    )
+    return h.write_page(out_dir / "report.html", doc)

@@ -1,0 +1,310 @@
+"""How many new items will ``t`` times as many queries show? Every extrapolation, on a batch of samples.
+
+A back-test (``knowsum census backtest``) keeps ``m`` of a run's ``Q`` queries, predicts how many
+items the other ``Q − m`` show that the kept ones do not (``t = (Q − m)/m``), and compares with what
+they showed. This module is its maths: a :class:`Panel` of frequency summaries for a batch of
+samples (one column per sample: the kept queries, and their bootstrap resamples), and the
+predictors, each a vectorised function of a panel (:data:`PREDICTORS`):
+
+- ``sgt-k6``/``-k8``/``-k10``/``-heldout`` — smoothed Good–Turing, KnowSum eq. (1):
+  ``Û(t) = Σ_{s≤k} −(−t)^s P(Bin(k, 1/(t+1)) ≥ s) f_s`` (Efron & Thisted 1976); ``heldout`` takes
+  each sample's ``k`` from :func:`~knowsum.stats.select_k` (KnowSum §5.1).
+- ``good-toulmin`` — ``Û(t) = −Σ_i (−t)^{X_i}`` (Good & Toulmin 1956): unbiased, its variance
+  explodes beyond ``t = 1``; a value that overflows is NaN.
+- ``inext-abundance`` — iNEXT's q = 0 extrapolation to ``n(1 + t)`` observations,
+  ``Û = f̂0 (1 − (1 − f1/(n f̂0 + f1))^{n t})`` with ``f̂0 = (n−1)/n · f1²/(2 f2)`` (``f2 = 0``:
+  ``(n−1)/n · f1(f1−1)/2``) (Chao et al. 2014, Ecol. Monogr. 84:45, eq. 9; iNEXT ``D0.hat``).
+- ``inext-incidence`` — the same on incidence data (queries as sampling units, ``Q_k`` items
+  named in exactly ``k`` of ``T`` queries), to ``T(1 + t)`` units (Chao et al. 2014, eq. 15).
+- ``chao1``/``chao2`` — the asymptotes, bias-corrected: ``f1(f1−1)/(2(f2+1))`` (Chao 2005) and
+  ``(T−1)/T · Q1(Q1−1)/(2(Q2+1))``; they predict the items a sample will *ever* add, whatever ``t``.
+- ``chao1-sc``/``inext-abundance-sc`` — the same with the singleton count replaced by
+  :func:`singleton_estimate` (Chiu & Chao 2016): spurious singletons (verification errors) do not
+  count as evidence of unseen items.
+
+Intervals (:func:`lognormal_bounds`): Chao's (1987) log-normal interval of the census, with the
+variance of the predictor over the bootstrap columns of the same sample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import norm
+
+from knowsum.stats._errors import StatsError
+from knowsum.stats.unseen import MAX_K
+from knowsum.stats.weights import binomial_tail_weights, et_q
+
+__all__ = [
+    "FAMILIES",
+    "INCIDENCE_PREDICTORS",
+    "PREDICTORS",
+    "SGT_KS",
+    "Panel",
+    "Scores",
+    "lognormal_bounds",
+    "panel",
+    "score",
+    "sgt",
+    "singleton_estimate",
+]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+SGT_KS: tuple[int, ...] = (6, 8, 10)
+"""The truncation levels the back-test tries (KnowSum §5.1 selects among them)."""
+_CAP = MAX_K + 1
+"""Histograms keep ``f_0 … f_cap`` (and the count above): every ``k`` a census accepts (Good–Toulmin
+reads the counts themselves)."""
+
+
+def singleton_estimate(f2: FloatArray | float, f3: FloatArray | float, f4: FloatArray | float) -> FloatArray:
+    """The singleton count a sample *should* have, from its doubletons, tripletons and quadrupletons.
+
+    Chiu & Chao (2016), "Estimating and comparing microbial diversity in the presence of sequencing
+    errors", PeerJ 4:e1634: by the Good–Turing frequency formula,
+    ``f̃1 = 4 f2² / (3 f3) − f2 f3 / (2 f4)``, and ``4 f2²/(3(f3+1)) − f2 f3/(2(f4+1))`` when
+    ``f3 f4 = 0``. Checked here against the formula as the R package macam
+    (``singleton_estimator``) codes it, not against the paper's text, which this machine cannot read.
+    Vectorised; negative values are returned as computed (callers clip at 0).
+    """
+    a2, a3, a4 = (np.asarray(x, dtype=np.float64) for x in (f2, f3, f4))
+    both = (a3 * a4) > 0
+    d3 = np.where(both, a3, a3 + 1.0)
+    d4 = np.where(both, a4, a4 + 1.0)
+    return np.asarray(4.0 * a2 * a2 / (3.0 * d3) - a2 * a3 / (2.0 * d4))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Panel:
+    """Frequency summaries of a batch of samples, one entry (or row) per sample.
+
+    Attributes:
+        t: The extrapolation factor to predict at (new queries / kept queries).
+        n: Observations ``n`` of each sample.
+        hist: ``hist[b, s] = f_s`` for every ``s`` up to the largest count (at least ``MAX_K + 1``).
+        units: ``T``, the sampling units (queries) of every sample.
+        incidence: ``Q_s`` like :attr:`hist`, counting in how many queries an item appears.
+        k_heldout: Each sample's held-out ``k`` (``None`` when not selected).
+    """
+
+    t: float
+    n: FloatArray
+    hist: IntArray
+    units: int
+    incidence: IntArray
+    k_heldout: IntArray | None = None
+
+    def f(self, s: int) -> FloatArray:
+        """``f_s`` of each sample."""
+        return self.hist[:, s].astype(np.float64)
+
+    def q(self, s: int) -> FloatArray:
+        """``Q_s`` of each sample."""
+        return self.incidence[:, s].astype(np.float64)
+
+
+def _histograms(counts: NDArray[np.integer], cap: int) -> IntArray:
+    """``(B, cap + 2)`` histograms of the columns of an ``(items, B)`` count matrix."""
+    cols = counts.shape[1]
+    clipped = np.minimum(counts, cap + 1).astype(np.int64) + np.arange(cols, dtype=np.int64) * (cap + 2)
+    return np.bincount(clipped.ravel(), minlength=cols * (cap + 2)).reshape(cols, cap + 2).astype(np.int64)
+
+
+def _good_toulmin(p: Panel) -> FloatArray:
+    """``−Σ_s (−t)^s f_s`` of each sample (Good & Toulmin 1956); NaN where it overflows."""
+    s = np.arange(p.hist.shape[1], dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        weights = np.where(s % 2 == 1, 1.0, -1.0) * np.exp(s * math.log(p.t))
+        weights[0] = 0.0
+        total = np.where(p.hist > 0, p.hist * weights, 0.0).sum(axis=1)
+    return np.where(np.isfinite(total), total, np.nan)
+
+
+INCIDENCE_PREDICTORS = frozenset({"inext-incidence", "chao2"})
+"""Predictors that read :attr:`Panel.incidence` (the others leave ``presence`` unused)."""
+
+
+def panel(
+    counts: NDArray[np.integer],
+    presence: NDArray[np.integer] | None,
+    t: float,
+    units: int,
+    k_heldout: IntArray | None = None,
+    full: bool = True,
+) -> Panel:
+    """Summaries of a batch: ``counts`` and ``presence`` are ``(items, B)`` (mentions, and the number
+    of queries naming each item; ``None`` when no incidence predictor is asked), every sample of
+    ``units`` queries. ``full = False`` cuts the histograms at ``MAX_K + 1`` (all but Good–Toulmin).
+
+    Raises:
+        StatsError: mismatched shapes, ``t ≤ 0`` or ``units < 1``.
+    """
+    presence = np.zeros((0, counts.shape[1]), dtype=np.int64) if presence is None else presence
+    if counts.ndim != 2 or presence.shape[1] != counts.shape[1]:
+        raise StatsError(f"counts {counts.shape} and presence {presence.shape} must be 2-D with equal columns")
+    if not (math.isfinite(t) and t > 0) or units < 1:
+        raise StatsError(f"need t > 0 and units >= 1, got t = {t!r}, units = {units!r}")
+    return Panel(
+        t=float(t),
+        n=counts.sum(axis=0).astype(np.float64),
+        hist=_histograms(counts, max(int(counts.max(initial=0)), _CAP) if full else _CAP),
+        units=int(units),
+        incidence=_histograms(presence, _CAP),
+        k_heldout=k_heldout,
+    )
+
+
+def sgt(p: Panel, k: int) -> FloatArray:
+    """Smoothed Good–Turing at truncation ``k`` (KnowSum eq. 1) for every sample of ``p``."""
+    h = binomial_tail_weights(p.t, k, et_q(p.t))
+    return np.asarray(p.hist[:, 1 : k + 1] @ h[1 : k + 1], dtype=np.float64)
+
+
+def _sgt_heldout(p: Panel) -> FloatArray:
+    if p.k_heldout is None:
+        raise StatsError("sgt-heldout needs each sample's held-out k (panel(..., k_heldout=...))")
+    out = np.empty(p.n.size)
+    for k in np.unique(p.k_heldout).tolist():
+        rows = p.k_heldout == k
+        out[rows] = sgt(p, int(k))[rows]
+    return out
+
+
+def _f0(f1: FloatArray, f2: FloatArray, size: FloatArray | float) -> FloatArray:
+    """iNEXT's ``f̂0``: ``(N−1)/N · f1²/(2 f2)``, or ``(N−1)/N · f1(f1−1)/2`` when ``f2 = 0``."""
+    ratio = (np.asarray(size, dtype=np.float64) - 1.0) / size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(f2 > 0, ratio * f1 * f1 / (2.0 * np.maximum(f2, 1.0)), ratio * f1 * (f1 - 1.0) / 2.0)
+
+
+def _q0_extrapolation(f1: FloatArray, f2: FloatArray, size: FloatArray | float, extra: FloatArray) -> FloatArray:
+    """``f̂0 (1 − (1 − f1/(N f̂0 + f1))^{extra})`` (Chao et al. 2014; 0 when ``f1 = 0``)."""
+    f0 = _f0(f1, f2, size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        base = np.where(f1 > 0, 1.0 - f1 / (size * f0 + f1), 1.0)
+        grown = -np.expm1(extra * np.log(np.clip(base, 1e-300, 1.0)))
+    return np.where(f1 > 0, f0 * grown, 0.0)
+
+
+def _corrected_f1(p: Panel) -> FloatArray:
+    return np.maximum(singleton_estimate(p.f(2), p.f(3), p.f(4)), 0.0)
+
+
+def _chao1_bc(f1: FloatArray, f2: FloatArray) -> FloatArray:
+    return f1 * np.maximum(f1 - 1.0, 0.0) / (2.0 * (f2 + 1.0))
+
+
+PREDICTORS: Mapping[str, Callable[[Panel], FloatArray]] = MappingProxyType(
+    {
+        **{f"sgt-k{k}": (lambda p, k=k: sgt(p, k)) for k in SGT_KS},
+        "sgt-heldout": _sgt_heldout,
+        "good-toulmin": _good_toulmin,
+        "inext-abundance": lambda p: _q0_extrapolation(p.f(1), p.f(2), p.n, p.n * p.t),
+        "inext-incidence": lambda p: _q0_extrapolation(p.q(1), p.q(2), float(p.units), np.full_like(p.n, p.units * p.t)),
+        "chao1": lambda p: _chao1_bc(p.f(1), p.f(2)),
+        "chao2": lambda p: (p.units - 1.0) / p.units * _chao1_bc(p.q(1), p.q(2)),
+        "chao1-sc": lambda p: _chao1_bc(_corrected_f1(p), p.f(2)),
+        "inext-abundance-sc": lambda p: _q0_extrapolation(_corrected_f1(p), p.f(2), p.n, p.n * p.t),
+    }
+)
+"""Predictor name → ``Û`` of every sample of a panel (raw: may be negative or NaN). Explicit table."""
+
+FAMILIES: Mapping[str, str] = MappingProxyType(
+    {
+        "sgt-k6": "smoothed Good–Turing (KnowSum eq. 1)",
+        "sgt-k8": "smoothed Good–Turing (KnowSum eq. 1)",
+        "sgt-k10": "smoothed Good–Turing (KnowSum eq. 1)",
+        "sgt-heldout": "smoothed Good–Turing (KnowSum eq. 1)",
+        "good-toulmin": "Good–Toulmin",
+        "inext-abundance": "iNEXT q = 0 extrapolation",
+        "inext-incidence": "iNEXT q = 0 extrapolation",
+        "inext-abundance-sc": "iNEXT q = 0 extrapolation",
+        "chao1": "Chao asymptotes",
+        "chao2": "Chao asymptotes",
+        "chao1-sc": "Chao asymptotes",
+    }
+)
+"""Predictor → the panel of the back-test figure it is drawn in."""
+
+
+def lognormal_bounds(point: FloatArray, variance: FloatArray, level: float = 0.95) -> tuple[FloatArray, FloatArray]:
+    """Chao's (1987) log-normal interval of ``Û`` for each sample: ``[Û/C, Û·C]``,
+    ``C = exp(z · sqrt(ln(1 + v/Û²)))`` — the census's interval (:mod:`knowsum.stats.intervals`).
+
+    Where ``Û ≤ 0``, the variance is not finite or zero (the bootstrap could not vary), the interval
+    is n/a and both ends are NaN.
+    """
+    if not 0 < level < 1:
+        raise StatsError(f"level must be in (0, 1), got {level!r}")
+    z = float(norm.ppf(0.5 + level / 2))
+    u = np.asarray(point, dtype=np.float64)
+    v = np.asarray(variance, dtype=np.float64)
+    ok = (u > 0) & np.isfinite(u) & np.isfinite(v) & (v > 0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
+        return np.where(ok, u / c, np.nan), np.where(ok, u * c, np.nan)
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """How one predictor did over the repeats of one ``t``.
+
+    Attributes:
+        predicted: Mean prediction (reported as ``max(Û, 0)``, the census's rule).
+        observed: Mean number of new items the held-back queries showed.
+        bias: ``mean(Û − U)``.
+        relative_bias: ``bias / mean(U)``.
+        relative_rmse: ``sqrt(mean((Û − U)²)) / mean(U)``.
+        coverage: Share of repeats whose interval contains ``U`` (an n/a interval does not).
+        no_interval: Share of repeats whose interval was n/a.
+        band: 2.5 % and 97.5 % quantiles of ``Û`` over the repeats.
+        diverged: Share of repeats whose prediction overflowed (Good–Toulmin at large ``t``).
+    """
+
+    predicted: float
+    observed: float
+    bias: float
+    relative_bias: float
+    relative_rmse: float
+    coverage: float
+    no_interval: float
+    band: tuple[float, float]
+    diverged: float
+
+
+def score(predicted: FloatArray, lower: FloatArray, upper: FloatArray, observed: FloatArray) -> Scores:
+    """Bias, relative RMSE and coverage of ``predicted`` against ``observed`` (one entry per repeat).
+
+    Non-finite predictions count as diverged and make every error NaN (there is no number to judge).
+    """
+    pred = np.asarray(predicted, dtype=np.float64)
+    obs = np.asarray(observed, dtype=np.float64)
+    if pred.shape != obs.shape or pred.size == 0:
+        raise StatsError(f"need as many predictions as observations (>= 1), got {pred.shape} and {obs.shape}")
+    finite = np.isfinite(pred)
+    shown = np.where(finite, np.maximum(pred, 0.0), np.nan)
+    scale = float(obs.mean())
+    err = shown - obs
+    bias = float(err.mean()) if finite.all() else math.nan
+    rmse = float(np.sqrt(np.mean(err * err))) if finite.all() else math.nan
+    has = np.isfinite(lower) & np.isfinite(upper)
+    covered = has & (lower <= obs) & (obs <= upper)
+    band = (float(np.quantile(shown, 0.025)), float(np.quantile(shown, 0.975))) if finite.all() else (math.nan, math.nan)
+    return Scores(
+        predicted=float(shown.mean()) if finite.all() else math.nan,
+        observed=scale,
+        bias=bias,
+        relative_bias=bias / scale if scale > 0 else math.nan,
+        relative_rmse=rmse / scale if scale > 0 else math.nan,
+        coverage=float(covered.mean()),
+        no_interval=float((~has).mean()),
+        band=band,
+        diverged=float((~finite).mean()),
+    )
