@@ -26,11 +26,12 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 """
 
 from knowsum.census._analyse import Analysis, analyse
-from knowsum.census._backtest import DEFAULT_TS, backtest_run, trust_horizon
-from knowsum.census._backtest_out import BacktestRun, backtest_census
+from knowsum.census._backtest import DEFAULT_TS
+from knowsum.census._backtest_out import BacktestRun, backtest_census, backtest_run
 from knowsum.census._compare import CensusComparison, compare_results, equal_coverage
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
+from knowsum.census._horizon import trust_horizon
 from knowsum.census._overlap import overlap_runs
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
@@ -66,8 +67,8 @@ from knowsum.records.census import (
 
 __all__ = [
     "BUILTIN_TASKS",
-    "DEFAULT_TS",
     "CONCEPT_WORDS",
+    "DEFAULT_TS",
     "K_GRID",
     "PUBLISHED",
     "RESULT_VERSION",

@@ -17,10 +17,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from knowsum.census import _diversity as dv
-from knowsum.census._backtest import too_small_horizon, trust_horizon
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
+from knowsum.census._horizon import too_small_horizon, trust_horizon
 from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words

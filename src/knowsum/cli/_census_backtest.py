@@ -19,14 +19,29 @@ __all__ = ["backtest"]
 
 @click.command("backtest")
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--t", "t_values", default=None, show_default=",".join(f"{t:g}" for t in DEFAULT_TS),
-              help="Comma-separated t: each keeps 1/(t+1) of the queries.")  # fmt: skip
+@click.option(
+    "--t",
+    "t_values",
+    default=None,
+    show_default=",".join(f"{t:g}" for t in DEFAULT_TS),
+    help="Comma-separated t: each keeps 1/(t+1) of the queries.",
+)
 @click.option("--repeats", type=int, default=100, show_default=True, help="Random splits per t.")
-@click.option("--resamples", type=int, default=50, show_default=True,
-              help="Bootstrap resamples per split (its 95 % interval).")  # fmt: skip
+@click.option(
+    "--resamples",
+    type=int,
+    default=50,
+    show_default=True,
+    help="Bootstrap resamples per split (its 95 % interval).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the splits and resamples.")
-@click.option("--estimator", "estimators", multiple=True, type=click.Choice(list(PREDICTORS)),
-              help="Back-test only these (repeatable; default: all).")  # fmt: skip
+@click.option(
+    "--estimator",
+    "estimators",
+    multiple=True,
+    type=click.Choice(list(PREDICTORS)),
+    help="Back-test only these (repeatable; default: all).",
+)
 @out_option("Folder for backtest.json, plots/backtest.png and report.html (default: RUN_DIR/backtest).")
 @json_option
 def backtest(

@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
-from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
 from knowsum.cli._census_backtest import backtest
+from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
 from knowsum.cli._census_overlap import overlap
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep

@@ -27,7 +27,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records import Record, load_record, published_label
 from knowsum.records._census_migrate import clamp_v2
-from knowsum.records.backtest import TrustHorizon
 from knowsum.records._census_richness import (
     ChaoEstimate,
     CoverageRank,
@@ -37,6 +36,7 @@ from knowsum.records._census_richness import (
     RichnessInfo,
     SharedValue,
 )
+from knowsum.records.backtest import TrustHorizon
 
 __all__ = [
     "PUBLISHED_PAPER",

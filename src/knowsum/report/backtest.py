@@ -28,8 +28,17 @@ __all__ = [
     "write_backtest_report",
 ]
 
-BACKTEST_HEADERS = ("t", "estimator", "kept", "predicted", "observed", "bias", "rel. bias", "rel. RMSE",
-                    "coverage")  # fmt: skip
+BACKTEST_HEADERS = (
+    "t",
+    "estimator",
+    "kept",
+    "predicted",
+    "observed",
+    "bias",
+    "rel. bias",
+    "rel. RMSE",
+    "coverage",
+)
 
 
 def _num(x: float | None) -> str:
@@ -51,8 +60,19 @@ def backtest_rows(bt: Backtest) -> list[list[str]]:
     out = []
     for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator))):
         cover = f"{r.coverage:.0%}" + (f" ({r.no_interval:.0%} n/a)" if r.no_interval else "")
-        out.append([f"{r.t:g} ({r.t_effective:.3g})", r.estimator, str(r.kept_queries), _num(r.predicted),
-                    f"{r.observed:,.1f}", _num(r.bias), _pct(r.relative_bias), _pct(r.relative_rmse), cover])  # fmt: skip
+        out.append(
+            [
+                f"{r.t:g} ({r.t_effective:.3g})",
+                r.estimator,
+                str(r.kept_queries),
+                _num(r.predicted),
+                f"{r.observed:,.1f}",
+                _num(r.bias),
+                _pct(r.relative_bias),
+                _pct(r.relative_rmse),
+                cover,
+            ]
+        )
     return out
 
 
@@ -77,8 +97,8 @@ def horizon_text(horizon: TrustHorizon | None) -> str:
 def backtest_table(bt: Backtest) -> str:
     """The terminal table, the skipped ``t`` and the horizon."""
     lines = [
-        f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · {bt.repeats} splits per t, "
-        f"{bt.resamples} resamples per split (the {bt.level:.0%} interval)",
+        f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · "
+        f"{bt.repeats} splits per t, {bt.resamples} resamples per split (the {bt.level:.0%} interval)",
         text_table(BACKTEST_HEADERS, backtest_rows(bt)),
     ]
     lines += [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
@@ -114,10 +134,18 @@ def backtest_figure(bt: Backtest) -> Any:
                 continue
             colour = PALETTE[j % len(PALETTE)]
             xs = [r.t_effective for r in rs]
-            ax.plot(xs, [r.predicted for r in rs], "o-", color=colour, label=name, ms=3)
-            ax.fill_between(xs, [r.band[0] for r in rs if r.band], [r.band[1] for r in rs if r.band],
-                            color=colour, alpha=0.15)  # fmt: skip
+            ax.plot(xs, [r.predicted or 0.0 for r in rs], "o-", color=colour, label=name, ms=3)
+            ax.fill_between(
+                xs,
+                [r.band[0] for r in rs if r.band],
+                [r.band[1] for r in rs if r.band],
+                color=colour,
+                alpha=0.15,
+            )
         ax.set_xscale("log")
+        top = max((r.band[1] for rs in series.values() for r in rs if r.band is not None), default=0.0)
+        if top > 10 * max((o for _, o in truth), default=1.0):  # Good–Toulmin: keep the truth readable
+            ax.set_yscale("symlog", linthresh=max((o for _, o in truth), default=1.0))
         ax.set_title(family, fontsize=10)
         ax.set_xlabel("t (held-back / kept queries)")
         ax.set_ylabel("new items")
@@ -135,16 +163,21 @@ def write_backtest_report(out_dir: Path, bt: Backtest, written: Sequence[Path] =
         h.paragraph(horizon_text(bt.horizon)),
         h.section(
             "Predicted vs observed new items",
-            h.figure_png(png, "back-test", "Mean prediction (band: 2.5–97.5 % of the splits) vs what the "
-                         "held-back queries showed", name="backtest"),  # fmt: skip
+            h.figure_png(
+                png,
+                "back-test",
+                "Mean prediction (band: 2.5–97.5 % of the splits) vs what the held-back queries showed",
+                name="backtest",
+            ),
             h.table(BACKTEST_HEADERS, backtest_rows(bt), numeric=[False] * len(BACKTEST_HEADERS)),
             *(h.paragraph(s) for s in skipped),
         ),
         h.section(
             "Method",
             h.paragraph(
-                f"Each t keeps a random 1/(t+1) of the {bt.n_queries} queries ({bt.repeats} seeded shuffles, seed "
-                f"{bt.seed}) and predicts the items the other queries show that the kept ones do not; the "
+                f"Each t keeps a random 1/(t+1) of the {bt.n_queries} queries ({bt.repeats} seeded "
+                f"shuffles, seed {bt.seed}) and predicts the items the other queries show that the kept "
+                "ones do not; the "
                 f"interval is the census's log-normal {bt.level:.0%} interval from {bt.resamples} bootstrap "
                 "resamples of the kept queries. Relative RMSE and bias are over the mean observed value; "
                 "coverage is the share of splits whose interval holds the observed value (an n/a interval "

@@ -24,7 +24,6 @@ from typing import Any
 from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
-from knowsum.report.backtest import horizon_cell, horizon_value
 from knowsum.report import _plots as p
 from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
 from knowsum.report._census_kb import category_plot
@@ -48,6 +47,7 @@ from knowsum.report._census_studies import (
     write_census_sweep,
 )
 from knowsum.report._tables import format_value, markdown_table, text_table
+from knowsum.report.backtest import horizon_cell, horizon_value
 
 __all__ = [
     "CensusRow",

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 
 import numpy as np
@@ -148,7 +149,9 @@ def panel(
     """
     presence = np.zeros((0, counts.shape[1]), dtype=np.int64) if presence is None else presence
     if counts.ndim != 2 or presence.shape[1] != counts.shape[1]:
-        raise StatsError(f"counts {counts.shape} and presence {presence.shape} must be 2-D with equal columns")
+        raise StatsError(
+            f"counts {counts.shape} and presence {presence.shape} must be 2-D with equal columns"
+        )
     if not (math.isfinite(t) and t > 0) or units < 1:
         raise StatsError(f"need t > 0 and units >= 1, got t = {t!r}, units = {units!r}")
     return Panel(
@@ -184,13 +187,19 @@ def _f0(f1: FloatArray, f2: FloatArray, size: FloatArray | float) -> FloatArray:
         return np.where(f2 > 0, ratio * f1 * f1 / (2.0 * np.maximum(f2, 1.0)), ratio * f1 * (f1 - 1.0) / 2.0)
 
 
-def _q0_extrapolation(f1: FloatArray, f2: FloatArray, size: FloatArray | float, extra: FloatArray) -> FloatArray:
+def _q0_extrapolation(
+    f1: FloatArray, f2: FloatArray, size: FloatArray | float, extra: FloatArray
+) -> FloatArray:
     """``f̂0 (1 − (1 − f1/(N f̂0 + f1))^{extra})`` (Chao et al. 2014; 0 when ``f1 = 0``)."""
     f0 = _f0(f1, f2, size)
     with np.errstate(divide="ignore", invalid="ignore"):
         base = np.where(f1 > 0, 1.0 - f1 / (size * f0 + f1), 1.0)
         grown = -np.expm1(extra * np.log(np.clip(base, 1e-300, 1.0)))
     return np.where(f1 > 0, f0 * grown, 0.0)
+
+
+def _sgt_fixed(k: int, p: Panel) -> FloatArray:
+    return sgt(p, k)
 
 
 def _corrected_f1(p: Panel) -> FloatArray:
@@ -203,11 +212,13 @@ def _chao1_bc(f1: FloatArray, f2: FloatArray) -> FloatArray:
 
 PREDICTORS: Mapping[str, Callable[[Panel], FloatArray]] = MappingProxyType(
     {
-        **{f"sgt-k{k}": (lambda p, k=k: sgt(p, k)) for k in SGT_KS},
+        **{f"sgt-k{k}": partial(_sgt_fixed, k) for k in SGT_KS},
         "sgt-heldout": _sgt_heldout,
         "good-toulmin": _good_toulmin,
         "inext-abundance": lambda p: _q0_extrapolation(p.f(1), p.f(2), p.n, p.n * p.t),
-        "inext-incidence": lambda p: _q0_extrapolation(p.q(1), p.q(2), float(p.units), np.full_like(p.n, p.units * p.t)),
+        "inext-incidence": lambda p: _q0_extrapolation(
+            p.q(1), p.q(2), float(p.units), np.full_like(p.n, p.units * p.t)
+        ),
         "chao1": lambda p: _chao1_bc(p.f(1), p.f(2)),
         "chao2": lambda p: (p.units - 1.0) / p.units * _chao1_bc(p.q(1), p.q(2)),
         "chao1-sc": lambda p: _chao1_bc(_corrected_f1(p), p.f(2)),
@@ -234,7 +245,9 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
 """Predictor → the panel of the back-test figure it is drawn in."""
 
 
-def lognormal_bounds(point: FloatArray, variance: FloatArray, level: float = 0.95) -> tuple[FloatArray, FloatArray]:
+def lognormal_bounds(
+    point: FloatArray, variance: FloatArray, level: float = 0.95
+) -> tuple[FloatArray, FloatArray]:
     """Chao's (1987) log-normal interval of ``Û`` for each sample: ``[Û/C, Û·C]``,
     ``C = exp(z · sqrt(ln(1 + v/Û²)))`` — the census's interval (:mod:`knowsum.stats.intervals`).
 
@@ -296,7 +309,11 @@ def score(predicted: FloatArray, lower: FloatArray, upper: FloatArray, observed:
     rmse = float(np.sqrt(np.mean(err * err))) if finite.all() else math.nan
     has = np.isfinite(lower) & np.isfinite(upper)
     covered = has & (lower <= obs) & (obs <= upper)
-    band = (float(np.quantile(shown, 0.025)), float(np.quantile(shown, 0.975))) if finite.all() else (math.nan, math.nan)
+    band = (
+        (float(np.quantile(shown, 0.025)), float(np.quantile(shown, 0.975)))
+        if finite.all()
+        else (math.nan, math.nan)
+    )
     return Scores(
         predicted=float(shown.mean()) if finite.all() else math.nan,
         observed=scale,

@@ -1,0 +1,184 @@
+"""`knowsum census backtest` and the trust horizon every census carries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
+from knowsum.census._backtest import kept_size
+from knowsum.census._horizon import MAX_ERROR, MIN_COVERAGE, horizon_from_rows
+from knowsum.cli import main
+from knowsum.records.backtest import BacktestRow
+from knowsum.stats import Prevalence, estimate_unseen
+
+pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+
+
+def _score(tmp_path: Path, queries: list[list[str]], name: str = "run") -> Path:
+    items = tmp_path / f"{name}.jsonl"
+    items.write_text(
+        "".join(json.dumps({"query": f"q{i}", "items": q}) + "\n" for i, q in enumerate(queries))
+    )
+    run = tmp_path / name
+    assert main(["census", "score", str(items), "--out", str(run), "--n-bootstrap", "20"]) == 0
+    return run
+
+
+def _zipf_queries(n_queries: int, per_query: int = 12, seed: int = 3) -> list[list[str]]:
+    rng = np.random.default_rng(seed)
+    p = 1 / np.arange(1, 801) ** 1.1
+    return [[f"i{x}" for x in rng.choice(800, per_query, p=p / p.sum())] for _ in range(n_queries)]
+
+
+def test_hand_computed_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Four queries {A, B, u_i}: every split of t = 1 keeps two (f1 = 2, f2 = 2; Q1 = Q2 = 2, T = 2) and
+    the other two show exactly 2 new items, so every number is a hand computation:
+      sgt-k6  2 · P(Bin(6, ½) ≥ 1) − 2 · P(Bin(6, ½) ≥ 2) = 2 (63 − 57)/64 = 0.1875
+      good-toulmin  f1 − f2 = 0;  chao1  2·1/(2·3) = 1/3;  chao2  ½ · 1/3 = 1/6
+      inext-incidence  Q̂0 = ½ · 4/4 = ½, A = 1 − 2/(2·½ + 2) = ⅓: ½ (1 − ⅓²) = 4/9
+    """
+    run = _score(tmp_path, [["A", "B", f"u{i}"] for i in range(4)])
+    capsys.readouterr()
+    result, prev = run_prevalence(run)
+    bt = backtest_run(result, prev, str(run), ts=[1], repeats=7, resamples=4, seed=1)
+    rows = {r.estimator: r for r in bt.rows}
+    expected = {
+        "sgt-k6": 0.1875,
+        "good-toulmin": 0.0,
+        "chao1": 1 / 3,
+        "chao2": 1 / 6,
+        "inext-incidence": 4 / 9,
+    }
+    for name, value in expected.items():
+        r = rows[name]
+        assert (r.kept_queries, r.t_effective, r.observed) == (2, 1.0, 2.0)
+        assert r.predicted == pytest.approx(value) and r.bias == pytest.approx(value - 2)
+        assert r.relative_rmse == pytest.approx(abs(value - 2) / 2)
+    # the split agrees with `estimate` on the kept counts (A, B twice; two singletons)
+    kept = Prevalence.from_counts([2, 2, 1, 1])
+    for k in (6, 8, 10):
+        assert rows[f"sgt-k{k}"].predicted == pytest.approx(max(estimate_unseen(kept, "et", 1.0, k).raw, 0.0))
+    assert kept_size(4, 3) == 2 and kept_size(2, 1) is None  # t = 3 cannot keep 1 query of 4
+
+
+def test_backtest_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = _score(tmp_path, _zipf_queries(80))
+    capsys.readouterr()
+    args = ["census", "backtest", str(run), "--t", "1,3,99", "--repeats", "12", "--resamples", "6"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "sgt-heldout" in out and "inext-incidence" in out and "chao1-sc" in out and "trust horizon" in out
+    folder = run / "backtest"
+    assert out.rstrip().endswith(f"report: {folder / 'report.html'}")
+    data = json.loads((folder / "backtest.json").read_text())
+    assert data["ts"] == [1.0, 3.0, 99.0] and data["repeats"] == 12 and data["n_queries"] == 80
+    assert {r["estimator"] for r in data["rows"]} >= {"sgt-k8", "good-toulmin", "inext-abundance", "chao2"}
+    assert all(0 <= r["coverage"] <= 1 for r in data["rows"])
+    html = (folder / "report.html").read_text()
+    assert 'data-plot="backtest"' in html and (folder / "plots" / "backtest.png").stat().st_size > 0
+    # --json: one object on stdout, the same numbers; the same seed gives the same rows
+    assert main([*args, "--json", "--out", str(tmp_path / "again")]) == 0
+    captured = capsys.readouterr()
+    again = json.loads(captured.out)["backtest"]
+    assert again["rows"] == data["rows"] and f"report: {tmp_path / 'again' / 'report.html'}" in captured.err
+    # one estimator only
+    assert main([*args[:3], "--estimator", "chao1", "--repeats", "3", "--out", str(tmp_path / "one")]) == 0
+    one = json.loads((tmp_path / "one" / "backtest.json").read_text())
+    assert {r["estimator"] for r in one["rows"]} == {"chao1"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--t", "0"], "--t: invalid t=0"),
+        (["--t", "1,x"], "--t: expected comma-separated values"),
+        (["--repeats", "0"], "invalid repeats=0"),
+        (["--estimator", "nope"], "nope"),
+    ],
+)
+def test_backtest_bad_input_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    run = _score(tmp_path, _zipf_queries(10))
+    capsys.readouterr()
+    assert main(["census", "backtest", str(run), *extra]) == 2
+    assert message in capsys.readouterr().err
+    assert not (run / "backtest").exists()
+
+
+def test_backtest_refuses_its_own_run_and_a_missing_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _score(tmp_path, _zipf_queries(10))
+    before = sorted(p.name for p in run.iterdir())
+    assert main(["census", "backtest", str(run), "--out", str(run)]) == 2
+    assert (
+        "that is the run itself" in capsys.readouterr().err
+        and sorted(p.name for p in run.iterdir()) == before
+    )
+    assert main(["census", "backtest", str(tmp_path / "none")]) == 2
+
+
+def test_every_census_carries_its_horizon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = _score(tmp_path, _zipf_queries(60))
+    out = capsys.readouterr().out
+    result = load_result(run)
+    assert result.horizon is not None and result.horizon.estimator == f"sgt-k{result.k}"
+    assert result.horizon.message in out and "trust horizon" in out
+    assert result.horizon.message in (run / "report.html").read_text()
+    # the census's horizon is trust_horizon on the same sample with the same seed
+    _, prev = run_prevalence(run)
+    again = trust_horizon(prev, "et", result.k, result.t, seed=0)
+    assert again == result.horizon
+    # a tiny run says so; an empty one is too small
+    tiny = _score(tmp_path, [["A"], ["B"]], "tiny")
+    assert load_result(tiny).horizon is not None
+    assert load_result(tiny).horizon.status == "too-small"  # type: ignore[union-attr]
+    assert "too small to back-test" in capsys.readouterr().out
+
+
+def _row(t: float, error: float | None, coverage: float) -> BacktestRow:
+    return BacktestRow(
+        estimator="sgt-k8",
+        family="f",
+        t=t,
+        t_effective=t,
+        kept_queries=10,
+        predicted=1.0,
+        observed=1.0,
+        bias=0.0,
+        relative_bias=0.0,
+        relative_rmse=error,
+        coverage=coverage,
+        no_interval=0.0,
+        band=(0.0, 1.0),
+        diverged=0.0,
+    )
+
+
+def test_horizon_rule_by_enumeration() -> None:
+    """The largest t passing both limits with every smaller t passing too; each way to fail named."""
+    ok, high, low = (MAX_ERROR / 2, MIN_COVERAGE), (MAX_ERROR * 1.01, 1.0), (0.0, MIN_COVERAGE - 0.01)
+    cases = [
+        ([ok, ok, high], "back-tested", 3.0),
+        ([ok, low, ok], "back-tested", 1.0),  # a later pass does not count after a failure
+        ([ok, ok, ok], "back-tested", 9.0),
+        ([high, ok, ok], "fails", None),
+        ([low], "fails", None),
+        ([(None, 1.0)], "fails", None),  # diverged
+        ([], "too-small", None),
+    ]
+    for spec, status, t in cases:
+        rows = [_row(ti, e, c) for ti, (e, c) in zip((1.0, 3.0, 9.0), spec, strict=False)]
+        h = horizon_from_rows(rows, "sgt-k8", 100.0, 10, 5)
+        assert (h.status, h.t) == (status, t), spec
+        if status == "back-tested":
+            assert f"back-tested to t = {t:g}" in h.message and "t = 100 is beyond" in h.message
+        elif status == "fails":
+            assert "not back-tested even at t = 1" in h.message
+        else:
+            assert h.message == "too small to back-test"
