@@ -103,13 +103,16 @@ def census_measures(result: CensusResult, run: str) -> list[Measure]:
     k = f"k = {result.k} ({result.k_source})" if result.k is not None else "k: none"
     boot = f"{result.level:.0%} {result.interval_method} bootstrap interval"
 
+    horizon = "trust horizon: " + (result.horizon.message if result.horizon is not None else "not computed")
+
     def row(name: str, title: str, value: float | None, interval: Any, method: str) -> Measure:
         published = [
             PublishedPoint(label=r.label, model=r.model, value=float(getattr(r, name))) for r in rows
         ]
         return _measure(
             "census", f"{task}/{crit}/{name}", f"{task} ({crit}) {title}", value, method,
-            run=run, caveats=caveats, interval=interval, published=published,
+            run=run, caveats=[*caveats, horizon] if name == "n_total" else caveats, interval=interval,
+            published=published,
         )  # fmt: skip
 
     return [

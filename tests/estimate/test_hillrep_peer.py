@@ -1,0 +1,48 @@
+"""Peer check: hillrep 0.4.0 (a Python port of iNEXT's Hill-number curves) on the counts of `knowsum estimate --curve`.
+
+Both programs implement Chao et al. (2014) / iNEXT 3.0.2 (``TD.m.est``, ``Chat.Ind``) and iNEXT's
+bootstrap (replicates drawn from the estimated assemblage, ``estimate ± z·sd``). On the spider
+(Girdled) counts every point value — rarefied, observed and extrapolated q = 0, 1, 2 at iNEXT's 40
+sizes up to 2n, and the sample coverage there — agrees to 1e-9 relative (measured: ≤ 2e-12).
+The bands differ only by random numbers: knowsum draws its 200 replicates once for all sizes,
+hillrep redraws them for every size (same seed, so the same replicates here); their standard
+deviations agree within Monte Carlo error (each is an s.d. of 200 draws: ±5 % at one s.e.), so the
+test allows 25 %. hillrep computes abundance data only (no incidence curves) and no coverage-based
+curve in ``estimate``; knowsum's coverage-based curve is not compared here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowsum.cli import main
+
+hillrep = pytest.importorskip("hillrep", reason="hillrep 0.4.0 is a dev dependency (peer check)")
+
+GIRDLED = Path(__file__).resolve().parents[1] / "fixtures" / "estimate_reference" / "spider_Girdled.counts.tsv"
+
+
+def test_re_curve_matches_hillrep(capsys: pytest.CaptureFixture[str]) -> None:
+    assert hillrep.__version__ == "0.4.0"
+    assert main(["estimate", str(GIRDLED), "--curve", "--n-bootstrap", "200", "--estimator", "ace", "--json"]) == 0
+    curve = json.loads(capsys.readouterr().out)["curve"]["size_based"]
+    counts = [int(line) for line in GIRDLED.read_text().split() if line.strip().isdigit()]
+    data = hillrep.AbundanceCounts(counts)
+    assert data.n == curve["size"][curve["method"].index("observed")]
+    frame = hillrep.estimate(data, q=(0, 1, 2), sizes=curve["size"], n_boot=200, seed=0)
+    for q in (0, 1, 2):
+        theirs = frame[frame.order_q == q].sort_values("m")
+        ours = np.array(curve["diversity"][q])
+        assert theirs.m.tolist() == curve["size"]
+        np.testing.assert_allclose(ours, theirs.qD.to_numpy(), rtol=1e-9)
+        # the bands: estimate ± z·sd in both; compare the half-widths (where neither is clipped at 0)
+        ours_half = (np.array(curve["upper"][q]) - np.array(curve["lower"][q])) / 2
+        theirs_half = (theirs.qD_ucl.to_numpy() - theirs.qD_lcl.to_numpy()) / 2
+        wide = (np.array(curve["lower"][q]) > 0) & (theirs.qD_lcl.to_numpy() > 0) & (theirs_half > 1e-9)
+        ratio = ours_half[wide] / theirs_half[wide]
+        assert wide.sum() > 10 and np.all((ratio > 0.75) & (ratio < 1.25)), (q, ratio.min(), ratio.max())
+    np.testing.assert_allclose(curve["coverage"], frame[frame.order_q == 0].sort_values("m").coverage, rtol=1e-9)
