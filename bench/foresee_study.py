@@ -27,10 +27,10 @@ from knowsum.cli import main as knowsum
 from knowsum.report._tables import markdown_table
 
 
-def _pct(x: float | None) -> str:
+def _pct(x: float | None, sign: bool = True) -> str:
     if x is None:
         return "diverges"
-    return f"{100 * x:.2g}%" if abs(x) >= 10 else f"{x:+.0%}"
+    return f"{100 * x:.2g}%" if abs(x) >= 10 else f"{x:+.0%}" if sign else f"{x:.0%}"
 
 
 def study(fixture: Path, img: Path, repeats: int, resamples: int, ts: list[float]) -> None:
@@ -58,7 +58,7 @@ def study(fixture: Path, img: Path, repeats: int, resamples: int, ts: list[float
                     r.estimator,
                     f"{r.observed:,.0f}",
                     _pct(r.relative_bias),
-                    _pct(r.relative_rmse),
+                    _pct(r.relative_rmse, sign=False),
                     f"{r.coverage:.0%}",
                 ]
                 for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator)))

@@ -1,4 +1,4 @@
-"""Peer check: hillrep 0.4.0 (a Python port of iNEXT's Hill-number curves) on the counts of `knowsum estimate --curve`.
+"""Peer check: hillrep 0.4.0 (iNEXT's Hill-number curves in Python) on `knowsum estimate --curve`'s counts.
 
 Both programs implement Chao et al. (2014) / iNEXT 3.0.2 (``TD.m.est``, ``Chat.Ind``) and iNEXT's
 bootstrap (replicates drawn from the estimated assemblage, ``estimate ± z·sd``). On the spider
@@ -23,12 +23,14 @@ from knowsum.cli import main
 
 hillrep = pytest.importorskip("hillrep", reason="hillrep 0.4.0 is a dev dependency (peer check)")
 
-GIRDLED = Path(__file__).resolve().parents[1] / "fixtures" / "estimate_reference" / "spider_Girdled.counts.tsv"
+REF = Path(__file__).resolve().parents[1] / "fixtures" / "estimate_reference"
+GIRDLED = REF / "spider_Girdled.counts.tsv"
 
 
 def test_re_curve_matches_hillrep(capsys: pytest.CaptureFixture[str]) -> None:
     assert hillrep.__version__ == "0.4.0"
-    assert main(["estimate", str(GIRDLED), "--curve", "--n-bootstrap", "200", "--estimator", "ace", "--json"]) == 0
+    args = ["estimate", str(GIRDLED), "--curve", "--n-bootstrap", "200", "--estimator", "ace", "--json"]
+    assert main(args) == 0
     curve = json.loads(capsys.readouterr().out)["curve"]["size_based"]
     counts = [int(line) for line in GIRDLED.read_text().split() if line.strip().isdigit()]
     data = hillrep.AbundanceCounts(counts)
@@ -45,4 +47,5 @@ def test_re_curve_matches_hillrep(capsys: pytest.CaptureFixture[str]) -> None:
         wide = (np.array(curve["lower"][q]) > 0) & (theirs.qD_lcl.to_numpy() > 0) & (theirs_half > 1e-9)
         ratio = ours_half[wide] / theirs_half[wide]
         assert wide.sum() > 10 and np.all((ratio > 0.75) & (ratio < 1.25)), (q, ratio.min(), ratio.max())
-    np.testing.assert_allclose(curve["coverage"], frame[frame.order_q == 0].sort_values("m").coverage, rtol=1e-9)
+    coverage = frame[frame.order_q == 0].sort_values("m").coverage
+    np.testing.assert_allclose(curve["coverage"], coverage, rtol=1e-9)

@@ -22,7 +22,7 @@ PRESENCE = np.array([[3], [2], [1], [1], [1], [1], [1]])
 
 
 def _panel(t: float) -> fs.Panel:
-    return fs.panel(COUNTS, PRESENCE, t, 5)
+    return fs.panel(COUNTS.T, PRESENCE.T, t, 5)  # one row per sample
 
 
 def test_singleton_estimate_by_hand() -> None:
@@ -75,7 +75,7 @@ def test_predictors_agree_with_the_package_estimators(t: float) -> None:
 
 
 def test_good_toulmin_overflow_is_nan_not_inf() -> None:
-    counts = np.array([[400], [1]])
+    counts = np.array([[400, 1]])
     assert math.isnan(fs.PREDICTORS["good-toulmin"](fs.panel(counts, None, 99.0, 3))[0])
 
 
@@ -108,9 +108,9 @@ def test_score_by_hand() -> None:
 @given(st.lists(st.integers(1, 12), min_size=1, max_size=30), st.sampled_from([1.0, 3.0, 9.0, 99.0]))
 def test_panel_columns_are_independent(counts: list[int], t: float) -> None:
     """A batch of samples gives, column by column, what each sample gives alone."""
-    a = np.array(counts)[:, None]
-    b = np.array(counts[::-1])[:, None] + 1
-    both = fs.panel(np.hstack([a, b]), np.hstack([np.minimum(a, 3), np.minimum(b, 3)]), t, 3)
+    a = np.array(counts)[None, :]
+    b = np.array(counts[::-1])[None, :] + 1
+    both = fs.panel(np.vstack([a, b]), np.vstack([np.minimum(a, 3), np.minimum(b, 3)]), t, 3)
     for j, col in enumerate((a, b)):
         alone = fs.panel(col, np.minimum(col, 3), t, 3)
         for name, predict in fs.PREDICTORS.items():

@@ -110,9 +110,9 @@ def run_splits(
     m = kept_size(n_q, t)
     if m is None:
         return f"{n_q} queries: a split needs at least {MIN_KEPT} kept and 1 held back"
-    item_query = prev.by_query.T.tocsr().astype(np.int32)
+    by_query = prev.by_query.astype(np.int32)
     incidence = not fs.INCIDENCE_PREDICTORS.isdisjoint(predictors)
-    presence = (item_query > 0).astype(np.int32) if incidence else None
+    presence = (by_query > 0).astype(np.int32) if incidence else None
     width = resamples + 2  # kept, held back, resamples
     per_chunk = max(1, _CHUNK_COLUMNS // width)
     observed = np.empty(repeats)
@@ -121,29 +121,35 @@ def run_splits(
     highs: dict[str, list[NDArray[np.float64]]] = {name: [] for name in predictors}
     for start in range(0, repeats, per_chunk):
         count = min(per_chunk, repeats - start)
-        weights = np.zeros((n_q, count * width), dtype=np.int32)
+        sample_rows: list[NDArray[np.int64]] = []  # (sample, query) pairs of the weight matrix
+        sample_queries: list[NDArray[np.int64]] = []
         ks = np.empty(count, dtype=np.int64)
         for j in range(count):
             order = rng.permutation(n_q)
             kept, rest = order[:m], order[m:]
             base = j * width
-            weights[kept, base] = 1
-            weights[rest, base + 1] = 1
-            if resamples:  # multiplicities of the kept queries drawn with replacement, one bincount
-                draws = kept[rng.integers(0, m, size=(resamples, m))] + np.arange(resamples)[:, None] * n_q
-                flat = np.bincount(draws.ravel(), minlength=resamples * n_q)
-                weights[:, base + 2 : base + width] = flat.reshape(resamples, n_q).T
+            draws = kept[rng.integers(0, m, size=(resamples, m))]  # queries drawn with replacement
+            sample_rows += [
+                np.full(m, base),
+                np.full(n_q - m, base + 1),
+                np.repeat(base + 2 + np.arange(resamples), m),
+            ]
+            sample_queries += [kept, rest, draws.ravel()]
             if heldout_shuffles:
                 ks[j] = _heldout_k(prev.by_query, kept, heldout_shuffles, int(rng.integers(2**31)))
-        counts = np.asarray(item_query @ weights)
-        pres = None if presence is None else np.asarray(presence @ weights)
-        cols = np.arange(count * width).reshape(count, width)
-        use = np.concatenate([cols[:, :1], cols[:, 2:]], axis=1).ravel()  # kept and resamples
-        held = counts[:, cols[:, 1]]
-        observed[start : start + count] = ((held > 0) & (counts[:, cols[:, 0]] == 0)).sum(axis=0)
+        r, q = np.concatenate(sample_rows), np.concatenate(sample_queries)
+        weights = sp.csr_matrix((np.ones(r.size, dtype=np.int32), (r, q)), shape=(count * width, n_q))
+        weights.sum_duplicates()  # a query drawn twice weighs 2
+        counts = (weights @ by_query).tocsr()  # (samples, items): one sparse product for the chunk
+        pres = None if presence is None else (weights @ presence).tocsr()
+        for j in range(count):  # items the held-back queries show that the kept ones do not
+            held = counts.indices[counts.indptr[j * width + 1] : counts.indptr[j * width + 2]]
+            seen = counts.indices[counts.indptr[j * width] : counts.indptr[j * width + 1]]
+            observed[start + j] = np.setdiff1d(held, seen, assume_unique=True).size
+        use = np.delete(np.arange(count * width), np.arange(count) * width + 1)  # kept and resamples
         panel = fs.panel(
-            counts[:, use],
-            None if pres is None else pres[:, use],
+            counts[use],
+            None if pres is None else pres[use],
             (n_q - m) / m,
             m,
             np.repeat(ks, resamples + 1) if heldout_shuffles else None,

@@ -108,7 +108,7 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
              "n_seen": r.n_seen, "n_total": num(r.n_total), "skr": num(r.skr),
              "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
              "rank_seen": a, "rank_total": b,
-             "horizon": None if published else horizon_cell(r.horizon)}
+             "horizon": None if isinstance(r, PublishedRow) else horizon_cell(r.horizon)}
         )  # fmt: skip
     return out
 
@@ -132,7 +132,7 @@ def compare_html(
     parts = [
         h.section(
             "Ranking",
-            h.table(COMPARE_HEADERS, cells, numeric=[False, False, True, True, True, True, True, False, False]),
+            h.table(COMPARE_HEADERS, cells, numeric=[False, False, *[True] * 5, False, False]),
         ),
         *extra,
         h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),

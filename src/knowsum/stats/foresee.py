@@ -35,6 +35,7 @@ from functools import partial
 from types import MappingProxyType
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.stats import norm
 
@@ -111,11 +112,22 @@ class Panel:
         return self.incidence[:, s].astype(np.float64)
 
 
-def _histograms(counts: NDArray[np.integer], cap: int) -> IntArray:
-    """``(B, cap + 2)`` histograms of the columns of an ``(items, B)`` count matrix."""
-    cols = counts.shape[1]
-    clipped = np.minimum(counts, cap + 1).astype(np.int64) + np.arange(cols, dtype=np.int64) * (cap + 2)
-    return np.bincount(clipped.ravel(), minlength=cols * (cap + 2)).reshape(cols, cap + 2).astype(np.int64)
+def _histograms(matrix: sp.csr_matrix, cap: int) -> IntArray:
+    """``(B, cap + 2)`` histograms of the rows of a ``(B, items)`` sparse count matrix (one
+    ``bincount`` over the stored counts: the cost follows the items seen, not the items × samples)."""
+    rows = matrix.shape[0]
+    row_of = np.repeat(np.arange(rows, dtype=np.int64), np.diff(matrix.indptr))
+    values = np.minimum(matrix.data, cap + 1).astype(np.int64)
+    hist = np.bincount(row_of * (cap + 2) + values, minlength=rows * (cap + 2)).reshape(rows, cap + 2)
+    hist[:, 0] = matrix.shape[1] - np.diff(matrix.indptr)
+    return hist.astype(np.int64)
+
+
+def _rows(matrix: NDArray[np.integer] | sp.spmatrix) -> sp.csr_matrix:
+    """A ``(B, items)`` count matrix as CSR without stored zeros."""
+    out = sp.csr_matrix(matrix, dtype=np.int64)
+    out.eliminate_zeros()
+    return out
 
 
 def _good_toulmin(p: Panel) -> FloatArray:
@@ -133,33 +145,35 @@ INCIDENCE_PREDICTORS = frozenset({"inext-incidence", "chao2"})
 
 
 def panel(
-    counts: NDArray[np.integer],
-    presence: NDArray[np.integer] | None,
+    counts: NDArray[np.integer] | sp.spmatrix,
+    presence: NDArray[np.integer] | sp.spmatrix | None,
     t: float,
     units: int,
     k_heldout: IntArray | None = None,
     full: bool = True,
 ) -> Panel:
-    """Summaries of a batch: ``counts`` and ``presence`` are ``(items, B)`` (mentions, and the number
-    of queries naming each item; ``None`` when no incidence predictor is asked), every sample of
-    ``units`` queries. ``full = False`` cuts the histograms at ``MAX_K + 1`` (all but Good–Toulmin).
+    """Summaries of a batch: ``counts`` and ``presence`` are ``(B, items)``, one row per sample
+    (mentions, and the number of queries naming each item; ``None`` when no incidence predictor is
+    asked), dense or sparse, every sample of ``units`` queries. ``full = False`` cuts the histograms at
+    ``MAX_K + 1`` (all but Good–Toulmin).
 
     Raises:
         StatsError: mismatched shapes, ``t ≤ 0`` or ``units < 1``.
     """
-    presence = np.zeros((0, counts.shape[1]), dtype=np.int64) if presence is None else presence
-    if counts.ndim != 2 or presence.shape[1] != counts.shape[1]:
-        raise StatsError(
-            f"counts {counts.shape} and presence {presence.shape} must be 2-D with equal columns"
-        )
+    if np.ndim(counts) != 2 if not sp.issparse(counts) else False:
+        raise StatsError(f"counts must be a 2-D (samples, items) matrix, got shape {np.shape(counts)}")
+    rows = _rows(counts)
+    present = sp.csr_matrix((rows.shape[0], 0), dtype=np.int64) if presence is None else _rows(presence)
+    if present.shape[0] != rows.shape[0]:
+        raise StatsError(f"counts {rows.shape} and presence {present.shape} must have one row per sample")
     if not (math.isfinite(t) and t > 0) or units < 1:
         raise StatsError(f"need t > 0 and units >= 1, got t = {t!r}, units = {units!r}")
     return Panel(
         t=float(t),
-        n=counts.sum(axis=0).astype(np.float64),
-        hist=_histograms(counts, max(int(counts.max(initial=0)), _CAP) if full else _CAP),
+        n=np.asarray(rows.sum(axis=1), dtype=np.float64).ravel(),
+        hist=_histograms(rows, max(int(rows.data.max(initial=0)), _CAP) if full else _CAP),
         units=int(units),
-        incidence=_histograms(presence, _CAP),
+        incidence=_histograms(present, _CAP),
         k_heldout=k_heldout,
     )
 
