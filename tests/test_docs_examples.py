@@ -11,9 +11,17 @@ import pytest
 
 from tests._examples import ROOT, Block, blocks, check_marks, param, run_block, runnable, work_folder
 
+
+def _same(block: Block) -> tuple[object, ...]:
+    """What a block runs and shows, wherever it is."""
+    return (block.mark, *((c.argv, c.expected) for c in block.commands))
+
+
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 BLOCKS = {page: blocks(page) for page in PAGES}
-RUN = [block for found in BLOCKS.values() for block in runnable(found)]
+IN_README = {_same(b) for b in blocks(ROOT / "README.md", "## A quick tour")}
+RUN = [block for found in BLOCKS.values() for block in runnable(found) if _same(block) not in IN_README]
+"""The blocks this test runs: a block the README shows too (the tour's first steps) is run by its test."""
 
 
 def test_the_pages_have_command_blocks_and_every_mark_is_known() -> None:
@@ -28,7 +36,9 @@ def test_the_pages_have_command_blocks_and_every_mark_is_known() -> None:
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict[str, str]]]:
     """One work folder per page, by page name: a page's blocks run in order in it."""
-    return {page.relative_to(ROOT).as_posix(): work_folder(tmp_path_factory.mktemp(page.stem)) for page in PAGES}
+    return {
+        page.relative_to(ROOT).as_posix(): work_folder(tmp_path_factory.mktemp(page.stem)) for page in PAGES
+    }
 
 
 @pytest.mark.parametrize("block", [param(b) for b in RUN])
