@@ -71,8 +71,8 @@ browser:
 
 # ruff, and the package's shape: public faces only, layers downward, small modules (tests/test_architecture.py)
 lint: install
-	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/ruff check src tests bench docs/_hooks
+	$(VENV)/bin/ruff format --check src tests bench docs/_hooks
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests/test_architecture.py
 
 typecheck: install
