@@ -1,8 +1,9 @@
 """MkDocs hook: the docstrings' Sphinx cross-reference roles read as plain code in the API reference.
 
 The docstrings are Google style with Sphinx roles inside (``:func:`sample```,
-``:class:`~knowsum.stats.Prevalence```), which mkdocstrings renders as text. This drops the role (``:func:``), keeps the name as code, shortens
-``~a.b.C`` to ``C`` as Sphinx does, and turns a reST literal-block marker (``Example::``) into a colon.
+``:class:`~knowsum.stats.Prevalence```), which mkdocstrings renders as text. This drops the role
+(``:func:``), keeps the name as code, shortens ``~a.b.C`` to ``C`` as Sphinx does, and turns a reST
+literal-block marker (``Example::``) into a colon.
 """
 
 from __future__ import annotations
