@@ -108,7 +108,7 @@ demo-data: $(CORE)
 compare-demo: $(LOCAL)
 	@$(call timed,examples/compare/run.sh,KNOWSUM=$(KNOWSUM) examples/compare/run.sh)
 
-# Benchmarks (each prints its baseline side by side and the ratio; see README, Performance)
+# Benchmarks (each prints its baseline side by side and the ratio; see docs/performance.md)
 bench: data
 	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_match.py
