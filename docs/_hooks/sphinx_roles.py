@@ -3,7 +3,7 @@
 The docstrings are Google style with Sphinx roles inside (``:func:`sample```,
 ``:class:`~knowsum.stats.Prevalence```), which mkdocstrings renders as text. This drops the role
 (``:func:``), keeps the name as code, shortens ``~a.b.C`` to ``C`` as Sphinx does, and turns a reST
-literal-block marker (``Example::``) into a colon.
+literal-block marker (``Example::``) into a colon (a bare ``::`` is dropped).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 _ROLE = re.compile(r":(?:func|class|mod|data|meth|attr|exc|obj|const|py:\w+):(<code>)")
 _TILDE = re.compile(r"<code>~(?:[\w.]+\.)?(\w+)</code>")
+_BARE = re.compile(r"<p>::?</p>\n?")
 _LITERAL = re.compile(r"::</p>")
 
 
@@ -22,4 +23,4 @@ def on_page_content(html: str, **_: Any) -> str:
         return html
     html = _ROLE.sub(r"\1", html)
     html = _TILDE.sub(r"<code>\1</code>", html)
-    return _LITERAL.sub(":</p>", html)
+    return _LITERAL.sub(":</p>", _BARE.sub("", html))
