@@ -130,6 +130,13 @@ def test_every_census_carries_its_horizon(tmp_path: Path, capsys: pytest.Capture
     assert result.horizon is not None and result.horizon.estimator == f"sgt-k{result.k}"
     assert result.horizon.message in out and "trust horizon" in out
     assert result.horizon.message in (run / "report.html").read_text()
+    items = tmp_path / "run.jsonl"
+    assert (
+        main(["census", "score", str(items), "--out", str(tmp_path / "j"), "--n-bootstrap", "20", "--json"])
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["horizon_text"] == result.horizon.message and data["horizon"]["t"] == result.horizon.t
     # the census's horizon is trust_horizon on the same sample with the same seed
     _, prev = run_prevalence(run)
     again = trust_horizon(prev, "et", result.k, result.t, seed=0)

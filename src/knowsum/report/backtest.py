@@ -146,6 +146,7 @@ def backtest_figure(bt: Backtest) -> Any:
         top = max((r.band[1] for rs in series.values() for r in rs if r.band is not None), default=0.0)
         if top > 10 * max((o for _, o in truth), default=1.0):  # Good–Toulmin: keep the truth readable
             ax.set_yscale("symlog", linthresh=max((o for _, o in truth), default=1.0))
+            ax.set_ylim(bottom=0)  # predictions are reported as max(Û, 0)
         ax.set_title(family, fontsize=10)
         ax.set_xlabel("t (held-back / kept queries)")
         ax.set_ylabel("new items")
