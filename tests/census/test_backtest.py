@@ -189,3 +189,27 @@ def test_horizon_rule_by_enumeration() -> None:
             assert "not back-tested even at t = 1" in h.message
         else:
             assert h.message == "too small to back-test"
+
+
+def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CLI table, --json, report page, compare (table, JSON, page) and the profile card: one sentence."""
+    from knowsum.profile._measures import census_measures
+
+    runs = [_score(tmp_path, _zipf_queries(40, seed=s), f"run{s}") for s in (1, 2)]
+    out = capsys.readouterr().out
+    results = [load_result(r) for r in runs]
+    messages = [r.horizon.message for r in results if r.horizon is not None]
+    assert len(messages) == 2 and all(m in out for m in messages)
+    assert all(m in (r / "report.html").read_text() for m, r in zip(messages, runs, strict=True))
+    page = tmp_path / "compare.html"
+    assert main(["census", "compare", *map(str, runs), "--html", str(page)]) == 0
+    table = capsys.readouterr().out
+    assert "trust horizon" in table
+    assert all(f"t = {r.horizon.t:g}" in table for r in results if r.horizon and r.horizon.t is not None)
+    assert main(["census", "compare", *map(str, runs), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert sorted(row["horizon"] for row in rows) == sorted(messages)
+    assert "trust horizon" in page.read_text()
+    card = {m.key.rsplit("/", 1)[-1]: m for m in census_measures(results[0], "run1")}
+    assert f"trust horizon: {messages[0]}" in card["n_total"].caveats
+    assert not any("trust horizon" in c for c in card["skr"].caveats)
