@@ -121,6 +121,10 @@ def test_backtest_refuses_its_own_run_and_a_missing_run(
         and sorted(p.name for p in run.iterdir()) == before
     )
     assert main(["census", "backtest", str(tmp_path / "none")]) == 2
+    other = _score(tmp_path, _zipf_queries(10, seed=5), "other")  # another run's folder: refused
+    before = (other / "report.html").read_bytes()
+    assert main(["census", "backtest", str(run), "--out", str(other), "--repeats", "2"]) == 2
+    assert "not a back-test" in capsys.readouterr().err and (other / "report.html").read_bytes() == before
 
 
 def test_every_census_carries_its_horizon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

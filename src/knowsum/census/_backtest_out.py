@@ -58,6 +58,11 @@ def backtest_census(
         raise InputError(f"--out: invalid out={target}: that is the run itself; give another folder")
     if target.exists() and not target.is_dir():
         raise InputError(f"--out: invalid out={target}: a file, not a folder")
+    if target.is_dir() and any(target.iterdir()) and not (target / "backtest.json").is_file():
+        raise InputError(
+            f"--out: invalid out={target}: a folder holding other files (not a back-test); "
+            "give a new folder or a previous back-test's"
+        )
     bt = backtest_run(
         result, prev, str(run_dir), ts, repeats, resamples, seed, estimators, result.level, heldout_shuffles
     )
