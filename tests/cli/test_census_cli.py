@@ -259,9 +259,12 @@ def test_compare_published_places_a_run_among_table1(
     ours = next(r for r in rows if r[0] == "mock")
     # anatomical disease column: N_seen 875, 780, 489, 426, … → 500 is 3rd; N̂_tot 3,372, 1,723,
     # 1,375, 732, … → 900 is 4th
-    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1"]
+    horizon = load_result(out).horizon
+    shown = "–" if horizon is None or horizon.t is None else f"t = {horizon.t:g}"
+    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1", shown]  # the last: the trust horizon
     llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct · KnowSum Table 1")
     assert llama[1:6] == ["diseases (strict)", "875", "3,372", "0.26", "1"]
+    assert llama[-1] == "n/a: published"
     assert sum(r[0].endswith(" · KnowSum Table 1") for r in rows) == 9
     code, stdout, err = _run(["census", "compare", str(out)], capsys)
     assert code == 0 and "KnowSum" not in stdout
