@@ -8,13 +8,12 @@ from typing import Any
 import click
 
 from knowsum.cli._common import ModelOptions, model_options, store_option
-from knowsum.cli._options import echo_json, finish, json_option, note, out_option
+from knowsum.cli._estimate_options import Number
+from knowsum.cli._options import ctx_default, echo_json, finish, json_option, note, out_option
 from knowsum.models import ResponseStore
 from knowsum.records import default_run_dir
 
 __all__ = ["profile"]
-
-_PRICE = click.FloatRange(min=0)
 
 
 @click.group()
@@ -49,8 +48,18 @@ def _budget_options(func: Any) -> Any:
                 default=None,
                 help="A budget TOML of one's own (the keys of the shipped ones; see docs/profile.md).",
             ),
-            click.option("--price-in", type=_PRICE, default=None, help="USD per million prompt tokens."),
-            click.option("--price-out", type=_PRICE, default=None, help="USD per million completion tokens."),
+            click.option(
+                "--price-in",
+                type=Number("--price-in", whole=False, minimum=0, strict=False),
+                default=None,
+                help="USD per million prompt tokens.",
+            ),
+            click.option(
+                "--price-out",
+                type=Number("--price-out", whole=False, minimum=0, strict=False),
+                default=None,
+                help="USD per million completion tokens.",
+            ),
         ]
     ):
         func = deco(func)
@@ -123,6 +132,11 @@ def _plan_text(summary: Any) -> str:
 def _budget(kw: dict[str, Any]) -> Any:
     from knowsum.profile import load_budget
 
+    if kw["plan_file"] is not None and not ctx_default("budget", kw):
+        raise click.UsageError(
+            f"give --budget {kw['budget']} or --plan {kw['plan_file']}, not both "
+            "(a plan is a budget of its own)"
+        )
     return load_budget(kw["budget"], kw["plan_file"])
 
 
