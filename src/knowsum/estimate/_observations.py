@@ -184,15 +184,31 @@ def _parse_prevalence(path: Path, lines: list[Line]) -> Prevalence:
     return Prevalence.from_table(table)
 
 
+def _only_header(path: Path, lines: list[Line], fmt: Format | None) -> None:
+    """Refuse a file whose one line is a header (``item<TAB>count``, ``S<TAB>N_S``): it holds no
+    observation (read as data it would be one observation, or one bad count)."""
+    fields = [f.lower() for f in lines[0][2]]
+    if len(lines) != 1 or len(fields) != 2 or fmt == "items" or _NUMBER.fullmatch(fields[1]):
+        return
+    if fmt is not None or set(fields) & (_COUNT_HEADERS | _PREVALENCE_HEADERS):
+        raise InputFileError(
+            path,
+            "only a header line, no observations: add the data lines below it "
+            "(see `knowsum estimate --help` for the formats)",
+            *lines[0][:2],
+        )
+
+
 def read_observations(path: str | Path, fmt: Format | None = None) -> Observations:
     """Parse ``path`` in format ``fmt`` (auto-detected when ``None``).
 
     Raises:
-        InputFileError: Missing/unreadable file, empty input, malformed line, negative or
-            non-integer count.
+        InputFileError: Missing/unreadable file, empty input or a header line alone, malformed
+            line, negative or non-integer count.
     """
     path = Path(path)
     lines = _read_lines(path)
+    _only_header(path, lines, fmt)
     detected = fmt is None
     chosen, reason = _detect(lines) if fmt is None else (fmt, "given with --format")
     parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}

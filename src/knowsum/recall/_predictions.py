@@ -226,7 +226,8 @@ def score_predictions(
     Raises:
         InputError: ``out`` holds another run and ``overwrite`` is not set (checked once the
             files are read, before anything is written).
-        InputFileError: rows or an answers file that cannot be read (nothing is written).
+        InputFileError: rows or an answers file that cannot be read, or gold IDs none of which has
+            the KB's ID syntax (the wrong --kb); nothing is written.
         ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
             twice, or a K that does not divide the rows.
     """
@@ -245,6 +246,13 @@ def score_predictions(
         if gid is None:
             malformed.append(r)
         gold.append(r.id if gid is None else gid)
+    if malformed and len(malformed) == len(rows):
+        first = malformed[0]
+        raise InputFileError(
+            path,
+            f"none of the {len(rows)} gold IDs is a well-formed {kb} ID (the first: {first.id!r}, line "
+            f"{first.line}): give the --kb the IDs belong to",
+        )
     timings["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     source = f"{fmt} file"
