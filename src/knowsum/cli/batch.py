@@ -92,6 +92,6 @@ def import_(results: Path, allow_model_mismatch: bool, **kw: Any) -> None:
     with store_from(kw) as st:
         done = import_batch(st, results, allow_model_mismatch=allow_model_mismatch)
     click.echo(
-        f"imported {results}: {done.new} new ({done.errors} errors), {done.unchanged} already stored "
-        f"(unchanged), {done.conflicting} conflicting (the stored answers are kept)"
+        f"imported {done.new} new responses ({done.errors} errors) from {results}; {done.unchanged} "
+        f"already stored (unchanged), {done.conflicting} conflicting (the stored answers are kept)"
     )
