@@ -177,3 +177,38 @@ def test_the_page_in_headless_chromium_shows_the_reply_as_text(
         "strip-recall",
         "strip-genebench",
     }
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_killed_profile_of_another_model_is_refused_unless_overwrite(tmp_path: Path) -> None:
+    """A profile stopped before its profile.json (its step folders written) is still that model's:
+    another model's profile into it is refused before anything is asked, its files untouched (was:
+    the other model's step folders silently replaced), also when only its finished steps' records
+    name the model (no claim file: an older knowsum); --overwrite empties it first."""
+    budget = load_budget(plan=tiny_plan(tmp_path))
+    out = tmp_path / "out"
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        killed = FailingBackend(budget=8)  # the census steps finish, recall fails midway
+        with pytest.raises(BackendError):
+            run_profile(
+                plan_profile(budget, killed, store=store), killed, store=store, out=out, progress=False
+            )
+        assert not (out / "profile.json").exists() and (out / "census-diseases-relaxed").is_dir()
+        before = _tree(out)
+        other = MockBackend(answer, model_id="mock-other")
+        plan = plan_profile(budget, other, store=store)
+        with pytest.raises(InputError) as err:
+            run_profile(plan, other, store=store, out=out, progress=False)
+        assert "model=mock" in str(err.value) and "mock-other asked" in str(err.value)
+        assert "--overwrite" in str(err.value) and "\n" not in str(err.value)
+        assert _tree(out) == before and other.calls == []
+        (out / ".knowsum-run.json").unlink()  # stopped by an older knowsum: its steps name the model
+        with pytest.raises(InputError, match="model=mock "):
+            run_profile(plan, other, store=store, out=out, progress=False)
+        assert other.calls == []
+        run = run_profile(plan, other, store=store, out=out, progress=False, overwrite=True)
+    assert run.result.model == "mock-other"
+    assert json.loads((out / "census-diseases-relaxed" / "result.json").read_text())["model"] == "mock-other"

@@ -33,6 +33,11 @@ _PREVALENCE_HEADERS = {"s", "n_s", "ns", "f", "f_s", "frequency", "times", "prev
 _COUNT_HEADERS = {"item", "items", "label", "species", "name", "id", "count", "counts", "abundance"}
 Line = tuple[int, str, list[str]]  # (1-based number, raw text, tab-separated fields)
 
+MAX_COUNT = 10_000_000
+"""The largest count, S or N_S a file may hold: the frequency-of-frequencies table keeps one entry
+per count up to the largest (a count of 10^12 would need 7 TiB), and the bootstrap draws every
+observation; the census caps its queries at the same 10^7."""
+
 
 @dataclass(frozen=True, slots=True)
 class Observations:
@@ -123,6 +128,7 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
 
 
 def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int:
+    """``value`` as a whole number in ``[minimum, MAX_COUNT]``, else the error naming the line."""
     if not _INT.fullmatch(value):
         kind = "a number" if _NUMBER.fullmatch(value) else "not a number"
         raise InputFileError(
@@ -131,6 +137,13 @@ def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int
     number = int(value)
     if number < minimum:
         raise InputFileError(path, f"{what} must be a whole number >= {minimum}, got {number}", *line[:2])
+    if number > MAX_COUNT:
+        raise InputFileError(
+            path,
+            f"{what} {number:,} is too large: above {MAX_COUNT:,}, the largest knowsum estimates from (the "
+            "frequency table holds one entry per count); scale the counts down or sample the source",
+            *line[:2],
+        )
     return number
 
 

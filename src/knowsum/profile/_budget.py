@@ -35,7 +35,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from knowsum._util import config_error, read_text_file
 from knowsum.census import CensusConfig
@@ -64,8 +74,10 @@ def _limits(config: type[BaseModel], name: str) -> Any:
 
 
 # whole numbers only ("3" and true are refused), within the instrument config's bounds
-Queries = Annotated[int, Strict(), _limits(CensusConfig, "queries")]
-Answers = Annotated[int, Strict(), _limits(CensusConfig, "answers")]
+_PER_TASK = {
+    name: TypeAdapter(Annotated[int, Strict(), _limits(CensusConfig, name)])
+    for name in ("queries", "answers")
+}
 
 
 class CensusBudget(BaseModel):
@@ -75,10 +87,26 @@ class CensusBudget(BaseModel):
 
     tasks: tuple[Literal["diseases", "theorems"], ...] = Field(("diseases", "theorems"), min_length=1)
     criteria: tuple[Literal["relaxed", "strict"], ...] = Field(("relaxed", "strict"), min_length=1)
-    queries: Queries | dict[str, Queries] = Field(20, description="N_query, one number or per task")
-    answers: Answers | dict[str, Answers] | None = Field(None, description="N_ans, default the task's")
+    queries: int | dict[str, int] = Field(20, description="N_query, one number or per task")
+    answers: int | dict[str, int] | None = Field(None, description="N_ans, default the task's")
     n_bootstrap: Annotated[int, Strict(), _limits(CensusConfig, "n_bootstrap")] = 1000
     seed: Annotated[int, Strict(), _limits(CensusConfig, "seed")] = 0
+
+    @field_validator("queries", "answers", mode="before")
+    @classmethod
+    def _per_task(cls, value: Any, info: ValidationInfo) -> Any:
+        """One whole number, or one per task, each within the census config's bounds."""
+        if value is None and info.field_name == "answers":
+            return value
+        adapter = _PER_TASK[str(info.field_name)]
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for task, number in items:
+            try:
+                adapter.validate_python(number)
+            except ValidationError as exc:
+                where = "" if task is None else f"{task}: "
+                raise ValueError(f"{where}{exc.errors()[0]['msg']}") from None
+        return value
 
     @model_validator(mode="after")
     def _known_tasks(self) -> CensusBudget:
