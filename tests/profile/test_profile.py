@@ -133,6 +133,15 @@ def test_the_paper_budget_is_the_papers_size() -> None:
         ("[censsu]\nqueries = 3\n", "unknown key or instrument 'censsu'"),
         ("[census]\nquerys = 3\n", "invalid census.querys"),
         ('[census]\nqueries = "many"\n', "invalid census.queries"),
+        ('[census]\nqueries = "3"\n', "invalid census.queries='3': Input should be a valid integer"),
+        ("[census]\nqueries = true\n", "invalid census.queries=True: Input should be a valid integer"),
+        ('[census]\nqueries = { diseases = "3" }\n', "invalid census.queries: diseases: Input should be"),
+        # the census config's own limit (10^7 queries), not a ValidationError traceback at run time
+        ("[census]\nqueries = 20000000\n", "census.queries=20000000: Input should be less than or equal to"),
+        ("[census]\nn_bootstrap = 1e3\n", "invalid census.n_bootstrap=1000.0"),
+        ("[recall]\nn_buckets = 5000\n", "invalid recall.n_buckets=5000"),
+        ('[genebench]\nper_type = "2"\n', "invalid genebench.per_type='2'"),
+        ("[genebench]\npaper_size = 1\n", "invalid genebench.paper_size=1"),
         (
             '[recall]\nkbs = ["go"]\ninvariance_kbs = ["icd10"]\n',
             "invariance_kbs ['icd10'] are not among kbs",
