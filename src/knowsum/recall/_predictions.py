@@ -234,10 +234,7 @@ def score_predictions(
     check_invariance_options(invariance_files, per_bucket)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    ontology = load_ontology(kb)
     extractor = IdExtractor(kb)
-    timings["load_kb"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
     fmt, rows = read_predictions(path)
     gold: list[str] = []
     malformed: list[PredictionRow] = []
@@ -254,6 +251,9 @@ def score_predictions(
             f"{first.line}): give the --kb the IDs belong to",
         )
     timings["read"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ontology = load_ontology(kb)
+    timings["load_kb"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     source = f"{fmt} file"
     if popularity is not None:
