@@ -11,6 +11,7 @@ the commands parse as they would run.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 from collections.abc import Iterator
@@ -244,3 +245,35 @@ def test_a_config_files_out_is_guarded_too(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "out (from --config)" in err and "holds this command's" in err
     assert _hashes(world["folder"]) == before
+
+
+def test_a_second_run_on_a_store_being_sampled_is_refused(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While a run samples into a store (its lock held: here by the test), another run on that store is
+    refused in one line naming the holder, before it asks anything; reading commands are not held up."""
+    store = world["store"]
+    lock = os.open(store.with_name(store.name + ".lock"), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        os.pwrite(lock, b"4242\n", 0)
+        before = _hashes(world["folder"])
+        out = world["folder"].parent / "out"
+        args = ["census", "run", "diseases", "-m", "mock", "--queries", "2", "--store", str(store)]
+        assert main([*args, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert (
+            err.count("\n") == 1
+            and f"another knowsum run (process 4242) is sampling into the store {store}" in err
+        )
+        assert _hashes(world["folder"]) == before and not out.exists()
+        assert main(["store", "info", "--store", str(store)]) == 0  # a reader is not held up
+    finally:
+        os.close(lock)
+    # a run that takes the lock and then fails (an unknown task) releases it
+    assert main(["census", "run", "no-such-task", "-m", "mock", "--store", str(store)]) != 0
+    free = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)
+    try:
+        fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)  # would raise BlockingIOError if still held
+    finally:
+        os.close(free)

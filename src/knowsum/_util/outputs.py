@@ -15,21 +15,35 @@
 :func:`claim_folder` marks a folder with the identity of the run writing it (``.knowsum-run.json``),
 so a run that was stopped before it wrote its record is still known as that run's: another run is
 refused there (or, with ``overwrite``, the folder is emptied first).
+
+:func:`sampling_lock` holds an advisory lock beside a response store while a run samples into it:
+a second run on the same store is refused at once (it would plan and ask the same pending requests
+again) instead of doubling the work.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Literal
 
 from knowsum._util.atomic import atomic_write
 from knowsum.errors import OutputError
 
-__all__ = ["CLAIM_NAME", "OUTPUT_KINDS", "SQLITE_MAGIC", "OutputKind", "check_output", "claim_folder"]
+__all__ = [
+    "CLAIM_NAME",
+    "OUTPUT_KINDS",
+    "SQLITE_MAGIC",
+    "OutputKind",
+    "check_output",
+    "claim_folder",
+    "sampling_lock",
+]
 
 OutputKind = Literal["run", "jsonl", "json", "html", "png"]
 """What an output is: a run folder, or a file of one of the formats knowsum writes."""
@@ -224,3 +238,31 @@ def claim_folder(out: Path, identity: Mapping[str, str], *, overwrite: bool = Fa
     with atomic_write(out / CLAIM_NAME, "w") as fh:
         fh.write(json.dumps(dict(identity), sort_keys=True) + "\n")
     return out
+
+
+@contextlib.contextmanager
+def sampling_lock(store: Path) -> Iterator[None]:
+    """Hold ``STORE.lock`` (an advisory ``flock``, released when the run ends or dies) while a run
+    samples into ``store``; the file keeps the holder's process id for the message.
+
+    Raises:
+        OutputError: another process holds it (another run is sampling into this store).
+    """
+    lock = store.with_name(store.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip() or "?"
+            raise OutputError(
+                f"another knowsum run (process {holder}) is sampling into the store {store}: two runs on "
+                "one store would ask the same requests twice; wait for it to finish (then rerun: what it "
+                "stored is not asked again), or give this run another --store"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

@@ -6,6 +6,8 @@ writes, and as which kind) or :data:`INPUT_OPTIONS` (what it reads, as messages 
 opened or a store touched), each output it was given goes through :func:`knowsum._util.check_output`
 with all of the command's inputs — the response store included, the default one when ``--store`` is
 not given. A test walks the command tree and fails on any path parameter classified in neither table.
+A command that samples a run into a store holds the store's sampling lock while it runs
+(:func:`knowsum._util.sampling_lock`): a second run on the same store is refused, not run twice.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import click
 
-from knowsum._util import OutputKind, check_output, paths
+from knowsum._util import OutputKind, check_output, paths, sampling_lock
 
 __all__ = [
     "INPUT_OPTIONS",
@@ -125,11 +127,22 @@ def check_command(command: click.Command, params: dict[str, Any]) -> None:
     guard(outputs, inputs)
 
 
+def _samples_a_run(command: click.Command) -> bool:
+    """Whether ``command`` asks a model into a store and writes a run (census, recall, genebench,
+    profile runs): such a command holds the store's sampling lock while it runs."""
+    names = {option_name(p) for p in command.params}
+    return {"model", "store_path"} <= names and any(output_kind(p) == "run" for p in command.params)
+
+
 def _guarded(command: click.Command, callback: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(callback)
     def run(*args: Any, **kw: Any) -> Any:
-        check_command(command, click.get_current_context().params)
-        return callback(*args, **kw)
+        params = click.get_current_context().params
+        check_command(command, params)
+        if not _samples_a_run(command):
+            return callback(*args, **kw)
+        with sampling_lock(Path(params.get("store_path") or paths.store_path())):
+            return callback(*args, **kw)
 
     run.__knowsum_guarded__ = True  # type: ignore[attr-defined]
     return run
