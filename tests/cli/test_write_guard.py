@@ -277,3 +277,21 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
         fcntl.flock(free, fcntl.LOCK_EX | fcntl.LOCK_NB)  # would raise BlockingIOError if still held
     finally:
         os.close(free)
+
+
+def test_the_default_run_folder_is_checked_before_the_model_is_asked_too(
+    world: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without --out a run goes to census-runs/… in the current folder: a folder this user cannot
+    write is found by the run's claim of its folder (which every instrument makes before it asks the
+    model anything), in one line, nothing created."""
+    monkeypatch.chdir(world["folder"])
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p).resolve() != world["folder"] and real(p, mode))
+    items = ["census", "score", str(world["items"])]
+    assert main(items) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "run folder census-runs/score-items" in err and "cannot be written" in err
+    assert not (world["folder"] / "census-runs").exists()
