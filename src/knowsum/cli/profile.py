@@ -28,6 +28,11 @@ def profile() -> None:
     """
 
 
+def _price(name: str, help_text: str) -> Any:
+    """A price: a finite number >= 0 (``nan`` and ``inf`` refused in one line naming the option)."""
+    return click.option(name, type=Number(name, whole=False, minimum=0, strict=False), help=help_text)
+
+
 def _budget_options(func: Any) -> Any:
     from knowsum.profile import BUDGETS
 
@@ -48,18 +53,8 @@ def _budget_options(func: Any) -> Any:
                 default=None,
                 help="A budget TOML of one's own (the keys of the shipped ones; see docs/profile.md).",
             ),
-            click.option(
-                "--price-in",
-                type=Number("--price-in", whole=False, minimum=0, strict=False),
-                default=None,
-                help="USD per million prompt tokens.",
-            ),
-            click.option(
-                "--price-out",
-                type=Number("--price-out", whole=False, minimum=0, strict=False),
-                default=None,
-                help="USD per million completion tokens.",
-            ),
+            _price("--price-in", "USD per million prompt tokens."),
+            _price("--price-out", "USD per million completion tokens."),
         ]
     ):
         func = deco(func)
