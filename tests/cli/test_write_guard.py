@@ -295,3 +295,22 @@ def test_the_default_run_folder_is_checked_before_the_model_is_asked_too(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "run folder census-runs/score-items" in err and "cannot be written" in err
     assert not (world["folder"] / "census-runs").exists()
+
+
+def test_a_link_a_pipe_or_a_device_is_never_renamed_over(
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outputs are written beside and renamed into place, which replaces a symbolic link or a pipe
+    (`-o /dev/stdout` once replaced the /dev/stdout link by a file): refused in one line."""
+    export = world["folder"] / "export.jsonl"
+    base = ["store", "export", "--store", str(world["store"])]
+    assert main([*base, "-o", str(export)]) == 0
+    link, pipe = world["folder"] / "link.jsonl", world["folder"] / "pipe.jsonl"
+    link.symlink_to(export)
+    os.mkfifo(pipe)
+    capsys.readouterr()
+    for target, message in ((link, "is a symbolic link"), (pipe, "is not a regular file")):
+        assert main([*base, "-o", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"-o/--output {target} {message}" in err
+    assert link.is_symlink() and pipe.is_fifo()

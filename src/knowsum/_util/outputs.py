@@ -8,7 +8,8 @@
 - a run folder (``--out``) that holds one of the inputs;
 - replacing an existing file that is not a knowsum output of the same kind: a SQLite database (a
   response store) is never an output, a PNG is only replaced by a PNG, a page by a page, JSON lines
-  by JSON lines; a folder given where a file is expected;
+  by JSON lines; a folder given where a file is expected; a symbolic link, a device or a pipe
+  (``/dev/stdout``: the output would be renamed over it);
 - a file output whose folder does not exist (no folder is created for a single file), and an output
   whose folder this user cannot write — checked before the model is asked anything.
 
@@ -132,6 +133,11 @@ def _refuse_existing(target: Path, kind: str, option: str) -> None:
         raise OutputError(
             f"{option} {target} is a folder: give a file path (e.g. {target / ('out.' + kind)})"
         )
+    if not target.is_file():  # a device or a pipe: an output is written beside and renamed over it
+        raise OutputError(
+            f"{option} {target} is not a regular file (a device or a pipe): knowsum writes a file and "
+            "renames it into place, which would replace it; give a file path"
+        )
     head = _head(target)
     if head.startswith(SQLITE_MAGIC):
         raise OutputError(
@@ -190,6 +196,11 @@ def check_output(
     target = Path(path)
     pairs = [(label, Path(p)) for label, paths in (inputs or {}).items() for p in paths]
     _refuse_input(target, kind, option, pairs)
+    if target.is_symlink() and kind != "run":
+        raise OutputError(
+            f"{option} {target} is a symbolic link: the output would be renamed over the link, not "
+            f"written into {target.resolve()}; give a file path"
+        )
     if target.exists():
         _refuse_existing(target, kind, option)
     _refuse_unwritable(target, kind, option)
