@@ -368,3 +368,26 @@ def test_a_config_file_still_names_the_model_store_and_run_folder(
     assert (cfg.parent / "s" / "store.sqlite").is_file()
     result = load_result(cfg.parent / "r")
     assert (result.model, result.n_queries) == ("mock", 3)  # the option given wins over the file
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--queries", "0"], "census run: invalid queries=0: "),
+        (["--temperature", "-1"], "census run: invalid temperature=-1.0: "),
+        (["--t", "-3"], "census run: invalid t=-3.0: "),
+    ],
+)
+def test_a_bad_command_line_value_is_blamed_on_the_command_line_not_the_config(
+    tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str], message: str
+) -> None:
+    """With --config, an invalid value given on the command line is named as the command line's (was:
+    "census.toml: invalid queries=0", a file that does not say 0); the file's own values still name it."""
+    config = tmp_path / "census.toml"
+    config.write_text('task = "diseases"\nqueries = 3\n')
+    code, out, err = _run(["census", "run", "--config", str(config), "-m", "mock", *option], capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"knowsum: error: {message}") and str(config) not in err
+    config.write_text('task = "diseases"\nqueries = 0\n')
+    code, _, err = _run(["census", "run", "--config", str(config), "-m", "mock"], capsys)
+    assert code == 2 and err.startswith(f"knowsum: error: {config}: invalid queries=0: ")

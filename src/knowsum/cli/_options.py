@@ -30,6 +30,7 @@ import click
 
 __all__ = [
     "compare_options",
+    "ctx_default",
     "echo_json",
     "finish",
     "json_option",

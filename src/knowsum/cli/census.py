@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from knowsum._util import paths
 from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
 from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
 from knowsum.cli._census_overlap import overlap
@@ -22,6 +23,7 @@ from knowsum.cli._options import (
     out_option,
     overwrite_option,
 )
+from knowsum.cli._outputs import guard
 from knowsum.report import save
 from knowsum.report.census import (
     compare_data,
@@ -89,6 +91,10 @@ def run(
     report.html into the run directory.
     """  # fmt: skip
     cfg, model, settings = census_settings(task, config_path, kw, "census run")
+    if config_path is not None:  # the file may name the run folder and the store: the same guard
+        kept = settings.store or paths.store_path()
+        inputs = {"response store": kept, "config file": config_path, "pooled run": cfg.pool_with}
+        guard([("out (from --config)", "run", settings.out)], inputs)
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_census(
