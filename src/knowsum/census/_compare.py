@@ -14,9 +14,10 @@ from pathlib import Path
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
 from knowsum.errors import ConfigError
-from knowsum.records import REPORT_NAME
+from knowsum.records import REPORT_NAME, caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, PublishedRow, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
+from knowsum.stats.caveats import beyond_double, tiny_at
 
 __all__ = ["DEFAULT_COVERAGE_SOURCE", "CensusComparison", "compare_results", "equal_coverage"]
 
@@ -38,7 +39,9 @@ class CensusComparison:
     missing: list[str]
 
 
-def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusComparison:
+def compare_results(
+    runs: Sequence[Path], *, published: bool = False, allow_mixed: bool = False
+) -> CensusComparison:
     """Read the census runs ``runs`` (run directories or ``result.json`` files) for a comparison.
 
     Args:
@@ -46,11 +49,16 @@ def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusC
         published: Add the KnowSum Table 1 rows with the runs' task and criterion (diseases strict =
             "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only",
             relaxed = "All math concepts").
+        allow_mixed: Rank runs that measured different things (task, prompt, KB release, criterion,
+            counting), each such row carrying a ``differs`` caveat, instead of refusing them.
 
     Raises:
         InputFileError: a run without a readable census result.
+        ConfigError: a run given twice, or runs not comparable without ``allow_mixed``
+            (:func:`knowsum.records.check_comparable`).
     """
     results = [load_result(r) for r in runs]
+    results = comparable_records(results, runs, allow_mixed=allow_mixed)
     rows: list[CensusResult | PublishedRow] = list(results)
     missing: list[str] = []
     if published:
@@ -127,6 +135,8 @@ def equal_coverage(
             seed=seed,
         )
         cb = re.coverage_based
+        figure = f"{r.model}'s richness at C = {coverage:.4g}"
+        found = [beyond_double(float(cb.size[0]), data.size, figure), tiny_at(float(cb.size[0]), figure)]
         rows.append(
             CoverageRank(
                 model=r.model, task=r.task, data=re.datatype, size=data.size,
@@ -136,6 +146,7 @@ def equal_coverage(
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
+                caveats=caveat_notes([c for c in found if c is not None]),
             )
         )  # fmt: skip
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

@@ -127,6 +127,7 @@ def compare(
     html_path: Path | None,
     markdown: bool,
     published: bool,
+    allow_mixed: bool,
     figure_path: Path | None,
     at_coverage: str | None,
     n_bootstrap: int,
@@ -141,8 +142,11 @@ def compare(
     With --published, the paper's Table 1 rows with the same criterion (diseases strict =
     "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
     "All math concepts") are ranked with the runs, each marked "MODEL · KnowSum Table 1".
+
+    Runs that measured different things (task, prompt, KB release, criterion, counting) are refused;
+    with --allow-mixed they are ranked with each such row marked. A run given twice is refused.
     """
-    comparison = compare_results(runs, published=published)
+    comparison = compare_results(runs, published=published, allow_mixed=allow_mixed)
     ranked = None
     if at_coverage is not None:
         runs_only = [r for r in comparison.rows if isinstance(r, CensusResult)]

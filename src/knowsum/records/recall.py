@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum.errors import InputFileError
 from knowsum.records._base import Record
+from knowsum.records._comparable import text_hash
 
 __all__ = [
     "INVARIANCE_TITLES",
@@ -310,6 +311,16 @@ class RecallResult(Record):
         for s in self.invariance:
             out.setdefault(s.method, {})[s.reading] = s
         return out
+
+    def comparable_on(self) -> dict[str, str]:
+        """The KB and its release, the API and the prompt template (by hash; the shipped one by name)."""
+        template = self.config.get("template")
+        return {
+            "kb": self.kb,
+            **super().comparable_on(),
+            "api": self.api,
+            "template": "shipped" if not template else text_hash(str(template)),
+        }
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
