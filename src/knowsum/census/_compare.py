@@ -19,7 +19,13 @@ from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, Pu
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
 
-__all__ = ["DEFAULT_COVERAGE_SOURCE", "CensusComparison", "compare_results", "equal_coverage"]
+__all__ = [
+    "DEFAULT_COVERAGE_SOURCE",
+    "CensusComparison",
+    "check_coverage",
+    "compare_results",
+    "equal_coverage",
+]
 
 DEFAULT_COVERAGE_SOURCE = "the lowest coverage among the runs' doubled samples, min Ĉ(2n), as iNEXT"
 
@@ -71,6 +77,16 @@ def compare_results(
     return CensusComparison(rows, reports, missing)
 
 
+def check_coverage(coverage: float | None) -> None:
+    """Refuse an ``--at-coverage`` outside (0, 1) (``None``: the default, always valid).
+
+    Raises:
+        ConfigError: ``coverage`` is not strictly between 0 and 1.
+    """
+    if coverage is not None and not 0.0 < coverage < 1.0:
+        raise ConfigError(f"invalid --at-coverage {coverage:g}: give a coverage strictly between 0 and 1")
+
+
 def equal_coverage(
     results: Sequence[CensusResult],
     coverage: float | None = None,
@@ -99,8 +115,7 @@ def equal_coverage(
         ConfigError: a run with no verified item, runs with different counting, ``C`` outside (0, 1),
             or every run complete at twice its sample (``Ĉ(2n) = 1``) with no ``C`` given.
     """
-    if coverage is not None and not 0.0 < coverage < 1.0:
-        raise ConfigError(f"invalid --at-coverage {coverage:g}: give a coverage strictly between 0 and 1")
+    check_coverage(coverage)
     modes = {r.counting for r in results}
     if len(modes) > 1:
         raise ConfigError(

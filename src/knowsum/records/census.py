@@ -321,11 +321,12 @@ class CensusResult(Record):
     notes: list[str] = Field(default_factory=list)
 
     def comparable_on(self) -> dict[str, str]:
-        """Task, prompt (by hash: two custom tasks may share a name), KB and release, criterion and
+        """Task, prompt (by hash: two custom tasks may share a name; items scored from a file were
+        asked elsewhere, by a prompt the record does not hold), KB and release, criterion and
         counting: what two censuses must share to be ranked side by side."""
         return {
             "task": self.task,
-            "prompt": text_hash(self.prompt),
+            "prompt": "(scored items)" if self.backend == "items" else text_hash(self.prompt),
             **super().comparable_on(),
             "criterion": self.criterion,
             "counting": self.counting,
