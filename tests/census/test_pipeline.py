@@ -10,8 +10,8 @@ import pytest
 from knowsum.census import CensusConfig, load_result, run_census
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, Request, ResponseStore
-from knowsum.stats.bootstrap import ZERO_REASON
 from knowsum.stats import Prevalence, summarize
+from knowsum.stats.bootstrap import ZERO_REASON
 from tests.census.zipf import disease_names, make_responses, truth_counts
 
 N_QUERIES, PER_QUERY = 120, 12
