@@ -173,7 +173,7 @@ def estimate_richness(data: Abundance | Incidence, method: str, *, conf: float =
         raise StatsError(f"data must be Abundance or Incidence, got {type(data).__name__}")
     if method not in table:
         raise StatsError(f"unknown {kind} richness estimator {method!r}; choose one of {', '.join(table)}")
-    found = table[method](data, conf=conf)
+    found: RichnessEstimate = table[method](data, conf=conf)
     return replace(
         found, caveats=tuple(sample_caveats(data.size, data.s_obs, data.f(1), f"{method}'s estimate"))
     )
