@@ -108,8 +108,10 @@ def _estimate_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
 
 
 def _profile(model: str, notes: list[CaveatNote], reason: str | None = None) -> ProfileResult:
-    measure = Measure(key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=14.0,
-                      lower=3.0, upper=102.0, method="m", run="r", marks=notes, interval_reason=reason)  # fmt: skip
+    measure = Measure(
+        key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=14.0, lower=3.0,
+        upper=102.0, method="m", run="r", marks=notes, interval_reason=reason,
+    )  # fmt: skip
     plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
                        completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
                        cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
