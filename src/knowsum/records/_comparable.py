@@ -38,14 +38,15 @@ def _same_run(a: Record, b: Record) -> bool:
 
 
 def differences(a: Record, b: Record) -> list[str]:
-    """What ``b`` measured differently from ``a``: ``"task diseases vs custom"``, … (empty: comparable)."""
+    """What ``b`` measured differently from ``a``: ``"task diseases vs custom"``, … (empty: comparable).
+    Only what both records name is compared (a recall run of GO names no DOID release)."""
     if a.kind != b.kind:
         return [f"instrument {a.kind} vs {b.kind}"]
     on_a, on_b = a.comparable_on(), b.comparable_on()
     return [
-        f"{what} {on_a.get(what) or 'none'} vs {on_b.get(what) or 'none'}"
-        for what in dict.fromkeys([*on_a, *on_b])
-        if on_a.get(what) != on_b.get(what)
+        f"{what} {on_a[what] or 'none'} vs {on_b[what] or 'none'}"
+        for what in on_a
+        if what in on_b and on_a[what] != on_b[what]
     ]
 
 
@@ -56,7 +57,8 @@ def check_comparable(
     allow_mixed: bool = False,
     option: str = "--allow-mixed",
 ) -> list[str]:
-    """Whether ``records`` may be ranked side by side; returns each row's mark (``""``: as the first).
+    """Whether ``records`` may be ranked side by side (each against every earlier one); returns each
+    row's mark (``""``: as every earlier row).
 
     Args:
         records: The runs, in the order given.
@@ -76,12 +78,12 @@ def check_comparable(
                     "says nothing; give each run once"
                 )
     marks = [""]
-    for label, r in zip(labels[1:], records[1:], strict=True):
-        found = differences(records[0], r)
+    for j, r in enumerate(records[1:], 1):
+        i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r))), (0, []))
         if found and not allow_mixed:
             how = f", or pass {option} to show them with each row marked" if option else ""
             raise ConfigError(
-                f"{labels[0]} and {label} are not comparable ({'; '.join(found)}): compare runs that "
+                f"{labels[i]} and {labels[j]} are not comparable ({'; '.join(found)}): compare runs that "
                 f"measured the same thing{how}"
             )
         marks.append(f"differs: {'; '.join(found)}" if found else "")

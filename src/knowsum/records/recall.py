@@ -313,12 +313,13 @@ class RecallResult(Record):
         return out
 
     def comparable_on(self) -> dict[str, str]:
-        """The KB and its release, the API and the prompt template (by hash; the shipped one by name)."""
+        """The release of its KB and the prompt template (by hash; the shipped one by name). Runs of
+        different KBs share no release key: a compare puts them in different rows (paper Tables 1–3),
+        and chat and completion runs in different, marked columns."""
         template = self.config.get("template")
+        release = self.kb_release or self.kb_releases.get(self.kb, "")
         return {
-            "kb": self.kb,
-            **super().comparable_on(),
-            "api": self.api,
+            f"{self.kb} release": release,
             "template": "shipped" if not template else text_hash(str(template)),
         }
 
