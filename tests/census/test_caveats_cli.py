@@ -147,3 +147,17 @@ def test_overlap_marks_a_shared_estimate_above_a_runs_own(
     assert above and all("b's own" in c["message"] or "(b)'s own" in c["message"] for c in above)
     code, out, err = _main(["census", "overlap", str(a), str(b)], capsys)
     assert "shared above own richness" in out
+
+
+def test_hill_numbers_out_of_order_are_marked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Near-uniform mentions: the asymptotic q = 2 estimate comes out above q = 0 (true Hill numbers
+    never increase with q), and the census says so instead of printing them plainly."""
+    rows = "".join(f"Q{q}\titem{(q * q * 7 + j) % 97}\n" for q in range(40) for j in range(3))
+    run = _score(tmp_path / "a", rows, capsys, "--n-bootstrap", "0", "--t", "1")
+    record = json.loads((run / "result.json").read_text())
+    est = record["richness"]["hill"]["estimated"]
+    assert est[2] > est[0]
+    assert [c["kind"] for c in record["caveats"]] == ["hill-order"]
+    assert "hill-order" in {c["kind"] for c in record["richness"]["caveats"]}
+    code, out, _ = _main(["census", "compare", str(run)], capsys)
+    assert code == 0 and "Hill numbers out of order" in out
