@@ -19,7 +19,10 @@ from typing import Any
 
 import pytest
 
+from knowsum.census import load_result
 from knowsum.cli import main
+from knowsum.errors import ConfigError
+from knowsum.records import check_comparable
 from knowsum.stats.bootstrap import ZERO_REASON
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
@@ -161,3 +164,17 @@ def test_hill_numbers_out_of_order_are_marked(tmp_path: Path, capsys: pytest.Cap
     assert "hill-order" in {c["kind"] for c in record["richness"]["caveats"]}
     code, out, _ = _main(["census", "compare", str(run)], capsys)
     assert code == 0 and "Hill numbers out of order" in out
+
+
+def test_two_custom_tasks_of_one_name_differ_by_their_prompt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _score(tmp_path / "a", CLAMPED, capsys, "--n-bootstrap", "0")
+    a = load_result(run).model_copy(update={"backend": "mock", "task": "custom", "prompt": "List diseases."})
+    b = a.model_copy(update={"model": "other", "prompt": "List rare diseases."})
+    with pytest.raises(
+        ConfigError, match=r"A and B are not comparable \(prompt #[0-9a-f]{12} vs #[0-9a-f]{12}\)"
+    ):
+        check_comparable([a, b], ["A", "B"])
+    assert check_comparable([a, b], ["A", "B"], allow_mixed=True)[1].startswith("differs: prompt #")
+    assert check_comparable([a, b.model_copy(update={"prompt": a.prompt})], ["A", "B"]) == ["", ""]
