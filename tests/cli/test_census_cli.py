@@ -259,7 +259,7 @@ def test_compare_published_places_a_run_among_table1(
     ours = next(r for r in rows if r[0] == "mock")
     # anatomical disease column: N_seen 875, 780, 489, 426, … → 500 is 3rd; N̂_tot 3,372, 1,723,
     # 1,375, 732, … → 900 is 4th
-    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1"]
+    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1", ""]  # no caveat on this run
     llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct · KnowSum Table 1")
     assert llama[1:6] == ["diseases (strict)", "875", "3,372", "0.26", "1"]
     assert sum(r[0].endswith(" · KnowSum Table 1") for r in rows) == 9
@@ -301,9 +301,15 @@ def test_json_on_every_census_command(
     assert _json(stdout)["n_seen"] == 3 and stderr.splitlines()[-1] == f"report: {scored / 'report.html'}"
     # compare, with the published rows of the run's column
     code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json"], capsys)
+    assert code == 2 and stdout == "" and "are not comparable (task theorems vs score:items" in stderr
+    code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json",
+                                 "--allow-mixed"], capsys)  # fmt: skip
     assert code == 0, stderr
     rows = _json(stdout)["rows"]
     assert {r["model"] for r in rows if not r["published"]} == {"mock", "items"}
+    mixed = next(r for r in rows if r["model"] == "items")
+    assert [c["kind"] for c in mixed["caveats"]][-1] == "differs"
+    assert mixed["caveats"][-1]["mark"].startswith("differs: task theorems vs score:items")
     published = [r for r in rows if r["published"]]
     assert len(published) == 9 and all(r["model"].endswith(" · KnowSum Table 1") for r in published)
     assert "knowsum: note: KnowSum Table 1 has no column for score:items relaxed" in stderr

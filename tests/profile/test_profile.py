@@ -11,6 +11,7 @@ import pytest
 from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameError
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.profile import BUDGETS, ProfileRun, load_budget, load_profile, plan_profile, run_profile
+from knowsum.report.profile import card_rows
 from tests.profile._tiny import XSS, FailingBackend, answer, tiny_plan
 
 pytestmark = pytest.mark.realdata
@@ -73,6 +74,22 @@ def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, in
         assert ref in html
     assert 'href="census-diseases-relaxed/report.html"' in html
     assert "N_query = 3 here, 3,000 in the paper" in html  # the budget caveat
+
+
+def test_the_card_and_page_carry_the_runs_caveats(finished: tuple[ProfileRun, Path, int]) -> None:
+    """A census of a handful of observations is marked on the card and the page as in its result.json."""
+    run = finished[0]
+    r = load_profile(run.out_dir)
+    total = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_total")
+    record = json.loads((run.out_dir / r.census.runs["census-diseases-relaxed"] / "result.json").read_text())
+    assert "tiny-sample" in {c["kind"] for c in record["caveats"]}
+    assert [c.kind for c in total.marks] == [c["kind"] for c in record["caveats"]]  # copied, not re-derived
+    seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")
+    assert seen.marks == []  # a count carries no estimate's caveat
+    card = next(row for row in card_rows(r) if row[0] == "census: diseases (relaxed) N̂_tot")
+    assert "tiny sample" in card[1]
+    html = run.report.read_text(encoding="utf-8")
+    assert 'class="caveat-mark"' in html and "tiny sample" in html
 
 
 def test_a_model_reply_is_text_on_the_page(finished: tuple[ProfileRun, Path, int]) -> None:

@@ -26,7 +26,7 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 """
 
 from knowsum.census._analyse import Analysis, analyse
-from knowsum.census._compare import CensusComparison, compare_results, equal_coverage
+from knowsum.census._compare import CensusComparison, check_coverage, compare_results, equal_coverage
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._overlap import overlap_runs
@@ -98,6 +98,7 @@ __all__ = [
     "Verifier",
     "add_sensitivity",
     "analyse",
+    "check_coverage",
     "compare_results",
     "decode",
     "default_out",

@@ -8,7 +8,14 @@ from typing import Any
 import click
 
 from knowsum._util import paths
-from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
+from knowsum.census import (
+    CensusResult,
+    check_coverage,
+    compare_results,
+    equal_coverage,
+    prepare_census,
+    run_census,
+)
 from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
 from knowsum.cli._census_overlap import overlap
 from knowsum.cli._census_score import score
@@ -133,6 +140,7 @@ def compare(
     html_path: Path | None,
     markdown: bool,
     published: bool,
+    allow_mixed: bool,
     figure_path: Path | None,
     at_coverage: str | None,
     n_bootstrap: int,
@@ -147,12 +155,17 @@ def compare(
     With --published, the paper's Table 1 rows with the same criterion (diseases strict =
     "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
     "All math concepts") are ranked with the runs, each marked "MODEL · KnowSum Table 1".
+
+    Runs that measured different things (task, prompt, KB release, criterion, counting) are refused;
+    with --allow-mixed they are ranked with each such row marked. A run given twice is refused.
     """
-    comparison = compare_results(runs, published=published)
+    coverage = None if at_coverage is None else _coverage(at_coverage)
+    check_coverage(coverage)  # an invalid option before any run is read
+    comparison = compare_results(runs, published=published, allow_mixed=allow_mixed)
     ranked = None
     if at_coverage is not None:
         runs_only = [r for r in comparison.rows if isinstance(r, CensusResult)]
-        ranked = equal_coverage(runs_only, _coverage(at_coverage), n_bootstrap=n_bootstrap)
+        ranked = equal_coverage(runs_only, coverage, n_bootstrap=n_bootstrap)
         if len(runs_only) < len(comparison.rows):
             note("published rows have no sample: they are not ranked at equal coverage")
     if comparison.missing:
