@@ -8,7 +8,10 @@ line on stderr. Every message says what went wrong *and* what to do about it.
     KnowsumError                      exit 1   root; never raised directly
     ├── InputError                    exit 2   bad user input (file, line, value, option)
     │   ├── InputFileError                     a file that is missing, unreadable or malformed
-    │   └── ConfigError                        an invalid configuration value
+    │   ├── ConfigError                        an invalid configuration value
+    │   └── OutputError                        an output that would replace an input, a file that is
+    │                                          not a knowsum output of its kind, or another run, or
+    │                                          that cannot be written (knowsum._util.check_output)
     ├── UnknownNameError              exit 2   unknown model / KB / task name (lists the known ones)
     ├── NotInstalledError             exit 3   data or weights not installed (says the install command)
     │   ├── ModelNotInstalledError
@@ -35,6 +38,7 @@ __all__ = [
     "KnowsumError",
     "ModelNotInstalledError",
     "NotInstalledError",
+    "OutputError",
     "SourceError",
     "StoreError",
     "UnknownNameError",
@@ -70,6 +74,10 @@ class InputFileError(InputError):
 
 class ConfigError(InputError):
     """An invalid configuration value (CLI option, TOML config, pydantic validation)."""
+
+
+class OutputError(InputError):
+    """An output the write guard refuses: it names the output and what it would have replaced."""
 
 
 class UnknownNameError(KnowsumError):

@@ -12,6 +12,7 @@ from knowsum.census import CensusConfig, load_result, run_census, run_sweep, swe
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, Request, ResponseStore
+from knowsum.stats.bootstrap import ZERO_REASON
 from tests.census.zipf import disease_names
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
@@ -45,7 +46,10 @@ def test_negative_estimate_is_clamped_everywhere_in_a_run(
     assert result.prevalence == [(1, 1), (2, 3)] and result.n_seen == 4
     assert result.n_unseen_raw == pytest.approx(RAW, rel=1e-12)
     assert (result.n_unseen, result.n_total, result.skr) == (0.0, 4.0, 1.0)
-    assert result.interval_total == (4.0, 4.0) and result.interval_skr == (1.0, 1.0)
+    # a log-normal interval around a clamped Û = 0 is the point [N_seen, N_seen]: never shown as one
+    assert result.interval is None and result.interval_total is None and result.interval_skr is None
+    assert result.interval_reason == ZERO_REASON
+    assert {"clamped", "interval-na"} <= {c.kind for c in result.caveats}
     assert any("negative (raw Û = -0.9705)" in n and "more queries" in n for n in result.notes)
     # the curve never dips below N_seen; its raw values are kept
     assert all(p.n_total >= 4 and p.unseen >= 0 and (p.skr is None or p.skr <= 1) for p in result.curve)
@@ -54,6 +58,7 @@ def test_negative_estimate_is_clamped_everywhere_in_a_run(
     assert record["n_unseen"] == 0 and record["n_unseen_raw"] == pytest.approx(RAW, rel=1e-12)
     html = (run / "report.html").read_text()
     assert "Û clamped at 0 (raw -0.9705)" in html and "raw -0.9705, clamped at 0" in html
+    assert f"n/a: {ZERO_REASON}" in html and "[4, 4]" not in html
     # the sensitivity tables show the clamp beside each negative cell
     assert main(["census", "sensitivity", str(run), "--t-grid", "1,100", "--k-grid", "1,2"]) == 0
     out = capsys.readouterr().out

@@ -100,7 +100,7 @@ def test_compare_at_coverage_refusals(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, err = _main(["census", "compare", str(a), str(a), "--at-coverage", "1.5"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "between 0 and 1" in err
     code, _, err = _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5"], capsys)
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "one --count" in err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "counting mention vs incidence" in err
 
 
 def _aligned(x: dict[str, int], y: dict[str, int]) -> tuple[list[int], list[int]]:
@@ -147,7 +147,7 @@ def test_overlap_refuses_runs_that_are_not_the_same_census(
     b = _score(tmp_path, "B", RUN_B, capsys, "--criterion", "strict")
     code, out, err = _main(["census", "overlap", str(a), str(b)], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
-    assert "not the same census (criterion relaxed vs strict)" in err
+    assert "are not comparable (criterion relaxed vs strict)" in err
 
 
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=40))

@@ -10,6 +10,7 @@ import pytest
 from knowsum.census import load_result, read_items
 from knowsum.cli import main
 from knowsum.stats import Prevalence, estimate_unseen
+from knowsum.stats.bootstrap import ZERO_REASON
 
 
 def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -66,7 +67,8 @@ def test_jsonl_and_tsv_give_the_same_run(tmp_path: Path, capsys: pytest.CaptureF
     assert (a.n_queries, b.n_queries) == (4, 3)  # JSONL keeps Q3, asked with nothing recovered
     ref = estimate_unseen(Prevalence.from_table({1: 4, 2: 1, 4: 1}), "et", t=100, k=6)
     assert a.n_unseen == pytest.approx(ref.estimate, rel=1e-12)
-    assert a.interval_total is not None and a.interval_total[0] >= a.n_seen
+    # raw Û = -5.33 is clamped at 0: a log-normal interval around Û = 0 is a point, shown as n/a
+    assert ref.raw < 0 and a.interval_total is None and a.interval_reason == ZERO_REASON
 
 
 def test_kb_verification_clusters_synonyms_and_compare(
@@ -102,8 +104,12 @@ def test_kb_verification_clusters_synonyms_and_compare(
     )
     page = tmp_path / "cmp.html"
     code, stdout, err = _main(["census", "compare", str(out), str(other), "--html", str(page)], capsys)
+    assert code == 2 and "not comparable" in err and "counting incidence vs mention" in err
+    mixed = ["census", "compare", str(out), str(other), "--html", str(page), "--allow-mixed"]
+    code, stdout, err = _main(mixed, capsys)
     assert code == 0, err
     assert "m2" in stdout and "items" in stdout and page.is_file()
+    assert "differs: knowledge base doid" in stdout and "differs: knowledge base doid" in page.read_text()
 
 
 @pytest.mark.parametrize(

@@ -261,7 +261,8 @@ def test_compare_published_places_a_run_among_table1(
     # 1,375, 732, … → 900 is 4th
     horizon = load_result(out).horizon
     shown = "–" if horizon is None or horizon.t is None else f"t = {horizon.t:g}"
-    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1", shown]  # the last: the trust horizon
+    # the last two: no caveat on this run, then the trust horizon
+    assert ours[2:] == ["500", "900", "0.5556", "3", "4", "↓1", "", shown]
     llama = next(r for r in rows if r[0] == "LLaMA-V3-70B-instruct · KnowSum Table 1")
     assert llama[1:6] == ["diseases (strict)", "875", "3,372", "0.26", "1"]
     assert llama[-1] == "n/a: published"
@@ -304,9 +305,15 @@ def test_json_on_every_census_command(
     assert _json(stdout)["n_seen"] == 3 and stderr.splitlines()[-1] == f"report: {scored / 'report.html'}"
     # compare, with the published rows of the run's column
     code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json"], capsys)
+    assert code == 2 and stdout == "" and "are not comparable (task theorems vs score:items" in stderr
+    code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json",
+                                 "--allow-mixed"], capsys)  # fmt: skip
     assert code == 0, stderr
     rows = _json(stdout)["rows"]
     assert {r["model"] for r in rows if not r["published"]} == {"mock", "items"}
+    mixed = next(r for r in rows if r["model"] == "items")
+    assert [c["kind"] for c in mixed["caveats"]][-1] == "differs"
+    assert mixed["caveats"][-1]["mark"].startswith("differs: task theorems vs score:items")
     published = [r for r in rows if r["published"]]
     assert len(published) == 9 and all(r["model"].endswith(" · KnowSum Table 1") for r in published)
     assert "knowsum: note: KnowSum Table 1 has no column for score:items relaxed" in stderr
@@ -371,3 +378,26 @@ def test_a_config_file_still_names_the_model_store_and_run_folder(
     assert (cfg.parent / "s" / "store.sqlite").is_file()
     result = load_result(cfg.parent / "r")
     assert (result.model, result.n_queries) == ("mock", 3)  # the option given wins over the file
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--queries", "0"], "census run: invalid queries=0: "),
+        (["--temperature", "-1"], "census run: invalid temperature=-1.0: "),
+        (["--t", "-3"], "census run: invalid t=-3.0: "),
+    ],
+)
+def test_a_bad_command_line_value_is_blamed_on_the_command_line_not_the_config(
+    tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str], message: str
+) -> None:
+    """With --config, an invalid value given on the command line is named as the command line's (was:
+    "census.toml: invalid queries=0", a file that does not say 0); the file's own values still name it."""
+    config = tmp_path / "census.toml"
+    config.write_text('task = "diseases"\nqueries = 3\n')
+    code, out, err = _run(["census", "run", "--config", str(config), "-m", "mock", *option], capsys)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith(f"knowsum: error: {message}") and str(config) not in err
+    config.write_text('task = "diseases"\nqueries = 0\n')
+    code, _, err = _run(["census", "run", "--config", str(config), "-m", "mock"], capsys)
+    assert code == 2 and err.startswith(f"knowsum: error: {config}: invalid queries=0: ")

@@ -381,3 +381,35 @@ def test_percentile_interval_on_request(capsys: pytest.CaptureFixture[str]) -> N
     assert pct["interval"] != log["interval"]
     code, _, err = run(capsys, *args, "--interval", "wald")
     assert code == 2 and "wald" in err
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "what"),
+    [
+        ("counts", "a\t1000000000000\nb\t1\n", "count 1,000,000,000,000 is too large"),
+        ("prevalence", "1\t1000000000000\n2\t3\n", "N_S 1,000,000,000,000 is too large"),
+        ("prevalence", "S\tN_S\n10000001\t1\n", "S 10,000,001 is too large"),
+        ("incidence-freq", "10\n5\n1000000000000\n", "incidence count 1,000,000,000,000 is too large"),
+    ],
+)
+def test_a_count_too_large_to_hold_is_one_line_not_a_memory_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str, text: str, what: str
+) -> None:
+    """A count of 10^12 needs a 7 TiB frequency table: one line naming the line and the limit (was:
+    numpy's MemoryError traceback)."""
+    path = write(tmp_path, "huge.tsv", text)
+    code, out, err = run(capsys, path, "--format", fmt)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert what in err and "above 10,000,000" in err and err.startswith(f"knowsum: error: {path}:")
+
+
+@pytest.mark.parametrize("fmt", [None, "counts", "prevalence"])
+@pytest.mark.parametrize("header", ["item\tcount", "S\tN_S", "species\tabundance"])
+def test_a_header_alone_is_no_observation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str | None, header: str
+) -> None:
+    """A file holding only its header line is refused (was: estimated as one observation)."""
+    path = write(tmp_path, "header.tsv", header + "\n")
+    code, out, err = run(capsys, path, *(["--format", fmt] if fmt else []))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"{path}:1: only a header line, no observations" in err

@@ -54,7 +54,10 @@ def test_run_then_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     ("args", "message"),
     [
         (["--budget", "huge"], "'huge' is not one of"),
-        (["--price-in", "cheap", "--price-out", "1"], "'cheap' is not a valid float"),
+        (["--price-in", "cheap", "--price-out", "1"], "--price-in must be a number >= 0, got 'cheap'"),
+        (["--price-in", "nan", "--price-out", "1"], "--price-in must be a number >= 0, got 'nan'"),
+        (["--price-in", "1", "--price-out", "inf"], "--price-out must be a number >= 0, got 'inf'"),
+        (["--budget", "quick", "--plan", "mine.toml"], "give --budget quick or --plan mine.toml, not both"),
         (["--price-in", "1"], "give both --price-in and --price-out"),
         (["-m", "no-such-model"], "no-such-model"),
     ],

@@ -446,3 +446,18 @@ def test_score_the_authors_invariance_release(
     assert row[3] == pytest.approx(0.9507, abs=5e-5) and row[4:] == [0.795, 0.813, 0.950]
     own = next(r for r in table["rows"] if r[:3] == ["go", "PI-3 (languages)", "knowsum"])
     assert own[3] == pytest.approx(0.8539, abs=5e-5) and own[4:] == [None, None, None]
+
+
+@pytest.mark.parametrize("kb", ["icd10", "uberon", "mesh"])
+def test_score_against_a_kb_none_of_whose_ids_is_the_gold_is_refused(
+    mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kb: str
+) -> None:
+    """GO predictions scored with another KB: every gold ID malformed for it, so the figures would
+    compare nothing (was: a warning, then accuracy 0.667 and exit 0). One line naming the file, the
+    first gold ID and its line; nothing written."""
+    path = _release(tmp_path)
+    assert main(["recall", "score", "--kb", kb, "--predictions", str(path), "--out", "out"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"knowsum: error: {path}: none of the 4 gold IDs")
+    assert f"is a well-formed {kb} ID (the first: 'GO:0001822', line 1): give the --kb" in err
+    assert not (tmp_path / "out").exists()

@@ -10,6 +10,7 @@ import pytest
 
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import (
+    BatchImport,
     GenerationParams,
     MockBackend,
     ResponseStore,
@@ -41,7 +42,9 @@ def test_import_stores_results_and_errors_then_export_skips_them(tmp_path: Path)
     backend = _backend()
     with ResponseStore(tmp_path / "s.sqlite") as store:
         export_batch(backend, reqs, store, tmp_path / "batch.jsonl")
-        assert import_batch(store, FIXTURES / "batch_results.jsonl") == (4, 1)
+        assert import_batch(store, FIXTURES / "batch_results.jsonl") == BatchImport(
+            new=4, errors=1, unchanged=0, conflicting=0
+        )
         got = {
             r.request.sample_index + 2 * PROMPTS.index(str(r.request.prompt)): r for r in store.responses()
         }

@@ -11,6 +11,7 @@ import pytest
 from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameError
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.profile import BUDGETS, ProfileRun, load_budget, load_profile, plan_profile, run_profile
+from knowsum.report.profile import card_rows
 from tests.profile._tiny import XSS, FailingBackend, answer, tiny_plan
 
 pytestmark = pytest.mark.realdata
@@ -75,6 +76,22 @@ def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, in
     assert "N_query = 3 here, 3,000 in the paper" in html  # the budget caveat
 
 
+def test_the_card_and_page_carry_the_runs_caveats(finished: tuple[ProfileRun, Path, int]) -> None:
+    """A census of a handful of observations is marked on the card and the page as in its result.json."""
+    run = finished[0]
+    r = load_profile(run.out_dir)
+    total = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_total")
+    record = json.loads((run.out_dir / r.census.runs["census-diseases-relaxed"] / "result.json").read_text())
+    assert "tiny-sample" in {c["kind"] for c in record["caveats"]}
+    assert [c.kind for c in total.marks] == [c["kind"] for c in record["caveats"]]  # copied, not re-derived
+    seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")
+    assert seen.marks == []  # a count carries no estimate's caveat
+    card = next(row for row in card_rows(r) if row[0] == "census: diseases (relaxed) N̂_tot")
+    assert "tiny sample" in card[1]
+    html = run.report.read_text(encoding="utf-8")
+    assert 'class="caveat-mark"' in html and "tiny sample" in html
+
+
 def test_a_model_reply_is_text_on_the_page(finished: tuple[ProfileRun, Path, int]) -> None:
     html = finished[0].report.read_text(encoding="utf-8")
     assert "<script" not in html
@@ -133,6 +150,15 @@ def test_the_paper_budget_is_the_papers_size() -> None:
         ("[censsu]\nqueries = 3\n", "unknown key or instrument 'censsu'"),
         ("[census]\nquerys = 3\n", "invalid census.querys"),
         ('[census]\nqueries = "many"\n', "invalid census.queries"),
+        ('[census]\nqueries = "3"\n', "invalid census.queries='3': Input should be a valid integer"),
+        ("[census]\nqueries = true\n", "invalid census.queries=True: Input should be a valid integer"),
+        ('[census]\nqueries = { diseases = "3" }\n', "invalid census.queries: diseases: Input should be"),
+        # the census config's own limit (10^7 queries), not a ValidationError traceback at run time
+        ("[census]\nqueries = 20000000\n", "census.queries=20000000: Input should be less than or equal to"),
+        ("[census]\nn_bootstrap = 1e3\n", "invalid census.n_bootstrap=1000.0"),
+        ("[recall]\nn_buckets = 5000\n", "invalid recall.n_buckets=5000"),
+        ('[genebench]\nper_type = "2"\n', "invalid genebench.per_type='2'"),
+        ("[genebench]\npaper_size = 1\n", "invalid genebench.paper_size=1"),
         (
             '[recall]\nkbs = ["go"]\ninvariance_kbs = ["icd10"]\n',
             "invariance_kbs ['icd10'] are not among kbs",
@@ -177,3 +203,38 @@ def test_the_page_in_headless_chromium_shows_the_reply_as_text(
         "strip-recall",
         "strip-genebench",
     }
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_killed_profile_of_another_model_is_refused_unless_overwrite(tmp_path: Path) -> None:
+    """A profile stopped before its profile.json (its step folders written) is still that model's:
+    another model's profile into it is refused before anything is asked, its files untouched (was:
+    the other model's step folders silently replaced), also when only its finished steps' records
+    name the model (no claim file: an older knowsum); --overwrite empties it first."""
+    budget = load_budget(plan=tiny_plan(tmp_path))
+    out = tmp_path / "out"
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        killed = FailingBackend(budget=8)  # the census steps finish, recall fails midway
+        with pytest.raises(BackendError):
+            run_profile(
+                plan_profile(budget, killed, store=store), killed, store=store, out=out, progress=False
+            )
+        assert not (out / "profile.json").exists() and (out / "census-diseases-relaxed").is_dir()
+        before = _tree(out)
+        other = MockBackend(answer, model_id="mock-other")
+        plan = plan_profile(budget, other, store=store)
+        with pytest.raises(InputError) as err:
+            run_profile(plan, other, store=store, out=out, progress=False)
+        assert "model=mock" in str(err.value) and "mock-other asked" in str(err.value)
+        assert "--overwrite" in str(err.value) and "\n" not in str(err.value)
+        assert _tree(out) == before and other.calls == []
+        (out / ".knowsum-run.json").unlink()  # stopped by an older knowsum: its steps name the model
+        with pytest.raises(InputError, match="model=mock "):
+            run_profile(plan, other, store=store, out=out, progress=False)
+        assert other.calls == []
+        run = run_profile(plan, other, store=store, out=out, progress=False, overwrite=True)
+    assert run.result.model == "mock-other"
+    assert json.loads((out / "census-diseases-relaxed" / "result.json").read_text())["model"] == "mock-other"

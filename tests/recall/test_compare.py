@@ -74,3 +74,27 @@ def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert "GPT-4 · Bombieri et al. Table 1" in out and "| go | 0.05 |" in out.replace("0.0500", "0.05")
     assert "GPT-4 · Bombieri et al. Table 3 Unq" in out
     assert main(["recall", "compare"]) != 0
+
+
+def _write(folder: Path, result: RecallResult) -> Path:
+    folder.mkdir()
+    (folder / "result.json").write_text(result.model_dump_json())
+    return folder
+
+
+def test_compare_asks_the_comparability_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """One KB judged against two releases is refused (or marked with --allow-mixed); two KBs are the
+    paper's rows and stand side by side; a run given twice is refused."""
+    old = _write(tmp_path / "old", _result("go", "a", 0.1).model_copy(update={"kb_release": "2024-01"}))
+    new = _write(tmp_path / "new", _result("go", "b", 0.2).model_copy(update={"kb_release": "2025-01"}))
+    doid = _write(tmp_path / "doid", _result("doid", "c", 0.3).model_copy(update={"kb_release": "2025-01"}))
+    assert main(["recall", "compare", str(old), str(new)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{old} and {new} are not comparable (go release 2024-01 vs 2025-01)" in err
+    assert main(["recall", "compare", str(old), str(new), "--allow-mixed"]) == 0
+    assert "b [differs: go release 2024-01 vs 2025-01]" in capsys.readouterr().out
+    assert main(["recall", "compare", str(old), str(doid)]) == 0
+    out = capsys.readouterr().out
+    assert "differs" not in out and "a" in out and "c" in out
+    assert main(["recall", "compare", str(old), str(old / "result.json")]) == 2
+    assert "are the same run twice" in capsys.readouterr().err

@@ -6,6 +6,9 @@
 - :func:`download_wheel`, :func:`cached_wheel`, :func:`sweep`: fetch one wheel from the package
   registry with pip, atomically, into a cache folder;
 - :func:`config_error`: one readable line from a pydantic validation error;
+- :func:`check_output`, :func:`claim_folder`: the one write guard every output passes (never over
+  an input, a store or another kind of file; writable; a run folder keeps its run's identity);
+  :func:`sampling_lock`: one run at a time samples into a store;
 - :func:`slug`: a file-name-safe form of a model id or task, for run folders;
 - :func:`read_text_file`, :func:`check_file`: a user's UTF-8 text file, or one line saying what is
   wrong with it.
@@ -17,20 +20,26 @@ from knowsum._util import paths
 from knowsum._util.atomic import atomic_write
 from knowsum._util.diskfaults import disk_fault, nearest_folder
 from knowsum._util.names import slug
+from knowsum._util.outputs import OUTPUT_KINDS, OutputKind, check_output, claim_folder, sampling_lock
 from knowsum._util.textfile import check_file, read_text_file
 from knowsum._util.validation import config_error
 from knowsum._util.wheels import cached_wheel, download_wheel, sweep
 
 __all__ = [
+    "OUTPUT_KINDS",
+    "OutputKind",
     "atomic_write",
     "cached_wheel",
     "check_file",
+    "check_output",
+    "claim_folder",
     "config_error",
     "disk_fault",
     "download_wheel",
     "nearest_folder",
     "paths",
     "read_text_file",
+    "sampling_lock",
     "slug",
     "sweep",
 ]

@@ -28,7 +28,7 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 from knowsum.census._analyse import Analysis, analyse
 from knowsum.census._backtest import DEFAULT_TS
 from knowsum.census._backtest_out import BacktestRun, backtest_census, backtest_run
-from knowsum.census._compare import CensusComparison, compare_results, equal_coverage
+from knowsum.census._compare import CensusComparison, check_coverage, compare_results, equal_coverage
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._horizon import trust_horizon
@@ -105,6 +105,7 @@ __all__ = [
     "analyse",
     "backtest_census",
     "backtest_run",
+    "check_coverage",
     "compare_results",
     "decode",
     "default_out",

@@ -25,6 +25,7 @@ from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
 from knowsum.census._words import matched_words
+from knowsum.records import CaveatLike, caveat_notes
 from knowsum.records.census import (
     CensusResult,
     Counts,
@@ -34,7 +35,6 @@ from knowsum.records.census import (
     TopItem,
 )
 from knowsum.stats import Prevalence, summarize
-from knowsum.stats.bootstrap import DEGENERATE_REASON
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
@@ -216,6 +216,7 @@ def analyse(
     prev = prevalence_of(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
+    caveats: list[CaveatLike] = []
     fields: dict[str, Any] = {"n_unseen": None, "n_unseen_raw": None, "n_total": None, "skr": None}
     fields["interval"] = None
     fields.update(k=None, k_source="none", k_errors={}, curve=[], heldout=[])
@@ -232,10 +233,10 @@ def analyse(
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
         sel = summary.selection
-        boot = summary.bootstrap
-        # every resample gave the same Û (a log-normal interval around a clamped Û = 0 stays the
-        # point [N_seen, N_seen], marked "Û clamped at 0" like the estimate it belongs to)
-        reason = boot.reason if boot is not None and boot.reason == DEGENERATE_REASON else None
+        # an interval that cannot be a 95 % interval (every resample alike, a log-normal interval around
+        # a clamped Û = 0, no singletons behind Û > 0) is not shown: "n/a: REASON" on every surface
+        reason = summary.interval_reason
+        caveats.extend(summary.caveats)
         fields.update(
             n_unseen=summary.n_unseen,
             n_unseen_raw=summary.n_unseen_raw,
@@ -268,6 +269,7 @@ def analyse(
         )
         timings["richness"] = time.perf_counter() - t0
         notes.extend(fields["richness"].notes)
+        caveats.extend(fields["richness"].caveats)
         t0 = time.perf_counter()
         fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
         timings["horizon"] = time.perf_counter() - t0
@@ -309,6 +311,7 @@ def analyse(
         diversity=diversity,
         timings={k: round(v, 4) for k, v in timings.items()},
         notes=notes,
+        caveats=caveat_notes(caveats),
         **fields,
     )
     return Analysis(result, list(decoded), verdicts, flags, embeddings, prev)

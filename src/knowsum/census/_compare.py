@@ -14,11 +14,18 @@ from pathlib import Path
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
 from knowsum.errors import ConfigError
-from knowsum.records import REPORT_NAME
+from knowsum.records import REPORT_NAME, caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, PublishedRow, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
+from knowsum.stats.caveats import beyond_double, tiny_at
 
-__all__ = ["DEFAULT_COVERAGE_SOURCE", "CensusComparison", "compare_results", "equal_coverage"]
+__all__ = [
+    "DEFAULT_COVERAGE_SOURCE",
+    "CensusComparison",
+    "check_coverage",
+    "compare_results",
+    "equal_coverage",
+]
 
 DEFAULT_COVERAGE_SOURCE = "the lowest coverage among the runs' doubled samples, min Ĉ(2n), as iNEXT"
 
@@ -38,7 +45,9 @@ class CensusComparison:
     missing: list[str]
 
 
-def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusComparison:
+def compare_results(
+    runs: Sequence[Path], *, published: bool = False, allow_mixed: bool = False
+) -> CensusComparison:
     """Read the census runs ``runs`` (run directories or ``result.json`` files) for a comparison.
 
     Args:
@@ -46,11 +55,16 @@ def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusC
         published: Add the KnowSum Table 1 rows with the runs' task and criterion (diseases strict =
             "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only",
             relaxed = "All math concepts").
+        allow_mixed: Rank runs that measured different things (task, prompt, KB release, criterion,
+            counting), each such row carrying a ``differs`` caveat, instead of refusing them.
 
     Raises:
         InputFileError: a run without a readable census result.
+        ConfigError: a run given twice, or runs not comparable without ``allow_mixed``
+            (:func:`knowsum.records.check_comparable`).
     """
     results = [load_result(r) for r in runs]
+    results = comparable_records(results, runs, allow_mixed=allow_mixed)
     rows: list[CensusResult | PublishedRow] = list(results)
     missing: list[str] = []
     if published:
@@ -61,6 +75,16 @@ def compare_results(runs: Sequence[Path], *, published: bool = False) -> CensusC
                 missing.append(f"{task} {criterion}")
     reports = [((r if r.is_dir() else r.parent) / REPORT_NAME).resolve() for r in runs]
     return CensusComparison(rows, reports, missing)
+
+
+def check_coverage(coverage: float | None) -> None:
+    """Refuse an ``--at-coverage`` outside (0, 1) (``None``: the default, always valid).
+
+    Raises:
+        ConfigError: ``coverage`` is not strictly between 0 and 1.
+    """
+    if coverage is not None and not 0.0 < coverage < 1.0:
+        raise ConfigError(f"invalid --at-coverage {coverage:g}: give a coverage strictly between 0 and 1")
 
 
 def equal_coverage(
@@ -91,8 +115,7 @@ def equal_coverage(
         ConfigError: a run with no verified item, runs with different counting, ``C`` outside (0, 1),
             or every run complete at twice its sample (``Ĉ(2n) = 1``) with no ``C`` given.
     """
-    if coverage is not None and not 0.0 < coverage < 1.0:
-        raise ConfigError(f"invalid --at-coverage {coverage:g}: give a coverage strictly between 0 and 1")
+    check_coverage(coverage)
     modes = {r.counting for r in results}
     if len(modes) > 1:
         raise ConfigError(
@@ -127,6 +150,8 @@ def equal_coverage(
             seed=seed,
         )
         cb = re.coverage_based
+        figure = f"{r.model}'s richness at C = {coverage:.4g}"
+        found = [beyond_double(float(cb.size[0]), data.size, figure), tiny_at(float(cb.size[0]), figure)]
         rows.append(
             CoverageRank(
                 model=r.model, task=r.task, data=re.datatype, size=data.size,
@@ -136,6 +161,7 @@ def equal_coverage(
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
+                caveats=caveat_notes([c for c in found if c is not None]),
             )
         )  # fmt: skip
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

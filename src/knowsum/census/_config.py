@@ -203,13 +203,21 @@ def _resolve(data: dict[str, Any], base: Path, given: dict[str, Any]) -> None:
         ]
 
 
-def load_config(path: Path, overrides: dict[str, Any] | None = None) -> ConfigFile:
+def load_config(
+    path: Path, overrides: dict[str, Any] | None = None, *, given_by: str = "the command line"
+) -> ConfigFile:
     """Read a TOML config, apply ``overrides`` (non-``None`` CLI options, method or run keys) and
     validate; relative paths in the file are relative to its folder.
 
+    Args:
+        path: The TOML file.
+        overrides: Values given elsewhere, which win over the file's.
+        given_by: Where ``overrides`` come from (``census run``), named when one of them is invalid.
+
     Raises:
         InputFileError: missing, unreadable or malformed TOML.
-        ConfigError: an invalid value (names the file, the key and the value).
+        ConfigError: an invalid value, blamed on where it came from: the file (naming it, the key and
+            the value), or ``given_by`` for an override.
     """
     if not path.exists():
         raise InputFileError(path, "config file not found")
@@ -224,6 +232,7 @@ def load_config(path: Path, overrides: dict[str, Any] | None = None) -> ConfigFi
     try:
         return ConfigFile(CensusConfig(**data), RunSettings(**run))
     except ValidationError as exc:
-        raise config_error(exc, str(path)) from None
+        loc = exc.errors()[0]["loc"]
+        raise config_error(exc, given_by if loc and loc[0] in given else str(path)) from None
     except TypeError as exc:
         raise ConfigError(f"{path}: {exc}") from None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from knowsum._util import read_text_file
 from knowsum.errors import ConfigError, InputFileError
+from knowsum.records import caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, Overlap, SharedValue, load_result
 from knowsum.stats import (
     SharedEstimate,
@@ -30,6 +31,7 @@ from knowsum.stats import (
     chao2_shared_bc,
     observed_shared,
 )
+from knowsum.stats.caveats import shared_above_own
 
 __all__ = ["SHARED_METHODS", "overlap_runs", "run_counts"]
 
@@ -80,17 +82,13 @@ def run_counts(path: Path, result: CensusResult) -> Counter[str]:
 
 
 def _check_same(a: CensusResult, b: CensusResult, runs: tuple[Path, Path]) -> None:
-    for what, va, vb in (
-        ("task", a.task, b.task),
-        ("knowledge base", _kb(a), _kb(b)),
-        ("criterion", a.criterion, b.criterion),
-        ("counting", a.counting, b.counting),
-    ):
-        if va != vb:
-            raise ConfigError(
-                f"{runs[0]} and {runs[1]} are not the same census ({what} {va or 'none'} vs {vb or 'none'}): "
-                "overlap compares runs of one task, knowledge base, criterion and counting"
-            )
+    same_folder = _run_dir(runs[0]).resolve() == _run_dir(runs[1]).resolve()
+    if same_folder:
+        raise ConfigError(
+            f"{runs[0]} and {runs[1]} are the same run twice: a run shares every item with itself; "
+            "give two different runs"
+        )
+    comparable_records([a, b], runs, option="")  # one task, prompt, KB release, criterion, counting
     if a.task_kind == "diversity":
         raise ConfigError(
             f"{runs[0]}: diversity runs cluster their own answers (keys C0, C1… differ between runs): "
@@ -98,8 +96,9 @@ def _check_same(a: CensusResult, b: CensusResult, runs: tuple[Path, Path]) -> No
         )
 
 
-def _kb(result: CensusResult) -> str:
-    return ", ".join(f"{k} {v}" for k, v in sorted(result.kb_releases.items()))
+def _own(result: CensusResult) -> float | None:
+    """The run's own estimated richness: the Chao estimate of its counting mode, else ``N̂_tot``."""
+    return result.richness.chao.estimate if result.richness is not None else result.n_total
 
 
 def _value(est: SharedEstimate) -> SharedValue:
@@ -132,10 +131,13 @@ def overlap_runs(run_a: Path, run_b: Path, *, level: float = 0.95) -> Overlap:
     else:
         ests = [chao1_shared(x1, x2, conf=level), chao1_shared_bc(x1, x2, conf=level)]
     observed = observed_shared(x1, x2)
+    own = {f"{run_a} ({a.model})": _own(a), f"{run_b} ({b.model})": _own(b)}
+    above = [shared_above_own(e.estimate, own, e.estimator) for e in ests]
     return Overlap(
         runs=(str(run_a), str(run_b)), models=(a.model, b.model), task=a.task, criterion=a.criterion,
         data="incidence" if incidence else "abundance",
         sizes=(a.n_queries, b.n_queries) if incidence else (a.n_observations, b.n_observations),
         n_seen=(a.n_seen, b.n_seen), observed_shared=observed.observed_shared,
         estimates=[_value(observed), *(_value(e) for e in ests)], level=level,
+        caveats=caveat_notes([c for c in above if c is not None]),
     )  # fmt: skip

@@ -27,9 +27,11 @@ from typing import Literal
 
 import numpy as np
 
+from knowsum.records import caveat_notes
 from knowsum.records.census import CensusResult, ChaoEstimate, HillEstimate, RichnessInfo
 from knowsum.stats import (
     Abundance,
+    Caveat,
     Incidence,
     Prevalence,
     StatsError,
@@ -38,6 +40,7 @@ from knowsum.stats import (
     hill_numbers,
     sample_coverage,
 )
+from knowsum.stats.caveats import sample_caveats
 
 __all__ = [
     "CHAO_METHODS",
@@ -103,7 +106,7 @@ def _chao(data: Abundance | Incidence, level: float) -> ChaoEstimate:
 
 def _hill(
     data: Abundance | Incidence, n_bootstrap: int, level: float, seed: int
-) -> tuple[HillEstimate, list[str]]:
+) -> tuple[HillEstimate, list[str], tuple[Caveat, ...]]:
     notes = []
     try:
         h = hill_numbers(data, n_bootstrap=n_bootstrap, conf=level, seed=seed)
@@ -129,7 +132,7 @@ def _hill(
     return HillEstimate(
         q=list(h.q), observed=[float(x) for x in h.observed], estimated=estimated,
         lower=lower, upper=upper, n_bootstrap=h.n_bootstrap, level=level, method=HILL_METHOD,
-    ), notes  # fmt: skip
+    ), notes, h.caveats  # fmt: skip
 
 
 TINY = 20
@@ -150,8 +153,10 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
         level: Confidence level of the intervals.
         seed: Seed of the Hill bootstrap.
     """
-    hill, notes = _hill(data, n_bootstrap, level, seed)
+    hill, notes, hill_caveats = _hill(data, n_bootstrap, level, seed)
     kind: DataKind = "incidence" if isinstance(data, Incidence) else "abundance"
+    what = "coverage, Chao estimate and Hill numbers"
+    caveats = caveat_notes(sample_caveats(data.size, data.s_obs, data.f(1), what), hill_caveats)
     if data.size < TINY:
         unit = ("response" if kind == "incidence" else "observation") + ("" if data.size == 1 else "s")
         notes.insert(0, f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
@@ -164,4 +169,5 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
         chao=_chao(data, level),
         hill=hill,
         notes=notes,
+        caveats=caveats,
     )

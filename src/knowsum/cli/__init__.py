@@ -3,6 +3,7 @@
 Sub-commands are registered lazily (``_COMMANDS`` maps a name to ``module:attribute``) so that
 ``knowsum --help`` and light commands never import heavy dependencies. :func:`main` is the entry
 point for the console script *and* for tests: it takes an argument list and returns the exit code.
+Every output a command is given passes the one write guard before it runs (:mod:`knowsum.cli._outputs`).
 Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``; so does a
 file that cannot be written because its disk is full or read-only (exit 1).
 """
@@ -65,11 +66,13 @@ class _LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _COMMANDS:
+            from knowsum.cli._outputs import guard_tree
+
             module_name, attr, _ = _COMMANDS[cmd_name]
             module = importlib.import_module(module_name)
             command = getattr(module, attr)
             assert isinstance(command, click.Command)
-            return command
+            return guard_tree(command)  # every output passes the write guard before the command runs
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -150,7 +150,7 @@ def census_settings(
         given["task"] = task
     api = given.pop("api", kw.get("api", "chat"))
     if config_path is not None:
-        loaded = load_config(config_path, given)
+        loaded = load_config(config_path, given, given_by=where)
         cfg, run = loaded.config, loaded.run
     else:
         if task is None:

@@ -30,6 +30,7 @@ import click
 
 __all__ = [
     "compare_options",
+    "ctx_default",
     "echo_json",
     "finish",
     "json_option",
@@ -225,7 +226,8 @@ def finish(report: Path, *, as_json: bool = False) -> None:
 def compare_options(
     published_help: str, *, html_help: str | None = None, required: bool = False
 ) -> Callable[[F], F]:
-    """``RUNS… --markdown --published [--html FILE] --json``: what every ``compare`` command takes.
+    """``RUNS… --markdown --published --allow-mixed [--html FILE] --json``: what every ``compare``
+    command takes (``--allow-mixed``: :func:`knowsum.records.check_comparable` marks, not refuses).
 
     RUNS are run directories or their ``result.json`` (a missing one is reported by the loader, with
     the file named); ``required``: at least one run (else ``--published`` alone may show the paper).
@@ -236,6 +238,12 @@ def compare_options(
             click.argument("runs", nargs=-1, required=required, type=click.Path(path_type=Path)),
             click.option("--markdown", is_flag=True, help="Markdown tables instead of terminal tables."),
             click.option("--published", is_flag=True, help=published_help),
+            click.option(
+                "--allow-mixed",
+                is_flag=True,
+                help="Show runs that measured different things (task, prompt, KB release, criterion, "
+                "counting…) side by side, each row marked with what differs, instead of refusing them.",
+            ),
         ]
         if html_help is not None:
             options.append(

@@ -72,15 +72,26 @@ def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
 
 @batch.command("import")
 @click.argument("results", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--allow-model-mismatch",
+    is_flag=True,
+    help="Store results whose response.body.model is another model than the exported request's "
+    "(under the request's model); without it such a file is refused.",
+)
 @store_option
-def import_(results: Path, **kw: Any) -> None:
-    """Import an OpenAI Batch results JSONL file into the store (all or nothing).
+def import_(results: Path, allow_model_mismatch: bool, **kw: Any) -> None:
+    """Import an OpenAI Batch results file into the store (all or nothing).
 
     Every line must be a result the batch server returned (not a request line of the exported file),
-    for a request exported from the same --store, once; otherwise nothing is imported and the first
-    bad line is named.
+    for a request exported from the same --store, once, answered by the model it was exported for
+    (or a dated snapshot of it); otherwise nothing is imported and the first bad line is named. A
+    stored answer is never replaced: results already stored are counted as unchanged (same answer)
+    or conflicting (another answer; the stored one is kept).
     """
     check_file(results, "batch results file")  # before the store is opened (and perhaps made)
     with store_from(kw) as st:
-        count, errors = import_batch(st, results)
-    click.echo(f"imported {count} responses ({errors} errors) from {results}")
+        done = import_batch(st, results, allow_model_mismatch=allow_model_mismatch)
+    click.echo(
+        f"imported {done.new} new responses ({done.errors} errors) from {results}; {done.unchanged} "
+        f"already stored (unchanged), {done.conflicting} conflicting (the stored answers are kept)"
+    )

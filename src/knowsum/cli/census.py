@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from knowsum.census import CensusResult, compare_results, equal_coverage, prepare_census, run_census
+from knowsum._util import paths
+from knowsum.census import (
+    CensusResult,
+    check_coverage,
+    compare_results,
+    equal_coverage,
+    prepare_census,
+    run_census,
+)
 from knowsum.cli._census_backtest import backtest
 from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
 from knowsum.cli._census_overlap import overlap
@@ -23,6 +31,7 @@ from knowsum.cli._options import (
     out_option,
     overwrite_option,
 )
+from knowsum.cli._outputs import guard
 from knowsum.report import save
 from knowsum.report.census import (
     compare_data,
@@ -91,6 +100,10 @@ def run(
     report.html into the run directory.
     """  # fmt: skip
     cfg, model, settings = census_settings(task, config_path, kw, "census run")
+    if config_path is not None:  # the file may name the run folder and the store: the same guard
+        kept = settings.store or paths.store_path()
+        inputs = {"response store": kept, "config file": config_path, "pooled run": cfg.pool_with}
+        guard([("out (from --config)", "run", settings.out)], inputs)
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_census(
@@ -129,6 +142,7 @@ def compare(
     html_path: Path | None,
     markdown: bool,
     published: bool,
+    allow_mixed: bool,
     figure_path: Path | None,
     at_coverage: str | None,
     n_bootstrap: int,
@@ -143,12 +157,17 @@ def compare(
     With --published, the paper's Table 1 rows with the same criterion (diseases strict =
     "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
     "All math concepts") are ranked with the runs, each marked "MODEL · KnowSum Table 1".
+
+    Runs that measured different things (task, prompt, KB release, criterion, counting) are refused;
+    with --allow-mixed they are ranked with each such row marked. A run given twice is refused.
     """
-    comparison = compare_results(runs, published=published)
+    coverage = None if at_coverage is None else _coverage(at_coverage)
+    check_coverage(coverage)  # an invalid option before any run is read
+    comparison = compare_results(runs, published=published, allow_mixed=allow_mixed)
     ranked = None
     if at_coverage is not None:
         runs_only = [r for r in comparison.rows if isinstance(r, CensusResult)]
-        ranked = equal_coverage(runs_only, _coverage(at_coverage), n_bootstrap=n_bootstrap)
+        ranked = equal_coverage(runs_only, coverage, n_bootstrap=n_bootstrap)
         if len(runs_only) < len(comparison.rows):
             note("published rows have no sample: they are not ranked at equal coverage")
     if comparison.missing:

@@ -41,6 +41,7 @@ from knowsum.genebench import (
     score_predictions,
     write_questions,
 )
+from knowsum.records import comparable_records
 from knowsum.report.genebench import compare_text, coverage_text, write_genebench_compare
 
 __all__ = ["genebench"]
@@ -211,12 +212,19 @@ def score_cmd(questions_path: Path, predictions_path: Path, as_json: bool, **kw:
     html_help="Also write a comparison page with the perspective radar (Fig. 9).",
 )
 def compare_cmd(
-    runs: tuple[Path, ...], markdown: bool, published: bool, html_path: Path | None, as_json: bool
+    runs: tuple[Path, ...],
+    markdown: bool,
+    published: bool,
+    allow_mixed: bool,
+    html_path: Path | None,
+    as_json: bool,
 ) -> None:
-    """Put runs side by side: Table 2 (knowledge types, overall), Tables 5–6 cells, perspectives."""
+    """Put runs side by side: Table 2 (knowledge types, overall), Tables 5–6 cells, perspectives.
+    Runs of different question sets or KB releases are refused (with --allow-mixed: shown, each
+    marked); a run given twice is refused."""
     if not runs and not published:
         raise ConfigError("give run directories to compare (or --published for the paper's Table 2)")
-    results = [load_result(p) for p in runs]
+    results = comparable_records([load_result(p) for p in runs], runs, allow_mixed=allow_mixed)
     tables = compare_tables(results, published=published)[: 3 if results else 1]
     if as_json:
         echo_json(compare_numbers(results, published=published))

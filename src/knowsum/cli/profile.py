@@ -8,13 +8,12 @@ from typing import Any
 import click
 
 from knowsum.cli._common import ModelOptions, model_options, store_option
-from knowsum.cli._options import echo_json, finish, json_option, note, out_option
+from knowsum.cli._estimate_options import Number
+from knowsum.cli._options import ctx_default, echo_json, finish, json_option, note, out_option
 from knowsum.models import ResponseStore
 from knowsum.records import default_run_dir
 
 __all__ = ["profile"]
-
-_PRICE = click.FloatRange(min=0)
 
 
 @click.group()
@@ -27,6 +26,11 @@ def profile() -> None:
       knowsum profile run -m smollm2-135m-instruct --budget smoke --out profile-smollm2
       knowsum profile compare profile-smollm2 profile-qwen --published --html compare.html
     """
+
+
+def _price(name: str, help_text: str) -> Any:
+    """A price: a finite number >= 0 (``nan`` and ``inf`` refused in one line naming the option)."""
+    return click.option(name, type=Number(name, whole=False, minimum=0, strict=False), help=help_text)
 
 
 def _budget_options(func: Any) -> Any:
@@ -49,8 +53,8 @@ def _budget_options(func: Any) -> Any:
                 default=None,
                 help="A budget TOML of one's own (the keys of the shipped ones; see docs/profile.md).",
             ),
-            click.option("--price-in", type=_PRICE, default=None, help="USD per million prompt tokens."),
-            click.option("--price-out", type=_PRICE, default=None, help="USD per million completion tokens."),
+            _price("--price-in", "USD per million prompt tokens."),
+            _price("--price-out", "USD per million completion tokens."),
         ]
     ):
         func = deco(func)
@@ -123,6 +127,11 @@ def _plan_text(summary: Any) -> str:
 def _budget(kw: dict[str, Any]) -> Any:
     from knowsum.profile import load_budget
 
+    if kw["plan_file"] is not None and not ctx_default("budget", kw):
+        raise click.UsageError(
+            f"give --budget {kw['budget']} or --plan {kw['plan_file']}, not both "
+            "(a plan is a budget of its own)"
+        )
     return load_budget(kw["budget"], kw["plan_file"])
 
 

@@ -40,6 +40,7 @@ from knowsum.recall import (
     run_recall,
     score_predictions,
 )
+from knowsum.records import comparable_records
 from knowsum.report.recall import recall_compare_text, recall_json, recall_summary
 
 __all__ = ["recall"]
@@ -214,12 +215,17 @@ def score_cmd(kb: str | None, path: Path, as_json: bool, **kw: Any) -> None:
     "Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4) and §6.3's "
     "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'."
 )
-def compare_cmd(runs: tuple[Path, ...], markdown: bool, published: bool, as_json: bool) -> None:
+def compare_cmd(
+    runs: tuple[Path, ...], markdown: bool, published: bool, allow_mixed: bool, as_json: bool
+) -> None:
     """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models; §6.3's
-    invariance ρ when a run or --published has it)."""
+    invariance ρ when a run or --published has it). Runs of different KB releases, APIs or prompt
+    templates are refused (with --allow-mixed: shown, each marked); a run given twice is refused."""
     if not runs and not published:
         raise click.UsageError("give run directories (or result.json files), --published, or both")
-    tables = compare_tables([load_result(p) for p in runs], published=published)
+    tables = compare_tables(
+        comparable_records([load_result(p) for p in runs], runs, allow_mixed=allow_mixed), published=published
+    )
     if as_json:
         echo_json({"tables": [{"title": t, "headers": hs, "rows": rows} for t, hs, rows in tables]})
     else:

@@ -33,6 +33,11 @@ _PREVALENCE_HEADERS = {"s", "n_s", "ns", "f", "f_s", "frequency", "times", "prev
 _COUNT_HEADERS = {"item", "items", "label", "species", "name", "id", "count", "counts", "abundance"}
 Line = tuple[int, str, list[str]]  # (1-based number, raw text, tab-separated fields)
 
+MAX_COUNT = 10_000_000
+"""The largest count, S or N_S a file may hold: the frequency-of-frequencies table keeps one entry
+per count up to the largest (a count of 10^12 would need 7 TiB), and the bootstrap draws every
+observation; the census caps its queries at the same 10^7."""
+
 
 @dataclass(frozen=True, slots=True)
 class Observations:
@@ -123,6 +128,7 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
 
 
 def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int:
+    """``value`` as a whole number in ``[minimum, MAX_COUNT]``, else the error naming the line."""
     if not _INT.fullmatch(value):
         kind = "a number" if _NUMBER.fullmatch(value) else "not a number"
         raise InputFileError(
@@ -131,6 +137,13 @@ def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int
     number = int(value)
     if number < minimum:
         raise InputFileError(path, f"{what} must be a whole number >= {minimum}, got {number}", *line[:2])
+    if number > MAX_COUNT:
+        raise InputFileError(
+            path,
+            f"{what} {number:,} is too large: above {MAX_COUNT:,}, the largest knowsum estimates from (the "
+            "frequency table holds one entry per count); scale the counts down or sample the source",
+            *line[:2],
+        )
     return number
 
 
@@ -184,15 +197,31 @@ def _parse_prevalence(path: Path, lines: list[Line]) -> Prevalence:
     return Prevalence.from_table(table)
 
 
+def _only_header(path: Path, lines: list[Line], fmt: Format | None) -> None:
+    """Refuse a file whose one line is a header (``item<TAB>count``, ``S<TAB>N_S``): it holds no
+    observation (read as data it would be one observation, or one bad count)."""
+    fields = [f.lower() for f in lines[0][2]]
+    if len(lines) != 1 or len(fields) != 2 or fmt == "items" or _NUMBER.fullmatch(fields[1]):
+        return
+    if fmt is not None or set(fields) & (_COUNT_HEADERS | _PREVALENCE_HEADERS):
+        raise InputFileError(
+            path,
+            "only a header line, no observations: add the data lines below it "
+            "(see `knowsum estimate --help` for the formats)",
+            *lines[0][:2],
+        )
+
+
 def read_observations(path: str | Path, fmt: Format | None = None) -> Observations:
     """Parse ``path`` in format ``fmt`` (auto-detected when ``None``).
 
     Raises:
-        InputFileError: Missing/unreadable file, empty input, malformed line, negative or
-            non-integer count.
+        InputFileError: Missing/unreadable file, empty input or a header line alone, malformed
+            line, negative or non-integer count.
     """
     path = Path(path)
     lines = _read_lines(path)
+    _only_header(path, lines, fmt)
     detected = fmt is None
     chosen, reason = _detect(lines) if fmt is None else (fmt, "given with --format")
     parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}

@@ -20,6 +20,7 @@ from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._run import estimate
 from knowsum.estimate._samples import ALL_FORMATS, CountMode, Sample, read_sample
+from knowsum.records import CaveatNote, caveat_notes
 from knowsum.records.estimate import (
     CurveSummary,
     HillSummary,
@@ -48,6 +49,7 @@ from knowsum.stats import (
     sample_coverage,
     size_at_coverage,
 )
+from knowsum.stats.caveats import beyond_double, shared_above_own, unreachable_coverage
 
 __all__ = ["RICHNESS_ESTIMATORS", "RICHNESS_TITLES", "RichnessConfig", "richness"]
 
@@ -154,32 +156,44 @@ def _tuple(values: Any) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-def _richness(data: Abundance | Incidence, name: str, level: float) -> RichnessSummary:
+def _richness(
+    data: Abundance | Incidence, name: str, level: float
+) -> tuple[RichnessSummary, list[CaveatNote]]:
     stats_name, needs = RICHNESS_ESTIMATORS[name]
     kind = "abundance" if isinstance(data, Abundance) else "incidence"
     if needs not in ("both", kind):
         other = "--count incidence or --format incidence-freq" if needs == "incidence" else "counts"
         raise ConfigError(f"estimator {name} needs {needs} data, this is {kind} data (use {other})")
     est = estimate_richness(data, stats_name, conf=level)
-    return RichnessSummary(
+    found = RichnessSummary(
         name, RICHNESS_TITLES[name], est.estimate, est.std_error, est.interval, level, dict(est.parameters)
     )
+    return found, caveat_notes(est.caveats)
 
 
-def _hill(data: Abundance | Incidence, config: RichnessConfig) -> HillSummary:
+def _hill(data: Abundance | Incidence, config: RichnessConfig) -> tuple[HillSummary, list[CaveatNote]]:
     h = hill_numbers(data, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed)
     lower = None if h.lower is None else _tuple(h.lower)
     upper = None if h.upper is None else _tuple(h.upper)
-    return HillSummary(
+    found = HillSummary(
         h.q, _tuple(h.observed), _tuple(h.estimated), lower, upper, h.n_bootstrap, config.level
     )
+    return found, caveat_notes(h.caveats)
 
 
 def _point(data: Abundance | Incidence, base: str, coverage: float, size: float) -> PointSummary:
     d = diversity_at_size(data, [size])[:, 0]
     n = data.size
     method = "rarefaction" if size < n else "observed" if size == n else "extrapolation"
-    return PointSummary(base, coverage, size, (float(d[0]), float(d[1]), float(d[2])), method)
+    figure = f"at coverage {coverage:g}" if base == "coverage" else f"at size {size:g}"
+    found = [beyond_double(size, n, figure)]
+    target = None
+    if base == "coverage":
+        target, coverage = coverage, float(coverage_at_size(data, [size])[0])
+        found.append(unreachable_coverage(target, coverage, size))
+    caveats = caveat_notes([c for c in found if c is not None])
+    diversity = (float(d[0]), float(d[1]), float(d[2]))
+    return PointSummary(base, coverage, size, diversity, method, tuple(caveats), target)
 
 
 def _rows(values: Any) -> tuple[tuple[float, ...], ...]:
@@ -210,6 +224,11 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
 
 
 def _shared(sample: Sample, other: str, config: RichnessConfig, label: str) -> SharedSummary:
+    if os.path.realpath(other) == os.path.realpath(label):
+        raise ConfigError(
+            f"--shared-with {other} is the sample itself: a sample shares every item with itself; "
+            "give a second sample"
+        )
     second = read_sample(other, None, "abundance")
     for path, s in ((label, sample), (other, second)):
         if s.labels is None or isinstance(s.data, Incidence):
@@ -230,7 +249,17 @@ def _shared(sample: Sample, other: str, config: RichnessConfig, label: str) -> S
         ),
     ):
         estimates[name] = (value.estimate, value.std_error, value.interval)
-    return SharedSummary(other, obs.s_obs, obs.observed_shared, estimates)
+    own = tuple(
+        estimate_richness(Abundance.from_counts([c for c in x if c]), "chao1-bc").estimate for x in (x1, x2)
+    )
+    caveats = [
+        shared_above_own(value, {label: own[0], other: own[1]}, name)
+        for name, (value, _, _) in estimates.items()
+    ]
+    return SharedSummary(
+        other, obs.s_obs, obs.observed_shared, estimates, (own[0], own[1]),
+        tuple(caveat_notes([c for c in caveats if c is not None])),
+    )  # fmt: skip
 
 
 def _targets(data: Abundance | Incidence, config: RichnessConfig, label: str) -> tuple[TargetSummary, ...]:
@@ -279,10 +308,16 @@ def richness(source: Source, config: RichnessConfig | None = None) -> RichnessRe
                 "chao2, chao2-bc, ichao2, ice, ice-1, jack1 or jack2"
             )
         unseen = replace(estimate(sample.observations, config.unseen), source=label)
-    rich = None if name in ESTIMATORS else _richness(data, name, config.level)
+    rich, rich_caveats = (None, []) if name in ESTIMATORS else _richness(data, name, config.level)
     points = [_point(data, "coverage", c, size_at_coverage(data, c)) for c in config.at_coverage]
     points += [_point(data, "size", float(coverage_at_size(data, [m])[0]), m) for m in config.at_size]
+    hill, hill_caveats = _hill(data, config) if config.hill else (None, [])
     where = label or "sample"
+    shared = None if config.shared_with is None else _shared(sample, config.shared_with, config, where)
+    caveats = caveat_notes(
+        unseen.caveats if unseen is not None else (), rich_caveats, hill_caveats,
+        *(p.caveats for p in points), shared.caveats if shared is not None else (),
+    )  # fmt: skip
     return RichnessReport(
         datatype="incidence" if incidence else "abundance",
         size=data.size,
@@ -292,11 +327,12 @@ def richness(source: Source, config: RichnessConfig | None = None) -> RichnessRe
         coverage=sample_coverage(data).coverage,
         richness=rich,
         unseen=unseen,
-        hill=_hill(data, config) if config.hill else None,
+        hill=hill,
         points=tuple(points),
         curve=_curve(data, config) if config.curve else None,
-        shared=None if config.shared_with is None else _shared(sample, config.shared_with, config, where),
+        shared=shared,
         targets=_targets(data, config, where),
         source=label,
         format=sample.format or None,
+        caveats=tuple(caveats),
     )

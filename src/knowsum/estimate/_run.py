@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import Observations, read_observations
+from knowsum.records import caveat_notes
 from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary
 from knowsum.stats import Prevalence, Summary, summarize
 from knowsum.stats.summary import collect_warnings
@@ -82,7 +83,7 @@ def _report(
     summary: Summary, notes: tuple[str, ...], observations: Observations | None, label: str | None
 ) -> EstimateReport:
     boot, sel = summary.bootstrap, summary.selection
-    reason = None if boot is None else boot.reason
+    reason = summary.interval_reason
     return EstimateReport(
         **{name: getattr(summary, name) for name in _COPIED},
         interval=None if reason else summary.interval,
@@ -101,11 +102,13 @@ def _report(
             boot.unseen,
             boot.total,
             boot.skr,
-            reason=reason,
+            reason=boot.reason,
         ),
         notes=notes,
         source=label,
         format=None if observations is None else observations.format,
         format_detected=None if observations is None else observations.detected,
         format_reason=None if observations is None else observations.reason,
+        caveats=tuple(caveat_notes(summary.caveats)),
+        interval_reason=reason,
     )

@@ -14,6 +14,7 @@ from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE
 from knowsum.genebench._schema import KNOWLEDGE
 from knowsum.records import published_label
 from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
+from knowsum.report import marked
 
 __all__ = [
     "KNOWLEDGE_TITLES",
@@ -63,7 +64,11 @@ def compare_tables(
     ranked: list[tuple[float, list[Any]]] = [
         (
             r.scores.overall or 0.0,
-            [r.model, *(_pct(r.scores.knowledge.get(k)) for k in KNOWLEDGE), _pct(r.scores.overall)],
+            [
+                marked(r.model, r.caveats),
+                *(_pct(r.scores.knowledge.get(k)) for k in KNOWLEDGE),
+                _pct(r.scores.overall),
+            ],
         )
         for r in order
     ]
@@ -94,7 +99,7 @@ def compare_tables(
         for k in keys
     ]
     persp = [[name, *(_pct(perspective_scores(r).get(name)) for r in order)] for name in PERSPECTIVES]
-    models = [r.model for r in order]
+    models = [marked(r.model, r.caveats) for r in order]
     return [
         (t2_title, t2_headers, t2),
         ("Cells (Tables 5–6; %, mean ± std over cyclic rotations)", ["cell", *models], cells),

@@ -17,7 +17,7 @@ Example::
 """
 
 from knowsum.models._base import Backend
-from knowsum.models._batch import export_batch, import_batch
+from knowsum.models._batch import BatchImport, export_batch, import_batch
 from knowsum.models._install import install_model
 from knowsum.models._local import default_threads
 from knowsum.models._mock import MockBackend, echo
@@ -51,6 +51,7 @@ __all__ = [
     "REGISTRY",
     "SERVER_KINDS",
     "Backend",
+    "BatchImport",
     "GenerationParams",
     "Message",
     "MeteredBackend",

@@ -12,8 +12,10 @@ results file. Import is all-or-nothing: the whole file is validated before one t
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,7 +28,7 @@ from knowsum.models._params import Request, Response
 from knowsum.models._sample import plan
 from knowsum.models._store import ResponseStore
 
-__all__ = ["export_batch", "import_batch"]
+__all__ = ["BatchImport", "export_batch", "import_batch", "same_model"]
 
 
 def export_batch(backend: Backend, requests: Iterable[Request], store: ResponseStore, out: Path) -> int:
@@ -86,8 +88,9 @@ def _error_message(line: dict[str, Any], resp: dict[str, Any] | None) -> str:
     return f"batch error (HTTP {status}): {message}" if message else f"batch error (HTTP {status})"
 
 
-def _parse_result(line: Any) -> tuple[str, str, str, dict[str, Any], str | None]:
-    """``(custom_id, text, finish_reason, usage, error)`` of one result line.
+def _parse_result(line: Any) -> tuple[str, str, str, dict[str, Any], str | None, str | None]:
+    """``(custom_id, text, finish_reason, usage, error, model)`` of one result line (``model``: the
+    ``response.body.model`` the server answered with, when it names one).
 
     Raises:
         _BadLineError: the line is not a result (a request line, a missing or empty field …).
@@ -105,7 +108,7 @@ def _parse_result(line: Any) -> tuple[str, str, str, dict[str, Any], str | None]
     if line.get("error") or resp is None or resp.get("status_code") != 200:
         if resp is None and not line.get("error"):
             raise _BadLineError('field response is null and there is no "error": the result holds nothing')
-        return key, "", "error", {}, _error_message(line, resp)
+        return key, "", "error", {}, _error_message(line, resp), None
     body = _field(resp, "body", "response.", dict, "the completion the server answered")
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices:
@@ -126,20 +129,66 @@ def _parse_result(line: Any) -> tuple[str, str, str, dict[str, Any], str | None]
     for name in ("prompt_tokens", "completion_tokens"):
         if usage.get(name) is not None:
             _field(usage, name, "response.body.usage.", int, "a whole number")
-    return key, text, str(choice.get("finish_reason") or "stop"), usage, None
+    model = body.get("model")
+    served = model if isinstance(model, str) and model else None
+    return key, text, str(choice.get("finish_reason") or "stop"), usage, None, served
 
 
-def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
-    """Import an OpenAI Batch results file into the store; return ``(imported, errors)``.
+def same_model(requested: str, served: str) -> bool:
+    """Whether a result ``served`` by a model answers a request for ``requested``: the same name, or
+    that name with the dated snapshot suffix OpenAI answers with (``gpt-4o-mini`` →
+    ``gpt-4o-mini-2024-07-18``)."""
+    return re.fullmatch(re.escape(requested) + r"(-\d{4}(-\d{2}-\d{2})?)?", served) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BatchImport:
+    """What one results file did to the store."""
+
+    new: int
+    """Results stored now (a request without a response, or whose stored one was an error)."""
+    errors: int
+    """How many of the new results are recorded errors (the request failed on the server)."""
+    unchanged: int
+    """Results the store already held, with the same answer (nothing written)."""
+    conflicting: int
+    """Results for requests the store already answered differently: the stored answer is kept."""
+
+
+def _tally(store: ResponseStore, responses: list[Response]) -> tuple[list[Response], BatchImport]:
+    """The responses to write (the new ones) and the counts of the import."""
+    new: list[Response] = []
+    unchanged = conflicting = 0
+    for r in responses:
+        old = store.get(r.key)
+        if old is None or old.error is not None:
+            new.append(r)
+        elif r.error is None and old.text == r.text:
+            unchanged += 1
+        else:
+            conflicting += 1
+    return new, BatchImport(len(new), sum(r.error is not None for r in new), unchanged, conflicting)
+
+
+def import_batch(store: ResponseStore, results: Path, *, allow_model_mismatch: bool = False) -> BatchImport:
+    """Import an OpenAI Batch results file into the store; return what it did (:class:`BatchImport`).
 
     The whole file is checked before anything is written, then written in one transaction: a bad
-    file leaves the store as it was.
+    file leaves the store as it was. A stored answer is never replaced (the store is append-only for
+    successes): a result for a request already answered is counted as unchanged (same answer) or
+    conflicting (another answer; the stored one is kept).
+
+    Args:
+        store: The store the requests were exported from.
+        results: The results file the batch server returned.
+        allow_model_mismatch: Store results whose ``response.body.model`` is another model than the
+            request's (:func:`same_model`) under the request's model; without it they are refused.
 
     Raises:
         InputFileError: a missing, binary, non-UTF-8 or empty file; a line that is not a result (a
             request line of the exported file, a missing or empty field — named, with its value); a
-            ``custom_id`` given twice; or one that was not exported from this store (file and line
-            named; nothing is written).
+            ``custom_id`` given twice; one that was not exported from this store; a result from
+            another model than the request's (file and line named; nothing is written).
     """
     lines = read_text_file(results, "batch results file").splitlines()
     responses: list[Response] = []
@@ -149,7 +198,7 @@ def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
         if not raw.strip():
             continue
         try:
-            key, text, reason, usage, error = _parse_result(json.loads(raw))
+            key, text, reason, usage, error, served = _parse_result(json.loads(raw))
         except json.JSONDecodeError as exc:
             problem = f"not JSON ({exc.msg} at column {exc.colno})"
             raise InputFileError(results, f"not an OpenAI Batch result line: {problem}", no, raw) from exc
@@ -175,6 +224,15 @@ def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
                 raw,
             )
         request, who = found
+        if served is not None and not allow_model_mismatch and not same_model(who["model"], served):
+            raise InputFileError(
+                results,
+                f"response.body.model is {served!r} but the request was for {who['model']!r}: import the "
+                "results of the model it was exported for, or pass --allow-model-mismatch to store "
+                f"them as {who['model']!r}",
+                no,
+                raw,
+            )
         responses.append(
             Response(
                 key=key,
@@ -194,5 +252,6 @@ def import_batch(store: ResponseStore, results: Path) -> tuple[int, int]:
         raise InputFileError(
             results, "no results in the file (an OpenAI Batch results file holds one JSON line per request)"
         )
-    store.put_many(responses)
-    return len(responses), sum(r.error is not None for r in responses)
+    new, counts = _tally(store, responses)
+    store.put_many(new)
+    return counts

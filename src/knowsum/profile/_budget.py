@@ -33,12 +33,25 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from knowsum._util import config_error, read_text_file
+from knowsum.census import CensusConfig
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
+from knowsum.genebench import GenebenchConfig
+from knowsum.recall import RecallConfig
 
 __all__ = ["BUDGETS", "Budget", "CensusBudget", "GenebenchBudget", "RecallBudget", "load_budget"]
 
@@ -46,6 +59,25 @@ BUDGETS = ("smoke", "quick", "paper")
 """The budgets shipped with knowsum, smallest first."""
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
+
+
+def _limits(config: type[BaseModel], name: str) -> Any:
+    """The bounds ``config`` sets on its field ``name`` (``ge``, ``le``…), as a ``Field``: the
+    instrument's config is the one source of every limit a plan may reach."""
+    bounds = {
+        key: getattr(m, key)
+        for m in config.model_fields[name].metadata
+        for key in ("ge", "gt", "le", "lt")
+        if getattr(m, key, None) is not None
+    }
+    return Field(**bounds)
+
+
+# whole numbers only ("3" and true are refused), within the instrument config's bounds
+_PER_TASK = {
+    name: TypeAdapter(Annotated[int, Strict(), _limits(CensusConfig, name)])
+    for name in ("queries", "answers")
+}
 
 
 class CensusBudget(BaseModel):
@@ -57,16 +89,24 @@ class CensusBudget(BaseModel):
     criteria: tuple[Literal["relaxed", "strict"], ...] = Field(("relaxed", "strict"), min_length=1)
     queries: int | dict[str, int] = Field(20, description="N_query, one number or per task")
     answers: int | dict[str, int] | None = Field(None, description="N_ans, default the task's")
-    n_bootstrap: int = Field(1000, ge=0, le=100_000)
-    seed: int = Field(0, ge=0)
+    n_bootstrap: Annotated[int, Strict(), _limits(CensusConfig, "n_bootstrap")] = 1000
+    seed: Annotated[int, Strict(), _limits(CensusConfig, "seed")] = 0
 
-    @field_validator("queries", "answers")
+    @field_validator("queries", "answers", mode="before")
     @classmethod
-    def _positive(cls, v: int | dict[str, int] | None) -> int | dict[str, int] | None:
-        values = v.values() if isinstance(v, dict) else [] if v is None else [v]
-        if any(n < 1 for n in values):
-            raise ValueError("must be at least 1")
-        return v
+    def _per_task(cls, value: Any, info: ValidationInfo) -> Any:
+        """One whole number, or one per task, each within the census config's bounds."""
+        if value is None and info.field_name == "answers":
+            return value
+        adapter = _PER_TASK[str(info.field_name)]
+        items = value.items() if isinstance(value, dict) else [(None, value)]
+        for task, number in items:
+            try:
+                adapter.validate_python(number)
+            except ValidationError as exc:
+                where = "" if task is None else f"{task}: "
+                raise ValueError(f"{where}{exc.errors()[0]['msg']}") from None
+        return value
 
     @model_validator(mode="after")
     def _known_tasks(self) -> CensusBudget:
@@ -94,13 +134,15 @@ class RecallBudget(BaseModel):
 
     kbs: tuple[str, ...] = Field(("go",), min_length=1)
     select: Literal["stratified", "all"] = "stratified"
-    per_bucket: int = Field(2, ge=1, description="K concepts per popularity bucket (select=stratified)")
-    n_buckets: int = Field(50, ge=1, le=1000)
-    n_perm: int = Field(10_000, ge=1)
-    seed: int = Field(0, ge=0)
+    per_bucket: Annotated[int, Strict(), _limits(RecallConfig, "per_bucket")] = Field(
+        2, description="K concepts per popularity bucket (select=stratified)"
+    )
+    n_buckets: Annotated[int, Strict(), _limits(RecallConfig, "n_buckets")] = 50
+    n_perm: Annotated[int, Strict(), _limits(RecallConfig, "n_perm")] = 10_000
+    seed: Annotated[int, Strict(), _limits(RecallConfig, "seed")] = 0
     invariance: tuple[Literal["pi1", "pi2", "pi3"], ...] = ()
     invariance_kbs: tuple[str, ...] = ()
-    invariance_per_bucket: int = Field(20, ge=1)
+    invariance_per_bucket: Annotated[int, Strict(), _limits(RecallConfig, "per_bucket")] = 20
 
     @model_validator(mode="after")
     def _invariance_kbs(self) -> RecallBudget:
@@ -115,11 +157,11 @@ class GenebenchBudget(BaseModel):
 
     model_config = _STRICT
 
-    per_type: int = Field(2, ge=1)
-    paper_size: bool = False
+    per_type: Annotated[int, Strict(), _limits(GenebenchConfig, "per_type")] = 2
+    paper_size: Annotated[bool, Strict()] = False
     permutations: Literal["cyclic", "none"] = "cyclic"
-    n_perm: int = Field(10_000, ge=1)
-    seed: int = Field(0, ge=0)
+    n_perm: Annotated[int, Strict(), _limits(GenebenchConfig, "n_perm")] = 10_000
+    seed: Annotated[int, Strict(), _limits(GenebenchConfig, "seed")] = 0
     expression: Path | None = Field(None, description="expression file (Q6), as --expression")
     summaries: Path | None = Field(None, description="functional summaries file (Q8), as --summaries")
     abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")

@@ -24,7 +24,7 @@ from knowsum.genebench import PUBLISHED as GENE_PUBLISHED
 from knowsum.genebench import GenebenchResult
 from knowsum.recall import PUBLISHED as RECALL_PUBLISHED
 from knowsum.recall import PUBLISHED_INVARIANCE, RecallResult
-from knowsum.records import published_label
+from knowsum.records import Record, published_label
 from knowsum.records.profile import Measure, PublishedPoint
 
 __all__ = ["census_measures", "genebench_measures", "recall_measures", "wilson"]
@@ -63,6 +63,7 @@ def _measure(
     interval: tuple[float | None, float | None] | None = None,
     published: list[PublishedPoint] | None = None,
     percent: bool = False,
+    record: Record | None = None,
 ) -> Measure:
     """One card row; ``interval`` is ``(lower, upper)`` or ``None`` for a measure that has none."""
     lo, hi = interval if interval is not None else (None, None)
@@ -78,6 +79,8 @@ def _measure(
         run=run,
         published=published or [],
         caveats=caveats,
+        interval_reason=getattr(record, "interval_reason", None) if interval is not None else None,
+        marks=[] if record is None else list(record.caveats),
     )
 
 
@@ -112,7 +115,7 @@ def census_measures(result: CensusResult, run: str) -> list[Measure]:
         return _measure(
             "census", f"{task}/{crit}/{name}", f"{task} ({crit}) {title}", value, method,
             run=run, caveats=[*caveats, horizon] if name == "n_total" else caveats, interval=interval,
-            published=published,
+            published=published, record=None if name == "n_seen" else result,
         )  # fmt: skip
 
     return [

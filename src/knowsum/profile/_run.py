@@ -28,7 +28,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-from knowsum._util import atomic_write
+from knowsum._util import atomic_write, claim_folder
 from knowsum.census import CensusConfig, CensusResult, run_census
 from knowsum.errors import InputError
 from knowsum.genebench import GenebenchConfig, GenebenchResult, run_genebench
@@ -228,6 +228,7 @@ def run_profile(
     say = echo or (lambda _m: None)
     t0 = time.perf_counter()
     claim_profile_dir(out, backend.model_id, plan.budget.name, overwrite=overwrite)
+    claim_folder(out, {"model": backend.model_id, "budget": plan.budget.name}, overwrite=overwrite)
     owner = {k: name for name, keys in plan.keys.items() for k in keys}
     done = {name: len(store.done_keys(set(keys))) for name, keys in plan.keys.items()}
     fresh: dict[str, int] = dict.fromkeys(plan.keys, 0)

@@ -23,6 +23,7 @@ from knowsum.recall._published import (
 )
 from knowsum.records import published_label
 from knowsum.records.recall import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
+from knowsum.report import marked
 
 __all__ = ["INVARIANCE_TABLE", "compare_tables"]
 
@@ -31,7 +32,8 @@ Table = tuple[str, list[str], list[list[object]]]
 
 def _column(result: RecallResult) -> str:
     """Column name: the model, marked when it was probed with completion prompts (base models)."""
-    return f"{result.model} (completion)" if result.api == "completions" else result.model
+    name = f"{result.model} (completion)" if result.api == "completions" else result.model
+    return marked(name, result.caveats)
 
 
 @dataclass(frozen=True, slots=True)

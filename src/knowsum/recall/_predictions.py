@@ -230,17 +230,15 @@ def score_predictions(
     Raises:
         InputError: ``out`` holds another run and ``overwrite`` is not set (checked once the
             files are read, before anything is written).
-        InputFileError: rows or an answers file that cannot be read (nothing is written).
+        InputFileError: rows or an answers file that cannot be read, or gold IDs none of which has
+            the KB's ID syntax (the wrong --kb); nothing is written.
         ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
             twice, or a K that does not divide the rows.
     """
     check_invariance_options(invariance_files, per_bucket)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    ontology = load_ontology(kb)
     extractor = IdExtractor(kb)
-    timings["load_kb"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
     fmt, rows = read_predictions(path)
     gold: list[str] = []
     malformed: list[PredictionRow] = []
@@ -249,7 +247,17 @@ def score_predictions(
         if gid is None:
             malformed.append(r)
         gold.append(r.id if gid is None else gid)
+    if malformed and len(malformed) == len(rows):
+        first = malformed[0]
+        raise InputFileError(
+            path,
+            f"none of the {len(rows)} gold IDs is a well-formed {kb} ID (the first: {first.id!r}, line "
+            f"{first.line}): give the --kb the IDs belong to",
+        )
     timings["read"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ontology = load_ontology(kb)
+    timings["load_kb"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     source = f"{fmt} file"
     if popularity is not None:

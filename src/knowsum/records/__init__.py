@@ -13,6 +13,8 @@
     claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused
     write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
     Usage                       requests, tokens and time of a run (Record.usage)
+    check_comparable(records, labels, allow_mixed=…)   may these runs stand side by side? (one check)
+    CaveatNote                  one caveat of a figure (Record.caveats): kind · mark · message · figure
     Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
 
@@ -21,6 +23,15 @@ them, and neither needs the other.
 """
 
 from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso, published_label
+from knowsum.records._caveats import CaveatLike, CaveatNote, caveat_notes
+from knowsum.records._comparable import (
+    DIFFERS,
+    check_comparable,
+    comparable_records,
+    differences,
+    text_hash,
+    with_difference,
+)
 from knowsum.records._rundir import (
     PLOTS_DIR,
     REPORT_NAME,
@@ -34,18 +45,27 @@ from knowsum.records._rundir import (
 from knowsum.records._usage import Usage
 
 __all__ = [
+    "DIFFERS",
     "INSTRUMENTS",
     "PLOTS_DIR",
     "REPORT_NAME",
     "RESULT_NAME",
+    "CaveatLike",
+    "CaveatNote",
     "FileBody",
     "Record",
     "Run",
     "Usage",
+    "caveat_notes",
+    "check_comparable",
     "claim_run_dir",
+    "comparable_records",
     "default_run_dir",
+    "differences",
     "load_record",
     "now_iso",
     "published_label",
+    "text_hash",
+    "with_difference",
     "write_run_dir",
 ]

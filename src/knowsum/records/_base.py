@@ -9,6 +9,8 @@ Every instrument (census, recall, genebench) writes one pydantic record per run.
 - ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
   when the answers were scored from a file made elsewhere);
 - ``kb_releases``: knowledge base → the release the run was judged against;
+- ``caveats``: the typed caveats of its figures (:class:`~knowsum.records.CaveatNote`), which every
+  surface prints from the record;
 - ``identity``: what the run probed (``what``), the model and the settings that distinguish it from
   another run of the same instrument (each record class names them in :attr:`Record.IDENTITY`); a
   run directory is only rewritten by a run with the same identity
@@ -30,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum import __version__
 from knowsum.errors import InputFileError
+from knowsum.records._caveats import CaveatNote
 from knowsum.records._usage import Usage
 
 __all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso", "published_label"]
@@ -88,6 +91,11 @@ class Record(BaseModel):
         "(see IDENTITY); None in files written before this field",
     )
     usage: Usage | None = Field(None, description="requests, tokens and time of the run (None: not measured)")
+    caveats: list[CaveatNote] = Field(
+        default_factory=list,
+        description="what makes the record's figures say less than they seem (tiny sample, clamped, "
+        "interval n/a…), printed by every page and table; empty in files written before this field",
+    )
 
     @classmethod
     def identity_of(cls, what: str, model: str, **settings: object) -> dict[str, str]:
@@ -101,6 +109,11 @@ class Record(BaseModel):
         if set(settings) != set(cls.IDENTITY):
             raise TypeError(f"{cls.__name__} identity takes {cls.IDENTITY}, got {tuple(settings)}")
         return {"what": what, "model": model, **{k: _identity_text(settings[k]) for k in cls.IDENTITY}}
+
+    def comparable_on(self) -> dict[str, str]:
+        """What must agree for this run to stand beside another in one table (label → value as text);
+        each record class adds what its instrument measured (:func:`knowsum.records.check_comparable`)."""
+        return {"knowledge base": ", ".join(f"{k} {v}" for k, v in sorted(self.kb_releases.items()))}
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:

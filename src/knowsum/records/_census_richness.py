@@ -18,6 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowsum.records._caveats import CaveatNote
+
 __all__ = [
     "ChaoEstimate",
     "CoverageRank",
@@ -72,6 +74,10 @@ class RichnessInfo(_Record):
     chao: ChaoEstimate
     hill: HillEstimate
     notes: list[str] = Field(default_factory=list, description="what could not be computed, and why")
+    caveats: list[CaveatNote] = Field(
+        default_factory=list,
+        description="tiny sample, Hill numbers out of order… (also in the run's caveats)",
+    )
 
 
 class CoverageRank(_Record):
@@ -91,6 +97,9 @@ class CoverageRank(_Record):
     richness: float = Field(description="q = 0 diversity (richness) at coverage C")
     lower: float | None = Field(None, description="lower end of the bootstrap band")
     upper: float | None = Field(None, description="upper end of the bootstrap band")
+    caveats: list[CaveatNote] = Field(
+        default_factory=list, description="beyond 2n, a tiny sample at m, and the run's own caveats"
+    )
 
 
 class EqualCoverage(_Record):
@@ -126,3 +135,6 @@ class Overlap(_Record):
     observed_shared: int = Field(description="D12: items counted in both runs")
     estimates: list[SharedValue]
     level: float
+    caveats: list[CaveatNote] = Field(
+        default_factory=list, description="a shared estimate above a run's own richness, tiny samples…"
+    )

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
-from knowsum._util import atomic_write, slug
+from knowsum._util import atomic_write, check_output, slug
 from knowsum.errors import InputError
 from knowsum.records._base import INSTRUMENTS, Record
 
@@ -207,14 +207,16 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         ``out``.
 
     Raises:
-        InputError: ``out`` is a file, holds another run (the message names the first differing
-            setting, its value there and the one asked), holds files but no finished run, or
-            holds files a run does not write (these are never deleted, even with ``overwrite``).
+        InputError: ``out`` is a file, cannot be written by this user (``OutputError``), holds
+            another run (the message names the first differing setting, its value there and the one
+            asked), holds files but no finished run, or holds files a run does not write (these are
+            never deleted, even with ``overwrite``).
     """
+    if out.exists() and not out.is_dir():
+        raise InputError(f"{out}: is a file, not a run directory: give another --out")
+    check_output(out, "run", option="run folder")  # writable, also when it is the default folder
     if not out.exists():
         return out
-    if not out.is_dir():
-        raise InputError(f"{out}: is a file, not a run directory: give another --out")
     if not any(out.iterdir()):
         return out
     data = _old_record(out / RESULT_NAME)

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records import Record, load_record, published_label
+from knowsum.records import Record, load_record, published_label, text_hash
 from knowsum.records._census_migrate import clamp_v2
 from knowsum.records._census_richness import (
     ChaoEstimate,
@@ -324,6 +324,18 @@ class CensusResult(Record):
     )
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
+
+    def comparable_on(self) -> dict[str, str]:
+        """Task, prompt (by hash: two custom tasks may share a name; items scored from a file were
+        asked elsewhere, by a prompt the record does not hold), KB and release, criterion and
+        counting: what two censuses must share to be ranked side by side."""
+        return {
+            "task": self.task,
+            "prompt": "(scored items)" if self.backend == "items" else text_hash(self.prompt),
+            **super().comparable_on(),
+            "criterion": self.criterion,
+            "counting": self.counting,
+        }
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from knowsum.records._caveats import CaveatNote
+
 __all__ = [
     "BootstrapSummary",
     "CurveSummary",
@@ -112,6 +114,8 @@ class EstimateReport:
         format: Format the file was read in (``items``, ``counts``, ``prevalence``), or ``None``.
         format_detected: Whether that format was auto-detected (``None`` without a file).
         format_reason: Why that format was chosen (``None`` without a file).
+        caveats: What makes the figures say less than they seem (``knowsum.stats.caveats``).
+        interval_reason: Why no interval is shown (printed ``n/a: REASON``), or ``None``.
     """
 
     estimator: str
@@ -138,6 +142,8 @@ class EstimateReport:
     format: str | None = None
     format_detected: bool | None = None
     format_reason: str | None = None
+    caveats: tuple[CaveatNote, ...] = ()
+    interval_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +202,9 @@ class PointSummary:
         size: Sample size ``m`` (observations, or sampling units for incidence data).
         diversity: ``qD(m)`` for q = 0, 1, 2.
         method: ``rarefaction``, ``observed`` or ``extrapolation``.
+        caveats: ``beyond 2n`` (the size more than twice the sample), ``beyond supported range`` (a
+            coverage the sample cannot reach)…
+        target: The coverage asked for when ``base`` is ``coverage`` (:attr:`coverage` is ``Ĉ(m)``).
     """
 
     base: str
@@ -203,6 +212,8 @@ class PointSummary:
     size: float
     diversity: tuple[float, float, float]
     method: str
+    caveats: tuple[CaveatNote, ...] = ()
+    target: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,12 +226,16 @@ class SharedSummary:
         observed: ``D12``, detected in both.
         estimates: Name → (estimate, s.e., interval) for ``chao1_shared``, ``chao1_shared_bc``,
             ``ace_shared``.
+        own: Each sample's own estimated richness (Chao1-bc), which a shared estimate cannot exceed.
+        caveats: ``shared above own richness`` for each estimate that does.
     """
 
     other: str
     s_obs: tuple[int, int]
     observed: int
     estimates: Mapping[str, tuple[float, float | None, Interval | None]]
+    own: tuple[float, float] | None = None
+    caveats: tuple[CaveatNote, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +315,8 @@ class RichnessReport:
         source: The file read.
         format: The format it was read in.
         notes: Remarks for the user.
+        caveats: Every caveat of the figures (the KnowSum estimate's, the richness estimate's, Hill
+            numbers out of order, targets beyond 2n, a shared estimate above a sample's own richness).
     """
 
     datatype: str
@@ -318,3 +335,4 @@ class RichnessReport:
     source: str | None
     format: str | None
     notes: tuple[str, ...] = ()
+    caveats: tuple[CaveatNote, ...] = ()

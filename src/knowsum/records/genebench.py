@@ -269,6 +269,10 @@ class GenebenchResult(Record):
             out[name] = sum(vals) / len(vals) if vals else None
         return out
 
+    def comparable_on(self) -> dict[str, str]:
+        """The question set (by its SHA-256) and the KB releases it was built from."""
+        return {"questions": "#" + self.questions_sha256[:12], **super().comparable_on()}
+
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Read a version 1 or 2 ``result.json``.

@@ -16,6 +16,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records._base import Record
+from knowsum.records._caveats import CaveatNote
 from knowsum.records._usage import Usage
 
 __all__ = [
@@ -57,6 +58,10 @@ class Measure(_Part):
     run: str = Field(description="the run directory, relative to the profile folder")
     published: list[PublishedPoint] = Field(default_factory=list)
     caveats: list[str] = Field(default_factory=list, description="what makes the comparison unfair")
+    interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
+    marks: list[CaveatNote] = Field(
+        default_factory=list, description="the figure's own caveats, copied from its run's record"
+    )
 
 
 class InstrumentProfile(_Part):

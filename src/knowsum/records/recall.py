@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum.errors import InputFileError
 from knowsum.records._base import Record
+from knowsum.records._comparable import text_hash
 
 __all__ = [
     "INVARIANCE_TITLES",
@@ -310,6 +311,17 @@ class RecallResult(Record):
         for s in self.invariance:
             out.setdefault(s.method, {})[s.reading] = s
         return out
+
+    def comparable_on(self) -> dict[str, str]:
+        """The release of its KB and the prompt template (by hash; the shipped one by name). Runs of
+        different KBs share no release key: a compare puts them in different rows (paper Tables 1–3),
+        and chat and completion runs in different, marked columns."""
+        template = self.config.get("template")
+        release = self.kb_release or self.kb_releases.get(self.kb, "")
+        return {
+            f"{self.kb} release": release,
+            "template": "shipped" if not template else text_hash(str(template)),
+        }
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:

@@ -9,6 +9,8 @@ Generic primitives, shared by every instrument:
   ``grouped_bars`` (with error bars), ``curves`` (with interval bands and a secondary axis),
   ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
+- :mod:`knowsum.report._caveats` — ``marks``, ``marked``, ``caveat_lines``, ``caveat_section``,
+  ``interval_text``: every surface prints a record's caveats and intervals through these.
 
 This layer reads result records only (:mod:`knowsum.records`); it never imports an instrument or the
 CLI. Instrument pages are imported from their own public modules, one per instrument
@@ -17,6 +19,7 @@ each named the same way: ``write_<instrument>_report(out_dir, result, …)`` for
 ``write_<instrument>_compare(…)`` for a page of several runs.
 """
 
+from knowsum.report._caveats import caveat_lines, caveat_section, interval_text, marked, marks
 from knowsum.report._html import (
     Markup,
     escape,
@@ -33,12 +36,17 @@ from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
     "Markup",
+    "caveat_lines",
+    "caveat_section",
     "escape",
     "figure",
     "figure_png",
     "format_value",
+    "interval_text",
     "key_numbers",
     "markdown_table",
+    "marked",
+    "marks",
     "page",
     "save",
     "section",

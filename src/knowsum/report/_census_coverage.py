@@ -13,6 +13,7 @@ from typing import Any
 
 from knowsum.records.census import EqualCoverage
 from knowsum.report import _html as h
+from knowsum.report._caveats import marks
 from knowsum.report._census_rank import ranks
 from knowsum.report._tables import format_value, markdown_table, text_table
 
@@ -52,7 +53,8 @@ def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
             else f"[{format_value(r.lower)}, {format_value(r.upper)}]"
         )
         unit = "queries" if r.data == "incidence" else "obs."
-        how = f"{r.method}{' beyond 2n' if r.beyond_double else ''}"
+        flags = marks(r.caveats) or ("beyond 2n" if r.beyond_double else "")
+        how = f"{r.method} {flags}".strip()
         out.append([r.model, r.task, r.coverage, r.n_total, a, r.richness, band,
                     f"{format_value(r.at_size)} {unit}", how, b, _change(a, b)])  # fmt: skip
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from knowsum.records.census import Overlap
+from knowsum.report._caveats import caveat_lines, marks
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = ["overlap_data", "overlap_table"]
@@ -24,9 +25,19 @@ def overlap_table(result: Overlap, markdown: bool = False) -> str:
     for e in result.estimates:
         iv = "–" if e.interval is None else f"[{format_value(e.interval[0])}, {format_value(e.interval[1])}]"
         se = "–" if e.std_error is None else e.std_error
-        rows.append([e.name, e.estimate, se, iv, e.method])
-    headers = ["estimator", "shared items", "s.e.", f"{result.level:.0%} interval (log-normal)", "method"]
-    return f"{head}\n{(markdown_table if markdown else text_table)(headers, rows)}"
+        rows.append(
+            [e.name, e.estimate, se, iv, e.method, marks(c for c in result.caveats if c.figure == e.name)]
+        )
+    headers = [
+        "estimator",
+        "shared items",
+        "s.e.",
+        f"{result.level:.0%} interval (log-normal)",
+        "method",
+        "caveats",
+    ]
+    table = (markdown_table if markdown else text_table)(headers, rows)
+    return "\n".join([head, table, *caveat_lines(result.caveats, indent="")])
 
 
 def overlap_data(result: Overlap) -> dict[str, Any]:

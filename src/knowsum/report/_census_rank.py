@@ -18,8 +18,10 @@ from typing import Any
 from knowsum.records.census import CensusResult, PublishedRow
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._caveats import marks
 from knowsum.report._tables import markdown_table, text_table
 from knowsum.report.backtest import horizon_cell, horizon_value
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [
     "COMPARE_HEADERS",
@@ -38,16 +40,9 @@ CensusRow = CensusResult | PublishedRow
 """A row of a comparison: a run, or a published reference row."""
 
 COMPARE_HEADERS = [
-    "model",
-    "task",
-    "N_seen",
-    "N_tot (est.)",
-    "SKR",
-    "rank N_seen",
-    "rank N_tot",
-    "change",
+    "model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change", "caveats",
     "trust horizon",
-]
+]  # fmt: skip
 
 
 def row_label(row: CensusRow) -> str:
@@ -83,8 +78,9 @@ def compare_rows(rows: Sequence[CensusRow]) -> list[list[Any]]:
     for r, a, b in _ranked(rows):
         change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
         task = f"{r.task} ({r.criterion})" if isinstance(r, PublishedRow) else r.task
+        shown = "" if isinstance(r, PublishedRow) else marks(r.caveats)
         horizon = "n/a: published" if isinstance(r, PublishedRow) else horizon_value(r.horizon)
-        out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change, horizon])
+        out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change, shown, horizon])
     return out
 
 
@@ -102,12 +98,13 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
     out = []
     for r, a, b in _ranked(rows):
         published = isinstance(r, PublishedRow)
-        iv = None if isinstance(r, PublishedRow) or r.interval_total is None else r.interval_total
+        iv = None if isinstance(r, PublishedRow) or r.interval_reason else r.interval_total
+        caveats = [] if isinstance(r, PublishedRow) else caveat_dicts(r.caveats)
         out.append(
             {"model": row_label(r), "task": r.task, "criterion": r.criterion, "published": published,
              "n_seen": r.n_seen, "n_total": num(r.n_total), "skr": num(r.skr),
              "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
-             "rank_seen": a, "rank_total": b,
+             "rank_seen": a, "rank_total": b, "caveats": caveats,
              "horizon": None if isinstance(r, PublishedRow) else horizon_cell(r.horizon)}
         )  # fmt: skip
     return out
@@ -122,7 +119,7 @@ def compare_html(
     for row in compare_rows(rows):
         change = row[7]
         cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
-        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), row[8]])
+        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), *row[8:]])
     labels = [f"{row_label(r)} · {r.task}" for r in rows]
     fig = p.grouped_bars(
         labels,
@@ -132,7 +129,7 @@ def compare_html(
     parts = [
         h.section(
             "Ranking",
-            h.table(COMPARE_HEADERS, cells, numeric=[False, False, *[True] * 5, False, False]),
+            h.table(COMPARE_HEADERS, cells, numeric=[False, False, *[True] * 5, False, False, False]),
         ),
         *extra,
         h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),

@@ -16,8 +16,9 @@ from typing import Any
 from knowsum.records.census import CensusResult, Sensitivity
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._caveats import interval_text
 from knowsum.report._census_marks import clamp_note, run_mark, unseen_cell
-from knowsum.report._tables import format_value, text_table
+from knowsum.report._tables import text_table
 
 __all__ = [
     "SWEEP_HEADERS",
@@ -39,17 +40,14 @@ SweepEntry = tuple[str, CensusResult, str]
 """One cell of a sweep: ``(setting label, result, link to its run)``."""
 
 
-def _iv(lo: float | None, hi: float | None) -> str:
-    return "–" if lo is None or hi is None else f"[{format_value(lo)}, {format_value(hi)}]"
-
-
 def _t_rows(study: Sensitivity) -> list[list[Any]]:
     rows = []
     for c in study.t_points:
         seen = c.n_total - c.unseen
         lo = None if c.unseen_lower is None else seen + c.unseen_lower
         hi = None if c.unseen_upper is None else seen + c.unseen_upper
-        rows.append([c.t, unseen_cell(c.unseen, c.unseen_raw), c.n_total, _iv(lo, hi), c.skr])
+        band = interval_text((lo, hi), None)  # a band collapsed to a point (a clamped Û) is n/a
+        rows.append([c.t, unseen_cell(c.unseen, c.unseen_raw), c.n_total, band, c.skr])
     return rows
 
 
@@ -135,11 +133,10 @@ def sweep_rows(entries: Sequence[SweepEntry]) -> list[list[Any]]:
     """One row per ``(setting label, result, run link)``."""
     rows = []
     for label, r, link in entries:
-        iv = r.interval_total
-        rows.append(
-            [label, r.n_seen, r.n_total, _iv(*(iv or (None, None))), r.skr, r.k, r.n_observations,
-             run_mark(r), link]
-        )  # fmt: skip
+        iv = interval_text(r.interval_total, r.interval_reason)
+        found = [run_mark(r), *(c.mark for c in r.caveats if c.kind != "clamped")]  # the clamp with its raw Û
+        note = "; ".join(dict.fromkeys(m for m in found if m))
+        rows.append([label, r.n_seen, r.n_total, iv, r.skr, r.k, r.n_observations, note, link])
     return rows
 
 

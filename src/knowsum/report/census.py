@@ -25,6 +25,7 @@ from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
+from knowsum.report._caveats import caveat_section, interval_text, marks
 from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
@@ -46,8 +47,9 @@ from knowsum.report._census_studies import (
     sweep_table,
     write_census_sweep,
 )
-from knowsum.report._tables import format_value, markdown_table, text_table
+from knowsum.report._tables import markdown_table, text_table
 from knowsum.report.backtest import horizon_cell, horizon_value
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [
     "CensusRow",
@@ -75,10 +77,9 @@ __all__ = [
 
 
 def _fmt_interval(iv: Sequence[float] | None, result: CensusResult | None = None) -> str:
-    """``[lo, hi]``; ``n/a: REASON`` when the run's bootstrap could not vary; ``–`` without one."""
-    if iv is None:
-        return f"n/a: {result.interval_reason}" if result is not None and result.interval_reason else "–"
-    return f"[{format_value(float(iv[0]))}, {format_value(float(iv[1]))}]"
+    """``[lo, hi]``; ``n/a: REASON`` when the run's interval cannot be a 95 % interval (or, in a record
+    written before the reason was kept, collapsed to a point); ``–`` without one."""
+    return interval_text(iv, None if result is None else result.interval_reason)
 
 
 def _integer_axis(fig: Any, s: Sequence[int]) -> Any:
@@ -178,6 +179,8 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         ["k", _k_cell(result)],
         *richness_rows(result),
     ]
+    if result.caveats:
+        rows.append(["caveats", marks(result.caveats)])
     if result.concept_words:
         per_word = ", ".join(f"{w} {n:,}" for w, n in result.concept_words.items())
         rows.append(["N_seen items per word (an item may hold two)", per_word])
@@ -241,6 +244,8 @@ def summary_data(result: CensusResult) -> dict[str, Any]:
             "richness": richness_data(result),
             "kb_releases": result.kb_releases,
             "notes": result.notes,
+            "interval_reason": result.interval_reason,
+            "caveats": caveat_dicts(result.caveats),
         }
     )  # fmt: skip
     return {k: _finite(v) for k, v in data.items()}
@@ -271,7 +276,7 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
         ),
         ("responses", c.responses, f"{c.items} items, {c.valid} valid"),
     ]
-    parts: list[str] = [h.key_numbers(tiles)]
+    parts: list[str] = [h.key_numbers(tiles), caveat_section(result.caveats)]
     mark = run_mark(result)
     if mark:
         parts.append(h.paragraph(f"{mark} (see Notes).", cls="stop"))

@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 import math
-import os
 import unicodedata
-from pathlib import Path
 from typing import Any
 
 from knowsum.records.estimate import CurveSummary, EstimateReport, PointSummary, RichnessReport
-from knowsum.report._plots import PALETTE, new_figure, save
+from knowsum.report._caveats import caveat_lines, marks
+from knowsum.report._estimate_plot import plot_richness_curve
+from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import summary_dict
 
 __all__ = [
@@ -135,8 +135,8 @@ def _body(report: EstimateReport) -> list[str]:
         beside,
         strict=True,
     ):
-        if boot is not None and boot.reason is not None:
-            shown = f"n/a: {boot.reason}"
+        if boot is not None and report.interval_reason is not None:
+            shown = f"n/a: {report.interval_reason}"
         else:
             shown = (
                 "—"
@@ -161,7 +161,9 @@ def _tail(report: EstimateReport) -> list[str]:
         tail.append(f"  Theorem 1: Û(t) ≤ e^(kt/(t+1))·N_seen = {report.theorem1_bound:,.4g} ({ok})")
     elif report.estimator == "et":
         tail.append("  Theorem 1: bound not applicable (needs t ≥ k − 1)")
-    return tail + [f"  note: {note}" for note in report.notes]
+    return (
+        tail + [f"  note: {note}" for note in report.notes] + caveat_lines(report.caveats, skip=report.notes)
+    )
 
 
 def estimate_table(report: EstimateReport) -> str:
@@ -173,12 +175,8 @@ def estimate_json(report: EstimateReport) -> dict[str, Any]:
     """The ``--json`` object: the estimate, its interval, the choice of ``k``, the bootstrap, the
     diagnostics and the notes in the statistics layer's layout (:func:`~knowsum.stats.summary.summary_dict`),
     then the file read; NaN and infinities become ``None``."""
-    record = summary_dict(report)
-    boot = report.bootstrap
-    if boot is not None and boot.reason is not None:  # a bootstrap that could not vary: no interval
-        record |= {"interval": None, "interval_total": None, "interval_skr": None}
+    record = summary_dict(report)  # no interval where interval_reason says why, the caveats last
     record |= {
-        "interval_reason": None if boot is None else boot.reason,
         "file": report.source,
         "format": report.format,
         "format_detected": report.format_detected,
@@ -218,18 +216,24 @@ def _hill_lines(report: RichnessReport) -> list[str]:
     for i, q in enumerate(hill.q):
         iv = None if hill.lower is None or hill.upper is None else (hill.lower[i], hill.upper[i])
         lines.append(f"    q = {q}{'':27}{hill.observed[i]:>8.3f}   {hill.estimated[i]:>10.3f}   {_iv(iv)}")
-    return lines
+    order = marks(c for c in report.caveats if c.kind == "hill-order")
+    return lines + ([f"    ({order}: true Hill numbers never increase with q)"] if order else [])
 
 
 def _extra_lines(report: RichnessReport) -> list[str]:
     lines: list[str] = []
     unit = "units" if report.datatype == "incidence" else "observations"
     for p in report.points:
-        given = f"coverage {p.coverage:g}" if p.base == "coverage" else f"size {p.size:g}"
+        given = (
+            f"coverage {p.target if p.target is not None else p.coverage:g}"
+            if p.base == "coverage"
+            else f"size {p.size:g}"
+        )
         d = p.diversity
+        mark = f"   [{marks(p.caveats)}]" if p.caveats else ""
         lines.append(
             f"  at {given}: m = {p.size:,.2f}, Ĉ = {p.coverage:.4f} ({p.method}); "
-            f"q0 = {d[0]:.3f}, q1 = {d[1]:.3f}, q2 = {d[2]:.3f}"
+            f"q0 = {d[0]:.3f}, q1 = {d[1]:.3f}, q2 = {d[2]:.3f}{mark}"
         )
     if report.shared is not None:
         sh = report.shared
@@ -238,7 +242,9 @@ def _extra_lines(report: RichnessReport) -> list[str]:
         )
         for name, (value, se, iv) in sh.estimates.items():
             shown = "—" if se is None else f"{se:.3f}"
-            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {_iv(iv)}")
+            mark = marks(c for c in sh.caveats if c.figure == name)
+            mark = f"   [{mark}]" if mark else ""
+            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {_iv(iv)}{mark}")
     for t in report.targets:
         what = f"coverage {t.target:g}" if t.kind == "coverage" else f"{t.target:g} of the estimated richness"
         now = f"now {t.current:.4f}"
@@ -260,7 +266,12 @@ def richness_table(report: RichnessReport) -> str:
         title = "knowsum estimate" if report.source is None else f"knowsum estimate — {report.source}"
         head = [title] + ([f"  format     {report.format}"] if report.format else []) + [""]
     body = _richness_lines(report) + _hill_lines(report) + _extra_lines(report)
-    return "\n".join(head + body + [f"  note: {note}" for note in report.notes])
+    shown = report.unseen.caveats if report.unseen is not None else ()  # printed by estimate_table
+    rest = [c for c in report.caveats if c not in shown]
+    notes = [f"  note: {note}" for note in report.notes]
+    return "\n".join(
+        head + body + notes + caveat_lines(rest, skip=report.unseen.notes if report.unseen else ())
+    )
 
 
 def _curve_json(c: CurveSummary) -> dict[str, Any]:
@@ -288,7 +299,10 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
 
 def _point_json(p: PointSummary) -> dict[str, Any]:
     d = p.diversity
-    return {"coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2]}
+    return {
+        "coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2],
+        "caveats": caveat_dicts(p.caveats),
+    }  # fmt: skip
 
 
 def richness_json(report: RichnessReport) -> dict[str, Any]:
@@ -332,7 +346,13 @@ def richness_json(report: RichnessReport) -> dict[str, Any]:
             record[f"at_{base}"] = points[0] if len(points) == 1 else points
     if report.shared is not None:
         sh = report.shared
-        record["shared"] = {"with": sh.other, "s_obs": list(sh.s_obs), "observed": sh.observed}
+        record["shared"] = {
+            "with": sh.other,
+            "s_obs": list(sh.s_obs),
+            "observed": sh.observed,
+            "own": None if sh.own is None else list(sh.own),
+            "caveats": caveat_dicts(sh.caveats),
+        }
         for name, (value, se, iv) in sh.estimates.items():
             record["shared"][name] = value
             record["shared"][f"{name}_se"] = se
@@ -346,46 +366,5 @@ def richness_json(report: RichnessReport) -> dict[str, Any]:
         }
     if report.curve is not None:
         record["curve"] = _curve_json(report.curve)
+    record["caveats"] = caveat_dicts(report.caveats)
     return dict(_json_safe(record))
-
-
-def plot_richness_curve(curve: CurveSummary, path: str | os.PathLike[str], title: str | None = None) -> Path:
-    """Write the size-based (left) and coverage-based (right) curves of q = 0, 1, 2 with their
-    bootstrap bands to ``path`` (PNG); rarefaction solid, extrapolation dashed, the part beyond
-    twice the sample shaded and labelled as unreliable."""
-    fig, _ = new_figure(11.0, 4.2)
-    fig.clear()
-    left, right = fig.subplots(1, 2)
-    n = curve.reference_size
-    for i, q in enumerate((0, 1, 2)):
-        colour = PALETTE[i]
-        sizes, ys = curve.size, curve.diversity[i]
-        inter = [j for j, m in enumerate(sizes) if m <= n]
-        extra = [j for j, m in enumerate(sizes) if m >= n]
-        left.plot([sizes[j] for j in inter], [ys[j] for j in inter], color=colour, lw=2, label=f"q = {q}")
-        left.plot([sizes[j] for j in extra], [ys[j] for j in extra], color=colour, lw=2, ls="--")
-        if curve.lower is not None and curve.upper is not None:
-            left.fill_between(sizes, curve.lower[i], curve.upper[i], color=colour, alpha=0.18, lw=0)
-        ref = sizes.index(float(n)) if float(n) in sizes else None
-        if ref is not None:
-            left.plot([n], [ys[ref]], "o", color=colour)
-        right.plot(curve.cov_coverage, curve.cov_diversity[i], color=colour, lw=2, label=f"q = {q}")
-        if curve.cov_lower is not None and curve.cov_upper is not None:
-            right.fill_between(
-                curve.cov_coverage, curve.cov_lower[i], curve.cov_upper[i], color=colour, alpha=0.18, lw=0
-            )
-    top = max(curve.size)
-    if top > 2 * n:
-        left.axvspan(2 * n, top, color="#999999", alpha=0.15, lw=0)
-        left.annotate("beyond 2n:\nunreliable", (2 * n, 0.92), xycoords=("data", "axes fraction"), fontsize=8)
-    left.set_xlabel("sample size m (solid: rarefaction, dashed: extrapolation)")
-    left.set_ylabel("diversity qD")
-    left.legend(fontsize=9)
-    right.set_xlabel("sample coverage Ĉ(m)")
-    right.set_ylabel("diversity qD")
-    right.legend(fontsize=9)
-    if title:
-        fig.suptitle(title)
-    out = Path(path)
-    save(fig, out)
-    return out

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from knowsum.records.profile import Measure, ProfileResult
 from knowsum.report import _html as h
+from knowsum.report._caveats import interval_text, marks
 from knowsum.report._profile_plots import NAMED, fmt, small_multiples, strip_plot
 from knowsum.report._tables import markdown_table, text_table
 
@@ -31,9 +32,14 @@ _TITLES = {
 
 
 def _interval(m: Measure) -> str:
-    if m.lower is None or m.upper is None:
-        return "–"
-    return f"[{fmt(m, m.lower)}, {fmt(m, m.upper)}]"
+    """``[lo, hi]``, ``n/a: REASON`` (an interval that cannot be a 95 % interval), or ``–`` (none)."""
+    return interval_text((m.lower, m.upper), m.interval_reason, lambda x: fmt(m, x))
+
+
+def _value(m: Measure) -> str:
+    """The value with its figure's caveat marks: ``14 (tiny sample; interval n/a)``."""
+    shown = marks(m.marks)
+    return f"{fmt(m, m.value)} ({shown})" if shown else fmt(m, m.value)
 
 
 def _published_range(m: Measure) -> str:
@@ -43,11 +49,15 @@ def _published_range(m: Measure) -> str:
     return f"{fmt(m, min(vals))} – {fmt(m, max(vals))} ({len(vals)} models)"
 
 
+def _mark_html(m: Measure) -> str:
+    shown = marks(m.marks)
+    return f' <span class="caveat-mark" title="{h.escape(shown)}">⚠ {h.escape(shown)}</span>' if shown else ""
+
+
 def card_rows(r: ProfileResult) -> list[list[str]]:
     """The card as text rows: measure, value, interval, the papers' range (for terminals)."""
     return [
-        [f"{m.instrument}: {m.label}", fmt(m, m.value), _interval(m), _published_range(m)]
-        for m in r.measures()
+        [f"{m.instrument}: {m.label}", _value(m), _interval(m), _published_range(m)] for m in r.measures()
     ]
 
 
@@ -62,7 +72,7 @@ def _card(r: ProfileResult) -> h.Markup:
         [
             m.instrument,
             m.label,
-            h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(fmt(m, m.value))}</b>'),
+            h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(fmt(m, m.value))}</b>{_mark_html(m)}'),
             _interval(m),
             _published_range(m),
         ]
@@ -236,9 +246,7 @@ def compare_table(
         ref = next(b[key] for b in by if key in b)
         if several and (i == 0 or of[keys[i - 1]] != ref.instrument):
             rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1)])
-        cells = [
-            f"{fmt(ref, b[key].value)} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by
-        ]
+        cells = [f"{_value(b[key])} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by]
         change = ""
         if key.endswith("/n_total"):
             seen_key = key.removesuffix("/n_total") + "/n_seen"

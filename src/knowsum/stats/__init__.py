@@ -21,6 +21,7 @@ from __future__ import annotations
 from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap
 from knowsum.stats.buckets import assign_buckets, bucket_edges
+from knowsum.stats.caveats import CAVEAT_MARKS, Caveat, CaveatKind
 from knowsum.stats.correlation import SpearmanResult, spearman_permutation
 from knowsum.stats.granger import GrangerResult, granger_f, granger_test
 from knowsum.stats.heldout import KSelection, select_k
@@ -80,6 +81,7 @@ from knowsum.stats.unseen import (
 
 __all__ = [
     "ABUNDANCE_ESTIMATORS",
+    "CAVEAT_MARKS",
     "DEFAULT_K",
     "DEFAULT_T",
     "ESTIMATORS",
@@ -89,6 +91,8 @@ __all__ = [
     "Abundance",
     "AdditionalSample",
     "BootstrapResult",
+    "Caveat",
+    "CaveatKind",
     "CoverageEstimate",
     "Curve",
     "CurvePoints",

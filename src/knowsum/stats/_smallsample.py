@@ -1,6 +1,7 @@
-"""The warnings of a small or odd sample, raised by every unseen estimator (:mod:`knowsum.stats.unseen`).
+"""The caveats of a small or odd sample, returned (and warned) by every unseen estimator.
 
-Each is a :class:`~knowsum.stats.StatsWarning` whose message starts with its name, so a note says
+Each is a :class:`~knowsum.stats.caveats.Caveat` of :mod:`knowsum.stats.unseen`'s estimate, and a
+:class:`~knowsum.stats.StatsWarning` with the same message, which starts with its mark, so a note says
 why the figure says little:
 
 - ``tiny sample``: fewer than :data:`TINY_SAMPLE` observations: ``Û(t)`` extrapolates ``t·n``
@@ -8,7 +9,9 @@ why the figure says little:
 - ``no singletons``: ``f₁ = 0``, so a linear estimator's ``Û(t)`` comes only from items seen two or
   more times, whose weights alternate in sign (``h_s ∝ (−t)^s``): an artefact of the weights, not
   evidence of unseen items (Good–Turing's missing mass ``f₁/n`` is 0);
-- ``Good–Toulmin beyond t = 1``: its weights ``−(−t)^s`` grow without bound (Good & Toulmin 1956);
+- ``all singletons``: every item seen exactly once: nothing says how many remain unseen;
+- ``beyond supported range``: Good–Toulmin beyond ``t = 1`` (its weights ``−(−t)^s`` grow without
+  bound, Good & Toulmin 1956), a smoothed estimator beyond ``t ∝ log n`` (:mod:`knowsum.stats.caveats`);
 - a negative ``Û(t)`` (reported as 0): the message names the cause — the truncation ``k`` too deep
   for the sample (a smaller ``k``; ``k = 1`` is never negative), or Good–Toulmin beyond ``t = 1``.
 """
@@ -19,15 +22,13 @@ import warnings
 from typing import TYPE_CHECKING
 
 from knowsum.stats._errors import StatsWarning
+from knowsum.stats.caveats import TINY_SAMPLE, Caveat, CaveatKind, range_caveat, sample_caveats
 
 if TYPE_CHECKING:
     from knowsum.stats.prevalence import Prevalence
     from knowsum.stats.unseen import EstimatorPlan
 
-__all__ = ["TINY_SAMPLE", "warn_small_sample"]
-
-TINY_SAMPLE = 20
-"""Below this many observations an estimate carries a ``tiny sample`` warning (knowsum's rule)."""
+__all__ = ["TINY_SAMPLE", "small_sample_caveats", "warn_small_sample"]
 
 
 def _negative_cause(plan: EstimatorPlan, prev: Prevalence) -> str:
@@ -51,39 +52,45 @@ def _negative_cause(plan: EstimatorPlan, prev: Prevalence) -> str:
     )
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, StatsWarning, stacklevel=6)
-
-
-def warn_small_sample(plan: EstimatorPlan, prev: Prevalence, value: float) -> None:
-    """Warn (module docstring) about what makes ``value``, ``plan`` applied to ``prev``, say little."""
+def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) -> list[Caveat]:
+    """The caveats (module docstring) of ``value``, ``plan`` applied to ``prev``, in warning order."""
     n = prev.n_observations
-    if n < TINY_SAMPLE:
-        what = (
-            "the estimate"
-            if plan.t is None
-            else f"Û(t) at t = {plan.t:g} extrapolates {plan.t * n:,.4g} further observations from {n:,} and"
-        )
-        _warn(
-            f"tiny sample: only n = {n:,} observation{'s' if n != 1 else ''} of {prev.n_seen:,} "
-            f"item{'s' if prev.n_seen != 1 else ''} (fewer than {TINY_SAMPLE}): {what} says little "
-            "about the unseen items; collect more observations"
-        )
+    what = (
+        "the estimate"
+        if plan.t is None
+        else f"Û(t) at t = {plan.t:g} extrapolates {plan.t * n:,.4g} further observations from {n:,} and"
+    )
+    found = [c for c in sample_caveats(n, prev.n_seen, prev.f(1), what) if c.kind is CaveatKind.TINY_SAMPLE]
     if plan.weights is not None and prev.f(1) == 0 and value != 0:
-        _warn(
-            f"no singletons: no item was seen exactly once, so {plan.name}'s Û(t) = {value:.4g} comes "
-            "only from items seen 2 or more times, whose weights alternate in sign; Good–Turing's "
-            "missing mass f1/n is 0: the sample shows no evidence of unseen items"
+        found.append(
+            Caveat(
+                CaveatKind.NO_SINGLETONS,
+                f"no singletons: no item was seen exactly once, so {plan.name}'s Û(t) = {value:.4g} comes "
+                "only from items seen 2 or more times, whose weights alternate in sign; Good–Turing's "
+                "missing mass f1/n is 0: the sample shows no evidence of unseen items",
+                "Û(t)",
+            )
         )
-    if plan.name == "good-toulmin" and plan.t is not None and plan.t > 1 and value >= 0:
-        _warn(
-            f"Good–Toulmin beyond t = 1: at t = {plan.t:g} its weights −(−t)^s grow without bound and "
-            "Û(t) is not reliable (Good & Toulmin 1956 hold it for t ≤ 1): use t ≤ 1 or the smoothed "
-            "estimator 'et'"
-        )
+    found += [c for c in sample_caveats(n, prev.n_seen, prev.f(1)) if c.kind is CaveatKind.ALL_SINGLETONS]
+    beyond = range_caveat(plan.name, plan.t, n)
+    if beyond is not None and (value >= 0 or plan.name != "good-toulmin"):
+        found.append(beyond)
     if value < 0:
-        _warn(
-            f"{plan.name}: the estimated number of unseen items is negative (raw Û = {value:.4g}); "
-            "reported as Û = 0, N̂_tot = N_seen (as SpadeR and iNEXT do). Why: "
-            f"{_negative_cause(plan, prev)}"
+        found.append(
+            Caveat(
+                CaveatKind.CLAMPED,
+                f"{plan.name}: the estimated number of unseen items is negative (raw Û = {value:.4g}); "
+                "reported as Û = 0, N̂_tot = N_seen (as SpadeR and iNEXT do). Why: "
+                f"{_negative_cause(plan, prev)}",
+                "Û(t)",
+            )
         )
+    return found
+
+
+def warn_small_sample(plan: EstimatorPlan, prev: Prevalence, value: float) -> tuple[Caveat, ...]:
+    """Warn (a :class:`StatsWarning` each) about what makes ``value`` say little; return the caveats."""
+    found = small_sample_caveats(plan, prev, value)
+    for caveat in found:
+        warnings.warn(caveat.message, StatsWarning, stacklevel=5)
+    return tuple(found)

@@ -38,6 +38,7 @@ from scipy.special import digamma
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
+from knowsum.stats.caveats import Caveat, hill_order
 from knowsum.stats.samples import Abundance, Incidence
 
 __all__ = [
@@ -77,6 +78,12 @@ class HillNumbers:
     upper: FloatArray | None
     n_bootstrap: int
     conf: float
+
+    @property
+    def caveats(self) -> tuple[Caveat, ...]:
+        """``Hill numbers out of order`` when the estimates increase with ``q`` (:func:`hill_order`)."""
+        found = hill_order(self.q, [float(x) for x in self.estimated])
+        return () if found is None else (found,)
 
 
 def check_orders(q: Sequence[int] | int) -> tuple[int, ...]:

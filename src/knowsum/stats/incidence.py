@@ -9,12 +9,14 @@ incidences, ``K = (T − 1)/T``. Standard errors and intervals follow SpadeR (``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 import numpy as np
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
+from knowsum.stats.caveats import sample_caveats
 from knowsum.stats.richness import (
     ABUNDANCE_ESTIMATORS,
     RichnessEstimate,
@@ -161,7 +163,7 @@ INCIDENCE_ESTIMATORS: Mapping[str, Callable[[Incidence], RichnessEstimate]] = Ma
 
 def estimate_richness(data: Abundance | Incidence, method: str, *, conf: float = 0.95) -> RichnessEstimate:
     """Run the estimator ``method`` from ``ABUNDANCE_ESTIMATORS`` or ``INCIDENCE_ESTIMATORS``
-    (chosen by the type of ``data``)."""
+    (chosen by the type of ``data``), with the sample's caveats (:func:`sample_caveats`)."""
     table: Mapping[str, Callable[..., RichnessEstimate]]
     if isinstance(data, Abundance):
         table, kind = ABUNDANCE_ESTIMATORS, "abundance"
@@ -171,4 +173,7 @@ def estimate_richness(data: Abundance | Incidence, method: str, *, conf: float =
         raise StatsError(f"data must be Abundance or Incidence, got {type(data).__name__}")
     if method not in table:
         raise StatsError(f"unknown {kind} richness estimator {method!r}; choose one of {', '.join(table)}")
-    return table[method](data, conf=conf)
+    found: RichnessEstimate = table[method](data, conf=conf)
+    return replace(
+        found, caveats=tuple(sample_caveats(data.size, data.s_obs, data.f(1), f"{method}'s estimate"))
+    )

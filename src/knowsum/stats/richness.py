@@ -21,6 +21,7 @@ import numpy as np
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
 from knowsum.stats._spade import chao_jost_factor
+from knowsum.stats.caveats import Caveat
 from knowsum.stats.samples import Abundance, Incidence
 
 __all__ = [
@@ -56,6 +57,8 @@ class RichnessEstimate:
         variance: How the s.e. was obtained: ``"chao1987"`` (closed form), ``"delta"`` (multinomial
             delta method), ``"observed"`` (``Ŝ = S_obs``: SpadeR's ``var_obs``) or ``"none"``.
         parameters: Quantities the estimator used (``f1``, ``f2``, ``C_rare``, ``CV_rare``, …).
+        caveats: The sample's caveats (tiny sample, no or all singletons; filled in by
+            :func:`~knowsum.stats.estimate_richness`, :mod:`knowsum.stats.caveats`).
     """
 
     estimator: str
@@ -67,6 +70,7 @@ class RichnessEstimate:
     conf: float
     variance: str
     parameters: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    caveats: tuple[Caveat, ...] = ()
 
     @property
     def undetected(self) -> float:

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol
 
 from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
+from knowsum.stats.caveats import Caveat, CaveatFields, CaveatKind, caveat_dicts, interval_unavailable
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
 from knowsum.stats.prevalence import Prevalence
@@ -33,7 +34,16 @@ from knowsum.stats.unseen import (
     plan_estimator,
 )
 
-__all__ = ["KSource", "Summary", "SummaryFields", "collect_warnings", "summarize", "summary_dict"]
+__all__ = [
+    "ALL_SINGLETONS_REASON",
+    "NO_EVIDENCE_REASON",
+    "KSource",
+    "Summary",
+    "SummaryFields",
+    "collect_warnings",
+    "summarize",
+    "summary_dict",
+]
 
 KSource = Literal["held-out", "given", "default", "formula", "none"]
 
@@ -50,6 +60,9 @@ class Summary:
         bootstrap: The bootstrap result, or ``None`` when ``n_bootstrap == 0``.
         notes: Human-readable remarks (e.g. "k is not used by good-toulmin").
         n_queries: Number of queries, when the observations were grouped by query.
+        caveats: The estimate's caveats, then ``interval n/a`` when the interval cannot be a
+            ``level`` interval (:attr:`interval_reason`).
+        interval_reason: Why the interval is not shown (``n/a: REASON``), or ``None``.
     """
 
     estimate: UnseenEstimate
@@ -58,6 +71,8 @@ class Summary:
     bootstrap: BootstrapResult | None
     notes: tuple[str, ...]
     n_queries: int | None
+    caveats: tuple[Caveat, ...] = ()
+    interval_reason: str | None = None
 
     @property
     def estimator(self) -> str:
@@ -219,6 +234,10 @@ class SummaryFields(Protocol):
     def bootstrap(self) -> _BootstrapFields | None: ...
     @property
     def notes(self) -> tuple[str, ...]: ...
+    @property
+    def caveats(self) -> Sequence[CaveatFields]: ...
+    @property
+    def interval_reason(self) -> str | None: ...
 
 
 def summary_dict(s: SummaryFields) -> dict[str, Any]:
@@ -237,9 +256,10 @@ def summary_dict(s: SummaryFields) -> dict[str, Any]:
         "k": s.k,
         "k_source": s.k_source,
         "estimator": s.estimator,
-        "interval": None if s.interval is None else list(s.interval),
-        "interval_total": None if boot is None else list(boot.total),
-        "interval_skr": None if boot is None else list(boot.skr),
+        "interval": None if s.interval is None or s.interval_reason else list(s.interval),
+        "interval_total": None if boot is None or s.interval_reason else list(boot.total),
+        "interval_skr": None if boot is None or s.interval_reason else list(boot.skr),
+        "interval_reason": s.interval_reason,
         "interval_method": None if boot is None else boot.interval,
         "level": None if boot is None else boot.level,
         "n_bootstrap": 0 if boot is None else boot.n_resamples,
@@ -262,6 +282,7 @@ def summary_dict(s: SummaryFields) -> dict[str, Any]:
             "seed": sel.seed,
         },
         "notes": list(s.notes),
+        "caveats": caveat_dicts(s.caveats),
     }
 
 
@@ -342,4 +363,32 @@ def summarize(
         estimate = estimate.with_interval(boot.unseen)
     if estimator == "chao1":
         notes.append("t is not used by chao1 (it estimates the total richness)")
-    return Summary(estimate, k_source, selection, boot, tuple(notes), prev.n_queries)
+    caveats = list(estimate.caveats)
+    reason = _interval_reason(estimate, boot)
+    if reason is not None:
+        caveats.append(interval_unavailable(reason))
+    return Summary(estimate, k_source, selection, boot, tuple(notes), prev.n_queries, tuple(caveats), reason)
+
+
+NO_EVIDENCE_REASON = "no singletons, so no evidence of unseen items"
+"""Why the interval of a linear ``Û(t) > 0`` built without singletons is not shown."""
+ALL_SINGLETONS_REASON = "all singletons, so nothing bounds the unseen items"
+"""Why the interval of a sample whose every item was seen once is not shown (resamples cannot see
+past the singletons: the spread they give is not the estimate's uncertainty)."""
+
+
+def _interval_reason(estimate: UnseenEstimate, boot: BootstrapResult | None) -> str | None:
+    """Why ``boot``'s interval cannot be a ``level`` interval of ``estimate``: the bootstrap's own reason
+    (:data:`~knowsum.stats.bootstrap.DEGENERATE_REASON`, :data:`~knowsum.stats.bootstrap.ZERO_REASON`),
+    no singletons behind a ``Û(t) > 0`` (an artefact of the weights, not evidence), or all singletons
+    (nothing bounds the unseen), else ``None``."""
+    if boot is None:
+        return None
+    if boot.reason is not None:
+        return boot.reason
+    kinds = {c.kind for c in estimate.caveats}
+    if CaveatKind.NO_SINGLETONS in kinds:
+        return NO_EVIDENCE_REASON
+    if CaveatKind.ALL_SINGLETONS in kinds:
+        return ALL_SINGLETONS_REASON
+    return None

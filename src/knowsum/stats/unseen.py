@@ -19,9 +19,11 @@ negative) — so that ``N̂_tot ≥ N_seen`` and ``SKR ∈ (0, 1]``; the value a
 :attr:`UnseenEstimate.raw` and a :class:`~knowsum.stats.StatsWarning` says so. KnowSum (eq. 1)
 states no rule for a negative value; this clamp goes beyond the paper.
 
-Tiny samples are estimated as asked but never quietly: :mod:`knowsum.stats._smallsample` warns
-(``tiny sample``, ``no singletons``, ``Good–Toulmin beyond t = 1``) and names the cause of a
-negative value (``k`` too deep for the sample, or Good–Toulmin beyond ``t = 1``).
+Tiny samples are estimated as asked but never quietly: every estimate carries its caveats
+(:attr:`UnseenEstimate.caveats`, :mod:`knowsum.stats.caveats`: ``tiny sample``, ``no singletons``,
+``all singletons``, ``beyond supported range`` — Good–Toulmin beyond ``t = 1``, a smoothed estimator
+beyond ``t ∝ log n`` — and ``Û clamped at 0`` naming the cause: ``k`` too deep for the sample, or
+Good–Toulmin beyond ``t = 1``), each also raised as a warning.
 
 ``k`` is bounded to ``[1, MAX_K]`` as in the census configuration.
 """
@@ -41,6 +43,7 @@ from numpy.typing import NDArray
 from knowsum.stats import weights as w
 from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats._smallsample import TINY_SAMPLE, warn_small_sample
+from knowsum.stats.caveats import Caveat
 from knowsum.stats.prevalence import Prevalence
 
 __all__ = [
@@ -111,6 +114,8 @@ class UnseenEstimate:
         interval: Interval for ``Û(t)`` (``None`` unless filled in by :func:`~knowsum.stats.summarize`).
         parameters: Every parameter the estimator used (q, r, form, …).
         diagnostics: See :class:`Diagnostics`.
+        caveats: What makes the figure say less than it seems (tiny sample, no or all singletons,
+            beyond the supported range of ``t``, clamped at 0; :mod:`knowsum.stats.caveats`).
     """
 
     estimator: str
@@ -122,6 +127,7 @@ class UnseenEstimate:
     interval: tuple[float, float] | None = None
     parameters: Params = field(default_factory=lambda: MappingProxyType({}))
     diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics(negative=False))
+    caveats: tuple[Caveat, ...] = ()
 
     @property
     def estimate(self) -> float:
@@ -254,7 +260,7 @@ def chao1_total(
 def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnostics) -> UnseenEstimate:
     if not math.isfinite(value):
         raise StatsError(f"{plan.name} gave a non-finite estimate ({value}); use the smoothed estimator 'et'")
-    warn_small_sample(plan, prev, value)
+    caveats = warn_small_sample(plan, prev, value)
     return UnseenEstimate(
         estimator=plan.name,
         raw=value,
@@ -264,6 +270,7 @@ def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnosti
         k=plan.k,
         parameters=MappingProxyType(dict(plan.parameters)),
         diagnostics=diag,
+        caveats=caveats,
     )
 
 

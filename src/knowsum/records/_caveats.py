@@ -1,0 +1,59 @@
+"""A caveat as a record carries it: the kind, the mark every surface prints, the sentence, the figure.
+
+The statistics layer returns typed caveats (``knowsum.stats.Caveat``); an instrument copies each
+into its record with :meth:`CaveatNote.of` (this package does not import the statistics layer) and
+every page, table, card and ``--json`` prints them from the record, never re-deriving them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["CaveatLike", "CaveatNote", "caveat_notes"]
+
+
+class CaveatLike(Protocol):
+    """What :meth:`CaveatNote.of` reads (``knowsum.stats.Caveat``, or a note itself)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def mark(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def figure(self) -> str: ...
+
+
+class CaveatNote(BaseModel):
+    """One reason a figure of the record says less than it seems."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str = Field(description="stable name of the kind (knowsum.stats.CaveatKind): tiny-sample, clamped…")
+    mark: str = Field(description="the short mark printed beside the figure: 'tiny sample', 'beyond 2n'…")
+    message: str = Field(description="why, and what to do")
+    figure: str = Field("", description="the figure it qualifies ('' = the whole estimate)")
+
+    @classmethod
+    def of(cls, caveat: CaveatLike, figure: str | None = None) -> CaveatNote:
+        """The note of ``caveat`` (``figure`` overrides the figure it names)."""
+        return cls(
+            kind=str(caveat.kind),
+            mark=caveat.mark,
+            message=caveat.message,
+            figure=caveat.figure if figure is None else figure,
+        )
+
+
+def caveat_notes(*groups: Iterable[CaveatLike] | None) -> list[CaveatNote]:
+    """The notes of every caveat in ``groups`` (iterables of caveats or notes), each message once."""
+    out: dict[tuple[str, str], CaveatNote] = {}
+    for group in groups:
+        for caveat in group or ():
+            note = CaveatNote.of(caveat)
+            out.setdefault((note.kind, note.message), note)
+    return list(out.values())

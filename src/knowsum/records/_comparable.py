@@ -1,0 +1,115 @@
+"""The one comparability check: may these runs stand side by side in one table?
+
+Every command that puts runs side by side (``census compare`` and its ``--at-coverage`` ranking,
+``census overlap``, ``recall compare``, ``genebench compare``) asks :func:`check_comparable`. Two
+runs are comparable when what they measured agrees — each record class says what that is in
+:meth:`~knowsum.records.Record.comparable_on` (a census: task, prompt by its hash, knowledge base and
+release, criterion, counting) — and they are not the same run twice (same instrument, identity, model
+and creation time). Runs that differ are refused with one line naming what differs; with
+``allow_mixed`` each row is marked with what differs from the first run instead. The same run twice
+is always refused: a row beside itself says nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+from knowsum.errors import ConfigError
+from knowsum.records._base import Record
+from knowsum.records._caveats import CaveatNote
+
+__all__ = ["DIFFERS", "check_comparable", "comparable_records", "differences", "text_hash", "with_difference"]
+
+DIFFERS = "differs"
+"""The caveat kind of a row shown beside runs that measured something else (``--allow-mixed``)."""
+
+R = TypeVar("R", bound=Record)
+
+
+def text_hash(text: str) -> str:
+    """``#`` and the first 12 hex digits of the text's SHA-256 (a prompt compared by content, not name)."""
+    return "#" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _same_run(a: Record, b: Record) -> bool:
+    return (a.kind, a.identity, a.model, a.created) == (b.kind, b.identity, b.model, b.created)
+
+
+def differences(a: Record, b: Record) -> list[str]:
+    """What ``b`` measured differently from ``a``: ``"task diseases vs custom"``, … (empty: comparable).
+    Only what both records name is compared (a recall run of GO names no DOID release)."""
+    if a.kind != b.kind:
+        return [f"instrument {a.kind} vs {b.kind}"]
+    on_a, on_b = a.comparable_on(), b.comparable_on()
+    return [
+        f"{what} {on_a[what] or 'none'} vs {on_b[what] or 'none'}"
+        for what in on_a
+        if what in on_b and on_a[what] != on_b[what]
+    ]
+
+
+def check_comparable(
+    records: Sequence[Record],
+    labels: Sequence[str],
+    *,
+    allow_mixed: bool = False,
+    option: str = "--allow-mixed",
+) -> list[str]:
+    """Whether ``records`` may be ranked side by side (each against every earlier one); returns each
+    row's mark (``""``: as every earlier row).
+
+    Args:
+        records: The runs, in the order given.
+        labels: How to name each run in a message (its folder).
+        allow_mixed: Mark each row that differs from the first (``differs: …``) instead of refusing.
+        option: The option that allows mixed runs, named in the refusal (``""``: none exists).
+
+    Raises:
+        ConfigError: A run given twice (always), or runs that measured different things (unless
+            ``allow_mixed``): one line naming the runs and what differs.
+    """
+    for j, b in enumerate(records):
+        for i in range(j):
+            if _same_run(records[i], b):
+                raise ConfigError(
+                    f"{labels[i]} and {labels[j]} are the same run twice: a run ranked beside itself "
+                    "says nothing; give each run once"
+                )
+    marks = [""]
+    for j, r in enumerate(records[1:], 1):
+        i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r))), (0, []))
+        if found and not allow_mixed:
+            how = f", or pass {option} to show them with each row marked" if option else ""
+            raise ConfigError(
+                f"{labels[i]} and {labels[j]} are not comparable ({'; '.join(found)}): compare runs that "
+                f"measured the same thing{how}"
+            )
+        marks.append(f"differs: {'; '.join(found)}" if found else "")
+    return marks
+
+
+def with_difference(record: R, mark: str) -> R:
+    """``record`` with a ``differs`` caveat carrying ``mark`` (:func:`check_comparable`; ``""``: as is)."""
+    if not mark:
+        return record
+    note = CaveatNote(
+        kind=DIFFERS,
+        mark=mark,
+        message=f"{mark}: ranked beside runs that measured something else (--allow-mixed)",
+    )
+    return record.model_copy(update={"caveats": [*record.caveats, note]})
+
+
+def comparable_records(
+    records: Sequence[R],
+    labels: Sequence[object],
+    *,
+    allow_mixed: bool = False,
+    option: str = "--allow-mixed",
+) -> list[R]:
+    """:func:`check_comparable` ``records`` (named by ``labels``, e.g. their folders) and return them,
+    each that differs from the first carrying its ``differs`` caveat (:func:`with_difference`)."""
+    marks = check_comparable(records, [str(x) for x in labels], allow_mixed=allow_mixed, option=option)
+    return [with_difference(r, m) for r, m in zip(records, marks, strict=True)]
