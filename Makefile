@@ -35,7 +35,7 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[local,server,embed,dev]'
+	$(PIP) install -q -e '.[local,server,embed,dev,inspect]'
 	rm -f $(VENV)/.installed-* $(VENV)/.core-* $(VENV)/.local-* $(VENV)/.llama-*
 	touch $@ $(CORE) $(LLAMA) $(LOCAL)
 

@@ -3,7 +3,7 @@
 - **Public faces only**: no module imports another package's private (``_``) module; what crosses a
   package boundary is exported in that package's ``__init__`` (``knowsum._util`` is imported through
   its ``__init__`` too).
-- **Layers point downward** (DESIGN.md): cli → profile → instruments → models/kb/stats/report →
+- **Layers point downward** (DESIGN.md): cli → harness → profile → instruments → models/kb/stats/report →
   records → _util → errors.
 - **Small modules**: none over 400 lines, no CLI module over 300.
 """
@@ -31,7 +31,8 @@ ALLOWED: dict[str, set[str]] = {
     "report": FOUNDATION | {"stats"},
     **{name: FOUNDATION | LOWER for name in INSTRUMENTS},
     "profile": FOUNDATION | LOWER | INSTRUMENTS,
-    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"profile"},
+    "harness": FOUNDATION | LOWER | INSTRUMENTS | {"profile"},
+    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"profile", "harness"},
 }
 """Package → the packages it may import (its own always)."""
 
