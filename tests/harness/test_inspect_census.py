@@ -26,6 +26,7 @@ from knowsum.harness.tasks import census
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
 from tests.census.zipf import disease_names, make_responses, truth_counts
+from tests.harness._mock import output
 
 QUERIES, PER_QUERY = 24, 8
 
@@ -44,7 +45,7 @@ def _mock(texts: list[str], config: CensusConfig, calls: list[int] | None = None
         index = by_seed[cfg.seed]
         if calls is not None:
             calls.append(index)
-        return ModelOutput.from_content(model="mockllm", content=texts[index])
+        return output(texts[index])
 
     return get_model("mockllm/model", custom_outputs=answer)
 
@@ -135,5 +136,7 @@ def test_samples_are_the_instruments_requests(kb_home: Path) -> None:
     assert [s.metadata["knowsum_request"] for s in samples] == [request_id(r) for r in want]  # type: ignore[index]
     assert {s.input for s in samples} == {want[0].prompt}
     assert [s.metadata["knowsum_generate"]["seed"] for s in samples] == [r.seed for r in want]  # type: ignore[index]
-    assert [s.metadata["knowsum_generate"]["max_tokens"] for s in samples] == [r.params.max_tokens for r in want]  # type: ignore[index]
+    assert [s.metadata["knowsum_generate"]["max_tokens"] for s in samples] == [
+        r.params.max_tokens for r in want
+    ]  # type: ignore[index]
     assert task.metadata["knowsum"]["config"] == config.model_dump(mode="json")  # type: ignore[index]

@@ -27,6 +27,7 @@ from knowsum.errors import InputFileError
 from knowsum.harness import Answer, ReplayBackend, read_log, request_id
 from knowsum.harness.tasks import census, genebench, recall
 from knowsum.models import GenerationParams, make_requests, sample_sync
+from tests.harness._mock import output
 
 BAD_ARGS = [
     (census, {"task": "diseases", "queries": 0}, "knowsum/census: invalid queries=0"),
@@ -56,11 +57,13 @@ def test_the_model_is_not_asked_when_the_arguments_are_bad(kb_home: Path, tmp_pa
 
     def answer(*_a: Any) -> ModelOutput:
         calls.append(1)
-        return ModelOutput.from_content(model="mockllm", content="x")
+        return output("x")
 
     model = get_model("mockllm/model", custom_outputs=answer)
     with pytest.raises(PrerequisiteError):
-        inspect_eval(census(task="diseases", queries=0), model=model, log_dir=str(tmp_path / "logs"), display="none")
+        inspect_eval(
+            census(task="diseases", queries=0), model=model, log_dir=str(tmp_path / "logs"), display="none"
+        )
     assert calls == [] and not (tmp_path / "logs").exists()
 
 
@@ -80,7 +83,10 @@ def test_inspect_eval_command_prints_one_line(kb_home: Path, tmp_path: Path) -> 
 
 def test_replay_backend_fails_a_request_the_log_does_not_answer() -> None:
     reqs = make_requests(["List diseases."], GenerationParams(), n=3)
-    answers = {request_id(reqs[0]): Answer("asthma"), request_id(reqs[2]): Answer("", "error", "inspect: boom")}
+    answers = {
+        request_id(reqs[0]): Answer("asthma"),
+        request_id(reqs[2]): Answer("", "error", "inspect: boom"),
+    }
     got = sample_sync(ReplayBackend(answers, model_id="m", source="log.eval"), reqs, store=None)
     assert [r.ok for r in got] == [True, False, False]
     assert got[0].text == "asthma" and got[0].backend == "inspect" and got[0].endpoint == "log.eval"
@@ -97,7 +103,7 @@ def test_request_ids_separate_what_a_store_separates() -> None:
 
 
 def _other_log(tmp_path: Path) -> Path:
-    model = get_model("mockllm/model", custom_outputs=[ModelOutput.from_content("m", "hello")])
+    model = get_model("mockllm/model", custom_outputs=[output("hello")])
     task = Task(dataset=[Sample(input="hi")], solver=generate())
     logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
     return Path(logs[0].location)

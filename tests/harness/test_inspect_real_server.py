@@ -78,7 +78,16 @@ def test_inspect_eval_census_on_the_server_and_read_back(server: LlamaServer, tm
         pytest.skip("run `knowsum kb install doid`")
     inspect = Path(sys.executable).with_name("inspect")
     logs = tmp_path / "logs"
-    args = ["-T", "task=diseases", "-T", "queries=8", "--model", INSPECT_MODEL, "--model-base-url", server.base_url]
+    args = [
+        "-T",
+        "task=diseases",
+        "-T",
+        "queries=8",
+        "--model",
+        INSPECT_MODEL,
+        "--model-base-url",
+        server.base_url,
+    ]
     cmd = [str(inspect), "eval", "knowsum/census", *args, "--log-dir", str(logs), "--display", "plain"]
     env = {**os.environ, "LLAMA_API_KEY": "none"}
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, env=env)

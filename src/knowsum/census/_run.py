@@ -35,15 +35,13 @@ import numpy as np
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
-from knowsum.census._tasks import Task, resolve_task
+from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.models import (
     Backend,
-    GenerationParams,
     Response,
     ResponseStore,
     UsageMeter,
-    make_requests,
     sample_sync,
 )
 from knowsum.records import REPORT_NAME, FileBody, Run, claim_run_dir, default_run_dir, write_run_dir
@@ -272,9 +270,6 @@ def run_census(
     elif plan.config != config:
         raise ValueError("run_census: the plan was prepared for another configuration")
     task, verifier = plan.task, plan.verifier
-    params = GenerationParams(
-        temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
-    )
     identity = census_identity(config, task, backend.model_id)
     out_dir = claim_run_dir(
         out or default_out(config, backend.model_id), "census", identity, overwrite=overwrite
@@ -282,7 +277,7 @@ def run_census(
     meter = UsageMeter(backend, store)
 
     def draw(start: int, n: int) -> list[Response]:
-        reqs = make_requests([task.prompt], params, n=n, start=start)
+        reqs = census_requests(config, task, start=start, n=n)
         return sample_sync(
             meter.backend, reqs, store=store, progress=progress, description=f"census {config.task}"
         )

@@ -55,8 +55,8 @@ def score(
     if inspect_log is not None:
         if items is not None:
             raise click.UsageError("give ITEMS or --inspect-log, not both")
-        done = from_inspect_log("census", inspect_log, kw.get("out"), overwrite)
-        print_run(cast(CensusRun, done), markdown=markdown, as_json=as_json)
+        read = from_inspect_log("census", inspect_log, kw.get("out"), overwrite)
+        print_run(cast(CensusRun, read), markdown=markdown, as_json=as_json)
         return
     if items is None:
         raise click.UsageError("give ITEMS (a per-query items file) or --inspect-log LOG")

@@ -172,12 +172,15 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 
 
 @genebench.command("score")
-@click.option("--questions", "questions_path", type=FILE, help="Question file (JSONL). Required (or --inspect-log).")
+@click.option(
+    "--questions", "questions_path", type=FILE, help="Question file (JSONL). Required (or --inspect-log)."
+)
 @click.option(
     "--predictions",
     "predictions_path",
     type=FILE,
-    help="JSONL of {question_index, flag?, permutation?, response, finish_reason?}. Required (or --inspect-log).",
+    help="JSONL of {question_index, flag?, permutation?, response, finish_reason?}. "
+    "Required (or --inspect-log).",
 )
 @click.option(
     "--allow-missing",
@@ -192,7 +195,11 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 @inspect_log_option("genebench")
 @json_option
 def score_cmd(
-    questions_path: Path | None, predictions_path: Path | None, inspect_log: Path | None, as_json: bool, **kw: Any
+    questions_path: Path | None,
+    predictions_path: Path | None,
+    inspect_log: Path | None,
+    as_json: bool,
+    **kw: Any,
 ) -> None:
     """Score answers produced elsewhere (no model call) with every genebench metric, written as a run
     directory (result.json, predictions.jsonl, questions.jsonl, plots/, report.html).
@@ -202,8 +209,13 @@ def score_cmd(
     (in every rotation, if any prediction gives a rotation other than 0); with --allow-missing the
     unanswered ones are scored as wrong, and the summary says how many.
     """
-    if inspect_log is not None:  # an `inspect eval knowsum/genebench` log: questions and settings from its task
-        show_run(cast(GenebenchRun, from_inspect_log("genebench", inspect_log, kw["out"], kw["overwrite"])), as_json)
+    if (
+        inspect_log is not None
+    ):  # an `inspect eval knowsum/genebench` log: questions and settings from its task
+        show_run(
+            cast(GenebenchRun, from_inspect_log("genebench", inspect_log, kw["out"], kw["overwrite"])),
+            as_json,
+        )
         return
     if questions_path is None or predictions_path is None:
         raise click.UsageError("give --questions and --predictions (or --inspect-log)")

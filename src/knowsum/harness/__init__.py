@@ -14,15 +14,13 @@ a log do). See ``docs/inspect.md``.
 from knowsum.harness._figures import Figures, figures
 from knowsum.harness._logs import LogRun, read_log, replay, run_from_log
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
-from knowsum.harness._spec import INSTRUMENTS, check, make_config, requests_of, run_instrument
+from knowsum.harness._spec import make_config, requests_of, run_instrument
 
 __all__ = [
-    "INSTRUMENTS",
     "Answer",
     "Figures",
     "LogRun",
     "ReplayBackend",
-    "check",
     "figures",
     "make_config",
     "read_log",

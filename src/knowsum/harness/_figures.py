@@ -13,13 +13,16 @@ knowledge types not asked), never re-derived here. A figure the record leaves un
   rank vs accuracy) and its permutation p-value, and per invariance method ``<method>_mean_pi``;
 - genebench (SciHorizon-GENE): ``overall``, the score per knowledge type (Table 2), and the mean over
   every cyclic rotation of the options per question type and perspective (Tables 5-6 cells,
-  ``Q1/loc`` …), with ``format_error_rate``.
+  ``Q1/loc`` …), with ``format_error_rate``;
+- any other instrument (a plug-in): its card rows (``Instrument.measures``), each value with its
+  interval as ``<key>_lower`` / ``<key>_upper``, and the rows' caveats.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from knowsum.instrument import get_instrument
 from knowsum.records import Record
 from knowsum.records.census import CensusResult
 from knowsum.records.genebench import GenebenchResult
@@ -72,7 +75,9 @@ def _recall(r: RecallResult) -> Figures:
     caveats = list(r.warnings)
     pop = s.popularity
     if pop is None:
-        caveats.append("popularity ρ n/a: no popularity buckets (give per_bucket, or a KB with a popularity table)")
+        caveats.append(
+            "popularity ρ n/a: no popularity buckets (give per_bucket, or a KB with a popularity table)"
+        )
     else:
         _put(out, "popularity_rho", pop.bucket_spearman)
         _put(out, "popularity_rho_p", pop.bucket_spearman_p)
@@ -103,6 +108,19 @@ _BY_KIND: dict[type[Record], Callable[[Record], Figures]] = {
 }
 
 
+def _measured(record: Record) -> Figures:
+    out: dict[str, float] = {}
+    caveats: list[str] = []
+    instrument = get_instrument(type(record).KIND)
+    for m in instrument.measures(record, ""):
+        key = m.key.removeprefix(f"{instrument.name}/")
+        _put(out, key, m.value)
+        if m.lower is not None and m.upper is not None:
+            _interval(out, key, (m.lower, m.upper))
+        caveats.extend(c for c in m.caveats if c not in caveats)
+    return out, caveats
+
+
 def figures(record: Record) -> Figures:
     """The named figures of ``record`` and their caveats (module docstring)."""
-    return _BY_KIND[type(record)](record)
+    return _BY_KIND.get(type(record), _measured)(record)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +70,9 @@ def _inspect_log(path: Path) -> Any:
             "reading an inspect log needs inspect_ai: pip install 'knowsum[inspect]'"
         ) from None
     if not path.is_file():
-        raise InputFileError(path, "inspect log not found: give the .eval (or .json) file `inspect eval` wrote")
+        raise InputFileError(
+            path, "inspect log not found: give the .eval (or .json) file `inspect eval` wrote"
+        )
     try:
         return read_eval_log(str(path))
     except Exception as exc:  # inspect's reader raises zip, JSON and validation errors alike
@@ -104,16 +106,20 @@ def read_log(path: str | Path, instrument: str) -> LogRun:
     meta = (log.eval.metadata or {}).get(META_KEY)
     if not isinstance(meta, dict) or "instrument" not in meta:
         raise InputFileError(
-            path, f"the log of task {log.eval.task!r}, not of a knowsum task: run `inspect eval knowsum/{instrument}`"
+            path,
+            f"the log of task {log.eval.task!r}, not of a knowsum task: "
+            f"run `inspect eval knowsum/{instrument}`",
         )
     if meta["instrument"] != instrument:
         raise InputFileError(
             path,
-            f"a knowsum/{meta['instrument']} log: read it with `knowsum {meta['instrument']} score --inspect-log`",
+            f"a knowsum/{meta['instrument']} log: "
+            f"read it with `knowsum {meta['instrument']} score --inspect-log`",
         )
     if log.status != "success":
         raise InputFileError(
-            path, f"the inspect run did not finish (status {log.status}): rerun or retry it (`inspect eval-retry`)"
+            path,
+            f"the inspect run did not finish (status {log.status}): rerun or retry it (`inspect eval-retry`)",
         )
     answers: dict[str, Answer] = {}
     for sample in log.samples or []:
@@ -134,34 +140,33 @@ def replay(
     source: str,
     out: Path | None = None,
     overwrite: bool = False,
-) -> Record:
-    """The record of ``instrument``'s own run on ``answers`` (written to ``out``, or to a temporary
-    folder that is removed).
+) -> Run[Record]:
+    """``instrument``'s own run on ``answers``, written to ``out`` (``None``: a temporary folder,
+    removed before this returns, so only the record is left to read).
 
     The answers go through a temporary response store, never the user's. Called from a running event
     loop (a harness metric), the run goes to a worker thread: knowsum's sampling starts its own loop.
+
+    Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set. BackendError: a request
+        ``answers`` does not answer.
     """
     backend = ReplayBackend(answers, model_id=model, source=source)
 
-    def run() -> Record:
+    def run() -> Run[Record]:
         with tempfile.TemporaryDirectory(prefix="knowsum-replay-") as tmp:
             where = out if out is not None else Path(tmp) / "run"
             with ResponseStore(Path(tmp) / "replay.sqlite") as store:
-                done: Run[Record] = run_instrument(
+                return run_instrument(
                     instrument, config, backend, store=store, out=where, overwrite=overwrite
                 )
-            return done.result
 
-    return _off_loop(run)
-
-
-def _off_loop(fn: Callable[[], Record]) -> Record:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return fn()
+        return run()
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(fn).result()
+        return pool.submit(run).result()
 
 
 def run_from_log(
@@ -180,8 +185,13 @@ def run_from_log(
         lacks replies to some of the task's requests.
     """
     log = read_log(path, instrument)
-    backend = ReplayBackend(log.answers, model_id=log.model, source=str(log.path))
-    with tempfile.TemporaryDirectory(prefix="knowsum-replay-") as tmp:
-        with ResponseStore(Path(tmp) / "replay.sqlite") as store:
-            done = run_instrument(instrument, log.config, backend, store=store, out=out, overwrite=overwrite)
+    done = replay(
+        instrument,
+        log.config,
+        log.answers,
+        model=log.model,
+        source=str(log.path),
+        out=out,
+        overwrite=overwrite,
+    )
     return done, log

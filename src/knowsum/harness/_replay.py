@@ -75,7 +75,9 @@ class ReplayBackend(Backend):
             got = self.answers.get(request_id(req))
             if got is None:
                 out.append(
-                    self.failure(req, f"the inspect log has no answer to this request (sample {req.sample_index})")
+                    self.failure(
+                        req, f"the inspect log has no answer to this request (sample {req.sample_index})"
+                    )
                 )
             elif got.error is not None:
                 out.append(self.failure(req, got.error))

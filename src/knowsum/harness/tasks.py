@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,9 +44,10 @@ from knowsum import __version__
 from knowsum.census import CensusConfig, decode, prepare_census
 from knowsum.errors import KnowsumError
 from knowsum.harness._figures import Figures, figures
-from knowsum.harness._replay import Answer, request_id
 from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
-from knowsum.harness._spec import check, make_config, requests_of
+from knowsum.harness._replay import Answer, request_id
+from knowsum.harness._spec import make_config, requests_of
+from knowsum.instrument import instruments
 from knowsum.models import Request
 
 __all__ = ["census", "genebench", "recall"]
@@ -76,7 +78,9 @@ class _Pool:
             json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
         ).hexdigest()
         if key not in self.done:
-            record = replay(self.instrument, self.config, answers, model="inspect", source="inspect eval")
+            record = replay(
+                self.instrument, self.config, answers, model="inspect", source="inspect eval"
+            ).result
             self.done = {key: figures(record)}  # the last pool only: metrics are asked for it again
         return self.done[key]
 
@@ -192,15 +196,18 @@ def _samples(requests: Sequence[Request]) -> list[Sample]:
 def _task(instrument: str, args: Mapping[str, Any]) -> Task:
     try:
         config = make_config(instrument, args)
-        check(instrument, config)
         requests = requests_of(instrument, config)
         itemize = _census_items(config) if isinstance(config, CensusConfig) else None
     except KnowsumError as exc:
         text = str(exc)
-        raise PrerequisiteError(text if text.startswith("knowsum/") else f"knowsum/{instrument}: {text}") from None
+        raise PrerequisiteError(
+            text if text.startswith("knowsum/") else f"knowsum/{instrument}: {text}"
+        ) from None
     samples = _samples(requests)
     pool = _pool_id(instrument, config)
-    _POOLS[pool] = _Pool(instrument, config, frozenset(str(s.metadata[REQUEST_KEY]) for s in samples if s.metadata))
+    _POOLS[pool] = _Pool(
+        instrument, config, frozenset(str(s.metadata[REQUEST_KEY]) for s in samples if s.metadata)
+    )
     meta = {"instrument": instrument, "config": config.model_dump(mode="json"), "version": __version__}
     return Task(
         dataset=MemoryDataset(samples, name=f"knowsum-{instrument}"),
@@ -209,6 +216,12 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
         metrics=[pooled_figures(pool), pooled_caveats(pool)],
         metadata={META_KEY: meta},
     )
+
+
+def _args(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A task function's arguments: its named ones and the rest (``**kwargs``), flattened."""
+    named = {k: v for k, v in given.items() if k != "kwargs"}
+    return {**named, **given.get("kwargs", {})}
 
 
 @task
@@ -225,6 +238,7 @@ def census(
     n_bootstrap: int | None = None,
     kb: str | None = None,
     prompt_variant: str | None = None,
+    **kwargs: Any,
 ) -> Task:
     """A KnowSum census: how many distinct items of a kind the model knows, seen and unseen.
 
@@ -241,8 +255,9 @@ def census(
         n_bootstrap: Bootstrap resamples of the interval (default 1000).
         kb: Verifier KB of a custom task.
         prompt_variant: full or simple.
+        **kwargs: Any other field of ``CensusConfig`` (``k``, ``level``, ``interval``, ``cutoff``…).
     """
-    return _task("census", locals())
+    return _task("census", _args(locals()))
 
 
 @task
@@ -256,6 +271,7 @@ def recall(
     temperature: float | None = None,
     seed: int | None = None,
     n_perm: int | None = None,
+    **kwargs: Any,
 ) -> Task:
     """Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID.
 
@@ -269,8 +285,9 @@ def recall(
         temperature: Temperature of the main run (paper and default: 0).
         seed: Seed of the selection, permutations and sampling.
         n_perm: Permutations per Spearman test.
+        **kwargs: Any other field of ``RecallConfig``.
     """
-    return _task("recall", locals())
+    return _task("recall", _args(locals()))
 
 
 @task
@@ -284,6 +301,7 @@ def genebench(
     seed: int | None = None,
     lenient: bool | None = None,
     n_perm: int | None = None,
+    **kwargs: Any,
 ) -> Task:
     """SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options.
 
@@ -297,5 +315,33 @@ def genebench(
         seed: Seed of building, sampling and permutation tests.
         lenient: Lenient reply checking (default strict, App. B).
         n_perm: Permutations of the attention Spearman test.
+        **kwargs: Any other field of ``GenebenchConfig``.
     """
-    return _task("genebench", locals())
+    return _task("genebench", _args(locals()))
+
+
+_OWN = ("census", "recall", "genebench")
+
+
+def _plug_in_task(name: str) -> None:
+    """Register ``knowsum/<name>`` for a plug-in instrument: its task arguments are its Config's fields."""
+
+    def make(**kwargs: Any) -> Task:
+        return _task(name, kwargs)
+
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"The {name} instrument (a knowsum plug-in) as an inspect task."
+    task(name=name)(make)
+
+
+def _register_plug_ins() -> None:
+    try:
+        names = [n for n in instruments() if n not in _OWN]
+    except KnowsumError as exc:  # a broken plug-in: knowsum's own tasks stay usable, the reason is shown
+        logging.getLogger(__name__).warning("knowsum: plug-in instruments not registered as tasks: %s", exc)
+        return
+    for name in names:
+        _plug_in_task(name)
+
+
+_register_plug_ins()
