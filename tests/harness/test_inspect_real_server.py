@@ -28,31 +28,19 @@ from knowsum.genebench import load_result as load_genebench
 from knowsum.harness import figures
 from knowsum.harness.tasks import genebench, recall
 from knowsum.kb import installed
-from knowsum.models import default_threads, installed_path, is_installed, model_spec
 from knowsum.recall import load_result as load_recall
 from knowsum.records import Record
-from tests.models._llama_server import ALIAS, LlamaServer
+from tests.models._llama_server import ALIAS, LlamaServer, serve_test_model
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.realdata, pytest.mark.slow]
 
-MODEL = "smollm2-135m-instruct"
 INSPECT_MODEL = f"openai-api/llama/{ALIAS}"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
     """llama-cpp-python's server on 127.0.0.1 with the test model, for this module's tests."""
-    pytest.importorskip("llama_cpp.server.app", reason="needs pip install -e '.[server]' (make test does)")
-    spec = model_spec(MODEL)
-    if not is_installed(spec):
-        pytest.skip(f"run `knowsum models install {MODEL}`")
-    log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    srv = LlamaServer(installed_path(MODEL), log, n_ctx=spec.n_ctx, n_threads=default_threads())
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serve_test_model(tmp_path_factory)
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
