@@ -93,7 +93,9 @@ def _profile(model: str, seen: float, total: float) -> ProfileResult:
     plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
                        completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
                        cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
-    return ProfileResult(model=model, budget="b", plan=plan, census=InstrumentProfile(measures=measures))
+    return ProfileResult(
+        model=model, budget="b", plan=plan, instruments={"census": InstrumentProfile(measures=measures)}
+    )
 
 
 def test_compare_marks_where_n_seen_and_n_total_rank_differently() -> None:
@@ -110,7 +112,7 @@ def test_compare_opens_each_instrument_and_ranks_only_the_census() -> None:
     a, b = _profile("a", seen=100, total=150), _profile("b", seen=80, total=400)
     acc = Measure(key="recall/go/accuracy", instrument="recall", label="go accuracy", value=0.1, percent=True,
                   method="m", run="r")  # fmt: skip
-    b = b.model_copy(update={"recall": InstrumentProfile(measures=[acc])})
+    b = b.model_copy(update={"instruments": {**b.instruments, "recall": InstrumentProfile(measures=[acc])}})
     _, rows = compare_table([a, b])
     assert [r[0] for r in rows] == ["census:", "N_seen", "N_tot", "recall:", "go accuracy"]
     go = rows[-1]

@@ -23,7 +23,7 @@ from knowsum.errors import ConfigError
 if TYPE_CHECKING:
     from knowsum.kb import Ontology
 
-__all__ = ["CensusTask", "plugin_tasks"]
+__all__ = ["CensusTask", "TaskInfo", "plugin_tasks", "task_catalogue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,44 @@ class CensusTask:
     decoder: Literal["lines", "comma", "whole"] = "lines"
     tokens_per_answer: int = 14
     name_words: tuple[str, ...] = ()
+
+
+BUILTIN_DESCRIPTIONS = {
+    "diseases": "human diseases, verified against the Disease Ontology (KnowSum §4.1)",
+    "theorems": "mathematical theorems, verified against the theorem list (KnowSum §4.1)",
+    "ontology:KB": "the terms of any installed ontology (knowsum kb list)",
+    "diversity": "open-ended LLM applications, clustered by sentence embeddings (KnowSum §4.3)",
+    "diversity:dream-jobs": "open-ended dream jobs, clustered by sentence embeddings",
+    "custom": "a prompt, decoder and KB of one's own, from a census TOML (docs/census.md)",
+}
+"""One line per built-in task (``knowsum census tasks``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInfo:
+    """A census task as ``knowsum census tasks`` lists it: name, the package it comes from, what it counts."""
+
+    name: str
+    package: str
+    version: str
+    description: str
+
+
+def task_catalogue() -> list[TaskInfo]:
+    """Every census task: the built-in ones, then each installed package's.
+
+    Raises:
+        ConfigError: a plug-in does not load or is not a :class:`CensusTask`.
+    """
+    from knowsum import __version__
+    from knowsum.census._tasks import BUILTIN_TASKS
+    from knowsum.instrument import CENSUS_TASKS, installed
+
+    out = [TaskInfo(t, "knowsum", __version__, BUILTIN_DESCRIPTIONS.get(t, "")) for t in BUILTIN_TASKS]
+    tasks = plugin_tasks()
+    return out + [
+        TaskInfo(i.name, i.package, i.version, tasks[i.name].description) for i in installed(CENSUS_TASKS)
+    ]
 
 
 def plugin_tasks() -> dict[str, CensusTask]:

@@ -1,4 +1,4 @@
-"""``knowsum census run|compare`` (with score, sensitivity, sweep): the KnowSum census, command line."""
+"""``knowsum census run|compare|score|sensitivity|sweep|tasks``: the KnowSum census, command line."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from knowsum.cli._options import (
     out_option,
     overwrite_option,
 )
+from knowsum.cli.instruments import tasks
 from knowsum.report import save
 from knowsum.report.census import (
     compare_data,
@@ -43,6 +44,7 @@ def census() -> None:
 
     \b
     Examples:
+      knowsum census tasks
       knowsum census run diseases --model smollm2-135m-instruct --queries 20
       knowsum census run theorems --criterion strict --until-new-rate 0.5
       knowsum census run diseases --until-coverage 0.9 --queries 500
@@ -61,6 +63,7 @@ census.add_command(score)
 census.add_command(overlap)
 census.add_command(sensitivity)
 census.add_command(sweep)
+census.add_command(tasks)
 
 
 @census.command("run")
