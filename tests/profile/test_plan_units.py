@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,20 @@ def test_compare_opens_each_instrument_and_ranks_only_the_census() -> None:
     assert [r[0] for r in rows] == ["census:", "N_seen", "N_tot", "recall:", "go accuracy"]
     go = rows[-1]
     assert go[1:] == ["", "10.0%", ""]  # a has no recall; no rank change column for a non-census row
+
+
+def test_a_version_1_profile_still_loads_with_its_parts_under_instruments(tmp_path: Path) -> None:
+    from knowsum.profile import load_profile
+
+    v2 = _profile("a", seen=100, total=150).model_dump(mode="json")
+    v1 = {k: v for k, v in v2.items() if k != "instruments"}
+    v1 |= {
+        "version": 1,
+        "census": {"runs": {"census-x": "census-x"}, "measures": v2["instruments"]["census"]["measures"]},
+    }
+    (tmp_path / "profile.json").write_text(json.dumps(v1), encoding="utf-8")
+    r = load_profile(tmp_path)
+    assert r.version == 2 and list(r.instruments) == ["census"]
+    assert r.instruments["census"].title == "Census — how many items would it name? (KnowSum)"
+    assert r.instruments["census"].runs == {"census-x": "census-x"}
+    assert [m.key for m in r.measures()] == [m.key for m in _profile("a", 100, 150).measures()]

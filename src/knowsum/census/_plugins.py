@@ -6,9 +6,9 @@ item and names its cluster (an :class:`knowsum.kb.Ontology`, built in memory or 
 strict criterion's name words. A package registers one in its ``pyproject.toml``::
 
     [project.entry-points."knowsum.census_tasks"]
-    elements = "knowsum_elements:ELEMENTS"
+    compounds = "knowsum_chem:COMPOUNDS"
 
-Then ``knowsum census run elements``, a budget's ``[census] tasks = ["elements"]`` and
+Then ``knowsum census run compounds``, a budget's ``[census] tasks = ["compounds"]`` and
 ``knowsum census tasks`` know it; knowsum's own files do not change (``docs/plugins.md``).
 """
 

@@ -5,7 +5,7 @@ Two entry-point groups, each entry's value an object (``"package.module:OBJECT"`
     [project.entry-points."knowsum.instruments"]     # an Instrument instance
     census = "knowsum.census:INSTRUMENT"
     [project.entry-points."knowsum.census_tasks"]    # a knowsum.census.CensusTask
-    elements = "knowsum_elements:ELEMENTS"
+    compounds = "knowsum_chem:COMPOUNDS"
 
 knowsum registers its own three instruments the same way (its ``pyproject.toml``), so the code that
 composes instruments treats a plug-in and a built-in alike. The entry's name must be the object's
@@ -46,9 +46,9 @@ class Installed:
     Attributes:
         name: The entry point's name (the instrument's or task's name).
         obj: The loaded object.
-        package: The distribution that registers it (``knowsum``, ``knowsum-elements``).
+        package: The distribution that registers it (``knowsum``, ``knowsum-chem``).
         version: That distribution's version.
-        target: The entry point's value (``knowsum_elements:ELEMENTS``).
+        target: The entry point's value (``knowsum_chem:COMPOUNDS``).
     """
 
     name: str
