@@ -113,3 +113,4 @@ def test_knowsum_instruments_lists_each_with_its_package(capsys: pytest.CaptureF
     assert main(["instruments"]) == 0
     text = capsys.readouterr().out
     assert "Bombieri et al." in text and "knowsum" in text.splitlines()[2]
+    assert listed[0]["description"] == get_instrument("census").title

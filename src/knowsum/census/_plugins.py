@@ -18,8 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from knowsum.errors import ConfigError
-
 if TYPE_CHECKING:
     from knowsum.kb import Ontology
 
@@ -96,14 +94,6 @@ def plugin_tasks() -> dict[str, CensusTask]:
     Raises:
         ConfigError: an entry does not load or is not a :class:`CensusTask`.
     """
-    from knowsum.instrument import CENSUS_TASKS, installed
+    from knowsum.instrument import CENSUS_TASKS, plugins
 
-    out: dict[str, CensusTask] = {}
-    for item in installed(CENSUS_TASKS):
-        if not isinstance(item.obj, CensusTask):
-            raise ConfigError(
-                f"plug-in {item.name!r} ({CENSUS_TASKS}, package {item.package}: {item.target}) is not a "
-                "knowsum.census.CensusTask"
-            )
-        out[item.name] = item.obj
-    return out
+    return plugins(CENSUS_TASKS, CensusTask, "knowsum.census.CensusTask")

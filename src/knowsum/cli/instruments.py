@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import click
 
 from knowsum.census import task_catalogue
@@ -10,6 +12,15 @@ from knowsum.instrument import INSTRUMENTS, installed, instruments
 from knowsum.report import text_table
 
 __all__ = ["instruments_command", "tasks"]
+
+
+def _listing(key: str, what: str, rows: Sequence[tuple[str, str, str, str]], as_json: bool) -> None:
+    """One table (name, package, version, ``what``), or ``{key: [{…}, …]}`` with ``--json``."""
+    if as_json:
+        fields = ("name", "package", "version", "description")
+        echo_json({key: [dict(zip(fields, r, strict=True)) for r in rows]})
+    else:
+        click.echo(text_table([key.removesuffix("s"), "package", "version", what], rows))
 
 
 @click.command("instruments")
@@ -25,16 +36,7 @@ def instruments_command(as_json: bool) -> None:
     """
     every = instruments()
     rows = [(i.name, i.package, i.version, every[i.name].title) for i in installed(INSTRUMENTS)]
-    if as_json:
-        echo_json(
-            {
-                "instruments": [
-                    dict(zip(("name", "package", "version", "title"), r, strict=True)) for r in rows
-                ]
-            }
-        )
-        return
-    click.echo(text_table(["instrument", "package", "version", "what it measures"], rows))
+    _listing("instruments", "what it measures", rows, as_json)
 
 
 @click.command("tasks")
@@ -49,13 +51,4 @@ def tasks(as_json: bool) -> None:
       knowsum census tasks --json
     """
     rows = [(t.name, t.package, t.version, t.description) for t in task_catalogue()]
-    if as_json:
-        echo_json(
-            {
-                "tasks": [
-                    dict(zip(("name", "package", "version", "description"), r, strict=True)) for r in rows
-                ]
-            }
-        )
-        return
-    click.echo(text_table(["task", "package", "version", "what it counts"], rows))
+    _listing("tasks", "what it counts", rows, as_json)
