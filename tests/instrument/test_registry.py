@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
@@ -114,3 +115,37 @@ def test_knowsum_instruments_lists_each_with_its_package(capsys: pytest.CaptureF
     text = capsys.readouterr().out
     assert "Bombieri et al." in text and "knowsum" in text.splitlines()[2]
     assert listed[0]["description"] == get_instrument("census").title
+
+
+def test_a_plugin_instrument_runs_through_a_whole_profile_untouched(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A budget names the plug-in's table; plan, run, card, page and compare take it like the others."""
+    from knowsum.models import MockBackend, ResponseStore
+    from knowsum.profile import load_budget, load_profile, plan_profile, run_profile
+    from knowsum.report.profile import compare_table
+
+    real = entry_points(group=INSTRUMENTS)
+    yes = EntryPoint("yes", "tests.instrument._yes:INSTRUMENT", INSTRUMENTS)
+
+    def patched(group: str) -> list[EntryPoint]:
+        return [*real, yes] if group == INSTRUMENTS else list(entry_points(group=group))
+
+    monkeypatch.setattr("knowsum.instrument._registry.entry_points", patched)
+    assert list(instruments())[-1] == "yes"
+    plan_file = tmp_path / "yes.toml"
+    plan_file.write_text('description = "a plug-in only"\n[yes]\nqueries = 3\n', encoding="utf-8")
+    backend = MockBackend(lambda r: "Yes." if r.sample_index % 3 else "No.")
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        plan = plan_profile(load_budget(plan=plan_file), backend, store=store)
+        assert plan.summary.requests == 3 and list(plan.summary.instruments) == ["yes"]
+        run = run_profile(plan, backend, store=store, out=tmp_path / "out", progress=False)
+    r = load_profile(run.out_dir)
+    assert list(r.instruments) == ["yes"] and r.instruments["yes"].title == "Yes — does it agree? (a plug-in)"
+    share = r.measures()[0]
+    assert share.key == "yes/share" and share.value == pytest.approx(2 / 3)
+    assert share.lower is not None and share.lower < 2 / 3 < (share.upper or 0)
+    html = run.report.read_text(encoding="utf-8")
+    assert "Yes — does it agree? (a plug-in)" in html and 'href="yes/report.html"' in html
+    _, rows = compare_table([r, r])
+    assert rows[0][0] == "share of yes" and rows[0][1] == rows[0][2]
