@@ -90,14 +90,19 @@ def run(
     Responses are kept in the response store: rerunning the same command resumes an interrupted run
     and asks the model only for what is missing. Writes result.json, items.jsonl, plots/ and
     report.html into the run directory.
-    """  # fmt: skip
+    """
     cfg, model, settings = census_settings(task, config_path, kw, "census run")
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_census(
-            cfg, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True), plan=plan,
+            cfg,
+            backend,
+            store=store,
+            out=settings.out,
+            echo=lambda m: click.echo(m, err=True),
+            plan=plan,
             overwrite=overwrite,
-        )  # fmt: skip
+        )
     print_run(done, markdown=markdown, as_json=as_json)
 
 
@@ -162,10 +167,13 @@ def compare(
         page = write_census_compare(html_path, comparison.rows, [str(p) for p in comparison.reports], extra)
     if as_json:
         echo_json(
-            {"rows": compare_data(comparison.rows), "page": page and str(page),
-             "figure": figure_path and str(figure_path),
-             **({} if ranked is None else {"at_coverage": coverage_data(ranked)})}
-        )  # fmt: skip
+            {
+                "rows": compare_data(comparison.rows),
+                "page": page and str(page),
+                "figure": figure_path and str(figure_path),
+                **({} if ranked is None else {"at_coverage": coverage_data(ranked)}),
+            }
+        )
     else:
         click.echo(compare_table(comparison.rows, markdown=markdown))
         if ranked is not None:
