@@ -96,13 +96,9 @@ def _chao(data: Abundance | Incidence, level: float) -> ChaoEstimate:
         name, method = CHAO_METHODS["abundance"]
         est = chao1_bc(data, conf=level)
     return ChaoEstimate(
-        name=name,
-        method=method,
-        estimate=est.estimate,
-        std_error=est.std_error,
-        interval=est.interval,
+        name=name, method=method, estimate=est.estimate, std_error=est.std_error, interval=est.interval,
         level=level,
-    )
+    )  # fmt: skip
 
 
 def _hill(
@@ -131,15 +127,9 @@ def _hill(
             qs = ", ".join(f"q={h.q[i]}" for i in flat)
             notes.append(f"Hill numbers {qs}: no interval, every bootstrap replicate gave the same value")
     return HillEstimate(
-        q=list(h.q),
-        observed=[float(x) for x in h.observed],
-        estimated=estimated,
-        lower=lower,
-        upper=upper,
-        n_bootstrap=h.n_bootstrap,
-        level=level,
-        method=HILL_METHOD,
-    ), notes
+        q=list(h.q), observed=[float(x) for x in h.observed], estimated=estimated,
+        lower=lower, upper=upper, n_bootstrap=h.n_bootstrap, level=level, method=HILL_METHOD,
+    ), notes  # fmt: skip
 
 
 TINY = 20
@@ -164,11 +154,8 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
     kind: DataKind = "incidence" if isinstance(data, Incidence) else "abundance"
     if data.size < TINY:
         unit = ("response" if kind == "incidence" else "observation") + ("" if data.size == 1 else "s")
-        notes.insert(
-            0,
-            f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
-            f"(fewer than {TINY}) say little; collect more",
-        )
+        notes.insert(0, f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
+                        f"(fewer than {TINY}) say little; collect more")  # fmt: skip
     return RichnessInfo(
         data=kind,
         size=data.size,

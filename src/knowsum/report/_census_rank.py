@@ -92,19 +92,11 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
         published = isinstance(r, PublishedRow)
         iv = None if isinstance(r, PublishedRow) or r.interval_total is None else r.interval_total
         out.append(
-            {
-                "model": row_label(r),
-                "task": r.task,
-                "criterion": r.criterion,
-                "published": published,
-                "n_seen": r.n_seen,
-                "n_total": num(r.n_total),
-                "skr": num(r.skr),
-                "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
-                "rank_seen": a,
-                "rank_total": b,
-            }
-        )
+            {"model": row_label(r), "task": r.task, "criterion": r.criterion, "published": published,
+             "n_seen": r.n_seen, "n_total": num(r.n_total), "skr": num(r.skr),
+             "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
+             "rank_seen": a, "rank_total": b}
+        )  # fmt: skip
     return out
 
 
@@ -122,9 +114,8 @@ def compare_html(
     fig = p.grouped_bars(
         labels,
         {"N_seen": [r.n_seen for r in rows], "N_tot (est.)": [r.n_total or 0.0 for r in rows]},
-        title="Seen vs estimated total",
-        ylabel="items",
-    )
+        title="Seen vs estimated total", ylabel="items",
+    )  # fmt: skip
     parts = [
         h.section(
             "Ranking",
@@ -171,15 +162,8 @@ def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = 
             below.append(0.0)
             above.append(0.0)
     ax.bar([x - 0.2 for x in xs], [seen[i] for i in order], width=0.4, color=p.PALETTE[0], label="N_seen")
-    ax.bar(
-        [x + 0.2 for x in xs],
-        [total[i] for i in order],
-        width=0.4,
-        color=p.PALETTE[1],
-        yerr=[below, above],
-        capsize=4,
-        label="N_tot (estimated)",
-    )
+    ax.bar([x + 0.2 for x in xs], [total[i] for i in order], width=0.4, color=p.PALETTE[1],
+           yerr=[below, above], capsize=4, label="N_tot (estimated)")  # fmt: skip
     ax.set_xticks(list(xs), [names[i] for i in order], rotation=20, ha="right")
     ax.set_ylabel("distinct items")
     ax.set_title("Seen vs estimated total")
@@ -189,15 +173,8 @@ def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = 
     for i, name in enumerate(names):
         colour = p.PALETTE[i % len(p.PALETTE)]
         ax2.plot([0, 1], [rank_seen[i], rank_total[i]], marker="o", color=colour, lw=2)
-        ax2.annotate(
-            name,
-            (1, rank_total[i]),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=8,
-            color=colour,
-        )
+        ax2.annotate(name, (1, rank_total[i]), xytext=(6, 0), textcoords="offset points", va="center",
+                     fontsize=8, color=colour)  # fmt: skip
     ax2.set_xticks([0, 1], ["rank by N_seen", "rank by N_tot"])
     ax2.set_xlim(-0.2, 1.9)
     ax2.set_ylim(len(names) + 0.5, 0.5)
