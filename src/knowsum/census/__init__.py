@@ -31,7 +31,7 @@ from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettin
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
-from knowsum.census._plugins import CensusTask, plugin_tasks
+from knowsum.census._plugins import CensusTask, TaskInfo, plugin_tasks, task_catalogue
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
 from knowsum.census._run import (
@@ -99,6 +99,7 @@ __all__ = [
     "SweepCell",
     "SweepOutcome",
     "Task",
+    "TaskInfo",
     "TopItem",
     "Verdict",
     "Verifier",
@@ -128,5 +129,6 @@ __all__ = [
     "sensitivity",
     "sweep_cells",
     "sweep_configs",
+    "task_catalogue",
     "write_run",
 ]

@@ -129,13 +129,20 @@ def equal_coverage(
         cb = re.coverage_based
         rows.append(
             CoverageRank(
-                model=r.model, task=r.task, data=re.datatype, size=data.size,
-                coverage=sample_coverage(data).coverage, coverage_double=c2,
-                n_total=r.n_total, t=r.t, at_size=float(cb.size[0]), method=cb.method[0],
+                model=r.model,
+                task=r.task,
+                data=re.datatype,
+                size=data.size,
+                coverage=sample_coverage(data).coverage,
+                coverage_double=c2,
+                n_total=r.n_total,
+                t=r.t,
+                at_size=float(cb.size[0]),
+                method=cb.method[0],
                 beyond_double=bool(cb.size[0] > 2 * data.size * (1 + 1e-9)),
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
             )
-        )  # fmt: skip
+        )
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

@@ -7,18 +7,17 @@ Table 1 values of the same task and criterion.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from knowsum.census._config import CensusConfig
 from knowsum.census._published import PUBLISHED
-from knowsum.census._run import CensusRun, run_census
+from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
 from knowsum.errors import KnowsumError
 from knowsum.instrument import Instrument, KBs, PublishedValue, Step, release_caveat
-from knowsum.models import Backend, Request, ResponseStore
+from knowsum.models import Request
 from knowsum.records.census import CensusResult
 from knowsum.records.profile import Measure
 
@@ -87,6 +86,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     Config = CensusConfig
     Record = CensusResult
     Budget = CensusBudget
+    entry = staticmethod(run_census)
     published = tuple(
         PublishedValue(r.model, "KnowSum", "Table 1", f"{r.task}/{r.criterion}/{what}", float(value))
         for r in PUBLISHED
@@ -96,19 +96,6 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     def requests(self, config: CensusConfig, kbs: KBs) -> list[Request]:
         """The ``queries`` draws of the task's prompt (no KB needed to build them)."""
         return census_requests(config, resolve_task(config))
-
-    def run(
-        self,
-        config: CensusConfig,
-        backend: Backend,
-        *,
-        store: ResponseStore,
-        out: Path | None = None,
-        progress: bool | None = None,
-        overwrite: bool = False,
-    ) -> CensusRun:
-        """:func:`knowsum.census.run_census`."""
-        return run_census(config, backend, store=store, out=out, progress=progress, overwrite=overwrite)
 
     def recorded(self, record: CensusResult) -> dict[str, Any]:
         """The census stores its configuration as ``parameters``."""

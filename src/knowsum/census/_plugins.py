@@ -6,9 +6,9 @@ item and names its cluster (an :class:`knowsum.kb.Ontology`, built in memory or 
 strict criterion's name words. A package registers one in its ``pyproject.toml``::
 
     [project.entry-points."knowsum.census_tasks"]
-    elements = "knowsum_elements:ELEMENTS"
+    compounds = "knowsum_chem:COMPOUNDS"
 
-Then ``knowsum census run elements``, a budget's ``[census] tasks = ["elements"]`` and
+Then ``knowsum census run compounds``, a budget's ``[census] tasks = ["compounds"]`` and
 ``knowsum census tasks`` know it; knowsum's own files do not change (``docs/plugins.md``).
 """
 
@@ -18,12 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from knowsum.errors import ConfigError
-
 if TYPE_CHECKING:
     from knowsum.kb import Ontology
 
-__all__ = ["CensusTask", "plugin_tasks"]
+__all__ = ["CensusTask", "TaskInfo", "plugin_tasks", "task_catalogue"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,20 +50,50 @@ class CensusTask:
     name_words: tuple[str, ...] = ()
 
 
+BUILTIN_DESCRIPTIONS = {
+    "diseases": "human diseases, verified against the Disease Ontology (KnowSum §4.1)",
+    "theorems": "mathematical theorems, verified against the theorem list (KnowSum §4.1)",
+    "ontology:KB": "the terms of any installed ontology (knowsum kb list)",
+    "diversity": "open-ended LLM applications, clustered by sentence embeddings (KnowSum §4.3)",
+    "diversity:dream-jobs": "open-ended dream jobs, clustered by sentence embeddings",
+    "custom": "a prompt, decoder and KB of one's own, from a census TOML (docs/census.md)",
+}
+"""One line per built-in task (``knowsum census tasks``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInfo:
+    """A census task as ``knowsum census tasks`` lists it: name, the package it comes from, what it counts."""
+
+    name: str
+    package: str
+    version: str
+    description: str
+
+
+def task_catalogue() -> list[TaskInfo]:
+    """Every census task: the built-in ones, then each installed package's.
+
+    Raises:
+        ConfigError: a plug-in does not load or is not a :class:`CensusTask`.
+    """
+    from knowsum import __version__
+    from knowsum.census._tasks import BUILTIN_TASKS
+    from knowsum.instrument import CENSUS_TASKS, installed
+
+    out = [TaskInfo(t, "knowsum", __version__, BUILTIN_DESCRIPTIONS.get(t, "")) for t in BUILTIN_TASKS]
+    tasks = plugin_tasks()
+    return out + [
+        TaskInfo(i.name, i.package, i.version, tasks[i.name].description) for i in installed(CENSUS_TASKS)
+    ]
+
+
 def plugin_tasks() -> dict[str, CensusTask]:
     """The census tasks installed packages register, by name.
 
     Raises:
         ConfigError: an entry does not load or is not a :class:`CensusTask`.
     """
-    from knowsum.instrument import CENSUS_TASKS, installed
+    from knowsum.instrument import CENSUS_TASKS, plugins
 
-    out: dict[str, CensusTask] = {}
-    for item in installed(CENSUS_TASKS):
-        if not isinstance(item.obj, CensusTask):
-            raise ConfigError(
-                f"plug-in {item.name!r} ({CENSUS_TASKS}, package {item.package}: {item.target}) is not a "
-                "knowsum.census.CensusTask"
-            )
-        out[item.name] = item.obj
-    return out
+    return plugins(CENSUS_TASKS, CensusTask, "knowsum.census.CensusTask")

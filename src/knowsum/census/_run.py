@@ -111,10 +111,19 @@ def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, s
     directory holding a census with another identity is not written over
     (:func:`knowsum.records.claim_run_dir`)."""
     return CensusResult.identity_of(
-        task.name, model, criterion=config.criterion, count=config.count, prompt=task.prompt,
-        answers=task.answers, temperature=config.temperature, top_p=config.top_p,
-        max_tokens=task.max_tokens, seed=config.seed, kb=config.kb, cutoff=config.cutoff,
-    )  # fmt: skip
+        task.name,
+        model,
+        criterion=config.criterion,
+        count=config.count,
+        prompt=task.prompt,
+        answers=task.answers,
+        temperature=config.temperature,
+        top_p=config.top_p,
+        max_tokens=task.max_tokens,
+        seed=config.seed,
+        kb=config.kb,
+        cutoff=config.cutoff,
+    )
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
@@ -222,15 +231,23 @@ def _adaptive(
             sign = ">=" if by_coverage else "<"
             msg = f"stopped after {done} queries: {what} {value:.3g} {sign} {threshold:g}"
             return responses, StopInfo(
-                reason="coverage" if by_coverage else "rate", rule="coverage" if by_coverage else "new-rate",
-                queries=done, threshold=threshold, history=history, message=msg,
-            )  # fmt: skip
+                reason="coverage" if by_coverage else "rate",
+                rule="coverage" if by_coverage else "new-rate",
+                queries=done,
+                threshold=threshold,
+                history=history,
+                message=msg,
+            )
     goal = "the sample coverage reached" if by_coverage else "the new-item rate fell below"
     msg = f"reached the maximum of {done} queries before {goal} {threshold:g}"
     return responses, StopInfo(
-        reason="max-queries", rule="coverage" if by_coverage else "new-rate", queries=done,
-        threshold=threshold, history=history, message=msg,
-    )  # fmt: skip
+        reason="max-queries",
+        rule="coverage" if by_coverage else "new-rate",
+        queries=done,
+        threshold=threshold,
+        history=history,
+        message=msg,
+    )
 
 
 def run_census(

@@ -15,12 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.errors import ConfigError
 from knowsum.genebench._config import GenebenchConfig
-from knowsum.genebench._outputs import GenebenchRun
 from knowsum.genebench._published import PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
 from knowsum.instrument import Instrument, KBs, PublishedValue, Step, release_caveat, wilson
-from knowsum.models import Backend, Request, ResponseStore
+from knowsum.models import Request
 from knowsum.records.genebench import GenebenchResult
 from knowsum.records.profile import Measure
 
@@ -69,6 +68,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     Config = GenebenchConfig
     Record = GenebenchResult
     Budget = GenebenchBudget
+    entry = staticmethod(run_genebench)
     published = _published()
 
     def requests(self, config: GenebenchConfig, kbs: KBs) -> list[Request]:
@@ -78,19 +78,6 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
         else:
             questions = build_from_kb(config)[0]
         return genebench_requests(config, questions)
-
-    def run(
-        self,
-        config: GenebenchConfig,
-        backend: Backend,
-        *,
-        store: ResponseStore,
-        out: Path | None = None,
-        progress: bool | None = None,
-        overwrite: bool = False,
-    ) -> GenebenchRun:
-        """:func:`knowsum.genebench.run_genebench`."""
-        return run_genebench(config, backend, store=store, out=out, progress=progress, overwrite=overwrite)
 
     def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
         """The table, its user files resolved against the plan file's folder, each checked.
@@ -117,16 +104,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     def steps(self, table: BaseModel) -> list[Step]:
         """One run: ``genebench-balanced``, or ``genebench-paper`` at the paper's size."""
         assert isinstance(table, GenebenchBudget)
-        cfg = GenebenchConfig(
-            per_type=table.per_type,
-            paper_size=table.paper_size,
-            permutations=table.permutations,
-            n_perm=table.n_perm,
-            seed=table.seed,
-            expression=table.expression,
-            summaries=table.summaries,
-            abstracts=table.abstracts,
-        )
+        cfg = GenebenchConfig(**dict(table))  # the table's keys are the config's
         name = "genebench-paper" if table.paper_size else "genebench-balanced"
         return [Step(self.name, name, cfg, name.replace("-", " "))]
 

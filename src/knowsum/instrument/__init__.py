@@ -23,6 +23,7 @@ from knowsum.instrument._registry import (
     get_instrument,
     installed,
     instruments,
+    plugins,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "get_instrument",
     "installed",
     "instruments",
+    "plugins",
     "release_caveat",
     "wilson",
 ]

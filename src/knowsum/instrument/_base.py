@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -117,8 +117,8 @@ class KBs:
 class Instrument(ABC, Generic[C, R]):
     """One instrument as the profile and the command line see it (module docstring).
 
-    Subclasses set the class attributes and implement :meth:`requests`, :meth:`run`,
-    :meth:`measures` and :meth:`steps`; the rest has defaults.
+    Subclasses set the class attributes (``entry`` among them: the run function) and implement
+    :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults.
     """
 
     name: ClassVar[str]
@@ -144,7 +144,10 @@ class Instrument(ABC, Generic[C, R]):
             KBNotInstalledError: a knowledge base it needs. ConfigError: a setting it refuses.
         """
 
-    @abstractmethod
+    entry: Callable[..., Run[R]]
+    """The instrument's run function, ``entry(config, backend, *, store, out, progress, overwrite)``
+    (``run_census``…); :meth:`run` calls it. Set it with ``staticmethod(run_x)``, or override :meth:`run`."""
+
     def run(
         self,
         config: C,
@@ -155,7 +158,9 @@ class Instrument(ABC, Generic[C, R]):
         progress: bool | None = None,
         overwrite: bool = False,
     ) -> Run[R]:
-        """Run ``config`` on ``backend`` through ``store``; write the run directory ``out``."""
+        """Run ``config`` on ``backend`` through ``store`` and write the run directory ``out`` (default:
+        ``<name>-runs/…``); ``overwrite`` empties an ``out`` that holds another run first."""
+        return self.entry(config, backend, store=store, out=out, progress=progress, overwrite=overwrite)
 
     @abstractmethod
     def measures(self, record: R, run: str) -> list[Measure]:

@@ -5,7 +5,7 @@ Two entry-point groups, each entry's value an object (``"package.module:OBJECT"`
     [project.entry-points."knowsum.instruments"]     # an Instrument instance
     census = "knowsum.census:INSTRUMENT"
     [project.entry-points."knowsum.census_tasks"]    # a knowsum.census.CensusTask
-    elements = "knowsum_elements:ELEMENTS"
+    compounds = "knowsum_chem:COMPOUNDS"
 
 knowsum registers its own three instruments the same way (its ``pyproject.toml``), so the code that
 composes instruments treats a plug-in and a built-in alike. The entry's name must be the object's
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, TypeVar
 
 from knowsum.errors import ConfigError, UnknownNameError
 from knowsum.instrument._base import Instrument
@@ -29,12 +29,14 @@ __all__ = [
     "get_instrument",
     "installed",
     "instruments",
+    "plugins",
 ]
 
 INSTRUMENTS = "knowsum.instruments"
 """The entry-point group of instruments."""
 CENSUS_TASKS = "knowsum.census_tasks"
 """The entry-point group of census tasks."""
+T = TypeVar("T")
 _ORDER = ("census", "recall", "genebench")
 """knowsum's own instruments first, in this order; plug-ins after them by name."""
 
@@ -46,9 +48,9 @@ class Installed:
     Attributes:
         name: The entry point's name (the instrument's or task's name).
         obj: The loaded object.
-        package: The distribution that registers it (``knowsum``, ``knowsum-elements``).
+        package: The distribution that registers it (``knowsum``, ``knowsum-chem``).
         version: That distribution's version.
-        target: The entry point's value (``knowsum_elements:ELEMENTS``).
+        target: The entry point's value (``knowsum_chem:COMPOUNDS``).
     """
 
     name: str
@@ -93,21 +95,34 @@ def installed(group: str) -> tuple[Installed, ...]:
     return tuple(sorted(found, key=lambda i: (_ORDER.index(i.name) if i.name in _ORDER else 99, i.name)))
 
 
+def plugins(group: str, kind: type[T], what: str) -> dict[str, T]:
+    """The objects registered under ``group``, by name, each checked to be a ``kind``.
+
+    Args:
+        group: The entry-point group (:data:`INSTRUMENTS`, :data:`CENSUS_TASKS`).
+        kind: The class every entry must be an instance of.
+        what: How the message names ``kind`` (``knowsum.Instrument``).
+
+    Raises:
+        ConfigError: an entry does not load or is not a ``kind`` (names the entry and its package).
+    """
+    out: dict[str, T] = {}
+    for item in installed(group):
+        if not isinstance(item.obj, kind):
+            raise ConfigError(
+                f"plug-in {item.name!r} ({group}, package {item.package}: {item.target}) is not a {what}"
+            )
+        out[item.name] = item.obj
+    return out
+
+
 def instruments() -> dict[str, Instrument[Any, Any]]:
     """The installed instruments by name, knowsum's own first (census, recall, genebench).
 
     Raises:
         ConfigError: an entry does not load or is not an :class:`Instrument`.
     """
-    out: dict[str, Instrument[Any, Any]] = {}
-    for item in installed(INSTRUMENTS):
-        if not isinstance(item.obj, Instrument):
-            raise ConfigError(
-                f"plug-in {item.name!r} ({INSTRUMENTS}, package {item.package}: {item.target}) is not a "
-                "knowsum.Instrument"
-            )
-        out[item.name] = item.obj
-    return out
+    return plugins(INSTRUMENTS, Instrument, "knowsum.Instrument")  # type: ignore[type-abstract]  # mypy: an ABC as type[T]
 
 
 def get_instrument(name: str) -> Instrument[Any, Any]:

@@ -7,17 +7,15 @@ Spearman ρ of average prediction invariance vs accuracy (§6.3), each beside th
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowsum.instrument import Instrument, KBs, PublishedValue, Step, release_caveat, wilson
 from knowsum.kb import POPULARITY_FILES
-from knowsum.models import Backend, Request, ResponseStore
+from knowsum.models import Request
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
-from knowsum.recall._outputs import RecallRun
 from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
 from knowsum.recall._run import prepare, recall_requests, run_recall
 from knowsum.records.profile import Measure
@@ -109,6 +107,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     Config = RecallConfig
     Record = RecallResult
     Budget = RecallBudget
+    entry = staticmethod(run_recall)
     published = _published()
 
     def requests(self, config: RecallConfig, kbs: KBs) -> list[Request]:
@@ -118,19 +117,6 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
         for method in config.invariance:
             out += [r for reqs in invariance_requests(config, method, concepts)[1] for r in reqs]
         return out
-
-    def run(
-        self,
-        config: RecallConfig,
-        backend: Backend,
-        *,
-        store: ResponseStore,
-        out: Path | None = None,
-        progress: bool | None = None,
-        overwrite: bool = False,
-    ) -> RecallRun:
-        """:func:`knowsum.recall.run_recall`."""
-        return run_recall(config, backend, store=store, out=out, progress=progress, overwrite=overwrite)
 
     def identity(self, config: RecallConfig) -> dict[str, Any]:
         """The configuration with the effective polysemy rule, as the record keeps it."""
