@@ -50,7 +50,7 @@ from knowsum.harness._spec import make_config, requests_of
 from knowsum.instrument import instruments
 from knowsum.models import Request
 
-__all__ = ["census", "genebench", "recall"]
+__all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_ins"]
 
 _GENERATE_KEY = "knowsum_generate"
 
@@ -191,6 +191,18 @@ def _samples(requests: Sequence[Request]) -> list[Sample]:
         meta = {REQUEST_KEY: rid, "sample_index": req.sample_index, _GENERATE_KEY: _generate_args(req)}
         out.append(Sample(id=len(out) + 1, input=_input(req), metadata=meta))
     return out
+
+
+def instrument_task(instrument: str, **args: Any) -> Task:
+    """The inspect task of any registered instrument: ``args`` are fields of its configuration.
+
+    ``knowsum/census``, ``knowsum/recall``, ``knowsum/genebench`` and each plug-in's ``knowsum/<name>``
+    are this function with their instrument's name.
+
+    Raises:
+        PrerequisiteError: an unknown instrument or a bad argument (inspect prints the one line).
+    """
+    return _task(instrument, args)
 
 
 def _task(instrument: str, args: Mapping[str, Any]) -> Task:
@@ -334,14 +346,18 @@ def _plug_in_task(name: str) -> None:
     task(name=name)(make)
 
 
-def _register_plug_ins() -> None:
+def register_plug_ins() -> list[str]:
+    """Register ``knowsum/<name>`` for every plug-in instrument installed (done when this module is
+    imported); returns their names. A plug-in that fails to load is reported (a warning naming it
+    and why) and knowsum's own tasks stay usable."""
     try:
         names = [n for n in instruments() if n not in _OWN]
-    except KnowsumError as exc:  # a broken plug-in: knowsum's own tasks stay usable, the reason is shown
+    except KnowsumError as exc:
         logging.getLogger(__name__).warning("knowsum: plug-in instruments not registered as tasks: %s", exc)
-        return
+        return []
     for name in names:
         _plug_in_task(name)
+    return names
 
 
-_register_plug_ins()
+register_plug_ins()
