@@ -115,7 +115,7 @@ def test_read_log_refuses_what_is_not_a_knowsum_log_of_the_instrument(tmp_path: 
         zf.writestr("x.txt", "not a log")
     with pytest.raises(InputFileError, match="not an inspect log"):
         read_log(junk, "census")
-    with pytest.raises(InputFileError, match="inspect log not found"):
+    with pytest.raises(InputFileError, match="no such file; check the path"):
         read_log(tmp_path / "missing.eval", "census")
     with pytest.raises(InputFileError, match="not of a knowsum task: run `inspect eval knowsum/census`"):
         read_log(_other_log(tmp_path), "census")
