@@ -140,3 +140,27 @@ def test_samples_are_the_instruments_requests(kb_home: Path) -> None:
         r.params.max_tokens for r in want
     ]  # type: ignore[index]
     assert task.metadata["knowsum"]["config"] == config.model_dump(mode="json")  # type: ignore[index]
+
+
+def test_epochs_that_reduce_differing_replies_give_no_figures_and_say_why(
+    texts: list[str], tmp_path: Path
+) -> None:
+    """inspect reduces a sample's epochs before metrics run (a differing reply becomes none): the
+    census then reports no figure, and the caveat says to run with epochs=1."""
+    calls: list[int] = []
+
+    def answer(_input: Any, _tools: Any, _choice: Any, cfg: GenerateConfig) -> ModelOutput:
+        calls.append(1)
+        return output(texts[len(calls) % len(texts)])  # each epoch another reply
+
+    (log,) = inspect_eval(
+        census(task="diseases", queries=4, n_bootstrap=10),
+        model=get_model("mockllm/model", custom_outputs=answer),
+        epochs=2,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    got = _got(log)
+    assert len(calls) == 8  # 4 samples x 2 epochs
+    assert "N_seen" not in got
+    assert any(name.startswith("no figures: the epochs of a sample") for name in got)

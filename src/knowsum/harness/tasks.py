@@ -55,6 +55,12 @@ __all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_in
 _GENERATE_KEY = "knowsum_generate"
 
 
+_REDUCED = (
+    "no figures: the epochs of a sample gave different replies, which inspect reduced to none; run "
+    "with epochs=1 (each request is a sample of its own, a census query included)"
+)
+
+
 @dataclass
 class _Pool:
     """What the metrics of one task pool: its instrument, configuration and request ids."""
@@ -65,13 +71,17 @@ class _Pool:
     done: dict[str, Figures] = field(default_factory=dict)
 
     def compute(self, scores: Sequence[SampleScore]) -> Figures | None:
-        """The figures of the replies so far, once every request has one (``None`` before)."""
+        """The figures of the replies so far, once every request has one (``None`` before); none,
+        and why, when epochs reduced differing replies of a sample to no reply."""
         answers: dict[str, Answer] = {}
         for s in scores:
             rid = (s.sample_metadata or {}).get(REQUEST_KEY)
-            if rid is not None:
-                meta = s.score.metadata or {}
-                answers[rid] = Answer(s.score.answer or "", str(meta.get("finish_reason", "stop")))
+            if rid is None:
+                continue
+            if s.score.answer is None:
+                return {}, [_REDUCED]
+            meta = s.score.metadata or {}
+            answers[rid] = Answer(s.score.answer, str(meta.get("finish_reason", "stop")))
         if not self.expected <= answers.keys():
             return None
         key = hashlib.sha256(
