@@ -1,8 +1,9 @@
 # knowsum — two commands set everything up on a fresh machine:
 #   make demo   creates .venv, installs, runs the main job on the embedded default
 #   make test   creates .venv, installs everything the tests need (llama-cpp build and its
-#               OpenAI-compatible server, the example plug-in, test model, knowledge bases), runs
-#               ruff, mypy and the whole test suite
+#               OpenAI-compatible server, inspect_ai, the example plug-in, test model, knowledge
+#               bases), runs ruff, mypy, the documentation build (--strict) and the whole test suite
+#   make docs   builds the documentation site into site/ (open site/index.html)
 # Both are idempotent and fast once set up (stamps in .venv; data kept in the knowsum home).
 
 SHELL := /bin/bash
@@ -27,7 +28,7 @@ timed = t0=$$EPOCHREALTIME; $(2); rc=$$?; \
 TEST_MODEL := smollm2-135m-instruct
 TEST_KBS := all
 
-.PHONY: browser install data test lint typecheck demo demo-steps demo-data compare-demo bench clean
+.PHONY: browser install data test lint typecheck docs demo demo-steps demo-data compare-demo bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +36,7 @@ $(PY):
 $(STAMP): pyproject.toml examples/plugin/pyproject.toml | $(PY)
 	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[local,server,embed,dev,inspect]'
+	$(PIP) install -q -e '.[local,server,embed,dev,docs,inspect]'
 	@# the example plug-in (a census task in its own package): the tests check it is found and runs
 	$(PIP) install -q -e examples/plugin
 	rm -f $(VENV)/.installed-* $(VENV)/.core-* $(VENV)/.local-* $(VENV)/.llama-*
@@ -72,14 +73,19 @@ browser:
 
 # ruff, and the package's shape: public faces only, layers downward, small modules (tests/test_architecture.py)
 lint: install
-	$(VENV)/bin/ruff check src tests bench
-	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/ruff check src tests bench docs/_hooks
+	$(VENV)/bin/ruff format --check src tests bench docs/_hooks
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests/test_architecture.py
 
 typecheck: install
 	$(VENV)/bin/mypy
 
-test: data lint typecheck
+# The documentation site (mkdocs.yml: docs/*.md as chapters, an API reference from the docstrings) into
+# site/ (gitignored); --strict: a broken link, anchor, nav entry or docstring reference fails the build
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+test: data lint typecheck docs
 	$(VENV)/bin/pytest -q
 
 # The main job: a KnowSum disease census on the embedded default model (Qwen2.5-Coder 1.5B, 1.1 GB from
@@ -104,7 +110,7 @@ demo-data: $(CORE)
 compare-demo: $(LOCAL)
 	@$(call timed,examples/compare/run.sh,KNOWSUM=$(KNOWSUM) examples/compare/run.sh)
 
-# Benchmarks (each prints its baseline side by side and the ratio; see README, Performance)
+# Benchmarks (each prints its baseline side by side and the ratio; see docs/performance.md)
 bench: data
 	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_match.py

@@ -82,8 +82,9 @@ def prepare_census(config: CensusConfig) -> CensusPlan:
     """Resolve the task and load its knowledge base, before any model is opened.
 
     Raises:
-        UnknownNameError, ConfigError: bad task or options. KBNotInstalledError: the task's KB is
-        missing (says the install command).
+        UnknownNameError: an unknown task.
+        ConfigError: bad options.
+        KBNotInstalledError: the task's KB is missing (the message says the install command).
     """
     task = resolve_task(config)
     return CensusPlan(config, task, make_verifier(task, config.criterion, config.cutoff))
@@ -278,8 +279,11 @@ def run_census(
     Raises:
         InputError: ``out`` holds another run (a census of another task, model or settings, or
             another instrument's) and ``overwrite`` is not set.
-        UnknownNameError, ConfigError: bad task or options. KBNotInstalledError: the task's KB is
-        missing (says the install command). BackendError, StoreError.
+        UnknownNameError: an unknown task.
+        ConfigError: bad options.
+        KBNotInstalledError: the task's KB is missing (the message says the install command).
+        BackendError: the model cannot be asked.
+        StoreError: the response store cannot be read or written.
     """
     say = echo or (lambda _m: None)
     if plan is None:

@@ -70,8 +70,8 @@ DEFAULT_PARALLEL = 4
 
 Measured (``bench/bench_models_batched.py --model qwen2.5-coder-1.5b-instruct --samples 12 --rounds 1``:
 the census request, each path in its own process, 2 cores): Qwen2.5-Coder 1.5B gave 1.33× the
-sequential samples/s with 2 sequences, 1.41× with 4 and 0.89× with 8 (README, Performance, has the
-SmolLM2 curve too). 4 is the fastest for the default model; ``KNOWSUM_BATCH=1`` restores the
+sequential samples/s with 2 sequences, 1.41× with 4 and 0.89× with 8 (docs/performance.md has the
+current tokens/s figures). 4 is the fastest for the default model; ``KNOWSUM_BATCH=1`` restores the
 sequential path (texts equal to direct llama-cpp-python calls).
 """
 

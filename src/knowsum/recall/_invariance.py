@@ -96,7 +96,9 @@ def summary_from_counts(
         n_perm: Permutations of the Spearman test (:func:`~knowsum.recall._score.spearman_or_none`:
             ``None`` below 3 buckets or for a constant series).
         seed: Its seed.
-        reading, source, per_bucket: Recorded as given (:class:`InvarianceSummary`).
+        reading: Recorded as given (:class:`InvarianceSummary`).
+        source: Recorded as given.
+        per_bucket: Recorded as given.
 
     Raises:
         ValueError: ``M < 2``.

@@ -338,7 +338,11 @@ def score_invariance_file(
         gold: The gold IDs of the concepts, in file order (e.g. the first column of the concepts
             file read with :func:`~knowsum.recall.read_predictions`).
         per_bucket: K concepts per bucket, buckets in order (the paper's §6.2 sample: 20).
-        kb, completion_prefix, accepted, n_perm, seed: As in :func:`score_invariance_answers`.
+        kb: As in :func:`score_invariance_answers`.
+        completion_prefix: As in :func:`score_invariance_answers`.
+        accepted: As in :func:`score_invariance_answers`.
+        n_perm: As in :func:`score_invariance_answers`.
+        seed: As in :func:`score_invariance_answers`.
 
     Raises:
         InputFileError: the file cannot be read or does not have the layout.

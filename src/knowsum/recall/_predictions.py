@@ -211,8 +211,12 @@ def score_predictions(
         path: Predictions file (see module docstring).
         popularity: Popularity source overriding the file's column (``web``, a file, a proxy);
             ``None`` uses the file's popularity values if any.
-        n_buckets, top_k, n_perm, seed, polysemy: As in :class:`~knowsum.recall.RecallConfig`
-            (``polysemy=None``: on for Wikidata only, the paper's rule).
+        n_buckets: As in :class:`~knowsum.recall.RecallConfig`.
+        top_k: As in :class:`~knowsum.recall.RecallConfig`.
+        n_perm: As in :class:`~knowsum.recall.RecallConfig`.
+        seed: As in :class:`~knowsum.recall.RecallConfig`.
+        polysemy: As in :class:`~knowsum.recall.RecallConfig` (``None``: on for Wikidata only, the
+            paper's rule).
         out: Run directory (default ``recall-runs/score-<file stem>`` under the current directory).
         invariance_files: ``(method, answers file)`` pairs of prediction-invariance answers made
             elsewhere (the authors' ``Prompt_invariance/`` layout, :func:`score_invariance_file`):
