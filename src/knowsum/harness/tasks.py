@@ -7,7 +7,7 @@ Registered through the ``inspect_ai`` entry point of knowsum's ``pyproject.toml`
     inspect eval knowsum/recall -T kb=go -T per_bucket=20 --model ollama/llama3.2
     inspect eval knowsum/genebench -T per_type=2 --model mockllm/model
 
-Each task is its instrument's own requests (:func:`knowsum.harness._spec.requests_of`), one sample
+Each task is its instrument's own requests (:func:`knowsum.harness.requests_of`), one sample
 per request: a census is its enumeration prompt repeated with distinct ids (sample indexes, each
 with its own derived seed: distinct draws, not epochs, which reducers would collapse before the
 metrics run). Every sample is generated with its request's parameters (temperature, ``top_p``,
@@ -144,7 +144,7 @@ def _census_items(config: CensusConfig) -> Itemizer:
 
 
 @scorer(metrics=[])
-def knowsum_scorer(pool: str, itemize: Itemizer | None = None) -> Scorer:
+def knowsum_scorer(itemize: Itemizer | None = None) -> Scorer:
     """Keep each reply and how it ended; for a census, its items verified against the KB.
 
     The value is the number of valid items (census) or 1 (an answered request).
@@ -234,7 +234,7 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
     return Task(
         dataset=MemoryDataset(samples, name=f"knowsum-{instrument}"),
         solver=knowsum_generate(),
-        scorer=knowsum_scorer(pool, itemize),
+        scorer=knowsum_scorer(itemize),
         metrics=[pooled_figures(pool), pooled_caveats(pool)],
         metadata={META_KEY: meta},
     )
