@@ -69,14 +69,14 @@ def _inspect_log(path: Path) -> Any:
         raise NotInstalledError(
             "reading an inspect log needs inspect_ai: pip install 'knowsum[inspect]'"
         ) from None
-    if not path.is_file():
-        raise InputFileError(
-            path, "inspect log not found: give the .eval (or .json) file `inspect eval` wrote"
-        )
+    if not path.exists():
+        raise InputFileError(path, "no such file; check the path (the log `inspect eval` wrote)")
     try:
         return read_eval_log(str(path))
-    except Exception as exc:  # inspect's reader raises zip, JSON and validation errors alike
-        raise InputFileError(path, f"not an inspect log ({type(exc).__name__}: {exc})") from None
+    except Exception:  # inspect's reader raises zip, JSON, decoding and validation errors alike
+        raise InputFileError(
+            path, "not an inspect log (an .eval archive or a .json log): give the file `inspect eval` wrote"
+        ) from None
 
 
 def _answer(sample: Any) -> Answer:
