@@ -1,8 +1,8 @@
 # knowsum — two commands set everything up on a fresh machine:
 #   make demo   creates .venv, installs, runs the main job on the embedded default
 #   make test   creates .venv, installs everything the tests need (llama-cpp build and its
-#               OpenAI-compatible server, test model, knowledge bases), runs ruff, mypy, the
-#               documentation build (--strict) and the whole test suite
+#               OpenAI-compatible server, inspect_ai, the example plug-in, test model, knowledge
+#               bases), runs ruff, mypy, the documentation build (--strict) and the whole test suite
 #   make docs   builds the documentation site into site/ (open site/index.html)
 # Both are idempotent and fast once set up (stamps in .venv; data kept in the knowsum home).
 
@@ -33,10 +33,12 @@ TEST_KBS := all
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
+$(STAMP): pyproject.toml examples/plugin/pyproject.toml | $(PY)
 	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[local,server,embed,dev,docs]'
+	$(PIP) install -q -e '.[local,server,embed,dev,docs,inspect]'
+	@# the example plug-in (a census task in its own package): the tests check it is found and runs
+	$(PIP) install -q -e examples/plugin
 	rm -f $(VENV)/.installed-* $(VENV)/.core-* $(VENV)/.local-* $(VENV)/.llama-*
 	touch $@ $(CORE) $(LLAMA) $(LOCAL)
 

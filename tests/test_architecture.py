@@ -3,8 +3,9 @@
 - **Public faces only**: no module imports another package's private (``_``) module; what crosses a
   package boundary is exported in that package's ``__init__`` (``knowsum._util`` is imported through
   its ``__init__`` too).
-- **Layers point downward** (DESIGN.md): cli → profile → instruments → models/kb/stats/report →
-  records → _util → errors.
+- **Layers point downward** (DESIGN.md): cli → harness → profile → instruments → instrument (the
+  interface and its registry) → models/kb/stats/report → records → _util → errors. The profile reaches
+  the instruments through the registry only.
 - **Small modules**: none over 400 lines, no CLI module over 300.
 """
 
@@ -22,16 +23,18 @@ LOWER = {"models", "kb", "stats", "report"}
 INSTRUMENTS = {"census", "recall", "genebench", "estimate"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
-    "__init__": set(),
+    "__init__": {"instrument"},  # the lazy top-level re-export knowsum.Instrument (PEP 562)
     "_util": {"errors"},
     "records": {"errors", "_util", "__init__"},
     "stats": set(),
     "models": FOUNDATION,
     "kb": FOUNDATION,
     "report": FOUNDATION | {"stats"},
-    **{name: FOUNDATION | LOWER for name in INSTRUMENTS},
-    "profile": FOUNDATION | LOWER | INSTRUMENTS,
-    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"profile"},
+    "instrument": FOUNDATION | LOWER,
+    **{name: FOUNDATION | LOWER | {"instrument"} for name in INSTRUMENTS},
+    "profile": FOUNDATION | LOWER | {"instrument"},
+    "harness": FOUNDATION | LOWER | INSTRUMENTS | {"instrument"},
+    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"instrument", "profile", "harness"},
 }
 """Package → the packages it may import (its own always)."""
 

@@ -62,6 +62,12 @@ COMMANDS: dict[str, Args] = {
         "--out", str(d / "run"),
     ],
     "batch import": lambda f, d: ["batch", "import", str(f), "--store", str(d / "s.sqlite")],
+    **{
+        f"{name} score --inspect-log": (
+            lambda f, d, name=name: [name, "score", "--inspect-log", str(f), "--out", str(d / "run")]
+        )
+        for name in ("census", "recall", "genebench")
+    },
     "kb install --from": lambda f, d: ["kb", "install", "go", "--from", str(f)],
 }  # fmt: skip
 

@@ -16,12 +16,18 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import pytest
+
+from knowsum.models import default_threads, installed_path, is_installed, model_spec
 
 ALIAS = "smollm2"
 """The model name the server answers to (``openai:smollm2``)."""
+TEST_MODEL = "smollm2-135m-instruct"
+"""The embedded test model the server serves."""
 
 
 def free_port() -> int:
@@ -99,3 +105,19 @@ class LlamaServer:
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log)"
+
+
+def serve_test_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
+    """The body of a module's ``server`` fixture: the test model served on 127.0.0.1 while the module
+    runs (skipped with the command that installs what is missing: the server extra, the model)."""
+    pytest.importorskip("llama_cpp.server.app", reason="needs pip install -e '.[server]' (make test does)")
+    spec = model_spec(TEST_MODEL)
+    if not is_installed(spec):
+        pytest.skip(f"run `knowsum models install {TEST_MODEL}`")
+    log = tmp_path_factory.mktemp("llama-server") / "server.log"
+    srv = LlamaServer(installed_path(TEST_MODEL), log, n_ctx=spec.n_ctx, n_threads=default_threads())
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()

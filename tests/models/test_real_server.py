@@ -33,36 +33,22 @@ from knowsum.kb import installed
 from knowsum.models import (
     PAPER_PARAMS,
     GenerationParams,
-    installed_path,
-    is_installed,
     make_requests,
-    model_spec,
     open_backend,
     sample_sync,
 )
-from knowsum.models._local import default_threads
-from tests.models._llama_server import ALIAS, LlamaServer
+from tests.models._llama_server import ALIAS, TEST_MODEL, LlamaServer, serve_test_model
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
 
-MODEL = "smollm2-135m-instruct"
+MODEL = TEST_MODEL
 SERVED = f"openai:{ALIAS}"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
     """llama-cpp-python's server on 127.0.0.1 with the test model, for this module's tests."""
-    pytest.importorskip("llama_cpp.server.app", reason="needs pip install -e '.[server]' (make test does)")
-    spec = model_spec(MODEL)
-    if not is_installed(spec):
-        pytest.skip(f"run `knowsum models install {MODEL}`")
-    log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    srv = LlamaServer(installed_path(MODEL), log, n_ctx=spec.n_ctx, n_threads=default_threads())
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serve_test_model(tmp_path_factory)
 
 
 class _CountingTransport(httpx.AsyncHTTPTransport):

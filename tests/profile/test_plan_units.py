@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,9 @@ def _profile(model: str, seen: float, total: float) -> ProfileResult:
     plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
                        completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
                        cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
-    return ProfileResult(model=model, budget="b", plan=plan, census=InstrumentProfile(measures=measures))
+    return ProfileResult(
+        model=model, budget="b", plan=plan, instruments={"census": InstrumentProfile(measures=measures)}
+    )
 
 
 def test_compare_marks_where_n_seen_and_n_total_rank_differently() -> None:
@@ -110,8 +113,25 @@ def test_compare_opens_each_instrument_and_ranks_only_the_census() -> None:
     a, b = _profile("a", seen=100, total=150), _profile("b", seen=80, total=400)
     acc = Measure(key="recall/go/accuracy", instrument="recall", label="go accuracy", value=0.1, percent=True,
                   method="m", run="r")  # fmt: skip
-    b = b.model_copy(update={"recall": InstrumentProfile(measures=[acc])})
+    b = b.model_copy(update={"instruments": {**b.instruments, "recall": InstrumentProfile(measures=[acc])}})
     _, rows = compare_table([a, b])
     assert [r[0] for r in rows] == ["census:", "N_seen", "N_tot", "recall:", "go accuracy"]
     go = rows[-1]
     assert go[1:] == ["", "10.0%", ""]  # a has no recall; no rank change column for a non-census row
+
+
+def test_a_version_1_profile_still_loads_with_its_parts_under_instruments(tmp_path: Path) -> None:
+    from knowsum.profile import load_profile
+
+    v2 = _profile("a", seen=100, total=150).model_dump(mode="json")
+    v1 = {k: v for k, v in v2.items() if k != "instruments"}
+    v1 |= {
+        "version": 1,
+        "census": {"runs": {"census-x": "census-x"}, "measures": v2["instruments"]["census"]["measures"]},
+    }
+    (tmp_path / "profile.json").write_text(json.dumps(v1), encoding="utf-8")
+    r = load_profile(tmp_path)
+    assert r.version == 2 and list(r.instruments) == ["census"]
+    assert r.instruments["census"].title == "Census — how many items would it name? (KnowSum)"
+    assert r.instruments["census"].runs == {"census-x": "census-x"}
+    assert [m.key for m in r.measures()] == [m.key for m in _profile("a", 100, 150).measures()]

@@ -50,15 +50,17 @@ def test_plan_counts_every_instrument_and_the_store(tmp_path: Path) -> None:
 def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, int]) -> None:
     run, _, requests = finished
     data = json.loads((run.out_dir / "profile.json").read_text())
-    assert data["kind"] == "profile" and {"census", "recall", "genebench", "plan", "usage"} <= set(data)
+    assert data["kind"] == "profile" and {"instruments", "plan", "usage"} <= set(data)
+    assert list(data["instruments"]) == ["census", "recall", "genebench"]  # the registry's order
     r = load_profile(run.out_dir)
     assert r.usage is not None and r.usage.requests == requests and r.usage.asked == requests
     assert r.cost_usd is not None and r.cost_usd > 0
-    assert r.census is not None
-    assert set(r.census.runs) == {
+    census = r.instruments.get("census")
+    assert census is not None
+    assert set(census.runs) == {
         f"census-{t}-{c}" for t in ("diseases", "theorems") for c in ("relaxed", "strict")
     }
-    for folder in (*r.census.runs.values(), "recall-go", "genebench-balanced"):
+    for folder in (*census.runs.values(), "recall-go", "genebench-balanced"):
         assert (run.out_dir / folder / "result.json").is_file()
     keys = {m.key for m in r.measures()}
     assert {"census/diseases/strict/n_total", "recall/go/accuracy", "genebench/overall"} <= keys
@@ -137,10 +139,11 @@ def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path
 
 def test_the_paper_budget_is_the_papers_size() -> None:
     b = load_budget("paper")
-    assert b.census is not None and b.census.queries == {"diseases": 3000, "theorems": 30000}
-    assert b.recall is not None and b.recall.select == "all" and b.recall.invariance == ("pi2", "pi3")
-    assert b.recall.invariance_per_bucket * b.recall.n_buckets == 1000  # Bombieri et al. §6
-    assert b.genebench is not None and b.genebench.paper_size
+    census, recall, genebench = b.part("census"), b.part("recall"), b.part("genebench")
+    assert census is not None and census.queries == {"diseases": 3000, "theorems": 30000}
+    assert recall is not None and recall.select == "all" and recall.invariance == ("pi2", "pi3")
+    assert recall.invariance_per_bucket * recall.n_buckets == 1000  # Bombieri et al. §6
+    assert genebench is not None and genebench.paper_size
     assert BUDGETS == ("smoke", "quick", "paper")
 
 

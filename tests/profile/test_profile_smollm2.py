@@ -31,7 +31,7 @@ def test_smoke_profile_of_smollm2(
     args = ["profile", "run", "-m", MODEL, "--budget", "smoke", "--store", str(store), "--out", str(out)]
     assert main(args) == 0
     data = json.loads((out / "profile.json").read_text())
-    assert {"census", "recall", "genebench"} <= set(data) and data["model"] == MODEL
+    assert {"census", "recall", "genebench"} <= set(data["instruments"]) and data["model"] == MODEL
     assert data["usage"]["asked"] == data["plan"]["requests"] > 0
     assert data["usage"]["completion_tokens"] > 0  # counted by llama.cpp
     assert data["usage"]["prompt_tokens"] == planned["prompt_tokens"]  # the plan counted as llama.cpp does

@@ -12,15 +12,17 @@ __all__ = ["config_error"]
 _PREFIXES = ("Value error, ", "Assertion failed, ")
 
 
-def config_error(exc: ValidationError, where: str) -> ConfigError:
+def config_error(exc: ValidationError, where: str, table: str = "") -> ConfigError:
     """One readable line from a pydantic error: ``where: invalid field=value: problem``.
+
+    ``table``: the TOML table the validated model is (``census``), named before the field.
 
     The first error is shown (``(and N more)`` counts the others); pydantic's ``Value error,``
     prefix is dropped, so a validator's own sentence reads as written.
     """
     errors = exc.errors()
     err = errors[0]
-    field = ".".join(str(p) for p in err["loc"]) or "config"
+    field = ".".join(str(p) for p in ([table] if table else []) + list(err["loc"])) or "config"
     value = err.get("input")
     shown = "" if isinstance(value, dict) else f"={value!r}"
     msg = str(err["msg"])

@@ -32,7 +32,9 @@ from knowsum.census._compare import CensusComparison, check_coverage, compare_re
 from knowsum.census._config import RUN_KEYS, CensusConfig, ConfigFile, RunSettings, load_config
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._horizon import trust_horizon
+from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
+from knowsum.census._plugins import CensusTask, TaskInfo, plugin_tasks, task_catalogue
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
 from knowsum.census._run import (
@@ -46,7 +48,7 @@ from knowsum.census._run import (
 from knowsum.census._score import read_items, score_items
 from knowsum.census._sensitivity import K_GRID, T_GRID, add_sensitivity, run_prevalence, sensitivity
 from knowsum.census._sweep import SweepCell, SweepOutcome, run_sweep, sweep_cells, sweep_configs
-from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, resolve_task
+from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, census_requests, resolve_task
 from knowsum.census._verify import Verdict, Verifier, make_verifier
 from knowsum.records.census import (
     RESULT_VERSION,
@@ -69,6 +71,7 @@ __all__ = [
     "BUILTIN_TASKS",
     "CONCEPT_WORDS",
     "DEFAULT_TS",
+    "INSTRUMENT",
     "K_GRID",
     "PUBLISHED",
     "RESULT_VERSION",
@@ -77,11 +80,14 @@ __all__ = [
     "T_GRID",
     "Analysis",
     "BacktestRun",
+    "CensusBudget",
     "CensusComparison",
     "CensusConfig",
+    "CensusInstrument",
     "CensusPlan",
     "CensusResult",
     "CensusRun",
+    "CensusTask",
     "ConfigFile",
     "Counts",
     "CurvePoint",
@@ -98,6 +104,7 @@ __all__ = [
     "SweepCell",
     "SweepOutcome",
     "Task",
+    "TaskInfo",
     "TopItem",
     "Verdict",
     "Verifier",
@@ -106,6 +113,7 @@ __all__ = [
     "backtest_census",
     "backtest_run",
     "check_coverage",
+    "census_requests",
     "compare_results",
     "decode",
     "default_out",
@@ -114,6 +122,7 @@ __all__ = [
     "load_result",
     "make_verifier",
     "overlap_runs",
+    "plugin_tasks",
     "prepare_census",
     "published_rows",
     "read_items",
@@ -129,5 +138,6 @@ __all__ = [
     "sweep_cells",
     "sweep_configs",
     "trust_horizon",
+    "task_catalogue",
     "write_run",
 ]

@@ -67,8 +67,9 @@ class Analysis:
             ck = (d.text, d.claimed_id, id(v))
             middle = cache.get(ck)
             if middle is None:
-                full = ItemRecord(0, 0, d.text, d.claimed_id, v.status, v.key, v.name, v.score, v.stage,
-                                  v.claimed_ok, False).to_json()  # fmt: skip
+                full = ItemRecord(
+                    0, 0, d.text, d.claimed_id, v.status, v.key, v.name, v.score, v.stage, v.claimed_ok, False
+                ).to_json()
                 middle = cache[ck] = full[full.index(', "text"') : full.rindex(', "counted"')]
             flag = "true" if c else "false"
             fh.write(f'{{"query": {d.query}, "position": {d.position}{middle}, "counted": {flag}}}\n')
@@ -79,9 +80,18 @@ class Analysis:
         """Every decoded item with its verdict, in response order."""
         for d, v, c in zip(self.decoded, self.verdicts, self.counted, strict=True):
             yield ItemRecord(
-                d.query, d.position, d.text, d.claimed_id, v.status, v.key, v.name, v.score, v.stage,
-                v.claimed_ok, c,
-            )  # fmt: skip
+                d.query,
+                d.position,
+                d.text,
+                d.claimed_id,
+                v.status,
+                v.key,
+                v.name,
+                v.score,
+                v.stage,
+                v.claimed_ok,
+                c,
+            )
 
 
 def verify_items(
@@ -256,9 +266,15 @@ def analyse(
         notes.extend(summary.notes)
         t0 = time.perf_counter()
         fields["curve"] = curve(  # the headline's resamples: its band at t is the headline interval
-            prev, cfg.estimator, cfg.t, summary.estimate.k, cfg.n_bootstrap, cfg.level, cfg.seed,
+            prev,
+            cfg.estimator,
+            cfg.t,
+            summary.estimate.k,
+            cfg.n_bootstrap,
+            cfg.level,
+            cfg.seed,
             method=cfg.interval,
-        )  # fmt: skip
+        )
         timings["curve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         fields["heldout"] = heldout_check(prev, cfg.estimator, summary.estimate.k, seed=cfg.seed)

@@ -154,14 +154,21 @@ def equal_coverage(
         found = [beyond_double(float(cb.size[0]), data.size, figure), tiny_at(float(cb.size[0]), figure)]
         rows.append(
             CoverageRank(
-                model=r.model, task=r.task, data=re.datatype, size=data.size,
-                coverage=sample_coverage(data).coverage, coverage_double=c2,
-                n_total=r.n_total, t=r.t, at_size=float(cb.size[0]), method=cb.method[0],
+                model=r.model,
+                task=r.task,
+                data=re.datatype,
+                size=data.size,
+                coverage=sample_coverage(data).coverage,
+                coverage_double=c2,
+                n_total=r.n_total,
+                t=r.t,
+                at_size=float(cb.size[0]),
+                method=cb.method[0],
                 beyond_double=bool(cb.size[0] > 2 * data.size * (1 + 1e-9)),
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
                 caveats=caveat_notes([c for c in found if c is not None]),
             )
-        )  # fmt: skip
+        )
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

@@ -35,15 +35,13 @@ import numpy as np
 from knowsum.census._analyse import Analysis, analyse, count_flags, verify_items
 from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
-from knowsum.census._tasks import Task, resolve_task
+from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.models import (
     Backend,
-    GenerationParams,
     Response,
     ResponseStore,
     UsageMeter,
-    make_requests,
     sample_sync,
 )
 from knowsum.records import REPORT_NAME, FileBody, Run, claim_run_dir, default_run_dir, write_run_dir
@@ -114,10 +112,19 @@ def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, s
     directory holding a census with another identity is not written over
     (:func:`knowsum.records.claim_run_dir`)."""
     return CensusResult.identity_of(
-        task.name, model, criterion=config.criterion, count=config.count, prompt=task.prompt,
-        answers=task.answers, temperature=config.temperature, top_p=config.top_p,
-        max_tokens=task.max_tokens, seed=config.seed, kb=config.kb, cutoff=config.cutoff,
-    )  # fmt: skip
+        task.name,
+        model,
+        criterion=config.criterion,
+        count=config.count,
+        prompt=task.prompt,
+        answers=task.answers,
+        temperature=config.temperature,
+        top_p=config.top_p,
+        max_tokens=task.max_tokens,
+        seed=config.seed,
+        kb=config.kb,
+        cutoff=config.cutoff,
+    )
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
@@ -225,15 +232,23 @@ def _adaptive(
             sign = ">=" if by_coverage else "<"
             msg = f"stopped after {done} queries: {what} {value:.3g} {sign} {threshold:g}"
             return responses, StopInfo(
-                reason="coverage" if by_coverage else "rate", rule="coverage" if by_coverage else "new-rate",
-                queries=done, threshold=threshold, history=history, message=msg,
-            )  # fmt: skip
+                reason="coverage" if by_coverage else "rate",
+                rule="coverage" if by_coverage else "new-rate",
+                queries=done,
+                threshold=threshold,
+                history=history,
+                message=msg,
+            )
     goal = "the sample coverage reached" if by_coverage else "the new-item rate fell below"
     msg = f"reached the maximum of {done} queries before {goal} {threshold:g}"
     return responses, StopInfo(
-        reason="max-queries", rule="coverage" if by_coverage else "new-rate", queries=done,
-        threshold=threshold, history=history, message=msg,
-    )  # fmt: skip
+        reason="max-queries",
+        rule="coverage" if by_coverage else "new-rate",
+        queries=done,
+        threshold=threshold,
+        history=history,
+        message=msg,
+    )
 
 
 def run_census(
@@ -276,9 +291,6 @@ def run_census(
     elif plan.config != config:
         raise ValueError("run_census: the plan was prepared for another configuration")
     task, verifier = plan.task, plan.verifier
-    params = GenerationParams(
-        temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
-    )
     identity = census_identity(config, task, backend.model_id)
     out_dir = claim_run_dir(
         out or default_out(config, backend.model_id), "census", identity, overwrite=overwrite
@@ -286,7 +298,7 @@ def run_census(
     meter = UsageMeter(backend, store)
 
     def draw(start: int, n: int) -> list[Response]:
-        reqs = make_requests([task.prompt], params, n=n, start=start)
+        reqs = census_requests(config, task, start=start, n=n)
         return sample_sync(
             meter.backend, reqs, store=store, progress=progress, description=f"census {config.task}"
         )

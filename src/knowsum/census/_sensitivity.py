@@ -100,17 +100,30 @@ def sensitivity(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
         t_points = curve(
-            prev, result.estimator, result.t, result.k, n_resamples, result.level, seed,
-            method=result.interval_method, grid=grid,
-        )  # fmt: skip
+            prev,
+            result.estimator,
+            result.t,
+            result.k,
+            n_resamples,
+            result.level,
+            seed,
+            method=result.interval_method,
+            grid=grid,
+        )
         selection = select_k(prev, candidates=ks, n_shuffles=n_shuffles, seed=seed)
         k_points = []
         for k, nmse in zip(selection.candidates, selection.nmse, strict=True):
             est = estimate_unseen(prev, "et", result.t, k)
             k_points.append(
-                KPoint(k=k, n_unseen=est.estimate, n_unseen_raw=est.raw, n_total=est.n_total,
-                       skr=est.skr if math.isfinite(est.skr) else None, nmse=nmse)
-            )  # fmt: skip
+                KPoint(
+                    k=k,
+                    n_unseen=est.estimate,
+                    n_unseen_raw=est.raw,
+                    n_total=est.n_total,
+                    skr=est.skr if math.isfinite(est.skr) else None,
+                    nmse=nmse,
+                )
+            )
     return Sensitivity(
         t=result.t,
         estimator=result.estimator,

@@ -161,11 +161,19 @@ def run_sweep(
         root / "sweep.html", entries, f"Census sweep: {base.task} on {done[0][1].model}"
     )
     rows = [
-        {"cell": d.name, "setting": label, "n_seen": r.n_seen, "n_total": r.n_total,
-         "n_unseen_raw": r.n_unseen_raw, "interval_total": r.interval_total,
-         "interval_method": r.interval_method, "skr": r.skr, "k": r.k}
+        {
+            "cell": d.name,
+            "setting": label,
+            "n_seen": r.n_seen,
+            "n_total": r.n_total,
+            "n_unseen_raw": r.n_unseen_raw,
+            "interval_total": r.interval_total,
+            "interval_method": r.interval_method,
+            "skr": r.skr,
+            "k": r.k,
+        }
         for (label, r, _), (_, _, d) in zip(entries, done, strict=True)
-    ]  # fmt: skip
+    ]
     with atomic_write(root / "sweep.json") as fh:
         fh.write(json.dumps({"task": base.task, "cells": rows}, indent=2, ensure_ascii=False) + "\n")
     return SweepOutcome(done, [label for label, _, _ in entries], page, root / "sweep.json", rows)

@@ -18,15 +18,20 @@ task                      verifier / cluster key                                
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from knowsum.census import _prompts as prompts
 from knowsum.census._config import CensusConfig
 from knowsum.census._words import WORD_FORMS
 from knowsum.errors import ConfigError, UnknownNameError
+from knowsum.models import GenerationParams, Request, make_requests
 
-__all__ = ["BUILTIN_TASKS", "CONCEPT_WORDS", "Task", "TaskKind", "resolve_task"]
+if TYPE_CHECKING:
+    from knowsum.kb import Ontology
+
+__all__ = ["BUILTIN_TASKS", "CONCEPT_WORDS", "Task", "TaskKind", "census_requests", "resolve_task"]
 
 TaskKind = Literal["diseases", "theorems", "ontology", "diversity", "text"]
 
@@ -52,6 +57,7 @@ class Task:
         namespace: Keep only KB terms of this namespace (``None`` = all).
         name_words: Strict rule of custom tasks: the canonical name contains one of these words.
         max_tokens: Token budget per response.
+        vocabulary: A plug-in task's verifier vocabulary (``None``: the ``kb`` is an installed one).
     """
 
     name: str
@@ -64,6 +70,7 @@ class Task:
     namespace: str | None
     name_words: tuple[str, ...]
     max_tokens: int
+    vocabulary: Callable[[], Ontology] | None = None
 
 
 def _tokens(answers: int, per_answer: int) -> int:
@@ -75,6 +82,31 @@ def _diversity_prompt(variant: str) -> str:
     if variant not in table:
         raise UnknownNameError("diversity prompt", variant, list(table))
     return table[variant]
+
+
+def _plugin_task(cfg: CensusConfig) -> Task:
+    """A task an installed package registers (:class:`knowsum.census.CensusTask`), with the config's
+    answers, prompt, decoder and max_tokens overrides."""
+    from knowsum.census._plugins import plugin_tasks
+
+    found = plugin_tasks()
+    spec = found.get(cfg.task)
+    if spec is None:
+        raise UnknownNameError("census task", cfg.task, [*BUILTIN_TASKS, *found])
+    n = cfg.answers or spec.answers
+    return Task(
+        name=spec.name,
+        kind="ontology",
+        prompt=prompts.render(cfg.prompt or spec.prompt, n),
+        answers=n,
+        decoder=cfg.decoder or spec.decoder,
+        separator=cfg.separator,
+        kb=spec.name,
+        namespace=cfg.namespace,
+        name_words=tuple(w.lower() for w in (cfg.name_words or spec.name_words)),
+        max_tokens=cfg.max_tokens or _tokens(n, spec.tokens_per_answer),
+        vocabulary=spec.vocabulary,
+    )
 
 
 def resolve_task(cfg: CensusConfig) -> Task:
@@ -126,7 +158,7 @@ def resolve_task(cfg: CensusConfig) -> Task:
             if kb not in KB_NAMES:
                 raise UnknownNameError("knowledge base", kb, list(KB_NAMES))
     else:
-        raise UnknownNameError("census task", cfg.task, BUILTIN_TASKS)
+        return _plugin_task(cfg)
     if cfg.prompt and name != "custom":
         template = cfg.prompt
     if cfg.decoder and name != "custom":
@@ -145,3 +177,14 @@ def resolve_task(cfg: CensusConfig) -> Task:
         name_words=tuple(w.lower() for w in cfg.name_words),
         max_tokens=cfg.max_tokens or _tokens(n, per),
     )
+
+
+def census_requests(
+    config: CensusConfig, task: Task, *, start: int = 0, n: int | None = None
+) -> list[Request]:
+    """The census's requests: draws ``start … start+n−1`` (default all ``config.queries``) of the
+    task's one prompt — what :func:`run_census` sends and what a profile's plan counts."""
+    params = GenerationParams(
+        temperature=config.temperature, top_p=config.top_p, max_tokens=task.max_tokens, seed=config.seed
+    )
+    return make_requests([task.prompt], params, n=config.queries if n is None else n, start=start)

@@ -218,6 +218,8 @@ def make_verifier(task: Task, criterion: str, cutoff: float) -> Verifier:
     Raises:
         KBNotInstalledError: the task's KB is not installed (the message gives the command).
     """
+    if task.vocabulary is not None:
+        return KBVerifier(task, criterion, task.vocabulary(), cutoff)
     if task.kb is None:
         return Verifier(task, criterion)
     from knowsum.kb import load_ontology

@@ -44,11 +44,16 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "batch": ("knowsum.cli.batch", "batch", "Export/import OpenAI Batch JSONL files (scale out)."),
     "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
     "census": ("knowsum.cli.census", "census", "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."),
+    "instruments": (
+        "knowsum.cli.instruments",
+        "instruments_command",
+        "List the installed instruments (knowsum's and plug-ins') and their packages.",
+    ),
     "recall": ("knowsum.cli.recall", "recall", "Has the model memorized ontology IDs? (run/score/compare)"),
     "profile": (
         "knowsum.cli.profile",
         "profile",
-        "How much does this model know? All three instruments, one page (run/plan/compare).",
+        "How much does this model know? Every instrument, one page (run/plan/compare).",
     ),
     "genebench": (
         "knowsum.cli.genebench",

@@ -57,25 +57,35 @@ def estimation_options(func: F) -> F:
         func,
         [
             click.option(
-                "--t", "t", type=float, default=default("t"), show_default=True,
+                "--t",
+                "t",
+                type=float,
+                default=default("t"),
+                show_default=True,
                 help="Extrapolation factor t (the paper's t).",
             ),
             click.option("--k", "k", default=default("k"), show_default=True, help=_K_HELP),
-            setting_option("--criterion", click.Choice(["strict", "relaxed"]),
-                           "Verification criterion (paper §4.1)."),
+            setting_option(
+                "--criterion", click.Choice(["strict", "relaxed"]), "Verification criterion (paper §4.1)."
+            ),
             click.option(
-                "--interval", type=click.Choice(["lognormal", "percentile"]), default=default("interval"),
+                "--interval",
+                type=click.Choice(["lognormal", "percentile"]),
+                default=default("interval"),
                 show_default=True,
                 help="Interval: lognormal (Chao 1987, never below N_seen) or percentile (re-centred).",
             ),
             click.option(
-                "--count", type=click.Choice(["mention", "incidence"]), default=default("count"),
-                show_default=True, help="Counting unit: every mention (paper App. B.3) or once per response.",
+                "--count",
+                type=click.Choice(["mention", "incidence"]),
+                default=default("count"),
+                show_default=True,
+                help="Counting unit: every mention (paper App. B.3) or once per response.",
             ),
             seed_option,
             n_bootstrap_option(default("n_bootstrap"), "Bootstrap resamples (0 = no interval)."),
         ],
-    )  # fmt: skip
+    )
 
 
 def setting_option(flag: str, type_: Any, help_text: str, **extra: Any) -> Callable[[F], F]:
@@ -91,24 +101,42 @@ def run_options(func: F) -> F:
         func,
         [
             setting_option("--queries", int, "N_query: independent queries (the maximum with a stop rule)."),
-            setting_option("--answers", int, "N_ans: answers asked for per query.",
-                           show_default="by task: 50 diseases, 20 theorems"),
+            setting_option(
+                "--answers",
+                int,
+                "N_ans: answers asked for per query.",
+                show_default="by task: 50 diseases, 20 theorems",
+            ),
             setting_option("--temperature", float, "Sampling temperature (the paper's: 1)."),
             setting_option("--top-p", float, "Nucleus mass (1 = off)."),
             setting_option("--max-tokens", int, "Token budget per response.", show_default="from --answers"),
-            setting_option("--until-new-rate", float,
-                           "Stop once fewer than EPS new verified items per further query are predicted."),
-            setting_option("--until-coverage", float,
-                           "Stop once the sample coverage (Chao & Jost 2012) reaches C, in (0, 1)."),
-            setting_option("--batch-queries", int, "Queries per batch with a stop rule.",
-                           show_default="max(5, queries/10)"),
+            setting_option(
+                "--until-new-rate",
+                float,
+                "Stop once fewer than EPS new verified items per further query are predicted.",
+            ),
+            setting_option(
+                "--until-coverage",
+                float,
+                "Stop once the sample coverage (Chao & Jost 2012) reaches C, in (0, 1).",
+            ),
+            setting_option(
+                "--batch-queries",
+                int,
+                "Queries per batch with a stop rule.",
+                show_default="max(5, queries/10)",
+            ),
             setting_option("--quantile", float, "Diversity: q of the pooled 10-NN distances."),
-            setting_option("--pool-with", click.Path(file_okay=False, path_type=Path),
-                           "Diversity: another run whose distances are pooled (repeatable).",
-                           multiple=True, show_default=False),
+            setting_option(
+                "--pool-with",
+                click.Path(file_okay=False, path_type=Path),
+                "Diversity: another run whose distances are pooled (repeatable).",
+                multiple=True,
+                show_default=False,
+            ),
             setting_option("--prompt", str, "Prompt override ({n} = answers).", show_default=False),
         ],
-    )  # fmt: skip
+    )
 
 
 def explicit(kw: dict[str, Any]) -> dict[str, Any]:
@@ -163,9 +191,14 @@ def census_settings(
         except ValidationError as exc:
             raise config_error(exc, where) from None
     model = ModelOptions(
-        model=run.model, base_url=run.base_url, server_kind=run.server_kind, api=api,
-        concurrency=run.concurrency, timeout=run.timeout, retries=run.retries,
-    )  # fmt: skip
+        model=run.model,
+        base_url=run.base_url,
+        server_kind=run.server_kind,
+        api=api,
+        concurrency=run.concurrency,
+        timeout=run.timeout,
+        retries=run.retries,
+    )
     return cfg, model, run
 
 

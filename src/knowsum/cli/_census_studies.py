@@ -144,15 +144,25 @@ def sweep(
     sweep_configs(base, cells)  # every cell is checked before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_sweep(
-            base, cells, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True),
+            base,
+            cells,
+            backend,
+            store=store,
+            out=settings.out,
+            echo=lambda m: click.echo(m, err=True),
             overwrite=overwrite,
-        )  # fmt: skip
+        )
     entries = [(label, r, str(d)) for label, (_, r, d) in zip(done.labels, done.cells, strict=True)]
     if as_json:
         echo_json(
-            {"task": base.task, "out_dir": str(done.page.parent), "page": str(done.page),
-             "summary": str(done.summary), "cells": done.rows}
-        )  # fmt: skip
+            {
+                "task": base.task,
+                "out_dir": str(done.page.parent),
+                "page": str(done.page),
+                "summary": str(done.summary),
+                "cells": done.rows,
+            }
+        )
     else:
         click.echo(sweep_table(entries))
     click.echo(f"page: {done.page}", err=as_json)

@@ -1,4 +1,4 @@
-"""``knowsum census run|compare`` (with score, sensitivity, sweep): the KnowSum census, command line."""
+"""``knowsum census run|compare|score|sensitivity|sweep|tasks``: the KnowSum census, command line."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from knowsum.cli._options import (
     overwrite_option,
 )
 from knowsum.cli._outputs import guard
+from knowsum.cli.instruments import tasks
 from knowsum.report import save
 from knowsum.report.census import (
     compare_data,
@@ -53,6 +54,7 @@ def census() -> None:
 
     \b
     Examples:
+      knowsum census tasks
       knowsum census run diseases --model smollm2-135m-instruct --queries 20
       knowsum census run theorems --criterion strict --until-new-rate 0.5
       knowsum census run diseases --until-coverage 0.9 --queries 500
@@ -72,6 +74,7 @@ census.add_command(overlap)
 census.add_command(sensitivity)
 census.add_command(sweep)
 census.add_command(backtest)
+census.add_command(tasks)
 
 
 @census.command("run")
@@ -98,7 +101,7 @@ def run(
     Responses are kept in the response store: rerunning the same command resumes an interrupted run
     and asks the model only for what is missing. Writes result.json, items.jsonl, plots/ and
     report.html into the run directory.
-    """  # fmt: skip
+    """
     cfg, model, settings = census_settings(task, config_path, kw, "census run")
     if config_path is not None:  # the file may name the run folder and the store: the same guard
         kept = settings.store or paths.store_path()
@@ -107,9 +110,14 @@ def run(
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
     with opened(model) as backend, store_from({"store_path": settings.store}) as store:
         done = run_census(
-            cfg, backend, store=store, out=settings.out, echo=lambda m: click.echo(m, err=True), plan=plan,
+            cfg,
+            backend,
+            store=store,
+            out=settings.out,
+            echo=lambda m: click.echo(m, err=True),
+            plan=plan,
             overwrite=overwrite,
-        )  # fmt: skip
+        )
     print_run(done, markdown=markdown, as_json=as_json)
 
 
@@ -180,10 +188,13 @@ def compare(
         page = write_census_compare(html_path, comparison.rows, [str(p) for p in comparison.reports], extra)
     if as_json:
         echo_json(
-            {"rows": compare_data(comparison.rows), "page": page and str(page),
-             "figure": figure_path and str(figure_path),
-             **({} if ranked is None else {"at_coverage": coverage_data(ranked)})}
-        )  # fmt: skip
+            {
+                "rows": compare_data(comparison.rows),
+                "page": page and str(page),
+                "figure": figure_path and str(figure_path),
+                **({} if ranked is None else {"at_coverage": coverage_data(ranked)}),
+            }
+        )
     else:
         click.echo(compare_table(comparison.rows, markdown=markdown))
         if ranked is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -18,6 +18,7 @@ from knowsum.cli._genebench_options import (
     user_files,
 )
 from knowsum.cli._genebench_show import show_build, show_run
+from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
 from knowsum.cli._options import (
     compare_options,
     echo_json,
@@ -33,6 +34,7 @@ from knowsum.cli._options import (
 )
 from knowsum.errors import ConfigError
 from knowsum.genebench import (
+    GenebenchRun,
     build_from_kb,
     compare_numbers,
     compare_tables,
@@ -171,13 +173,15 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 
 
 @genebench.command("score")
-@click.option("--questions", "questions_path", required=True, type=FILE, help="Question file (JSONL).")
+@click.option(
+    "--questions", "questions_path", type=FILE, help="Question file (JSONL). Required (or --inspect-log)."
+)
 @click.option(
     "--predictions",
     "predictions_path",
-    required=True,
     type=FILE,
-    help="JSONL of {question_index, flag?, permutation?, response, finish_reason?}.",
+    help="JSONL of {question_index, flag?, permutation?, response, finish_reason?}. "
+    "Required (or --inspect-log).",
 )
 @click.option(
     "--allow-missing",
@@ -189,8 +193,15 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
 @lenient_option
 @out_option("Run directory [default: genebench-runs/score-FILE] (FILE: the predictions file's stem).")
 @overwrite_option
+@inspect_log_option("genebench")
 @json_option
-def score_cmd(questions_path: Path, predictions_path: Path, as_json: bool, **kw: Any) -> None:
+def score_cmd(
+    questions_path: Path | None,
+    predictions_path: Path | None,
+    inspect_log: Path | None,
+    as_json: bool,
+    **kw: Any,
+) -> None:
     """Score answers produced elsewhere (no model call) with every genebench metric, written as a run
     directory (result.json, predictions.jsonl, questions.jsonl, plots/, report.html).
 
@@ -199,6 +210,16 @@ def score_cmd(questions_path: Path, predictions_path: Path, as_json: bool, **kw:
     (in every rotation, if any prediction gives a rotation other than 0); with --allow-missing the
     unanswered ones are scored as wrong, and the summary says how many.
     """
+    if (
+        inspect_log is not None
+    ):  # an `inspect eval knowsum/genebench` log: questions and settings from its task
+        show_run(
+            cast(GenebenchRun, from_inspect_log("genebench", inspect_log, kw["out"], kw["overwrite"])),
+            as_json,
+        )
+        return
+    if questions_path is None or predictions_path is None:
+        raise click.UsageError("give --questions and --predictions (or --inspect-log)")
     run = score_predictions(questions_path, predictions_path, **kw)  # options named as its parameters
     coverage = coverage_text(run.result)
     if coverage:

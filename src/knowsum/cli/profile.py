@@ -18,8 +18,9 @@ __all__ = ["profile"]
 
 @click.group()
 def profile() -> None:
-    """One model, three instruments, one page: census (KnowSum), recall (Bombieri et al.) and
-    genebench (SciHorizon-GENE) on one response store, placed among the papers' models.
+    """One model, every instrument of a budget, one page: census (KnowSum), recall (Bombieri et al.),
+    genebench (SciHorizon-GENE) and any installed plug-in's (knowsum instruments) on one response
+    store, placed among the papers' models.
 
     \b
       knowsum profile plan -m smollm2-135m-instruct --budget smoke

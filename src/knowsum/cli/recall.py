@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from pydantic import ValidationError
@@ -18,6 +18,7 @@ from knowsum.cli._common import (
     store_from,
     store_option,
 )
+from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
 from knowsum.cli._options import (
     compare_options,
     echo_json,
@@ -171,9 +172,8 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 @click.option(
     "--predictions",
     "path",
-    required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Release ;-rows, CSV or JSONL with id, prediction [label, popularity].",
+    help="Release ;-rows, CSV or JSONL with id, prediction [label, popularity]. Required (or --inspect-log).",
 )
 @click.option(
     "--popularity", default=None, help="Override the file's popularity: web, annotations, pubmed or a file."
@@ -197,15 +197,21 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 @_analysis_options
 @out_option("Run directory [default: recall-runs/score-FILE] (FILE: the predictions file's stem).")
 @overwrite_option
+@inspect_log_option("recall")
 @json_option
-def score_cmd(kb: str | None, path: Path, as_json: bool, **kw: Any) -> None:
+def score_cmd(kb: str | None, path: Path | None, inspect_log: Path | None, as_json: bool, **kw: Any) -> None:
     """Score predictions made elsewhere (no model call): every recall metric, under the paper's rules
     and knowsum's, side by side, written as a run directory. The paper's released files are read as
     they are (a malformed gold ID is kept and named in one warning). With --invariance-file, PI-1/2/3
     answers made elsewhere too, under the paper's reading and knowsum's (paper §6.3, Fig. 4).
     """
+    if inspect_log is not None:  # an `inspect eval knowsum/recall` log: KB and settings from its task
+        _show(cast(RecallRun, from_inspect_log("recall", inspect_log, kw["out"], kw["overwrite"])), as_json)
+        return
     if kb is None:  # required, checked here so the hidden --ontology spelling still counts
         raise click.UsageError("Missing option '--kb'.")
+    if path is None:
+        raise click.UsageError("Missing option '--predictions' (or give --inspect-log).")
     run = score_predictions(kb, path, **kw)  # the options are named as its parameters
     _show(run, as_json)
 

@@ -40,6 +40,7 @@ from knowsum.genebench._compare import (
 )
 from knowsum.genebench._config import DEFAULT_MAX_TOKENS, GenebenchConfig
 from knowsum.genebench._goeval import GoMapper, GoScore
+from knowsum.genebench._instrument import INSTRUMENT, GenebenchBudget, GenebenchInstrument
 from knowsum.genebench._outputs import GenebenchRun, default_out, load_result, read_records, write_outputs
 from knowsum.genebench._parse import RULES, Parsed, parse_reply
 from knowsum.genebench._predictions import read_predictions, score_predictions
@@ -75,6 +76,7 @@ __all__ = [
     "CELLS",
     "DEFAULT_MAX_TOKENS",
     "INSTRUCTIONS",
+    "INSTRUMENT",
     "KNOWLEDGE",
     "KNOWLEDGE_TITLES",
     "NO_RIGHT_ANSWER",
@@ -93,7 +95,9 @@ __all__ = [
     "Cell",
     "Expression",
     "ExpressionAnswer",
+    "GenebenchBudget",
     "GenebenchConfig",
+    "GenebenchInstrument",
     "GenebenchResult",
     "GenebenchRun",
     "GenebenchScores",

@@ -35,7 +35,9 @@ from knowsum.records import claim_run_dir
 from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 
 __all__ = [
+    "asked",
     "build_from_kb",
+    "genebench_requests",
     "go_release",
     "instances_of",
     "missing_reasons",
@@ -261,20 +263,7 @@ def run_genebench(
     timings["questions"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    pairs = instances_of(questions, config.permutations)
-    budgets = {t: config.tokens(t, token_budgets(questions)) for t in QUESTION_TYPES}
-    requests = [
-        Request(
-            messages=messages(q, r or 0),
-            params=GenerationParams(
-                temperature=config.temperature,
-                top_p=1.0,
-                max_tokens=budgets[q.question_type],
-                seed=config.seed,
-            ),
-        )
-        for q, r in pairs
-    ]
+    pairs, budgets, requests = asked(config, questions)
     texts, truncated = _sample(meter.backend, requests, store, progress)
     timings["generate"] = time.perf_counter() - t0
 
@@ -308,6 +297,34 @@ def run_genebench(
         identity=identity,
     )
     return write_run(out_dir, result, records, questions)
+
+
+def asked(
+    config: GenebenchConfig, questions: Sequence[Question]
+) -> tuple[list[tuple[Question, int | None]], dict[str, int], list[Request]]:
+    """What a run of ``questions`` asks: each (question, rotation) instance, the token budget per
+    question type, and one chat request per instance — what :func:`run_genebench` sends and what a
+    profile's plan counts (:func:`genebench_requests`)."""
+    pairs = instances_of(questions, config.permutations)
+    budgets = {t: config.tokens(t, token_budgets(questions)) for t in QUESTION_TYPES}
+    requests = [
+        Request(
+            messages=messages(q, r or 0),
+            params=GenerationParams(
+                temperature=config.temperature,
+                top_p=1.0,
+                max_tokens=budgets[q.question_type],
+                seed=config.seed,
+            ),
+        )
+        for q, r in pairs
+    ]
+    return pairs, budgets, requests
+
+
+def genebench_requests(config: GenebenchConfig, questions: Sequence[Question]) -> list[Request]:
+    """The requests a run of ``questions`` sends (:func:`asked`)."""
+    return asked(config, questions)[2]
 
 
 def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False) -> dict[str, str]:

@@ -1,10 +1,9 @@
-"""knowsum.profile — how much does this model know? One command, three instruments, one page.
+"""knowsum.profile — how much does this model know? One command, every instrument, one page.
 
-A *profile* runs census (KnowSum: how many diseases and theorems the model would name), recall
-(Bombieri et al.: which ontology IDs it has memorized) and genebench (SciHorizon-GENE: how it reasons
-from gene knowledge) on one model and one response store, sized by a *budget* (``smoke``, ``quick``,
-``paper``, or one's own TOML), and writes one page placing every measure among the models the papers
-measured.
+A *profile* runs the installed instruments a *budget* names (``smoke``, ``quick``, ``paper``, or
+one's own TOML) on one model and one response store, and writes one page placing every measure among
+the models the papers measured. knowsum's own are census (KnowSum), recall (Bombieri et al.) and
+genebench (SciHorizon-GENE); a plug-in instrument or census task takes part the same way.
 
 ::
 
@@ -17,12 +16,12 @@ measured.
         run = run_profile(plan, backend, store=store, out=Path("profile-smollm2"))
     run.report  # profile-smollm2/index.html
 
-Layers: this package sits between the command line and the instruments; it composes their public
-entry points (``run_census``, ``run_recall``, ``run_genebench``) and nothing below them.
+Layers: this package sits between the command line and the instruments, and reaches them only
+through the registry (:func:`knowsum.instrument.instruments`): it names none of them.
 """
 
-from knowsum.profile._budget import BUDGETS, Budget, CensusBudget, GenebenchBudget, RecallBudget, load_budget
-from knowsum.profile._measures import census_measures, genebench_measures, recall_measures, wilson
+from knowsum.instrument import Step, wilson
+from knowsum.profile._budget import BUDGETS, Budget, load_budget
 from knowsum.profile._plan import ProfilePlan, plan_profile
 from knowsum.profile._run import (
     PAGE_NAME,
@@ -33,7 +32,7 @@ from knowsum.profile._run import (
     run_profile,
     write_profile,
 )
-from knowsum.profile._steps import Step, plan_steps, step_requests
+from knowsum.profile._steps import plan_steps, step_requests
 from knowsum.records.profile import (
     InstrumentPlan,
     InstrumentProfile,
@@ -48,8 +47,6 @@ __all__ = [
     "PAGE_NAME",
     "RESULT_FILE",
     "Budget",
-    "CensusBudget",
-    "GenebenchBudget",
     "InstrumentPlan",
     "InstrumentProfile",
     "Measure",
@@ -58,16 +55,12 @@ __all__ = [
     "ProfileResult",
     "ProfileRun",
     "PublishedPoint",
-    "RecallBudget",
     "Step",
-    "census_measures",
     "claim_profile_dir",
-    "genebench_measures",
     "load_budget",
     "load_profile",
     "plan_profile",
     "plan_steps",
-    "recall_measures",
     "run_profile",
     "step_requests",
     "wilson",

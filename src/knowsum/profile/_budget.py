@@ -6,7 +6,7 @@ own with the same keys::
 
     description = "…"
     [census]                     # KnowSum (Li et al. 2025): each task sampled once, scored per criterion
-    tasks = ["diseases", "theorems"]
+    tasks = ["diseases", "theorems"]   # or any installed task: knowsum census tasks
     criteria = ["relaxed", "strict"]
     queries = { diseases = 3000, theorems = 30000 }   # or one number for every task
     answers = { diseases = 50 }  # N_ans per query (default: the task's, 50 diseases / 20 theorems)
@@ -24,207 +24,82 @@ own with the same keys::
     expression = "expression.tsv"  # user files, as genebench's --expression/--summaries/--abstracts
     summaries = "summaries.tsv"    # (relative to the plan file); without them Q6/Q8 are not asked
 
-An instrument left out is not run. An unknown table or key, or a bad value, is refused in one line
+Each table is an installed instrument's (``knowsum instruments``): its name is the instrument's, its
+keys are the instrument's ``Budget`` model — a plug-in instrument's table reads the same way. An
+instrument left out is not run. An unknown table or key, or a bad value, is refused in one line
 naming the file and the key.
 """
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    Strict,
-    TypeAdapter,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ValidationError
 
 from knowsum._util import config_error, read_text_file
-from knowsum.census import CensusConfig
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
-from knowsum.genebench import GenebenchConfig
-from knowsum.recall import RecallConfig
+from knowsum.instrument import instruments
 
-__all__ = ["BUDGETS", "Budget", "CensusBudget", "GenebenchBudget", "RecallBudget", "load_budget"]
+__all__ = ["BUDGETS", "Budget", "load_budget"]
 
 BUDGETS = ("smoke", "quick", "paper")
 """The budgets shipped with knowsum, smallest first."""
 
-_STRICT = ConfigDict(extra="forbid", frozen=True)
 
+@dataclass(frozen=True)
+class Budget:
+    """A whole profile's budget: one table per instrument it runs, in the registry's order.
 
-def _limits(config: type[BaseModel], name: str) -> Any:
-    """The bounds ``config`` sets on its field ``name`` (``ge``, ``le``…), as a ``Field``: the
-    instrument's config is the one source of every limit a plan may reach."""
-    bounds = {
-        key: getattr(m, key)
-        for m in config.model_fields[name].metadata
-        for key in ("ge", "gt", "le", "lt")
-        if getattr(m, key, None) is not None
-    }
-    return Field(**bounds)
+    Attributes:
+        name: ``smoke``, ``quick``, ``paper``, or the plan file's name.
+        description: What it is for.
+        tables: Instrument name → its budget table (an instance of the instrument's ``Budget``).
+    """
 
-
-# whole numbers only ("3" and true are refused), within the instrument config's bounds
-_PER_TASK = {
-    name: TypeAdapter(Annotated[int, Strict(), _limits(CensusConfig, name)])
-    for name in ("queries", "answers")
-}
-
-
-class CensusBudget(BaseModel):
-    """The census part: tasks sampled once each and scored under every criterion (KnowSum §4.1)."""
-
-    model_config = _STRICT
-
-    tasks: tuple[Literal["diseases", "theorems"], ...] = Field(("diseases", "theorems"), min_length=1)
-    criteria: tuple[Literal["relaxed", "strict"], ...] = Field(("relaxed", "strict"), min_length=1)
-    queries: int | dict[str, int] = Field(20, description="N_query, one number or per task")
-    answers: int | dict[str, int] | None = Field(None, description="N_ans, default the task's")
-    n_bootstrap: Annotated[int, Strict(), _limits(CensusConfig, "n_bootstrap")] = 1000
-    seed: Annotated[int, Strict(), _limits(CensusConfig, "seed")] = 0
-
-    @field_validator("queries", "answers", mode="before")
-    @classmethod
-    def _per_task(cls, value: Any, info: ValidationInfo) -> Any:
-        """One whole number, or one per task, each within the census config's bounds."""
-        if value is None and info.field_name == "answers":
-            return value
-        adapter = _PER_TASK[str(info.field_name)]
-        items = value.items() if isinstance(value, dict) else [(None, value)]
-        for task, number in items:
-            try:
-                adapter.validate_python(number)
-            except ValidationError as exc:
-                where = "" if task is None else f"{task}: "
-                raise ValueError(f"{where}{exc.errors()[0]['msg']}") from None
-        return value
-
-    @model_validator(mode="after")
-    def _known_tasks(self) -> CensusBudget:
-        for name in ("queries", "answers"):
-            table = getattr(self, name)
-            if isinstance(table, dict):
-                unknown = sorted(set(table) - set(self.tasks))
-                if unknown:
-                    raise ValueError(f"{name} names task(s) {unknown} not in tasks {list(self.tasks)}")
-        return self
-
-    def queries_of(self, task: str) -> int:
-        """N_query of ``task`` (a task missing from a per-task table gets 20)."""
-        return self.queries if isinstance(self.queries, int) else self.queries.get(task, 20)
-
-    def answers_of(self, task: str) -> int | None:
-        """N_ans of ``task`` (``None``: the task's default)."""
-        return self.answers if not isinstance(self.answers, dict) else self.answers.get(task)
-
-
-class RecallBudget(BaseModel):
-    """The recall part: which KBs, which concepts, which invariance methods (Bombieri et al. §4, §6)."""
-
-    model_config = _STRICT
-
-    kbs: tuple[str, ...] = Field(("go",), min_length=1)
-    select: Literal["stratified", "all"] = "stratified"
-    per_bucket: Annotated[int, Strict(), _limits(RecallConfig, "per_bucket")] = Field(
-        2, description="K concepts per popularity bucket (select=stratified)"
-    )
-    n_buckets: Annotated[int, Strict(), _limits(RecallConfig, "n_buckets")] = 50
-    n_perm: Annotated[int, Strict(), _limits(RecallConfig, "n_perm")] = 10_000
-    seed: Annotated[int, Strict(), _limits(RecallConfig, "seed")] = 0
-    invariance: tuple[Literal["pi1", "pi2", "pi3"], ...] = ()
-    invariance_kbs: tuple[str, ...] = ()
-    invariance_per_bucket: Annotated[int, Strict(), _limits(RecallConfig, "per_bucket")] = 20
-
-    @model_validator(mode="after")
-    def _invariance_kbs(self) -> RecallBudget:
-        extra = sorted(set(self.invariance_kbs) - set(self.kbs))
-        if extra:
-            raise ValueError(f"invariance_kbs {extra} are not among kbs {list(self.kbs)}")
-        return self
-
-
-class GenebenchBudget(BaseModel):
-    """The genebench part: the balanced build (``per_type`` per stratum) or the paper's size."""
-
-    model_config = _STRICT
-
-    per_type: Annotated[int, Strict(), _limits(GenebenchConfig, "per_type")] = 2
-    paper_size: Annotated[bool, Strict()] = False
-    permutations: Literal["cyclic", "none"] = "cyclic"
-    n_perm: Annotated[int, Strict(), _limits(GenebenchConfig, "n_perm")] = 10_000
-    seed: Annotated[int, Strict(), _limits(GenebenchConfig, "seed")] = 0
-    expression: Path | None = Field(None, description="expression file (Q6), as --expression")
-    summaries: Path | None = Field(None, description="functional summaries file (Q8), as --summaries")
-    abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
-
-
-class Budget(BaseModel):
-    """A whole profile's budget: one optional table per instrument."""
-
-    model_config = _STRICT
-
-    name: str = Field("custom", description="smoke, quick, paper, or the plan file's name")
+    name: str = "custom"
     description: str = ""
-    census: CensusBudget | None = None
-    recall: RecallBudget | None = None
-    genebench: GenebenchBudget | None = None
+    tables: dict[str, BaseModel] = field(default_factory=dict)
 
-    @model_validator(mode="after")
-    def _something(self) -> Budget:
-        if self.census is None and self.recall is None and self.genebench is None:
-            raise ValueError("a budget needs at least one of the tables [census], [recall], [genebench]")
-        return self
+    def part(self, instrument: str) -> Any:
+        """The table of ``instrument`` (``None`` when the budget leaves it out)."""
+        return self.tables.get(instrument)
 
 
-def _parse(text: str, where: str, name: str) -> Budget:
+def _parse(text: str, where: str, name: str, plan: Path | None = None) -> Budget:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
-    known = set(Budget.model_fields) - {"name"}
-    unknown = sorted(set(data) - known)
+    known = instruments()
+    unknown = sorted(k for k in data if k != "description" and k not in known)
     if unknown:
         raise ConfigError(
-            f"{where}: unknown key or instrument {unknown[0]!r}: a plan has description, "
-            "[census], [recall] and [genebench]"
+            f"{where}: unknown key or instrument {unknown[0]!r}: a plan has description and one table "
+            f"per installed instrument ({', '.join(f'[{n}]' for n in known)})"
         )
-    try:
-        return Budget(name=name, **data)
-    except ValidationError as exc:
-        raise config_error(exc, where) from None
-
-
-_USER_FILES = ("expression", "summaries", "abstracts")
-
-
-def _with_files(budget: Budget, plan: Path) -> Budget:
-    """``budget`` with its genebench user files resolved against the plan file's folder, each checked."""
-    gb = budget.genebench
-    if gb is None:
-        return budget
-    files: dict[str, Path] = {}
-    for key in _USER_FILES:
-        path = getattr(gb, key)
-        if path is None:
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ConfigError(f"{where}: invalid description={description!r}: must be text")
+    tables: dict[str, BaseModel] = {}
+    for inst_name, inst in known.items():
+        if inst_name not in data:
             continue
-        path = path if path.is_absolute() else plan.parent / path
-        if not path.is_file():
-            raise ConfigError(
-                f"{plan}: [genebench] {key} = {str(getattr(gb, key))!r}: "
-                f"{'no such file' if not path.exists() else 'not a file'} ({path}); "
-                "paths are relative to the plan file"
-            )
-        files[key] = path
-    return budget.model_copy(update={"genebench": gb.model_copy(update=files)})
+        table = data[inst_name]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: invalid {inst_name}={table!r}: must be a table [{inst_name}]")
+        try:
+            tables[inst_name] = inst.read_budget(table, plan)
+        except ValidationError as exc:
+            raise config_error(exc, where, inst_name) from None
+    if not tables:
+        raise ConfigError(
+            f"{where}: a budget needs at least one of the tables {', '.join(f'[{n}]' for n in known)}"
+        )
+    return Budget(name, description, tables)
 
 
 def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
@@ -237,7 +112,7 @@ def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
     if plan is not None:
         if not plan.is_file():
             raise InputFileError(plan, "plan file not found" if not plan.exists() else "not a file")
-        return _with_files(_parse(read_text_file(plan, "plan file"), str(plan), plan.stem), plan)
+        return _parse(read_text_file(plan, "plan file"), str(plan), plan.stem, plan)
     name = name or "smoke"
     if name not in BUDGETS:
         raise UnknownNameError("budget", name, BUDGETS)

@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from knowsum.kb import Ontology
+from knowsum.instrument import KBs, Step
 from knowsum.models import Backend, Request, Response, ResponseStore, sample_sync
 from knowsum.profile._budget import Budget
-from knowsum.profile._steps import Step, plan_steps, step_requests
+from knowsum.profile._steps import plan_steps, step_requests
 from knowsum.records.profile import InstrumentPlan, PlanSummary
 
 __all__ = ["ProfilePlan", "plan_profile"]
@@ -186,12 +186,12 @@ def _instrument(
 
 
 def _distinct(backend: Backend, steps: list[Step]) -> tuple[dict[str, list[Request]], dict[str, list[str]]]:
-    ontologies: dict[str, Ontology] = {}
+    kbs = KBs()
     reqs: dict[str, list[Request]] = {}
     keys: dict[str, list[str]] = {}
     seen: dict[str, set[str]] = {}
     for step in steps:
-        for r in step_requests(step, ontologies):
+        for r in step_requests(step, kbs):
             k = backend.key(r)
             if k not in seen.setdefault(step.instrument, set()):
                 seen[step.instrument].add(k)

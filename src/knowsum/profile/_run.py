@@ -29,16 +29,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from knowsum._util import atomic_write, claim_folder
-from knowsum.census import CensusConfig, CensusResult, run_census
 from knowsum.errors import InputError
-from knowsum.genebench import GenebenchConfig, GenebenchResult, run_genebench
+from knowsum.instrument import Instrument, Step, get_instrument
 from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
-from knowsum.profile._measures import census_measures, genebench_measures, recall_measures
 from knowsum.profile._plan import ProfilePlan
-from knowsum.profile._steps import Step
-from knowsum.recall import RecallConfig, RecallResult, run_recall
 from knowsum.records import Record, Run, Usage, load_record
-from knowsum.records.profile import InstrumentProfile, Measure, ProfileResult
+from knowsum.records.profile import InstrumentProfile, ProfileResult
 
 __all__ = [
     "PAGE_NAME",
@@ -114,40 +110,16 @@ class _Display:
         self.bar.update(self.rows[instrument], advance=1)
 
 
-def _matches(record: Record, stored: dict[str, Any], step: Step, backend: Backend) -> bool:
-    want = step.config.model_dump(mode="json")
-    if isinstance(step.config, RecallConfig):  # the record keeps the effective polysemy rule
-        want["polysemy"] = step.config.use_polysemy
-    same = all(stored.get(k) == v for k, v in want.items())
-    return same and record.model == backend.model_id and record.backend == backend.kind
-
-
-def _finished(step: Step, folder: Path, backend: Backend) -> Record | None:
-    """The finished run of ``step`` in ``folder`` when it is this model's and this configuration's."""
+def _finished(inst: Instrument[Any, Any], step: Step, folder: Path, backend: Backend) -> Record | None:
+    """The finished run of ``step`` in ``folder`` when it is this model's and this configuration's
+    (the instrument's own ``same_run``)."""
     if not (folder / "result.json").is_file():
         return None
     try:
-        if step.instrument == "census":
-            c = load_record(folder, CensusResult)
-            return c if _matches(c, c.parameters, step, backend) else None
-        if step.instrument == "recall":
-            r = load_record(folder, RecallResult)
-            return r if _matches(r, r.config, step, backend) else None
-        g = load_record(folder, GenebenchResult)
-        return g if _matches(g, g.config, step, backend) else None
+        record = load_record(folder, inst.Record)
     except InputError:  # an unreadable or older-than-readable record: the step is run again
         return None
-
-
-def _run_step(step: Step, backend: Backend, store: ResponseStore, folder: Path) -> Record:
-    cfg = step.config
-    # the profile owns its step folders: one that holds no finished run of this step is replaced
-    if isinstance(cfg, CensusConfig):
-        return run_census(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
-    if isinstance(cfg, RecallConfig):
-        return run_recall(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
-    assert isinstance(cfg, GenebenchConfig)
-    return run_genebench(cfg, backend, store=store, out=folder, progress=False, overwrite=True).result
+    return record if inst.same_run(record, step.config, backend) else None
 
 
 def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = False) -> Path:
@@ -181,15 +153,6 @@ def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = F
         f"{out} holds a profile of {old.model} at budget {old.budget} ({model} at {budget} asked): "
         "give another --out or --overwrite to replace it"
     )
-
-
-def _measures(step: Step, record: Record) -> list[Measure]:
-    if isinstance(record, CensusResult):
-        return census_measures(record, step.name)
-    if isinstance(record, RecallResult):
-        return recall_measures(record, step.name)
-    assert isinstance(record, GenebenchResult)
-    return genebench_measures(record, step.name)
 
 
 def _cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
@@ -248,10 +211,13 @@ def run_profile(
             display.step(step)
             folder = out / step.name
             s0 = time.perf_counter()
-            record = _finished(step, folder, backend)
+            inst = get_instrument(step.instrument)
+            record = _finished(inst, step, folder, backend)
             if record is None:
                 say(f"profile: {step.label} → {folder}")
-                record = _run_step(step, metered, store, folder)
+                # the profile owns its step folders: one that holds no finished run of this step is replaced
+                run = inst.run(step.config, metered, store=store, out=folder, progress=False, overwrite=True)
+                record = run.result
             else:
                 say(f"profile: {step.label}: finished earlier, read from {folder}")
             walls[step.instrument] = walls.get(step.instrument, 0.0) + time.perf_counter() - s0
@@ -259,13 +225,15 @@ def run_profile(
     parts: dict[str, InstrumentProfile] = {}
     every: list[Response] = []
     for name, pairs in records.items():
+        inst = get_instrument(name)
         used = list(store.responses(plan.keys.get(name, []), errors=False))
         every += used
         parts[name] = InstrumentProfile(
+            title=inst.title,
             runs={s.name: s.name for s, _ in pairs},
-            measures=[m for s, r in pairs for m in _measures(s, r)],
+            measures=[m for s, r in pairs for m in inst.measures(r, s.name)],
             usage=usage_of(used, asked=fresh.get(name, 0), wall_seconds=walls.get(name, 0.0)),
-            examples=[x for _, r in pairs[:1] if isinstance(r, CensusResult) for x in r.examples[:3]],
+            examples=[x for _, r in pairs[:1] for x in inst.examples(r)],
         )
     total = Usage(wall_seconds=0.0)
     for p in parts.values():
@@ -288,9 +256,7 @@ def run_profile(
         usage=total,
         budget=plan.budget.name,
         plan=summary,
-        census=parts.get("census"),
-        recall=parts.get("recall"),
-        genebench=parts.get("genebench"),
+        instruments=parts,
         cost_usd=_cost(total, summary.price_in, summary.price_out),
     )
     return write_profile(result, out)

@@ -30,6 +30,7 @@ from knowsum.recall._compare import compare_tables
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe
 from knowsum.recall._config import PI2_TEMPERATURES, RecallConfig, polysemy_default
 from knowsum.recall._extract import IdExtractor, extract_id
+from knowsum.recall._instrument import INSTRUMENT, RecallBudget, RecallInstrument
 from knowsum.recall._invariance import invariance_requests, summarize_invariance, summary_from_counts
 from knowsum.recall._invariance_files import (
     INVARIANCE_METHODS,
@@ -65,6 +66,7 @@ from knowsum.records.recall import (
 __all__ = [
     "CHAT_TEMPLATES",
     "COMPLETION_TEMPLATES",
+    "INSTRUMENT",
     "INVARIANCE_METHODS",
     "LANGUAGES",
     "PI2_TEMPERATURES",
@@ -86,7 +88,9 @@ __all__ = [
     "PopularityScores",
     "PredictionRecord",
     "PredictionRow",
+    "RecallBudget",
     "RecallConfig",
+    "RecallInstrument",
     "RecallResult",
     "RecallRun",
     "RecallScores",

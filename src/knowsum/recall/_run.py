@@ -29,7 +29,17 @@ from knowsum.recall._templates import completion_prefix, render_prompt
 from knowsum.records import claim_run_dir
 from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
-__all__ = ["ask", "prepare", "probe", "run_identity", "run_recall"]
+__all__ = ["ask", "prepare", "probe", "recall_requests", "run_identity", "run_recall"]
+
+
+def recall_requests(config: RecallConfig, concepts: Sequence[Concept]) -> list[Request]:
+    """One request per concept: its label in the KB's prompt (Bombieri et al. §4.1), at the config's
+    temperature, token budget and seed — what :func:`run_recall` asks first."""
+    params = GenerationParams(temperature=config.temperature, max_tokens=config.tokens, seed=config.seed)
+    return [
+        Request(prompt=render_prompt(config.kb, c.label, config.api, template=config.template), params=params)
+        for c in concepts
+    ]
 
 
 def prepare(
@@ -159,9 +169,9 @@ def probe(
     timings["prepare"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    params = GenerationParams(temperature=config.temperature, max_tokens=config.tokens, seed=config.seed)
-    prompts = [render_prompt(config.kb, c.label, config.api, template=config.template) for c in concepts]
-    texts = ask(backend, [Request(prompt=p, params=params) for p in prompts], store, progress, "recall")
+    asked = recall_requests(config, concepts)
+    prompts = [q.prompt or "" for q in asked]
+    texts = ask(backend, asked, store, progress, "recall")
     timings["generate"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

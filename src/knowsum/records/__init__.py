@@ -6,7 +6,7 @@
     ├── census.CensusResult     kind "census"
     ├── recall.RecallResult     kind "recall"
     ├── genebench.GenebenchResult  kind "genebench"
-    └── profile.ProfileResult   kind "profile" (the three instruments on one model, one page)
+    └── profile.ProfileResult   kind "profile" (every instrument of a budget on one model, one page)
     estimate.EstimateReport     what `knowsum estimate` prints (a report, not a run folder's record)
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error

@@ -1,17 +1,20 @@
-"""The record of a profile (``profile.json``): one model, three instruments, one page.
+"""The record of a profile (``profile.json``): one model, every instrument of a budget, one page.
 
-A profile runs census, recall and genebench on one model and one response store
-(:func:`knowsum.profile.run_profile`). Its record carries everything the page shows, so the report
-layer never imports an instrument: the measures with their intervals and methods, the published
-values of the papers on the same measures, the caveats of each comparison, the plan with its
-requests, tokens, time and cost, and the usage of the whole run. Schema versions::
+A profile runs the instruments a budget names (census, recall, genebench, any plug-in) on one model
+and one response store (:func:`knowsum.profile.run_profile`). Its record carries everything the page
+shows, so the report layer never imports an instrument: per instrument its page title, the measures
+with their intervals and methods, the published values of the papers on the same measures, the
+caveats of each comparison; the plan with its requests, tokens, time and cost, and the usage of the
+whole run. Schema versions::
 
-    1  the first record
+    1  the first record: one field per instrument (census, recall, genebench)
+    2  instruments: name → part, in the registry's order (any installed instrument); each part
+       carries its page title
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,7 +32,14 @@ __all__ = [
     "PublishedPoint",
 ]
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
+
+_V1_TITLES = {
+    "census": "Census — how many items would it name? (KnowSum)",
+    "recall": "Recall — which ontology IDs has it memorized? (Bombieri et al.)",
+    "genebench": "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)",
+}
+"""The page titles of version-1 records' three parts (later records carry their own)."""
 
 
 class _Part(BaseModel):
@@ -48,7 +58,7 @@ class Measure(_Part):
     """One row of the card: a value, its interval, how it was computed, and whom to compare it with."""
 
     key: str = Field(description="stable key, e.g. census/diseases/relaxed/n_total")
-    instrument: Literal["census", "recall", "genebench"]
+    instrument: str = Field(description="the instrument's registry name")
     label: str = Field(description="what the row says, e.g. 'diseases (relaxed) N̂_tot'")
     value: float | None
     lower: float | None = None
@@ -65,8 +75,9 @@ class Measure(_Part):
 
 
 class InstrumentProfile(_Part):
-    """What one instrument contributed: its runs (name → folder), measures and usage."""
+    """What one instrument contributed: its page title, runs (name → folder), measures and usage."""
 
+    title: str = Field("", description="the page section's title (the instrument's question and paper)")
     runs: dict[str, str] = Field(default_factory=dict, description="run name → folder (relative)")
     measures: list[Measure] = Field(default_factory=list)
     usage: Usage | None = None
@@ -119,13 +130,22 @@ class ProfileResult(Record):
     kind: Literal["profile"] = "profile"
     budget: str = Field(description="smoke, quick, paper, or the plan file's name")
     plan: PlanSummary
-    census: InstrumentProfile | None = None
-    recall: InstrumentProfile | None = None
-    genebench: InstrumentProfile | None = None
+    instruments: dict[str, InstrumentProfile] = Field(
+        default_factory=dict, description="instrument name → its part, in the registry's order"
+    )
     cost_usd: float | None = Field(None, description="cost of the responses used, at the plan's prices")
     notes: list[str] = Field(default_factory=list)
 
     def measures(self) -> list[Measure]:
-        """Every measure, census then recall then genebench."""
-        parts = (self.census, self.recall, self.genebench)
-        return [m for p in parts if p is not None for m in p.measures]
+        """Every measure, instrument by instrument."""
+        return [m for p in self.instruments.values() for m in p.measures]
+
+    @classmethod
+    def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Version 1 → 2: the three instrument fields become ``instruments`` (with their titles)."""
+        if version < 2:
+            parts = {name: data.pop(name, None) for name in _V1_TITLES}
+            data["instruments"] = {
+                name: {"title": _V1_TITLES[name], **part} for name, part in parts.items() if part is not None
+            }
+        return super().migrate(data, version)

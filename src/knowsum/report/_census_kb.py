@@ -27,10 +27,13 @@ def category_plot(info: KBCategories) -> tuple[Any, str]:
     ]
     fig = p.grouped_bars(
         names,
-        {f"installed {info.kb} ({info.rule} rule, {info.total:,} terms)": ours,
-         f"paper Fig. 10 ({paper_total:,} diseases)": theirs},
-        title="Disease categories (strict criterion keeps one)", ylabel="% of terms",
-    )  # fmt: skip
+        {
+            f"installed {info.kb} ({info.rule} rule, {info.total:,} terms)": ours,
+            f"paper Fig. 10 ({paper_total:,} diseases)": theirs,
+        },
+        title="Disease categories (strict criterion keeps one)",
+        ylabel="% of terms",
+    )
     strict = info.counts.get(info.strict, 0)
     paper_strict = info.paper.get(info.strict)
     paper_part = (

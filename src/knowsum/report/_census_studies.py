@@ -88,17 +88,26 @@ def sensitivity_plots(study: Sensitivity) -> dict[str, tuple[Any, str]]:
     ]
     skr = [c.skr if c.skr is not None else math.nan for c in study.t_points]
     fig_t = p.curves(
-        ts, {"N_tot(t)": total}, bands={"N_tot(t)": (lo, hi)}, ax_right={"SKR(t)": skr},
-        ylabel_right="SKR(t)", xlabel="extrapolation factor t", ylabel="estimated total items",
+        ts,
+        {"N_tot(t)": total},
+        bands={"N_tot(t)": (lo, hi)},
+        ax_right={"SKR(t)": skr},
+        ylabel_right="SKR(t)",
+        xlabel="extrapolation factor t",
+        ylabel="estimated total items",
         title="Effect of the extrapolation factor t",
-    )  # fmt: skip
+    )
     ks = [k.k for k in study.k_points]
     fig_k = p.curves(
-        ks, {"N_tot (t fixed)": [k.n_total for k in study.k_points]},
-        ax_right={"held-out NMSE": [k.nmse for k in study.k_points]}, ylabel_right="normalized MSE",
-        xlabel="truncation level k", ylabel="estimated total items", title="Effect of the truncation level k",
+        ks,
+        {"N_tot (t fixed)": [k.n_total for k in study.k_points]},
+        ax_right={"held-out NMSE": [k.nmse for k in study.k_points]},
+        ylabel_right="normalized MSE",
+        xlabel="truncation level k",
+        ylabel="estimated total items",
+        title="Effect of the truncation level k",
         vlines={f"best k = {study.k_best}": study.k_best},
-    )  # fmt: skip
+    )
     return {
         "sensitivity_t": (
             fig_t,
@@ -167,8 +176,16 @@ def sweep_figures(entries: Sequence[SweepEntry]) -> list[tuple[Any, str]]:
     for i, (_, r, _) in enumerate(entries):
         mark = run_mark(r)
         if mark:
-            ax.annotate(mark, (i, 0), xytext=(0, 4), textcoords="offset points", ha="center",
-                        va="bottom", rotation=90, fontsize=8)  # fmt: skip
+            ax.annotate(
+                mark,
+                (i, 0),
+                xytext=(0, 4),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                rotation=90,
+                fontsize=8,
+            )
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     ax.set_ylabel("items")
     ax.set_title("N_tot per setting (whiskers: its interval)")

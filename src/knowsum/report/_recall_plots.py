@@ -111,8 +111,15 @@ def recall_figures(result: RecallResult) -> dict[str, Any]:
             ax.set_title("R_B per bucket: no repeated wrong IDs (cf. paper Fig. 3)")
             ax.set_xlim(0.5, max(xs, default=1) + 0.5)
             ax.set_xlabel(_BUCKET_AXIS)
-            ax.text(0.5, 0.5, "no wrong ID was given twice:\nR_B is not defined", ha="center", va="center",
-                    transform=ax.transAxes, fontsize=11)  # fmt: skip
+            ax.text(
+                0.5,
+                0.5,
+                "no wrong ID was given twice:\nR_B is not defined",
+                ha="center",
+                va="center",
+                transform=ax.transAxes,
+                fontsize=11,
+            )
         for fig in (figs["accuracy"], figs["rb"]):  # bucket numbers are integers
             fig.axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     main, second = _main_readings(result)

@@ -24,12 +24,6 @@ from knowsum.report._tables import markdown_table, text_table
 
 __all__ = ["card_rows", "compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
 
-_TITLES = {
-    "census": "Census — how many items would it name? (KnowSum)",
-    "recall": "Recall — which ontology IDs has it memorized? (Bombieri et al.)",
-    "genebench": "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)",
-}
-
 
 def _interval(m: Measure) -> str:
     """``[lo, hi]``, ``n/a: REASON`` (an interval that cannot be a 95 % interval), or ``–`` (none)."""
@@ -103,10 +97,8 @@ def _references(measures: Sequence[Measure], model: str) -> h.Markup | None:
     return h.table(["measure", model, *labels], rows, numeric=[False] + [True] * (1 + len(labels)))
 
 
-def _instrument(r: ProfileResult, name: str) -> h.Markup | None:
-    part = getattr(r, name)
-    if part is None:
-        return None
+def _instrument(r: ProfileResult, name: str) -> h.Markup:
+    part = r.instruments[name]
     parts: list[str | h.Markup] = []
     fig = strip_plot([m for m in part.measures if m.published], r.model)
     if fig is not None:
@@ -129,7 +121,7 @@ def _instrument(r: ProfileResult, name: str) -> h.Markup | None:
     if part.examples:
         parts.append(h.paragraph("A few of the model's replies (as written):"))
         parts.extend(h.code_block(text) for text in part.examples)
-    return h.section(_TITLES[name], *parts, anchor=name)
+    return h.section(part.title or name, *parts, anchor=name)
 
 
 def _seconds(s: float | None) -> str:
@@ -146,7 +138,7 @@ def _plan(r: ProfileResult) -> h.Markup:
     p = r.plan
     rows = []
     for name, ip in p.instruments.items():
-        part = getattr(r, name)
+        part = r.instruments.get(name)
         u = part.usage if part is not None else None
         est = " (est.)" if ip.prompt_tokens_estimated else ""
         expected = ip.completion_tokens_expected
@@ -208,7 +200,7 @@ def _plan(r: ProfileResult) -> h.Markup:
 def write_profile_page(path: Path, result: ProfileResult) -> Path:
     """Write the profile page of ``result`` to ``path`` (atomically); return the path."""
     sections = [_card(result)]
-    sections += [s for n in ("census", "recall", "genebench") if (s := _instrument(result, n)) is not None]
+    sections += [_instrument(result, name) for name in result.instruments]
     sections.append(_plan(result))
     doc = h.page(
         f"How much does {result.model} know?",
@@ -224,20 +216,19 @@ def _ranks(values: dict[str, float | None]) -> dict[str, int]:
     return {n: i for i, (_, n) in enumerate(reversed(known), 1)}
 
 
-_INSTRUMENTS = ("census", "recall", "genebench")
-
-
 def compare_table(
     results: Sequence[ProfileResult], published: bool = False
 ) -> tuple[list[str], list[list[str]]]:
     """One row per measure, one column per profile (+ the papers' range), and for census N̂_tot rows
     the rank change: a model's rank by N_seen → its rank by N̂_tot among the profiles (and, with
     ``published``, the paper's models). With measures of several instruments, a row naming the
-    instrument (``census:``) opens each one's rows."""
+    instrument (``census:``) opens each one's rows; instruments in the order the profiles list them."""
     names = [f"{r.model} ({r.budget})" for r in results]
     fullest = sorted(results, key=lambda r: -len(r.measures()))  # its order first, then the others' extras
     of = {m.key: m.instrument for r in fullest for m in r.measures()}
-    keys = sorted(of, key=lambda k: _INSTRUMENTS.index(of[k]))  # stable: each instrument's rows in order
+    order = list(dict.fromkeys(name for r in fullest for name in r.instruments))
+    keys = sorted(of, key=lambda k: order.index(of[k]))  # stable: each instrument's rows in order
+    ranked = {of[k] for k in of if k.endswith("/n_total")}  # instruments with a N_seen → N̂_tot rank
     by = [{m.key: m for m in r.measures()} for r in results]
     headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
     several = len(set(of.values())) > 1
@@ -263,7 +254,7 @@ def compare_table(
             change = "; ".join(
                 f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
             )
-        rank = change or ("=" if ref.instrument == "census" else "")  # the ranks only rank the census
+        rank = change or ("=" if ref.instrument in ranked else "")  # only richness estimates are ranked
         rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), rank])
     return headers, rows
 

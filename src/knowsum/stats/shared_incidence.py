@@ -49,9 +49,11 @@ def _chao2_shared(y1: Counts, y2: Counts, t1: int, t2: int, conf: float, bc: boo
     names = list(summ)
     step = 1e-30  # complex-step derivative of each count
     grad = np.array(
-        [complex(fn(**{k: complex(v) + (step * 1j if k == n else 0) for k, v in summ.items()})).imag / step
-         for n in names]
-    )  # fmt: skip
+        [
+            complex(fn(**{k: complex(v) + (step * 1j if k == n else 0) for k, v in summ.items()})).imag / step
+            for n in names
+        ]
+    )
     overlap = np.array([[float((sets[i] & sets[j]).sum()) for j in names] for i in names])
     size = np.array([summ[k] for k in names])
     var = float(grad @ (overlap - np.outer(size, size) / est if est > 0 else overlap) @ grad)

@@ -189,9 +189,13 @@ def _plan_et(n: int, t: float, k: int | None) -> EstimatorPlan:
 def _plan_osw_binomial(n: int, t: float, k: int | None) -> EstimatorPlan:
     k_osw, q = w.osw_binomial_params(n, t)
     return EstimatorPlan(
-        "osw-binomial", t, k_osw, {"k": k_osw, "q": q},
-        lambda s_max: w.binomial_tail_weights(t, k_osw, q, s_max), support=k_osw,
-    )  # fmt: skip
+        "osw-binomial",
+        t,
+        k_osw,
+        {"k": k_osw, "q": q},
+        lambda s_max: w.binomial_tail_weights(t, k_osw, q, s_max),
+        support=k_osw,
+    )
 
 
 def _plan_osw_poisson(n: int, t: float, k: int | None) -> EstimatorPlan:
@@ -353,9 +357,11 @@ class Curve:
 
 
 def extrapolation_curve(
-    prev: Prevalence, ts: Sequence[float] | NDArray[np.float64] | None = None,
-    estimator: str = "et", k: int | None = None,
-) -> Curve:  # fmt: skip
+    prev: Prevalence,
+    ts: Sequence[float] | NDArray[np.float64] | None = None,
+    estimator: str = "et",
+    k: int | None = None,
+) -> Curve:
     """``Û(t)`` for each ``t`` in ``ts`` (default: 30 log-spaced points from 0.1 to 100)."""
     grid = np.geomspace(0.1, DEFAULT_T, 30) if ts is None else np.asarray(ts, dtype=np.float64)
     if grid.ndim != 1 or grid.size == 0:

@@ -1,0 +1,61 @@
+"""``--inspect-log LOG``: the ``score`` command of every instrument reads an inspect_ai log back.
+
+One option and one handler for ``census score``, ``recall score`` and ``genebench score``: the log
+of ``inspect eval knowsum/<instrument>`` becomes an ordinary run directory of that instrument
+(:func:`knowsum.harness.run_from_log`). The settings are the log's task arguments, so a command
+line giving the command's other inputs or settings beside ``--inspect-log`` is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+from knowsum.harness import run_from_log
+from knowsum.records import Record, Run
+
+__all__ = ["from_inspect_log", "inspect_log_option"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_WITH_LOG = frozenset({"inspect_log", "out", "overwrite", "as_json", "markdown"})
+"""The parameters that go with ``--inspect-log`` (where the run goes and how it is shown)."""
+
+
+def inspect_log_option(instrument: str) -> Callable[[F], F]:
+    """``--inspect-log LOG``: read the log of ``inspect eval knowsum/<instrument>`` instead."""
+    return click.option(
+        "--inspect-log",
+        "inspect_log",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="LOG",
+        help=f"Read the log of `inspect eval knowsum/{instrument}` (.eval or .json) instead: its replies "
+        "become an ordinary run directory (settings from the log's task arguments).",
+    )
+
+
+def from_inspect_log(instrument: str, log: Path, out: Path | None, overwrite: bool) -> Run[Record]:
+    """The run directory of ``log`` (the click command's other inputs and settings must be unset).
+
+    Raises:
+        click.UsageError: another input or setting given beside ``--inspect-log``.
+    """
+    ctx = click.get_current_context()
+    explicit = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    given = [
+        p
+        for p in ctx.command.params
+        if p.name is not None and p.name not in _WITH_LOG and ctx.get_parameter_source(p.name) in explicit
+    ]
+    if given:
+        shown = given[0].opts[0] if given[0].opts else given[0].name
+        raise click.UsageError(
+            f"--inspect-log takes the task and settings from the log's task arguments: drop {shown}"
+        )
+    done, _ = run_from_log(log, instrument, out=out, overwrite=overwrite)
+    return done

@@ -1,0 +1,160 @@
+"""Genebench as a :class:`knowsum.instrument.Instrument`: its budget table, requests and card rows.
+
+Card rows: the overall, the four perspectives and the eight knowledge types of SciHorizon-GENE's
+Table 2. A knowledge type carries the 95 % Wilson interval on its score and its number of questions
+(exact for accuracies, an approximation for F1-type scores); the overall and the perspectives are
+means of those and carry none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, Strict
+
+from knowsum.errors import ConfigError
+from knowsum.genebench._config import GenebenchConfig
+from knowsum.genebench._published import PUBLISHED
+from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
+from knowsum.genebench._schema import read_questions
+from knowsum.instrument import Instrument, KBs, PublishedValue, Step, limits, release_caveat, wilson
+from knowsum.models import Request
+from knowsum.records.genebench import GenebenchResult
+from knowsum.records.profile import Measure
+
+__all__ = ["INSTRUMENT", "GenebenchBudget", "GenebenchInstrument"]
+
+PAPER_QUESTIONS = 2710
+"""SciHorizon-GENE's question set (§4)."""
+_PAPER = "SciHorizon-GENE"
+_USER_FILES = ("expression", "summaries", "abstracts")
+
+
+class GenebenchBudget(BaseModel):
+    """The ``[genebench]`` table: the balanced build (``per_type`` per stratum) or the paper's size."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    per_type: Annotated[int, Strict(), limits(GenebenchConfig, "per_type")] = 2
+    paper_size: Annotated[bool, Strict()] = False
+    permutations: Literal["cyclic", "none"] = "cyclic"
+    n_perm: Annotated[int, Strict(), limits(GenebenchConfig, "n_perm")] = 10_000
+    seed: Annotated[int, Strict(), limits(GenebenchConfig, "seed")] = 0
+    expression: Path | None = Field(None, description="expression file (Q6), as --expression")
+    summaries: Path | None = Field(None, description="functional summaries file (Q8), as --summaries")
+    abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
+
+
+def _published() -> tuple[PublishedValue, ...]:
+    out = []
+    for row in PUBLISHED:
+        model = row.model.lstrip("*")
+        out.append(PublishedValue(model, _PAPER, "Table 2", "overall", row.overall))
+        out += [
+            PublishedValue(model, _PAPER, "Table 2", f"knowledge/{know}", value)
+            for know, value in row.knowledge.items()
+            if value is not None
+        ]
+    return tuple(out)
+
+
+class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
+    """SciHorizon-GENE (Huang et al.): how reliably does the model reason from gene knowledge?"""
+
+    name = "genebench"
+    title = "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)"
+    paper = _PAPER
+    Config = GenebenchConfig
+    Record = GenebenchResult
+    Budget = GenebenchBudget
+    entry = staticmethod(run_genebench)
+    published = _published()
+
+    def requests(self, config: GenebenchConfig, kbs: KBs) -> list[Request]:
+        """One chat request per question and rotation (the questions read or built as the run does)."""
+        if config.questions is not None:
+            questions = read_questions(config.questions)
+        else:
+            questions = build_from_kb(config)[0]
+        return genebench_requests(config, questions)
+
+    def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
+        """The table, its user files resolved against the plan file's folder, each checked.
+
+        Raises:
+            ConfigError: a user file that is missing (names the plan file and the key).
+        """
+        table = GenebenchBudget.model_validate(data)
+        files: dict[str, Path] = {}
+        for key in _USER_FILES:
+            given = getattr(table, key)
+            if given is None or plan is None:
+                continue
+            path = given if given.is_absolute() else plan.parent / given
+            if not path.is_file():
+                raise ConfigError(
+                    f"{plan}: [genebench] {key} = {str(given)!r}: "
+                    f"{'no such file' if not path.exists() else 'not a file'} ({path}); "
+                    "paths are relative to the plan file"
+                )
+            files[key] = path
+        return table.model_copy(update=files)
+
+    def steps(self, table: BaseModel) -> list[Step]:
+        """One run: ``genebench-balanced``, or ``genebench-paper`` at the paper's size."""
+        assert isinstance(table, GenebenchBudget)
+        cfg = GenebenchConfig(**dict(table))  # the table's keys are the config's
+        name = "genebench-paper" if table.paper_size else "genebench-balanced"
+        return [Step(self.name, name, cfg, name.replace("-", " "))]
+
+    def measures(self, record: GenebenchResult, run: str) -> list[Measure]:
+        """Overall, the four perspectives and the eight knowledge types of a run (Table 2)."""
+        s = record.scores
+        caveats = []
+        if record.n_questions < PAPER_QUESTIONS:
+            caveats.append(
+                f"{record.n_questions:,} questions here, {PAPER_QUESTIONS:,} in the paper: "
+                "each type rests on fewer questions (wider intervals)"
+            )
+        caveats.append(release_caveat(record.kb_releases))
+        overall = (
+            f"equal mean of the {len(s.types_asked)} knowledge types asked (SciHorizon-GENE Table 2); "
+            "no interval (see the types')"
+        )
+        out = [self.measure("overall", "overall", s.overall, overall, run=run, caveats=caveats, percent=True)]
+        for name, value in record.perspective_means().items():
+            how = "mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table"
+            out.append(
+                self.measure(
+                    f"perspective/{name}",
+                    f"perspective: {name}",
+                    value,
+                    how,
+                    run=run,
+                    caveats=caveats,
+                    percent=True,
+                )
+            )
+        for know, title in record.knowledge_titles.items():
+            value = s.knowledge.get(know)
+            n = sum(c.n_questions for c in s.cells if c.knowledge == know and c.in_overall)
+            why = s.types_missing.get(know)
+            how = f"Table 2 score over {n} questions (mean over rotations); Wilson 95 % on n questions"
+            out.append(
+                self.measure(
+                    f"knowledge/{know}",
+                    title,
+                    value,
+                    how,
+                    run=run,
+                    percent=True,
+                    interval=wilson(value * n, n) if value is not None else None,
+                    caveats=[*caveats, f"not asked: {why}"] if why else caveats,
+                )
+            )
+        return out
+
+
+INSTRUMENT = GenebenchInstrument()
+"""The genebench instrument (registered as ``genebench`` under ``knowsum.instruments``)."""

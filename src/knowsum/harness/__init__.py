@@ -1,0 +1,32 @@
+"""knowsum.harness — knowsum's instruments inside evaluation harnesses (inspect_ai).
+
+- :mod:`knowsum.harness.tasks`: the inspect_ai tasks ``knowsum/census``, ``knowsum/recall`` and
+  ``knowsum/genebench`` (``pip install 'knowsum[inspect]'``; registered by entry point);
+- :func:`run_from_log`: an inspect log read back into an ordinary knowsum run directory
+  (``knowsum census score --inspect-log LOG.eval``);
+- :class:`ReplayBackend`: replies obtained elsewhere served as a knowsum backend, keyed by
+  :func:`request_id`, so an instrument's own run scores them.
+
+Importing this package does not import inspect_ai (only :mod:`knowsum.harness.tasks` and reading
+a log do). See ``docs/inspect.md``.
+"""
+
+from knowsum.harness._figures import Figures, figures
+from knowsum.harness._logs import LogRun, read_log, replay, run_from_log
+from knowsum.harness._replay import Answer, ReplayBackend, request_id
+from knowsum.harness._spec import make_config, requests_of, run_instrument
+
+__all__ = [
+    "Answer",
+    "Figures",
+    "LogRun",
+    "ReplayBackend",
+    "figures",
+    "make_config",
+    "read_log",
+    "replay",
+    "request_id",
+    "requests_of",
+    "run_from_log",
+    "run_instrument",
+]

@@ -1,0 +1,82 @@
+"""The instruments as an evaluation harness sees them: a configuration, its requests, a run.
+
+Every instrument comes from knowsum's registry (:func:`knowsum.instrument.get_instrument`: knowsum's
+census, recall and genebench, and any plug-in registered under ``knowsum.instruments``), and the
+harness uses only its interface: ``Config`` (what the task arguments validate into), ``requests``
+(the samples: exactly what its run sends, what ``knowsum profile plan`` counts) and ``run`` (its own
+entry point, here on the harness's answers through a :class:`~knowsum.harness.ReplayBackend`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from knowsum._util import config_error
+from knowsum.errors import ConfigError
+from knowsum.instrument import KBs, get_instrument
+from knowsum.models import Backend, Request, ResponseStore
+from knowsum.records import Record, Run
+
+__all__ = ["make_config", "requests_of", "run_instrument"]
+
+
+def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
+    """The validated configuration of ``instrument`` from a harness's task arguments.
+
+    Arguments left ``None`` take the instrument's defaults. Recall's ``per_bucket`` without a
+    ``select`` means ``select="stratified"``, as ``knowsum recall run --per-bucket`` does. A recall on
+    the raw completions endpoint (``api="completions"``) is refused: a harness task asks chat models.
+
+    Raises:
+        UnknownNameError: an unknown instrument (lists the installed ones).
+        ConfigError: an invalid or unknown argument (one line naming it and what to give).
+    """
+    config_type = get_instrument(instrument).Config
+    given = {k: v for k, v in args.items() if v is not None}
+    if instrument == "recall" and "per_bucket" in given and "select" not in given:
+        given["select"] = "stratified"
+    try:
+        config: BaseModel = config_type.model_validate(given)
+    except ValidationError as exc:
+        raise config_error(exc, f"knowsum/{instrument}") from None
+    api = getattr(config, "api", "chat")
+    if api != "chat":
+        raise ConfigError(
+            f"knowsum/{instrument}: api={api!r} needs the raw completions endpoint, which a harness task "
+            f"does not use; leave api unset (chat) or run `knowsum {instrument} run`"
+        )
+    return config
+
+
+def requests_of(instrument: str, config: BaseModel, kbs: KBs | None = None) -> list[Request]:
+    """The requests ``instrument``'s run on ``config`` sends, exactly as its run builds them.
+
+    Raises:
+        KBNotInstalledError: a knowledge base the requests need (says the install command).
+        ConfigError, UnknownNameError: a setting the instrument refuses (an unknown census task…).
+    """
+    return get_instrument(instrument).requests(config, kbs or KBs())
+
+
+def run_instrument(
+    instrument: str,
+    config: BaseModel,
+    backend: Backend,
+    *,
+    store: ResponseStore,
+    out: Path | None,
+    overwrite: bool = False,
+) -> Run[Record]:
+    """Run ``instrument`` on ``backend`` and write its run directory (the instrument's ``run``).
+
+    Raises:
+        InputError: ``out`` holds another run and ``overwrite`` is not set. BackendError: requests
+        the backend could not answer. What the instrument's run raises.
+    """
+    return get_instrument(instrument).run(
+        config, backend, store=store, out=out, progress=False, overwrite=overwrite
+    )

@@ -1,0 +1,271 @@
+"""The instrument interface: what an instrument is to the code that composes instruments.
+
+An instrument is one object (inspect_ai's ``Task``, at knowsum's size)::
+
+    knowsum.Instrument
+      name · title · paper · Config · Record · Budget · published
+      requests(config, kbs)   the requests its run sends — the only place it builds them
+      run(config, backend, *, store, out, progress, overwrite)   → Run[Record]
+      measures(record, run)   the card rows: value, interval, method, caveats, published points
+      identity(config)        what makes two runs of it the same run (its stored configuration)
+      steps(table)            a budget TOML's table → the runs of a profile
+
+The profile, its plan, the card, the page and ``profile compare`` only call these: they name no
+instrument. Instruments register under the ``knowsum.instruments`` entry-point group
+(:mod:`knowsum.instrument._registry`), so a third-party package adds one without touching knowsum.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
+
+from knowsum.records import Record, Run, published_label
+from knowsum.records.profile import Measure, PublishedPoint
+
+if TYPE_CHECKING:
+    from knowsum.kb import Ontology
+    from knowsum.models import Backend, Request, ResponseStore
+
+__all__ = ["Instrument", "KBs", "PublishedValue", "Step", "release_caveat", "wilson"]
+
+C = TypeVar("C", bound=BaseModel)
+R = TypeVar("R", bound=Record)
+_Z = 1.959963984540054
+
+
+def wilson(successes: float, n: int) -> tuple[float | None, float | None]:
+    """The 95 % Wilson score interval of ``p̂ = successes / n`` (``(None, None)`` when ``n = 0``).
+
+    ``(p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)``, z = Φ⁻¹(0.975) (Wilson 1927).
+    """
+    if n <= 0:
+        return None, None
+    p = min(1.0, max(0.0, successes / n))
+    z2 = _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def release_caveat(kb_releases: dict[str, str]) -> str:
+    """The caveat every comparison with a paper carries: the KB release may differ from the paper's."""
+    shown = ", ".join(f"{kb} {rel or '(release unknown)'}" for kb, rel in kb_releases.items())
+    return f"judged against {shown}; the paper used the release of its time, which may differ"
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedValue:
+    """One value a paper published for a model: the one row type every instrument's papers share.
+
+    Attributes:
+        model: The model as the paper names it.
+        paper: The paper, short (``KnowSum``, ``Bombieri et al.``, ``SciHorizon-GENE``).
+        table: Where in the paper (``Table 1``).
+        measure: The measure key it sits beside (``diseases/relaxed/n_total``).
+        value: The published value.
+    """
+
+    model: str
+    paper: str
+    table: str
+    measure: str
+    value: float
+
+    def point(self) -> PublishedPoint:
+        """The point a card row places the model among (``GPT-4 · Bombieri et al. Table 1``)."""
+        return PublishedPoint(
+            label=published_label(self.model, self.paper, self.table), model=self.model, value=self.value
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One instrument run of a profile: which instrument, its folder name, its configuration, a label."""
+
+    instrument: str
+    name: str
+    config: BaseModel
+    label: str
+
+
+class KBs:
+    """Knowledge bases loaded once and shared by the steps of one plan (``requests(config, kbs)``)."""
+
+    def __init__(self) -> None:
+        self._ontologies: dict[str, Ontology] = {}
+
+    def ontology(self, name: str) -> Ontology:
+        """The installed ontology ``name``, loaded on first use.
+
+        Raises:
+            KBNotInstalledError: not installed (the message gives the install command).
+        """
+        if name not in self._ontologies:
+            from knowsum.kb import load_ontology
+
+            self._ontologies[name] = load_ontology(name)
+        return self._ontologies[name]
+
+
+class Instrument(ABC, Generic[C, R]):
+    """One instrument as the profile and the command line see it (module docstring).
+
+    Subclasses set the class attributes (``entry`` among them: the run function) and implement
+    :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults.
+    """
+
+    name: ClassVar[str]
+    """Registry name, the budget table's name and the profile folder prefix (``census``)."""
+    title: ClassVar[str]
+    """The page section's title: the question it answers and its paper."""
+    paper: ClassVar[str] = ""
+    """The paper its method and published values come from, short (``KnowSum``)."""
+    Config: type[C]
+    """The pydantic configuration of one run."""
+    Record: type[R]
+    """The pydantic record its run writes (``result.json``)."""
+    Budget: type[BaseModel]
+    """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
+    published: Sequence[PublishedValue] = ()
+    """Every value its papers published (the card places the model among them)."""
+
+    @abstractmethod
+    def requests(self, config: C, kbs: KBs) -> list[Request]:
+        """Exactly the requests a run of ``config`` sends (same prompts, parameters, sample indices).
+
+        Raises:
+            KBNotInstalledError: a knowledge base it needs. ConfigError: a setting it refuses.
+        """
+
+    entry: Callable[..., Run[R]]
+    """The instrument's run function, ``entry(config, backend, *, store, out, progress, overwrite)``
+    (``run_census``…); :meth:`run` calls it. Set it with ``staticmethod(run_x)``, or override :meth:`run`."""
+
+    def run(
+        self,
+        config: C,
+        backend: Backend,
+        *,
+        store: ResponseStore,
+        out: Path | None = None,
+        progress: bool | None = None,
+        overwrite: bool = False,
+    ) -> Run[R]:
+        """Run ``config`` on ``backend`` through ``store`` and write the run directory ``out`` (default:
+        ``<name>-runs/…``); ``overwrite`` empties an ``out`` that holds another run first."""
+        return self.entry(config, backend, store=store, out=out, progress=progress, overwrite=overwrite)
+
+    @abstractmethod
+    def measures(self, record: R, run: str) -> list[Measure]:
+        """The card rows of one finished run (``run``: its folder, relative to the profile)."""
+
+    @abstractmethod
+    def steps(self, table: BaseModel) -> list[Step]:
+        """The runs a profile makes of this instrument's budget ``table`` (an instance of ``Budget``)."""
+
+    def identity(self, config: C) -> dict[str, Any]:
+        """What makes two runs the same run, as its record stores it (default: the whole config)."""
+        return config.model_dump(mode="json")
+
+    def recorded(self, record: R) -> dict[str, Any]:
+        """The configuration ``record`` stores (compared with :meth:`identity`)."""
+        value = getattr(record, "config", None)
+        return value if isinstance(value, dict) else {}
+
+    def same_run(self, record: R, config: C, backend: Backend) -> bool:
+        """Whether ``record`` is a finished run of ``config`` by ``backend``'s model: the one test the
+        profile asks before reading a run back instead of running it again."""
+        stored = self.recorded(record)
+        same = all(stored.get(k) == v for k, v in self.identity(config).items())
+        return same and record.model == backend.model_id and record.backend == backend.kind
+
+    def examples(self, record: R) -> list[str]:
+        """A few raw model replies the page shows (model text; default none)."""
+        return []
+
+    def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
+        """The budget table ``data`` as a ``Budget`` (``plan``: the plan file, to resolve paths).
+
+        Raises:
+            pydantic.ValidationError, ConfigError: a bad key or value.
+        """
+        return self.Budget.model_validate(data)
+
+    def points(self, measure: str) -> list[PublishedPoint]:
+        """The published points of ``measure`` (a key of :attr:`published`)."""
+        return [p.point() for p in self.published if p.measure == measure]
+
+    def measure(
+        self,
+        key: str,
+        label: str,
+        value: float | None,
+        method: str,
+        *,
+        run: str,
+        caveats: Sequence[str] = (),
+        interval: tuple[float | None, float | None] | None = None,
+        published: Sequence[PublishedPoint] | None = None,
+        percent: bool = False,
+        record: Record | None = None,
+    ) -> Measure:
+        """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.
+
+        ``record``: the run whose typed caveats the row carries (its marks, and the reason its
+        interval is n/a), rendered from the record on every surface, never re-derived.
+        """
+        lo, hi = interval if interval is not None else (None, None)
+        return Measure(
+            key=f"{self.name}/{key}",
+            instrument=self.name,
+            label=label,
+            value=value,
+            lower=lo,
+            upper=hi,
+            percent=percent,
+            method=method,
+            run=run,
+            published=list(self.points(key) if published is None else published),
+            caveats=list(caveats),
+            interval_reason=getattr(record, "interval_reason", None) if interval is not None else None,
+            marks=[] if record is None else list(record.caveats),
+        )
+
+
+def limits(config: type[BaseModel], name: str) -> Any:
+    """The bounds (``ge``, ``gt``, ``le``, ``lt``) ``config`` sets on its field ``name``, as a
+    ``Field``: a budget table's number, ``Annotated[int, Strict(), limits(Config, name)]`` (whole
+    numbers only: ``"3"`` and ``true`` are refused), takes its limits from the instrument config it
+    becomes, one source for both."""
+    bounds = {
+        key: getattr(m, key)
+        for m in config.model_fields[name].metadata
+        for key in ("ge", "gt", "le", "lt")
+        if getattr(m, key, None) is not None
+    }
+    return Field(**bounds)
+
+
+def check_per_key(value: Any, config: type[BaseModel], name: str) -> Any:
+    """Check ``value`` — one whole number or a table ``{key: number}`` — within the bounds of
+    ``config``'s field ``name`` (:func:`limits`); the message names the key of a bad entry.
+
+    Raises:
+        ValueError: a value out of bounds or not a whole number (pydantic reports it).
+    """
+    adapter: TypeAdapter[int] = TypeAdapter(Annotated[int, Strict(), limits(config, name)])
+    items = value.items() if isinstance(value, dict) else [(None, value)]
+    for key, each in items:
+        try:
+            adapter.validate_python(each)
+        except ValidationError as exc:
+            where = "" if key is None else f"{key}: "
+            raise ValueError(f"{where}{exc.errors()[0]['msg']}") from None
+    return value

@@ -1,0 +1,226 @@
+"""Recall as a :class:`knowsum.instrument.Instrument`: its budget table, requests and card rows.
+
+Card rows: accuracy and % invented IDs with the 95 % Wilson score interval on their counts, the
+popularity ρ (Bombieri et al. §5, a figure in the paper, no number), and for an invariance run the
+Spearman ρ of average prediction invariance vs accuracy (§6.3), each beside the paper's values.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
+
+from knowsum.instrument import Instrument, KBs, PublishedValue, Step, limits, release_caveat, wilson
+from knowsum.kb import POPULARITY_FILES
+from knowsum.models import Request
+from knowsum.recall._config import RecallConfig
+from knowsum.recall._invariance import invariance_requests
+from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
+from knowsum.recall._run import prepare, recall_requests, run_recall
+from knowsum.records.profile import Measure
+from knowsum.records.recall import RecallResult
+
+__all__ = ["INSTRUMENT", "RecallBudget", "RecallInstrument"]
+
+_PAPER = "Bombieri et al."
+
+
+class RecallBudget(BaseModel):
+    """The ``[recall]`` table: which KBs, which concepts, which invariance methods (§4, §6)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kbs: tuple[str, ...] = Field(("go",), min_length=1)
+    select: Literal["stratified", "all"] = "stratified"
+    per_bucket: Annotated[int, Strict(), limits(RecallConfig, "per_bucket")] = Field(
+        2, description="K concepts per popularity bucket (select=stratified)"
+    )
+    n_buckets: Annotated[int, Strict(), limits(RecallConfig, "n_buckets")] = 50
+    n_perm: Annotated[int, Strict(), limits(RecallConfig, "n_perm")] = 10_000
+    seed: Annotated[int, Strict(), limits(RecallConfig, "seed")] = 0
+    invariance: tuple[Literal["pi1", "pi2", "pi3"], ...] = ()
+    invariance_kbs: tuple[str, ...] = ()
+    invariance_per_bucket: Annotated[int, Strict(), limits(RecallConfig, "per_bucket")] = 20
+
+    @model_validator(mode="after")
+    def _invariance_kbs(self) -> RecallBudget:
+        extra = sorted(set(self.invariance_kbs) - set(self.kbs))
+        if extra:
+            raise ValueError(f"invariance_kbs {extra} are not among kbs {list(self.kbs)}")
+        return self
+
+
+def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
+    """K concepts per popularity bucket where the KB has a popularity table; elsewhere (ICD-10) a
+    random sample of the same size, K × buckets (no buckets, so no popularity ρ)."""
+    if kb in POPULARITY_FILES:
+        return {"select": "stratified", "per_bucket": per_bucket}
+    return {"select": "sample", "sample": per_bucket * n_buckets}
+
+
+def _published() -> tuple[PublishedValue, ...]:
+    out = []
+    for kb, models in PUBLISHED.items():
+        for model, row in models.items():
+            out.append(PublishedValue(model, _PAPER, "Table 1", f"{kb}/accuracy", row.accuracy))
+            out.append(PublishedValue(model, _PAPER, "Table 3(a)", f"{kb}/invented", row.invented_pct / 100))
+    for kb, by_model in PUBLISHED_INVARIANCE.items():
+        for model, cells in by_model.items():
+            out += [
+                PublishedValue(model, _PAPER, "§6.3", f"{kb}/{method}_rho", float(v))
+                for method, v in cells.items()
+                if isinstance(v, float)
+            ]
+    return tuple(out)
+
+
+def _why_no_rho(accuracies: list[float]) -> str:
+    """Why a bucket ρ is undefined: Spearman's ρ needs both variables to vary."""
+    if len(accuracies) < 2:
+        return f"; undefined: {len(accuracies)} bucket(s) with concepts, ρ needs at least 2"
+    if len(set(accuracies)) == 1:
+        return f"; undefined: accuracy is {accuracies[0]:.1%} in every bucket (ρ needs it to vary)"
+    return "; undefined"
+
+
+def _caveats(result: RecallResult) -> list[str]:
+    s, cfg = result.scores, result.config
+    out = []
+    if cfg.get("select") == "stratified":
+        out.append(
+            f"{cfg.get('per_bucket')} concepts per popularity bucket ({s.n} in all) weigh every bucket "
+            "equally; the paper scores every label, where unpopular concepts dominate — not the same estimand"
+        )
+    elif cfg.get("select") == "sample":
+        out.append(
+            f"a random sample of {s.n} labels (no popularity table for {result.kb} here, so no buckets and "
+            "no ρ); the paper scores every label"
+        )
+    return [*out, release_caveat(result.kb_releases)]
+
+
+class RecallInstrument(Instrument[RecallConfig, RecallResult]):
+    """Bombieri et al., "Do LLMs Dream of Ontologies?": which ontology IDs has the model memorized?"""
+
+    name = "recall"
+    title = "Recall — which ontology IDs has it memorized? (Bombieri et al.)"
+    paper = _PAPER
+    Config = RecallConfig
+    Record = RecallResult
+    Budget = RecallBudget
+    entry = staticmethod(run_recall)
+    published = _published()
+
+    def requests(self, config: RecallConfig, kbs: KBs) -> list[Request]:
+        """One request per selected concept, then each invariance method's variants of it."""
+        concepts = prepare(config, kbs.ontology(config.kb))[0]
+        out = recall_requests(config, concepts)
+        for method in config.invariance:
+            out += [r for reqs in invariance_requests(config, method, concepts)[1] for r in reqs]
+        return out
+
+    def identity(self, config: RecallConfig) -> dict[str, Any]:
+        """The configuration with the effective polysemy rule, as the record keeps it."""
+        return {**config.model_dump(mode="json"), "polysemy": config.use_polysemy}
+
+    def steps(self, table: BaseModel) -> list[Step]:
+        """``recall-<kb>`` per KB, and ``recall-<kb>-invariance`` where the budget asks for PI-1/2/3
+        (its temperature-0 answers are the main run's where the concepts overlap)."""
+        assert isinstance(table, RecallBudget)
+        common = {"n_buckets": table.n_buckets, "n_perm": table.n_perm, "seed": table.seed}
+        out = []
+        for kb in table.kbs:
+            if table.select == "all":
+                cfg = RecallConfig(kb=kb, select="all", **common)
+            else:
+                cfg = RecallConfig(kb=kb, **_selection(kb, table.per_bucket, table.n_buckets), **common)
+            out.append(Step(self.name, f"recall-{kb}", cfg, f"recall {kb}"))
+            if table.invariance and kb in table.invariance_kbs:
+                sel = _selection(kb, table.invariance_per_bucket, table.n_buckets)
+                inv = RecallConfig(kb=kb, invariance=table.invariance, **sel, **common)
+                out.append(Step(self.name, f"recall-{kb}-invariance", inv, f"recall {kb} invariance"))
+        return out
+
+    def measures(self, record: RecallResult, run: str) -> list[Measure]:
+        """Accuracy, % invented IDs and popularity ρ of a run (+ PI ρ when it ran invariance)."""
+        s, kb, caveats = record.scores, record.kb, _caveats(record)
+        out: list[Measure] = []
+        if not record.invariance:  # an invariance run adds its ρ; its sample's accuracy is the main run's
+            accuracy = f"exact ID from label over {s.n} concepts (Bombieri et al. §4.2); Wilson 95 %"
+            out.append(
+                self.measure(
+                    f"{kb}/accuracy",
+                    f"{kb} accuracy",
+                    s.accuracy,
+                    accuracy,
+                    run=run,
+                    interval=wilson(s.n_correct, s.n),
+                    percent=True,
+                    caveats=caveats,
+                )
+            )
+            paper = s.paper
+            unique, invented = (
+                (paper.unique_answers, paper.invented_unique)
+                if paper
+                else (s.n_unique_predicted, s.n_invented_unique)
+            )
+            how = (
+                f"distinct answered IDs that do not exist / distinct answered IDs ({unique}), "
+                "the paper's rules (Table 3a %Inv); Wilson 95 %"
+            )
+            out.append(
+                self.measure(
+                    f"{kb}/invented",
+                    f"{kb} % invented IDs",
+                    invented / unique if unique else None,
+                    how,
+                    run=run,
+                    interval=wilson(invented, unique),
+                    percent=True,
+                    caveats=caveats,
+                )
+            )
+            out.append(self._popularity(record, run, caveats))
+        for inv in record.invariance:
+            how = (
+                f"Spearman ρ of average prediction invariance vs accuracy over buckets, "
+                f"{inv.m} prompts per concept, {inv.n_concepts} concepts (Bombieri et al. §6)"
+            )
+            out.append(
+                self.measure(
+                    f"{kb}/{inv.method}_rho",
+                    f"{kb} {inv.method.upper()} ρ(AvPI, acc)",
+                    inv.spearman,
+                    how,
+                    run=run,
+                    caveats=caveats,
+                )
+            )
+        return out
+
+    def _popularity(self, record: RecallResult, run: str, caveats: list[str]) -> Measure:
+        pop, kb = record.scores.popularity, record.kb
+        p = (
+            f", permutation p = {pop.bucket_spearman_p:.3g}"
+            if pop and pop.bucket_spearman_p is not None
+            else ""
+        )
+        if pop is not None and pop.bucket_spearman is None:
+            p += _why_no_rho(
+                [b.accuracy for b in pop.buckets if b.accuracy is not None and b.mean_popularity is not None]
+            )
+        how = (
+            f"Spearman ρ of popularity bucket vs accuracy over {pop.n_buckets if pop else 0} buckets "
+            f"(source {pop.source if pop else 'none'}){p}"
+        )
+        rho = pop.bucket_spearman if pop is not None else None
+        figure = "the paper shows this correlation as a figure (Fig. 2), no number"
+        return self.measure(
+            f"{kb}/popularity_rho", f"{kb} popularity ρ", rho, how, run=run, caveats=[*caveats, figure]
+        )
+
+
+INSTRUMENT = RecallInstrument()
+"""The recall instrument (registered as ``recall`` under ``knowsum.instruments``)."""
