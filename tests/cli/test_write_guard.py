@@ -77,6 +77,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("census", "score"): ["{items}"],
     ("census", "sweep"): ["diseases", "-m", "mock", "--queries", "2", "--store", "{store}"],
     ("census", "compare"): ["{run}", "{run2}/result.json"],
+    ("census", "backtest"): ["{run}"],
     ("estimate",): ["{observations}", "--curve"],
     ("genebench", "build"): ["--expression", "{expression}"],
     ("genebench", "run"): ["{questions}", "-m", "mock", "--store", "{store}"],

@@ -118,7 +118,7 @@ def _refuse_input(target: Path, kind: str, option: str, inputs: Iterable[tuple[s
             raise OutputError(
                 f"{option} {target} holds this command's {label} ({source}): give a run folder of its own"
             )
-        if source.is_dir() and target.exists() and _within(target, source):
+        if kind != "run" and source.is_dir() and target.exists() and _within(target, source):
             raise OutputError(
                 f"{option} {target} is part of this command's {label} ({source}): give another path"
             )
