@@ -112,8 +112,8 @@ __all__ = [
     "analyse",
     "backtest_census",
     "backtest_run",
-    "check_coverage",
     "census_requests",
+    "check_coverage",
     "compare_results",
     "decode",
     "default_out",
@@ -137,7 +137,7 @@ __all__ = [
     "sensitivity",
     "sweep_cells",
     "sweep_configs",
-    "trust_horizon",
     "task_catalogue",
+    "trust_horizon",
     "write_run",
 ]

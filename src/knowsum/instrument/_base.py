@@ -27,11 +27,16 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
 from knowsum.records import Record, Run, published_label
+
 from knowsum.records.profile import Measure, PublishedPoint
 
 if TYPE_CHECKING:
     from knowsum.kb import Ontology
     from knowsum.models import Backend, Request, ResponseStore
+
+RunRecord = Record
+"""Any run record (the ``Record`` class attribute of an instrument shadows the name in its body)."""
+
 
 __all__ = ["Instrument", "KBs", "PublishedValue", "Step", "release_caveat", "wilson"]
 
@@ -214,7 +219,7 @@ class Instrument(ABC, Generic[C, R]):
         interval: tuple[float | None, float | None] | None = None,
         published: Sequence[PublishedPoint] | None = None,
         percent: bool = False,
-        record: Record | None = None,
+        record: RunRecord | None = None,
     ) -> Measure:
         """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.
 
