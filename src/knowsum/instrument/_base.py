@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
 from knowsum.records import Record, Run, published_label
-
 from knowsum.records.profile import Measure, PublishedPoint
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ RunRecord = Record
 """Any run record (the ``Record`` class attribute of an instrument shadows the name in its body)."""
 
 
-__all__ = ["Instrument", "KBs", "PublishedValue", "Step", "release_caveat", "wilson"]
+__all__ = ["Instrument", "KBs", "PublishedValue", "RunRecord", "Step", "check_per_key", "limits", "release_caveat", "wilson"]
 
 C = TypeVar("C", bound=BaseModel)
 R = TypeVar("R", bound=Record)
