@@ -37,7 +37,17 @@ RunRecord = Record
 """Any run record (the ``Record`` class attribute of an instrument shadows the name in its body)."""
 
 
-__all__ = ["Instrument", "KBs", "PublishedValue", "RunRecord", "Step", "check_per_key", "limits", "release_caveat", "wilson"]
+__all__ = [
+    "Instrument",
+    "KBs",
+    "PublishedValue",
+    "RunRecord",
+    "Step",
+    "check_per_key",
+    "limits",
+    "release_caveat",
+    "wilson",
+]
 
 C = TypeVar("C", bound=BaseModel)
 R = TypeVar("R", bound=Record)
