@@ -148,3 +148,32 @@ def test_shared_with_itself_is_refused_and_above_own_is_marked(
     assert all(c["kind"] == "shared-above-own" for c in shared["caveats"])
     out, _ = _run(capsys, "estimate", str(a), "--shared-with", str(b), "--estimator", "chao1-bc")
     assert "[shared above own richness]" in out
+
+
+def test_a_text_table_never_says_nan_nor_shows_a_point_as_an_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One observation: ²D's asymptote is undefined (f2 = 0 with f1 = n = 1) and every Hill bootstrap
+    replicate is 1, so the table says ``n/a`` where it printed ``nan`` and ``[1.000, 1.000]``."""
+    one = tmp_path / "one.txt"
+    one.write_text("a\n", encoding="utf-8")
+    out, _ = _run(capsys, "estimate", str(one), "--hill", "--at-size", "10")
+    assert "nan" not in out
+    assert "[1.000, 1.000]" not in out and "n/a: every resample alike" in out
+    q2 = next(line for line in out.splitlines() if line.strip().startswith("q = 2"))
+    assert q2.split()[3:5] == ["1.000", "n/a"]  # observed ²D = 1; the asymptote is not a number
+
+
+def test_a_degenerate_bootstrap_of_a_large_sample_does_not_blame_its_size() -> None:
+    """Every resample alike on n = 914 observations is not 'too few observations'."""
+    from knowsum.stats import bootstrap
+    from knowsum.stats.bootstrap import ALIKE_REASON, DEGENERATE_REASON
+
+    large = Prevalence.from_counts({"a": 914})  # one item seen 914 times: every resample is the sample
+    small = Prevalence.from_counts({"a": 1})
+    with pytest.warns(UserWarning, match="degenerate bootstrap"):
+        big = bootstrap(large, "et", t=1.0, k=1, n_resamples=50, seed=0)
+    assert big.reason == ALIKE_REASON and "too few" not in big.reason
+    with pytest.warns(UserWarning, match="degenerate bootstrap"):
+        tiny = bootstrap(small, "et", t=1.0, k=1, n_resamples=50, seed=0)
+    assert tiny.reason == DEGENERATE_REASON

@@ -20,7 +20,7 @@ from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
-from knowsum.census._horizon import too_small_horizon, trust_horizon
+from knowsum.census._horizon import horizon_caveat, too_small_horizon, trust_horizon
 from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
@@ -289,6 +289,9 @@ def analyse(
         t0 = time.perf_counter()
         fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
         timings["horizon"] = time.perf_counter() - t0
+    beyond = horizon_caveat(fields["horizon"])
+    if beyond is not None and prev is not None:
+        caveats.append(beyond)
     n_obs = prev.n_observations if prev is not None else 0
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}

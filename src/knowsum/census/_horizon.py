@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from knowsum.census._backtest import DEFAULT_TS, Predictor, collect
 from knowsum.records.backtest import BacktestRow, TrustHorizon
-from knowsum.stats import Prevalence
+from knowsum.stats import Caveat, CaveatKind, Prevalence
 from knowsum.stats import foresee as fs
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "HORIZON_RESAMPLES",
     "MAX_ERROR",
     "MIN_COVERAGE",
+    "horizon_caveat",
     "horizon_from_rows",
     "horizon_predictor",
     "too_small_horizon",
@@ -142,3 +143,15 @@ def trust_horizon(
         if not found_rows or not _passes(found_rows[0]):
             break
     return horizon_from_rows(rows, name, target_t, repeats, resamples)
+
+
+def horizon_caveat(horizon: TrustHorizon) -> Caveat | None:
+    """The ``beyond back-tested horizon`` caveat of N̂_tot when the census extrapolates further than
+    its own queries back-test (``horizon.t < target_t``, a run too small or failing at t = 1), so the
+    one caveat path carries the horizon to every surface; ``None`` when the horizon reaches the
+    census's ``t`` or the estimator has no back-test."""
+    if horizon.status == "not-applicable":
+        return None
+    if horizon.t is not None and horizon.t >= horizon.target_t:
+        return None
+    return Caveat(CaveatKind.HORIZON, f"beyond back-tested horizon: {horizon.message}", "N̂_tot")

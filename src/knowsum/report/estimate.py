@@ -185,8 +185,25 @@ def estimate_json(report: EstimateReport) -> dict[str, Any]:
     return dict(_json_safe(record))
 
 
+def _f(x: float, spec: str = ".3f") -> str:
+    """``x`` formatted by ``spec``, or ``n/a`` in the same width when it is not a number (a text table
+    never says nan)."""
+    if math.isfinite(x):
+        return format(x, spec)
+    width = spec.split(".")[0].lstrip("<>^,")
+    return format("n/a", f">{width}") if width.isdigit() else "n/a"
+
+
 def _iv(iv: tuple[float, float] | None, digits: int = 3) -> str:
-    return "—" if iv is None else f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
+    """A bootstrap interval, ``n/a`` when it is not a number and ``n/a: every resample alike`` when
+    it is a point (resamples that cannot vary say nothing about the uncertainty)."""
+    if iv is None:
+        return "—"
+    if not (math.isfinite(iv[0]) and math.isfinite(iv[1])):
+        return "n/a"
+    if iv[0] == iv[1]:
+        return "n/a: every resample alike"
+    return f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
 
 
 def _richness_lines(report: RichnessReport) -> list[str]:
@@ -215,7 +232,8 @@ def _hill_lines(report: RichnessReport) -> list[str]:
     lines = ["", f"  Hill numbers (Chao et al. 2014)   observed   asymptotic   {level}"]
     for i, q in enumerate(hill.q):
         iv = None if hill.lower is None or hill.upper is None else (hill.lower[i], hill.upper[i])
-        lines.append(f"    q = {q}{'':27}{hill.observed[i]:>8.3f}   {hill.estimated[i]:>10.3f}   {_iv(iv)}")
+        seen, estimated = _f(hill.observed[i], ">8.3f"), _f(hill.estimated[i], ">10.3f")
+        lines.append(f"    q = {q}{'':27}{seen}   {estimated}   {_iv(iv)}")
     order = marks(c for c in report.caveats if c.kind == "hill-order")
     return lines + ([f"    ({order}: true Hill numbers never increase with q)"] if order else [])
 
@@ -232,8 +250,8 @@ def _extra_lines(report: RichnessReport) -> list[str]:
         d = p.diversity
         mark = f"   [{marks(p.caveats)}]" if p.caveats else ""
         lines.append(
-            f"  at {given}: m = {p.size:,.2f}, Ĉ = {p.coverage:.4f} ({p.method}); "
-            f"q0 = {d[0]:.3f}, q1 = {d[1]:.3f}, q2 = {d[2]:.3f}{mark}"
+            f"  at {given}: m = {_f(p.size, ',.2f')}, Ĉ = {_f(p.coverage, '.4f')} ({p.method}); "
+            f"q0 = {_f(d[0])}, q1 = {_f(d[1])}, q2 = {_f(d[2])}{mark}"
         )
     if report.shared is not None:
         sh = report.shared

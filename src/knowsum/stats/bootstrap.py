@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 
 from knowsum.stats import _resample as rs
 from knowsum.stats._errors import StatsError, StatsWarning
+from knowsum.stats._smallsample import TINY_SAMPLE
 from knowsum.stats.intervals import IntervalMethod, intervals
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import (
@@ -46,6 +47,7 @@ from knowsum.stats.unseen import (
 )
 
 __all__ = [
+    "ALIKE_REASON",
     "DEGENERATE_REASON",
     "ZERO_REASON",
     "BootstrapResult",
@@ -57,7 +59,11 @@ __all__ = [
 Interval = tuple[float, float]
 
 DEGENERATE_REASON = "too few observations"
-"""Why the interval of a degenerate bootstrap is not shown (pages print ``n/a: too few observations``)."""
+"""Why the interval of a degenerate bootstrap of a tiny sample (fewer than ``TINY_SAMPLE``
+observations) is not shown (pages print ``n/a: too few observations``)."""
+ALIKE_REASON = "every resample gives the same Û(t)"
+"""Why the interval of a degenerate bootstrap of a larger sample is not shown: its size is not the
+cause (``n/a: every resample gives the same Û(t)``)."""
 ZERO_REASON = "Û(t) = 0, where a log-normal interval is a point"
 """Why a log-normal interval around ``Û = 0`` is not shown (a percentile interval follows the
 resamples)."""
@@ -215,11 +221,11 @@ def _result(
     spread = float(np.ptp(unseen)) if unseen.size else 0.0
     reason = None
     if spread <= 1e-12 * max(1.0, abs(float(unseen[0]) if unseen.size else 0.0)):
-        reason = DEGENERATE_REASON
+        reason = DEGENERATE_REASON if point.n_observations < TINY_SAMPLE else ALIKE_REASON
         warnings.warn(
             f"degenerate bootstrap: all {unseen.size:,} resamples give {plan.name}'s Û(t) = "
             f"{float(unseen[0]) if unseen.size else math.nan:.4g}, so its spread cannot be measured "
-            f"({DEGENERATE_REASON}); the {level:.0%} interval is not shown",
+            f"({reason}); the {level:.0%} interval is not shown",
             StatsWarning,
             stacklevel=4,
         )

@@ -30,8 +30,9 @@ Kinds, and when each is raised:
   increase with ``q``, Chao et al. 2014): the estimates are not trustworthy on this sample;
 - ``shared above own richness``: an estimate of the items two samples share that exceeds either
   sample's own estimated richness (impossible for the true values);
-- ``beyond back-tested horizon`` (:attr:`CaveatKind.HORIZON`): reserved for the back-test's trust
-  horizon.
+- ``beyond back-tested horizon`` (:attr:`CaveatKind.HORIZON`): the census's ``t`` lies beyond the
+  largest ``t`` its own queries back-test within the stated error and interval coverage (the trust
+  horizon, :mod:`knowsum.census`'s back-test), or the run is too small to back-test at all.
 """
 
 from __future__ import annotations
