@@ -199,7 +199,7 @@ def test_horizon_rule_by_enumeration() -> None:
 
 def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """CLI table, --json, report page, compare (table, JSON, page) and the profile card: one sentence."""
-    from knowsum.profile._measures import census_measures
+    from knowsum.census import INSTRUMENT
 
     runs = [_score(tmp_path, _zipf_queries(40, seed=s), f"run{s}") for s in (1, 2)]
     out = capsys.readouterr().out
@@ -216,6 +216,6 @@ def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureF
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert sorted(row["horizon"] for row in rows) == sorted(messages)
     assert "trust horizon" in page.read_text()
-    card = {m.key.rsplit("/", 1)[-1]: m for m in census_measures(results[0], "run1")}
+    card = {m.key.rsplit("/", 1)[-1]: m for m in INSTRUMENT.measures(results[0], "run1")}
     assert f"trust horizon: {messages[0]}" in card["n_total"].caveats
     assert not any("trust horizon" in c for c in card["skr"].caveats)

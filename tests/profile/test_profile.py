@@ -83,7 +83,8 @@ def test_the_card_and_page_carry_the_runs_caveats(finished: tuple[ProfileRun, Pa
     run = finished[0]
     r = load_profile(run.out_dir)
     total = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_total")
-    record = json.loads((run.out_dir / r.instruments["census"].runs["census-diseases-relaxed"] / "result.json").read_text())
+    folder = r.instruments["census"].runs["census-diseases-relaxed"]
+    record = json.loads((run.out_dir / folder / "result.json").read_text())
     assert "tiny-sample" in {c["kind"] for c in record["caveats"]}
     assert [c.kind for c in total.marks] == [c["kind"] for c in record["caveats"]]  # copied, not re-derived
     seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")

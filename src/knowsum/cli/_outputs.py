@@ -66,6 +66,7 @@ INPUT_OPTIONS: dict[str, str] = {
     "expression": "expression file",
     "summaries": "summaries file",
     "abstracts": "abstracts file",
+    "inspect_log": "inspect log",
 }
 """Parameter name → what the command reads there (named when an output would replace it)."""
 
