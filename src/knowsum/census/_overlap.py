@@ -103,9 +103,12 @@ def _own(result: CensusResult) -> float | None:
 
 def _value(est: SharedEstimate) -> SharedValue:
     return SharedValue(
-        name=est.estimator, method=SHARED_METHODS[est.estimator], estimate=est.estimate,
-        std_error=est.std_error, interval=est.interval,
-    )  # fmt: skip
+        name=est.estimator,
+        method=SHARED_METHODS[est.estimator],
+        estimate=est.estimate,
+        std_error=est.std_error,
+        interval=est.interval,
+    )
 
 
 def overlap_runs(run_a: Path, run_b: Path, *, level: float = 0.95) -> Overlap:
@@ -126,18 +129,25 @@ def overlap_runs(run_a: Path, run_b: Path, *, level: float = 0.95) -> Overlap:
     x1, x2 = [ca.get(k, 0) for k in keys], [cb.get(k, 0) for k in keys]
     incidence = a.counting == "incidence"
     if incidence:
-        ests = [chao2_shared(x1, x2, a.n_queries, b.n_queries, conf=level),
-                chao2_shared_bc(x1, x2, a.n_queries, b.n_queries, conf=level)]  # fmt: skip
+        ests = [
+            chao2_shared(x1, x2, a.n_queries, b.n_queries, conf=level),
+            chao2_shared_bc(x1, x2, a.n_queries, b.n_queries, conf=level),
+        ]
     else:
         ests = [chao1_shared(x1, x2, conf=level), chao1_shared_bc(x1, x2, conf=level)]
     observed = observed_shared(x1, x2)
     own = {f"{run_a} ({a.model})": _own(a), f"{run_b} ({b.model})": _own(b)}
     above = [shared_above_own(e.estimate, own, e.estimator) for e in ests]
     return Overlap(
-        runs=(str(run_a), str(run_b)), models=(a.model, b.model), task=a.task, criterion=a.criterion,
+        runs=(str(run_a), str(run_b)),
+        models=(a.model, b.model),
+        task=a.task,
+        criterion=a.criterion,
         data="incidence" if incidence else "abundance",
         sizes=(a.n_queries, b.n_queries) if incidence else (a.n_observations, b.n_observations),
-        n_seen=(a.n_seen, b.n_seen), observed_shared=observed.observed_shared,
-        estimates=[_value(observed), *(_value(e) for e in ests)], level=level,
+        n_seen=(a.n_seen, b.n_seen),
+        observed_shared=observed.observed_shared,
+        estimates=[_value(observed), *(_value(e) for e in ests)],
+        level=level,
         caveats=caveat_notes([c for c in above if c is not None]),
-    )  # fmt: skip
+    )

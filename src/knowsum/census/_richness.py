@@ -99,9 +99,13 @@ def _chao(data: Abundance | Incidence, level: float) -> ChaoEstimate:
         name, method = CHAO_METHODS["abundance"]
         est = chao1_bc(data, conf=level)
     return ChaoEstimate(
-        name=name, method=method, estimate=est.estimate, std_error=est.std_error, interval=est.interval,
+        name=name,
+        method=method,
+        estimate=est.estimate,
+        std_error=est.std_error,
+        interval=est.interval,
         level=level,
-    )  # fmt: skip
+    )
 
 
 def _hill(
@@ -129,10 +133,20 @@ def _hill(
         if flat:
             qs = ", ".join(f"q={h.q[i]}" for i in flat)
             notes.append(f"Hill numbers {qs}: no interval, every bootstrap replicate gave the same value")
-    return HillEstimate(
-        q=list(h.q), observed=[float(x) for x in h.observed], estimated=estimated,
-        lower=lower, upper=upper, n_bootstrap=h.n_bootstrap, level=level, method=HILL_METHOD,
-    ), notes, h.caveats  # fmt: skip
+    return (
+        HillEstimate(
+            q=list(h.q),
+            observed=[float(x) for x in h.observed],
+            estimated=estimated,
+            lower=lower,
+            upper=upper,
+            n_bootstrap=h.n_bootstrap,
+            level=level,
+            method=HILL_METHOD,
+        ),
+        notes,
+        h.caveats,
+    )
 
 
 TINY = 20
@@ -159,8 +173,11 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
     caveats = caveat_notes(sample_caveats(data.size, data.s_obs, data.f(1), what), hill_caveats)
     if data.size < TINY:
         unit = ("response" if kind == "incidence" else "observation") + ("" if data.size == 1 else "s")
-        notes.insert(0, f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
-                        f"(fewer than {TINY}) say little; collect more")  # fmt: skip
+        notes.insert(
+            0,
+            f"tiny sample: coverage, Chao estimate and Hill numbers from {data.size} {unit} "
+            f"(fewer than {TINY}) say little; collect more",
+        )
     return RichnessInfo(
         data=kind,
         size=data.size,

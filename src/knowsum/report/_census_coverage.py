@@ -25,10 +25,18 @@ def coverage_headers(eq: EqualCoverage) -> list[str]:
     t = {format_value(r.t) for r in eq.rows}
     tt = t.pop() if len(t) == 1 else "t"
     return [
-        "model", "task", "C (sample)", f"N_tot(t={tt})", "rank N_tot(t)",
-        f"q0 at C={format_value(eq.coverage)}", f"{eq.level:.0%} band", "size m", "m from",
-        "rank at C", "change",
-    ]  # fmt: skip
+        "model",
+        "task",
+        "C (sample)",
+        f"N_tot(t={tt})",
+        "rank N_tot(t)",
+        f"q0 at C={format_value(eq.coverage)}",
+        f"{eq.level:.0%} band",
+        "size m",
+        "m from",
+        "rank at C",
+        "change",
+    ]
 
 
 def _ranked(eq: EqualCoverage) -> list[tuple[int, int, int]]:
@@ -55,8 +63,21 @@ def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
         unit = "queries" if r.data == "incidence" else "obs."
         flags = marks(r.caveats) or ("beyond 2n" if r.beyond_double else "")
         how = f"{r.method} {flags}".strip()
-        out.append([r.model, r.task, r.coverage, r.n_total, a, r.richness, band,
-                    f"{format_value(r.at_size)} {unit}", how, b, _change(a, b)])  # fmt: skip
+        out.append(
+            [
+                r.model,
+                r.task,
+                r.coverage,
+                r.n_total,
+                a,
+                r.richness,
+                band,
+                f"{format_value(r.at_size)} {unit}",
+                how,
+                b,
+                _change(a, b),
+            ]
+        )
     return out
 
 
@@ -75,8 +96,14 @@ def coverage_data(eq: EqualCoverage) -> dict[str, Any]:
     rows = []
     for i, a, b in _ranked(eq):
         rows.append({**eq.rows[i].model_dump(mode="json"), "rank_total": a, "rank_coverage": b})
-    return {"coverage": eq.coverage, "source": eq.source, "level": eq.level, "n_bootstrap": eq.n_bootstrap,
-            "method": "iNEXT estimateD: q = 0 at equal coverage", "rows": rows}  # fmt: skip
+    return {
+        "coverage": eq.coverage,
+        "source": eq.source,
+        "level": eq.level,
+        "n_bootstrap": eq.n_bootstrap,
+        "method": "iNEXT estimateD: q = 0 at equal coverage",
+        "rows": rows,
+    }
 
 
 def coverage_html(eq: EqualCoverage) -> h.Markup:

@@ -40,9 +40,17 @@ CensusRow = CensusResult | PublishedRow
 """A row of a comparison: a run, or a published reference row."""
 
 COMPARE_HEADERS = [
-    "model", "task", "N_seen", "N_tot (est.)", "SKR", "rank N_seen", "rank N_tot", "change", "caveats",
+    "model",
+    "task",
+    "N_seen",
+    "N_tot (est.)",
+    "SKR",
+    "rank N_seen",
+    "rank N_tot",
+    "change",
+    "caveats",
     "trust horizon",
-]  # fmt: skip
+]
 
 
 def row_label(row: CensusRow) -> str:
@@ -101,12 +109,21 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
         iv = None if isinstance(r, PublishedRow) or r.interval_reason else r.interval_total
         caveats = [] if isinstance(r, PublishedRow) else caveat_dicts(r.caveats)
         out.append(
-            {"model": row_label(r), "task": r.task, "criterion": r.criterion, "published": published,
-             "n_seen": r.n_seen, "n_total": num(r.n_total), "skr": num(r.skr),
-             "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
-             "rank_seen": a, "rank_total": b, "caveats": caveats,
-             "horizon": None if isinstance(r, PublishedRow) else horizon_cell(r.horizon)}
-        )  # fmt: skip
+            {
+                "model": row_label(r),
+                "task": r.task,
+                "criterion": r.criterion,
+                "published": published,
+                "n_seen": r.n_seen,
+                "n_total": num(r.n_total),
+                "skr": num(r.skr),
+                "interval_total": None if iv is None else [num(iv[0]), num(iv[1])],
+                "rank_seen": a,
+                "rank_total": b,
+                "caveats": caveats,
+                "horizon": None if isinstance(r, PublishedRow) else horizon_cell(r.horizon),
+            }
+        )
     return out
 
 
@@ -124,8 +141,9 @@ def compare_html(
     fig = p.grouped_bars(
         labels,
         {"N_seen": [r.n_seen for r in rows], "N_tot (est.)": [r.n_total or 0.0 for r in rows]},
-        title="Seen vs estimated total", ylabel="items",
-    )  # fmt: skip
+        title="Seen vs estimated total",
+        ylabel="items",
+    )
     parts = [
         h.section(
             "Ranking",
@@ -172,8 +190,15 @@ def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = 
             below.append(0.0)
             above.append(0.0)
     ax.bar([x - 0.2 for x in xs], [seen[i] for i in order], width=0.4, color=p.PALETTE[0], label="N_seen")
-    ax.bar([x + 0.2 for x in xs], [total[i] for i in order], width=0.4, color=p.PALETTE[1],
-           yerr=[below, above], capsize=4, label="N_tot (estimated)")  # fmt: skip
+    ax.bar(
+        [x + 0.2 for x in xs],
+        [total[i] for i in order],
+        width=0.4,
+        color=p.PALETTE[1],
+        yerr=[below, above],
+        capsize=4,
+        label="N_tot (estimated)",
+    )
     ax.set_xticks(list(xs), [names[i] for i in order], rotation=20, ha="right")
     ax.set_ylabel("distinct items")
     ax.set_title("Seen vs estimated total")
@@ -183,8 +208,15 @@ def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = 
     for i, name in enumerate(names):
         colour = p.PALETTE[i % len(p.PALETTE)]
         ax2.plot([0, 1], [rank_seen[i], rank_total[i]], marker="o", color=colour, lw=2)
-        ax2.annotate(name, (1, rank_total[i]), xytext=(6, 0), textcoords="offset points", va="center",
-                     fontsize=8, color=colour)  # fmt: skip
+        ax2.annotate(
+            name,
+            (1, rank_total[i]),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+            color=colour,
+        )
     ax2.set_xticks([0, 1], ["rank by N_seen", "rank by N_tot"])
     ax2.set_xlim(-0.2, 1.9)
     ax2.set_ylim(len(names) + 0.5, 0.5)
