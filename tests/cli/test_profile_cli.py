@@ -48,6 +48,18 @@ def test_run_then_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "rank N_seen → N̂_tot" in out
     html = page.read_text(encoding="utf-8")
     assert 'data-plot="compare"' in html and "<script" not in html
+    # one comparability check: the same profile twice is refused, and so are different budgets
+    assert main(["profile", "compare", str(tmp_path / "a"), str(tmp_path / "a")]) != 0
+    assert "the same run twice" in capsys.readouterr().err
+    record = tmp_path / "b" / "profile.json"
+    data = json.loads(record.read_text(encoding="utf-8"))
+    record.write_text(json.dumps({**data, "budget": "smoke"}), encoding="utf-8")
+    pair = ["profile", "compare", str(tmp_path / "a"), str(tmp_path / "b")]
+    assert main(pair) != 0
+    err = capsys.readouterr().err
+    assert "not comparable (budget tiny vs smoke)" in err and len(err.strip().splitlines()) == 1
+    assert main([*pair, "--allow-mixed"]) == 0
+    assert "differs: budget tiny vs smoke" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

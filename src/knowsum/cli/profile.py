@@ -244,16 +244,34 @@ def _card_text(result: Any) -> str:
     "--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write a page."
 )
 @click.option("--markdown", is_flag=True, help="A Markdown table instead of a terminal table.")
+@click.option(
+    "--allow-mixed",
+    is_flag=True,
+    help="Show profiles of different budgets side by side (each marked) instead of refusing them.",
+)
 @json_option
 def compare_cmd(
-    dirs: tuple[Path, ...], published: bool, html_path: Path | None, markdown: bool, as_json: bool
+    dirs: tuple[Path, ...],
+    published: bool,
+    html_path: Path | None,
+    markdown: bool,
+    allow_mixed: bool,
+    as_json: bool,
 ) -> None:
     """Profiles side by side: one table (one row per measure, a column per profile, and the rank
-    change where ranking by N_seen and by N̂_tot differ) and, with --html, one small-multiples figure."""
+    change where ranking by N_seen and by N̂_tot differ) and, with --html, one small-multiples figure.
+
+    Profiles of different budgets are refused (their figures differ by sample size, not by model)
+    unless --allow-mixed; the same profile given twice is always refused."""
     from knowsum.profile import load_profile
+    from knowsum.records import check_comparable
     from knowsum.report.profile import compare_table, compare_text, write_profile_compare
 
     results = [load_profile(d) for d in dirs]
+    marks = check_comparable(results, [str(d) for d in dirs], allow_mixed=allow_mixed)
+    for d, mark in zip(dirs, marks, strict=True):
+        if mark:
+            note(f"{d}: {mark}")
     if as_json:
         headers, rows = compare_table(results, published)
         echo_json({"headers": headers, "rows": rows})

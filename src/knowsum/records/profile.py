@@ -140,6 +140,11 @@ class ProfileResult(Record):
         """Every measure, instrument by instrument."""
         return [m for p in self.instruments.values() for m in p.measures]
 
+    def comparable_on(self) -> dict[str, str]:
+        """Profiles stand side by side when they ran the same budget (the same requests per
+        instrument: a smoke profile's figures beside a quick one's compare sample sizes, not models)."""
+        return {"budget": self.budget}
+
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Version 1 → 2: the three instrument fields become ``instruments`` (with their titles)."""
