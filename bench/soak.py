@@ -209,6 +209,7 @@ STARTED: list[subprocess.Popen[bytes]] = []
 def start(cmd: list[str], tmp: Path, log: Path) -> subprocess.Popen[bytes]:
     """Start one CLI process (its output goes to ``log``; cwd and KNOWSUM_HOME inside ``tmp``)."""
     env = {**os.environ, "KNOWSUM_HOME": str(tmp / "home"), "PYTHONPATH": os.pathsep.join(sys.path)}
+    env["KNOWSUM_STORE_WAIT"] = "600"  # runs on one store take turns (one samples at a time), none refused
     with log.open("ab") as fh:
         STARTED.append(subprocess.Popen(cmd, cwd=tmp, env=env, stdout=fh, stderr=subprocess.STDOUT))
     return STARTED[-1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -271,6 +272,17 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
         assert main(["store", "info", "--store", str(store)]) == 0  # a reader is not held up
     finally:
         os.close(lock)
+    # with $KNOWSUM_STORE_WAIT a run waits for the holder, then samples (the holder here is gone)
+    lock = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    threading.Timer(0.5, os.close, (lock,)).start()  # the holder finishes half a second later
+    os.environ["KNOWSUM_STORE_WAIT"] = "30"
+    try:
+        main([*args, "--out", str(out)])  # past the lock, it stops at the KB this test home lacks
+    finally:
+        del os.environ["KNOWSUM_STORE_WAIT"]
+    err = capsys.readouterr().err
+    assert "another knowsum run" not in err and "knowledge base 'doid' is not installed" in err
     # a run that takes the lock and then fails (an unknown task) releases it
     assert main(["census", "run", "no-such-task", "-m", "mock", "--store", str(store)]) != 0
     free = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)

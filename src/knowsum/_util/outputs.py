@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import shutil
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Literal
@@ -251,27 +252,57 @@ def claim_folder(out: Path, identity: Mapping[str, str], *, overwrite: bool = Fa
     return out
 
 
+STORE_WAIT_ENV = "KNOWSUM_STORE_WAIT"
+"""Seconds a run waits for another run sampling into its store before it is refused (default 0: at
+once). Runs that wait go one after the other, and each asks only what the store does not hold yet."""
+
+
+def _store_wait() -> float:
+    raw = os.environ.get(STORE_WAIT_ENV, "0")
+    try:
+        wait = float(raw)
+    except ValueError:
+        raise OutputError(f"${STORE_WAIT_ENV}={raw!r}: must be a number of seconds >= 0") from None
+    if not wait >= 0 or wait == float("inf"):
+        raise OutputError(f"${STORE_WAIT_ENV}={raw!r}: must be a number of seconds >= 0")
+    return wait
+
+
+def _take(fd: int, wait: float) -> bool:
+    """Take the lock on ``fd``, polling for up to ``wait`` seconds; whether it was taken."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+
+
 @contextlib.contextmanager
 def sampling_lock(store: Path) -> Iterator[None]:
     """Hold ``STORE.lock`` (an advisory ``flock``, released when the run ends or dies) while a run
-    samples into ``store``; the file keeps the holder's process id for the message.
+    samples into ``store``; the file keeps the holder's process id for the message. With
+    ``$KNOWSUM_STORE_WAIT`` seconds, a run waits that long for the holder to finish first.
 
     Raises:
         OutputError: another process holds it (another run is sampling into this store).
     """
     lock = store.with_name(store.name + ".lock")
     lock.parent.mkdir(parents=True, exist_ok=True)
+    wait = _store_wait()
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _take(fd, wait):
             holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip() or "?"
             raise OutputError(
                 f"another knowsum run (process {holder}) is sampling into the store {store}: two runs on "
                 "one store would ask the same requests twice; wait for it to finish (then rerun: what it "
-                "stored is not asked again), or give this run another --store"
-            ) from None
+                f"stored is not asked again; ${STORE_WAIT_ENV}=SECONDS waits for it), or give this run "
+                "another --store"
+            )
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         yield
