@@ -77,7 +77,7 @@ def check_comparable(
                     f"{labels[i]} and {labels[j]} are the same run twice: a run ranked beside itself "
                     "says nothing; give each run once"
                 )
-    marks = [""]
+    marks = [""] if records else []  # the first row is the reference (no runs: no rows)
     for j, r in enumerate(records[1:], 1):
         i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r))), (0, []))
         if found and not allow_mixed:
