@@ -45,7 +45,11 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
     check_build(path)  # a build whose kernels crash on this CPU: a clear error instead of a segfault
     try:
         threads = n_threads or default_threads()
-        return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, verbose=False)
+        # n_threads_batch too: llama-cpp-python otherwise decodes every multi-token batch (the prompt,
+        # and each step of the batched decoder) on every core, whatever $KNOWSUM_THREADS says
+        return Llama(
+            model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, verbose=False
+        )
     except (ValueError, RuntimeError) as exc:
         raise InputFileError(path, f"cannot load as a GGUF model ({exc})") from exc
 
