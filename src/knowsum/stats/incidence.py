@@ -106,16 +106,7 @@ def _ice(data: Incidence, rare_threshold: int, conf: float, one: bool) -> Richne
     def fn(**kw: complex) -> complex:
         return _ice_core(t=t, one=one, **kw)
 
-    return coverage_fit(
-        name,
-        data,
-        fn,
-        summaries,
-        rare_threshold,
-        conf,
-        S_infreq=int(summaries["s_rare"]),
-        n_infreq=int(summaries["n_rare"]),
-    )
+    return coverage_fit(name, data, fn, summaries, rare_threshold, conf, ("S_infreq", "n_infreq"))
 
 
 def ice(data: Incidence, *, rare_threshold: int = 10, conf: float = 0.95) -> RichnessEstimate:

@@ -263,14 +263,18 @@ def coverage_fit(
     summaries: dict[str, float],
     rare_threshold: int,
     conf: float,
+    rare_names: tuple[str, str],
     **parameters: float,
 ) -> RichnessEstimate:
     """A coverage estimator ``Ŝ = fn(summaries)`` of :func:`rare_summaries` with its delta-method
     variance over all frequency classes (none without a rare class), attached by :func:`finish`.
 
-    ``summaries`` are keyed as :func:`_spade.delta_over_classes` knows them; ``parameters`` are
-    reported beside ``k = rare_threshold``.
+    ``summaries`` are keyed as :func:`_spade.delta_over_classes` knows them. Reported beside the
+    estimate: ``k = rare_threshold``, ``parameters``, then the rare class's size and count under
+    ``rare_names`` (ACE's ``S_rare``/``n_rare``, ICE's ``S_infreq``/``n_infreq``).
     """
+    size, count = rare_names
+    parameters.update({size: int(summaries["s_rare"]), count: int(summaries["n_rare"])})
     est = float(fn(**{key: complex(v) for key, v in summaries.items()}).real)
     var = (
         _spade.delta_over_classes(data, fn, summaries, est, rare=rare_threshold)
@@ -311,10 +315,9 @@ def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> Richne
         summaries,
         rare_threshold,
         conf,
+        ("S_rare", "n_rare"),
         C_rare=c.real,
         CV_rare=math.sqrt(g2.real),
-        S_rare=s_rare,
-        n_rare=n_rare,
     )
 
 
