@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from knowsum.stats._arrays import IntArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.prevalence import Prevalence
 
 __all__ = ["Abundance", "Incidence"]
 
-IntArray = NDArray[np.int64]
 _MAX = 2**53
 
 
