@@ -34,7 +34,7 @@ class _CellSpec:
     in_overall: bool = True
 
 
-def _attention(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
+def _attention_cells(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
     """The low- and high-attention cells of an accuracy task."""
     return tuple(
         _CellSpec(f"{task}/{key}", task, f"{name} — {level} attention", knowledge, "accuracy")
@@ -42,7 +42,7 @@ def _attention(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
     )
 
 
-def _no_answer(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
+def _no_answer_cells(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
     """The hallucination-resistance cell of a task, and its control (has an answer; not in the overall)."""
     return (
         _CellSpec(f"{task}/no-answer", task, f"{name} — hallucination resistance", knowledge, "accuracy"),
@@ -57,7 +57,7 @@ def _no_answer(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
     )
 
 
-def _abstracts(task: str, name: str, knowledge: str, metric: str) -> tuple[_CellSpec, ...]:
+def _abstracts_cells(task: str, name: str, knowledge: str, metric: str) -> tuple[_CellSpec, ...]:
     """The without- and with-abstracts cells of a generation task."""
     return tuple(
         _CellSpec(f"{task}/{key}", task, f"{name} — {how} abstracts", knowledge, metric)
@@ -67,16 +67,16 @@ def _abstracts(task: str, name: str, knowledge: str, metric: str) -> tuple[_Cell
 
 #: The cells of Tables 5–6 (plus the "control" cells of Q2-A/Q3-B, beyond the paper).
 CELLS: tuple[_CellSpec, ...] = (
-    *_attention("Q1", "Gene Full Name", "full name"),
-    *_no_answer("Q2-A", "Synonyms (A)", "synonyms"),
+    *_attention_cells("Q1", "Gene Full Name", "full name"),
+    *_no_answer_cells("Q2-A", "Synonyms (A)", "synonyms"),
     _CellSpec("Q2-B", "Q2-B", "Synonyms (B) — completeness", "synonyms", "macro F1"),
-    *_attention("Q3-A", "Chromosome Location (A)", "chromosome"),
-    *_no_answer("Q3-B", "Chromosome Location (B)", "chromosome"),
-    *_attention("Q4", "Gene Type", "gene_type"),
+    *_attention_cells("Q3-A", "Chromosome Location (A)", "chromosome"),
+    *_no_answer_cells("Q3-B", "Chromosome Location (B)", "chromosome"),
+    *_attention_cells("Q4", "Gene Type", "gene_type"),
     _CellSpec("Q5", "Q5", "Related Proteins — completeness", "designation", "macro F1"),
     _CellSpec("Q6", "Q6", "Expression Pattern — completeness", "expression", "expression score"),
-    *_abstracts("Q7", "Gene Ontology", "go_annotation", "CAFA macro F1"),
-    *_abstracts("Q8", "Functional Summary", "summary", "summary score"),
+    *_abstracts_cells("Q7", "Gene Ontology", "go_annotation", "CAFA macro F1"),
+    *_abstracts_cells("Q8", "Functional Summary", "summary", "summary score"),
 )
 
 
