@@ -27,8 +27,9 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
+
+from knowsum.models._closing import Closing
 
 __all__ = ["FAULT_KINDS", "Attempt", "LoopbackServer"]
 
@@ -86,7 +87,7 @@ def _answer(
     }
 
 
-class LoopbackServer:
+class LoopbackServer(Closing):
     """An OpenAI-compatible server in a background thread (use as a context manager).
 
     Args:
@@ -145,13 +146,12 @@ class LoopbackServer:
         """API root of the running server."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def close(self) -> None:
+        """Stop serving (:meth:`stop`): the end of a ``with`` block."""
         self.stop()
 
     def start(self) -> None:
