@@ -250,16 +250,7 @@ class LocalBackend(Backend):
             dec.run(jobs, done, cancel)
 
     def _one(self, llm: Any, r: Request) -> Response:
-        p = r.params
-        options: dict[str, Any] = {
-            "temperature": p.temperature,
-            "top_p": p.top_p,
-            "top_k": p.top_k,
-            "min_p": p.min_p,
-            "max_tokens": p.max_tokens,
-            "stop": list(p.stop),
-            "seed": r.seed,
-        }
+        options: dict[str, Any] = {**r.params.as_dict(), "seed": r.seed}  # the sample's own seed
         start = time.perf_counter()
         try:
             with self._lock:
