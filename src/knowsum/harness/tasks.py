@@ -26,6 +26,7 @@ before any model is asked.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -43,12 +44,14 @@ from pydantic import BaseModel
 from knowsum import __version__
 from knowsum.census import CensusConfig, decode, prepare_census
 from knowsum.errors import KnowsumError
+from knowsum.genebench import GenebenchConfig
 from knowsum.harness._figures import Figures, figures
 from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
 from knowsum.harness._replay import Answer, request_id
 from knowsum.harness._spec import make_config, requests_of
 from knowsum.instrument import instruments
 from knowsum.models import Request
+from knowsum.recall import RecallConfig
 
 __all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_ins"]
 
@@ -240,120 +243,77 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
     )
 
 
-def _args(given: Mapping[str, Any]) -> dict[str, Any]:
-    """A task function's arguments: its named ones and the rest (``**kwargs``), flattened."""
-    named = {k: v for k, v in given.items() if k != "kwargs"}
-    return {**named, **given.get("kwargs", {})}
+def _optional(annotation: Any) -> Any:
+    """``annotation | None``: a task argument left unset is ``None`` (the instrument's default)."""
+    return Any if annotation is None else annotation | None
 
 
-@task
-def census(
-    task: str = "diseases",
-    queries: int = 30,
-    answers: int | None = None,
-    criterion: str | None = None,
-    count: str | None = None,
-    temperature: float | None = None,
-    top_p: float | None = None,
-    seed: int | None = None,
-    t: float | None = None,
-    n_bootstrap: int | None = None,
-    kb: str | None = None,
-    prompt_variant: str | None = None,
-    **kwargs: Any,
-) -> Task:
-    """A KnowSum census: how many distinct items of a kind the model knows, seen and unseen.
-
-    Args:
-        task: diseases, theorems, ontology:KB, diversity[:dream-jobs].
-        queries: N_query, samples of the enumeration prompt (distinct ids and seeds).
-        answers: N_ans per query (default: the task's).
-        criterion: strict or relaxed (default relaxed).
-        count: mention or incidence (default mention).
-        temperature: Sampling temperature (paper and default: 1).
-        top_p: Nucleus mass (paper and default: 1, off).
-        seed: Run seed; each sample's seed derives from it.
-        t: Extrapolation factor of N_tot(t) (paper and default: 100).
-        n_bootstrap: Bootstrap resamples of the interval (default 1000).
-        kb: Verifier KB of a custom task.
-        prompt_variant: full or simple.
-        **kwargs: Any other field of ``CensusConfig`` (``k``, ``level``, ``interval``, ``cutoff``…).
-    """
-    return _task("census", _args(locals()))
+def _signature(config: type[BaseModel], defaults: Mapping[str, Any]) -> inspect.Signature:
+    """A task function's signature: each field of ``config`` a keyword argument (``None``: the
+    instrument's default), then ``**kwargs`` so that an unknown name reaches the configuration, which
+    refuses it in one line (inspect would only warn and drop it)."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    named = [
+        inspect.Parameter(n, keyword, default=defaults.get(n), annotation=_optional(f.annotation))
+        for n, f in config.model_fields.items()
+    ]
+    rest = inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD, annotation=Any)
+    return inspect.Signature([*named, rest], return_annotation=Task)
 
 
-@task
-def recall(
-    kb: str = "go",
-    per_bucket: int | None = None,
-    select: str | None = None,
-    sample: int | None = None,
-    n_buckets: int | None = None,
-    invariance: list[str] | None = None,
-    temperature: float | None = None,
-    seed: int | None = None,
-    n_perm: int | None = None,
-    **kwargs: Any,
-) -> Task:
-    """Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID.
-
-    Args:
-        kb: The installed KB to probe (go, doid, hpo, uberon, icd10, mesh, mondo…).
-        per_bucket: K concepts per popularity bucket (select stratified).
-        select: all, sample or stratified (default all; stratified with per_bucket).
-        sample: Sample size of select=sample.
-        n_buckets: Popularity buckets (paper and default: 50).
-        invariance: PI methods to ask too (pi1, pi2, pi3).
-        temperature: Temperature of the main run (paper and default: 0).
-        seed: Seed of the selection, permutations and sampling.
-        n_perm: Permutations per Spearman test.
-        **kwargs: Any other field of ``RecallConfig``.
-    """
-    return _task("recall", _args(locals()))
+def _docstring(name: str, summary: str, config: type[BaseModel]) -> str:
+    """The task's docstring (inspect shows it): ``summary``, then each argument with its description."""
+    args = "".join(f"\n    {n}: {(f.description or n).rstrip('.')}." for n, f in config.model_fields.items())
+    return (
+        f"{summary}\n\n``inspect eval knowsum/{name} -T NAME=VALUE``: each task argument is a field of "
+        f"``{config.__name__}``; one left unset takes the instrument's default.\n\nArgs:{args}\n"
+    )
 
 
-@task
-def genebench(
-    per_type: int | None = None,
-    tasks: list[str] | None = None,
-    genes: int | None = None,
-    permutations: str | None = None,
-    paper_size: bool | None = None,
-    temperature: float | None = None,
-    seed: int | None = None,
-    lenient: bool | None = None,
-    n_perm: int | None = None,
-    **kwargs: Any,
-) -> Task:
-    """SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options.
-
-    Args:
-        per_type: Questions per task and stratum (default 2).
-        tasks: Question tasks to build (default all).
-        genes: Draw the questions from this many random genes.
-        permutations: cyclic (every rotation, the paper's) or none.
-        paper_size: Build the paper's numbers of questions.
-        temperature: Sampling temperature (paper and default: 0).
-        seed: Seed of building, sampling and permutation tests.
-        lenient: Lenient reply checking (default strict, App. B).
-        n_perm: Permutations of the attention Spearman test.
-        **kwargs: Any other field of ``GenebenchConfig``.
-    """
-    return _task("genebench", _args(locals()))
-
-
-_OWN = ("census", "recall", "genebench")
-
-
-def _plug_in_task(name: str) -> None:
-    """Register ``knowsum/<name>`` for a plug-in instrument: its task arguments are its Config's fields."""
+def _task_function(
+    name: str, config: type[BaseModel], summary: str, defaults: Mapping[str, Any] | None = None
+) -> Callable[..., Task]:
+    """Register ``knowsum/<name>``, the task of instrument ``name``: its arguments are the fields of
+    ``config`` (its configuration), ``defaults`` those the task fills when not given."""
+    fill = dict(defaults or {})
 
     def make(**kwargs: Any) -> Task:
-        return _task(name, kwargs)
+        return _task(name, {**fill, **kwargs})
 
     make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"The {name} instrument (a knowsum plug-in) as an inspect task."
-    task(name=name)(make)
+    make.__doc__ = _docstring(name, summary, config)
+    make.__signature__ = _signature(config, fill)  # type: ignore[attr-defined]  # read by inspect.signature
+    return task(name=name)(make)
+
+
+census = _task_function(
+    "census",
+    CensusConfig,
+    "A KnowSum census: how many distinct items of a kind the model knows, seen and unseen.",
+    {"task": "diseases"},
+)
+"""``knowsum/census``: a KnowSum census, its enumeration prompt ``queries`` times (distinct ids and
+seeds); task arguments are the fields of :class:`~knowsum.census.CensusConfig` (``task`` defaults to
+diseases)."""
+
+recall = _task_function(
+    "recall",
+    RecallConfig,
+    "Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID.",
+    {"kb": "go"},
+)
+"""``knowsum/recall``: ontology-ID recall; task arguments are the fields of
+:class:`~knowsum.recall.RecallConfig` (``kb`` defaults to go; ``per_bucket`` alone selects stratified)."""
+
+genebench = _task_function(
+    "genebench",
+    GenebenchConfig,
+    "SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options.",
+)
+"""``knowsum/genebench``: SciHorizon-GENE, every cyclic rotation of each question's options; task
+arguments are the fields of :class:`~knowsum.genebench.GenebenchConfig`."""
+
+_OWN = ("census", "recall", "genebench")
 
 
 def register_plug_ins() -> list[str]:
@@ -361,13 +321,13 @@ def register_plug_ins() -> list[str]:
     imported); returns their names. A plug-in that fails to load is reported (a warning naming it
     and why) and knowsum's own tasks stay usable."""
     try:
-        names = [n for n in instruments() if n not in _OWN]
+        found = {n: i for n, i in instruments().items() if n not in _OWN}
     except KnowsumError as exc:
         logging.getLogger(__name__).warning("knowsum: plug-in instruments not registered as tasks: %s", exc)
         return []
-    for name in names:
-        _plug_in_task(name)
-    return names
+    for name, inst in found.items():
+        _task_function(name, inst.Config, f"{inst.title} (the {name} instrument, a knowsum plug-in).")
+    return list(found)
 
 
 register_plug_ins()
