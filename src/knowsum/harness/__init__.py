@@ -6,6 +6,8 @@
   (``knowsum census score --inspect-log LOG.eval``);
 - :class:`ReplayBackend`: replies obtained elsewhere served as a knowsum backend, keyed by
   :func:`request_id`, so an instrument's own run scores them.
+- :mod:`knowsum.harness.tokenizer`: tiktoken's ``o200k_base`` (inspect's token counts) installed
+  from the package index and hash-checked, so ``inspect eval`` runs without tiktoken's download.
 
 Importing this package does not import inspect_ai (only :mod:`knowsum.harness.tasks` and reading
 a log do). See ``docs/inspect.md``.

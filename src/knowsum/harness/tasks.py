@@ -49,6 +49,7 @@ from knowsum.harness._figures import Figures, figures
 from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
 from knowsum.harness._replay import Answer, request_id
 from knowsum.harness._spec import make_config, requests_of
+from knowsum.harness.tokenizer import use_tokenizer
 from knowsum.instrument import instruments
 from knowsum.models import Request
 from knowsum.recall import RecallConfig
@@ -331,3 +332,4 @@ def register_plug_ins() -> list[str]:
 
 
 register_plug_ins()
+use_tokenizer()  # offline token counts for inspect (knowsum.harness.tokenizer); a user's setting is kept
