@@ -153,3 +153,13 @@ def test_tiktoken_is_pointed_at_the_file_only_when_the_user_chose_no_cache_folde
     assert "TIKTOKEN_CACHE_DIR" not in os.environ
     assert use_tokenizer() == target.parent
     assert os.environ["TIKTOKEN_CACHE_DIR"] == str(target.parent)
+
+
+def test_a_knowsum_home_that_cannot_be_made_leaves_tiktoken_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run when inspect loads the tasks: it must not stop them loading."""
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("KNOWSUM_HOME", str(tmp_path / "a-file" / "home"))
+    assert use_tokenizer() is None and "TIKTOKEN_CACHE_DIR" not in os.environ

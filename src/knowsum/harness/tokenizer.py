@@ -167,7 +167,7 @@ def use_tokenizer() -> Path | None:
         return None
     try:
         target = tokenizer_file()
-    except KnowsumError:
+    except (KnowsumError, OSError):  # no tiktoken, or a knowsum home that cannot be made: nothing to use
         return None
     if not target.is_file():
         return None
