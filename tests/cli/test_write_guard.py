@@ -86,6 +86,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("genebench", "compare"): ["{run}"],
     ("profile", "run"): ["-m", "mock", "--plan", "{plan}", "--store", "{store}"],
     ("profile", "compare"): ["{run}"],
+    ("profile", "page"): ["{run}", "{run2}"],
     ("recall", "run"): ["go", "-m", "mock", "--store", "{store}"],
     ("recall", "score"): ["--kb", "go", "--predictions", "{predictions}"],
 }

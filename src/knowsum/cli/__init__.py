@@ -43,7 +43,7 @@ _COMMANDS: dict[str, str] = {
     "census": "Count what a model knows: N_seen, N_tot, SKR (KnowSum).",
     "instruments": "List the installed instruments (knowsum's and plug-ins') and their packages.",
     "recall": "Has the model memorized ontology IDs? (run/score/compare)",
-    "profile": "How much does this model know? Every instrument, one page (run/plan/compare).",
+    "profile": "How much does this model know? Every instrument, one page (run/plan/compare/page).",
     "genebench": "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare).",
 }
 """Each command is the attribute of its name in ``knowsum.cli.<name>`` (but for :data:`_ATTRIBUTES`)."""

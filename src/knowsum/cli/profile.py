@@ -1,4 +1,4 @@
-"""``knowsum profile run|plan|compare``: how much does this model know? One command, one page."""
+"""``knowsum profile run|plan|compare|page``: how much does this model know? One command, one page."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import click
 from knowsum.cli._common import ModelOptions, model_options, store_option
 from knowsum.cli._estimate_options import Number
 from knowsum.cli._options import ctx_default, echo_json, finish, json_option, note, out_option
+from knowsum.cli._profile_page import card_text, page_cmd
 from knowsum.models import ResponseStore
 from knowsum.records import default_run_dir
 
@@ -26,7 +27,11 @@ def profile() -> None:
       knowsum profile plan -m smollm2-135m-instruct --budget smoke
       knowsum profile run -m smollm2-135m-instruct --budget smoke --out profile-smollm2
       knowsum profile compare profile-smollm2 profile-qwen --published --html compare.html
+      knowsum profile page census-runs/from-inspect recall-runs/from-inspect --out profile-inspect
     """
+
+
+profile.add_command(page_cmd)
 
 
 def _price(name: str, help_text: str) -> Any:
@@ -224,15 +229,8 @@ def run_cmd(**kw: Any) -> None:
                 f"this run {_seconds(u.wall_seconds)}"
                 + ("" if r.cost_usd is None else f", cost ${r.cost_usd:,.4f}")
             )
-        click.echo(_card_text(r))
+        click.echo(card_text(r))
     finish(run.report, as_json=kw["as_json"])
-
-
-def _card_text(result: Any) -> str:
-    from knowsum.report import text_table
-    from knowsum.report.profile import card_rows
-
-    return text_table(["measure", "value", "95 % interval", "papers' models"], card_rows(result))
 
 
 @profile.command("compare")

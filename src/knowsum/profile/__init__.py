@@ -16,12 +16,16 @@ genebench (SciHorizon-GENE); a plug-in instrument or census task takes part the 
         run = run_profile(plan, backend, store=store, out=Path("profile-smollm2"))
     run.report  # profile-smollm2/index.html
 
+:func:`profile_page` places finished run directories on the same page without asking anything (runs
+read back from inspect logs, say: ``knowsum profile page RUN…``).
+
 Layers: this package sits between the command line and the instruments, and reaches them only
 through the registry (:func:`knowsum.instrument.instruments`): it names none of them.
 """
 
 from knowsum.instrument import Step, wilson
 from knowsum.profile._budget import BUDGETS, Budget, load_budget
+from knowsum.profile._page import profile_page
 from knowsum.profile._plan import ProfilePlan, plan_profile
 from knowsum.profile._run import (
     PAGE_NAME,
@@ -61,6 +65,7 @@ __all__ = [
     "load_profile",
     "plan_profile",
     "plan_steps",
+    "profile_page",
     "run_profile",
     "step_requests",
     "wilson",
