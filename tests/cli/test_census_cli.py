@@ -199,7 +199,7 @@ def test_version1_results_still_load_as_what_they_were(
     for key in ("interval_method", "counting"):
         del data[key]
     data["version"] = 1
-    data["parameters"].pop("count")
+    data["config"].pop("count")
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
     assert (old.version, old.interval_method, old.counting) == (RESULT_VERSION, "percentile", "incidence")
@@ -345,7 +345,7 @@ def test_the_old_bootstrap_spelling_still_works_and_says_so(
     code, _, stderr = _run([*args, "--out", str(out)], capsys)
     assert code == 0, stderr
     assert "knowsum: note: --bootstrap is renamed --n-bootstrap; --bootstrap will be removed" in stderr
-    assert load_result(out).parameters["n_bootstrap"] == 7
+    assert load_result(out).config["n_bootstrap"] == 7
 
 
 def test_run_help_shows_the_defaults_the_click_way(capsys: pytest.CaptureFixture[str]) -> None:

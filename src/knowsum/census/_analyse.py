@@ -306,7 +306,7 @@ def analyse(
         backend=backend,
         kb_releases=verifier.kb_releases(),
         criterion=cfg.criterion,
-        parameters=cfg.model_dump(mode="json"),
+        config=cfg.model_dump(mode="json"),
         counts=_counts(verdicts, len(picked), len(responses), failed),
         prevalence=sorted(prev.table().items()) if prev is not None else [],
         n_queries=len(responses),
