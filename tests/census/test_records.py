@@ -118,3 +118,19 @@ def test_published_rows_are_marked_one_way() -> None:
 
     row = published_rows("diseases", "strict")[2]
     assert row.label == "LLaMA-V3-70B-instruct · KnowSum Table 1"
+
+
+def test_the_compare_table_is_headers_and_rows_like_the_profiles() -> None:
+    """Both compare tables return ``(headers, rows)``; ``compare_text`` renders one."""
+    from knowsum.census import published_rows
+    from knowsum.report.census import compare_table, compare_text
+
+    run = load_result(FIXTURES / "result_v4.json")
+    rows = [run, *published_rows("diseases", "strict")[:2]]
+    headers, cells = compare_table(rows)
+    assert headers[:3] == ["model", "task", "N_seen"] and len(cells) == 3
+    assert all(len(row) == len(headers) for row in cells)
+    assert sorted(row[2] for row in cells) == sorted(r.n_seen for r in rows)
+    text = compare_text(rows)
+    assert all(str(row[0]) in text for row in cells)
+    assert compare_text(rows, markdown=True).startswith("| model | task |")
