@@ -370,6 +370,16 @@ def test_a_config_file_still_names_the_model_store_and_run_folder(
     assert (loaded.config.task, loaded.config.queries) == ("theorems", 2)
     assert (loaded.run.model, loaded.run.concurrency) == ("mock", 4)
     assert loaded.run.store == cfg.parent / "s" / "store.sqlite" and loaded.run.out == cfg.parent / "r"
+    # the run settings extend the one model-options type; the file cannot set the command line's api
+    from knowsum import errors as knowsum_errors
+    from knowsum.models import ModelOptions
+
+    options = loaded.run.options("completions")
+    assert type(options) is ModelOptions and isinstance(loaded.run, ModelOptions)
+    assert (options.model, options.concurrency, options.api, options.retries) == ("mock", 4, "completions", 8)
+    cfg.with_name("api.toml").write_text('task = "theorems"\napi = "completions"\n')
+    with pytest.raises(knowsum_errors.ConfigError, match="api"):
+        load_config(cfg.with_name("api.toml"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
