@@ -14,6 +14,7 @@ from knowsum.genebench import (
     PAPER_SIZE,
     BuildInputs,
     Expression,
+    GenebenchConfig,
     Question,
     build_questions,
     parse_tasks,
@@ -206,6 +207,9 @@ def test_parse_tasks() -> None:
     assert parse_tasks("q3") == ("Q3-A", "Q3-B")
     with pytest.raises(ConfigError, match="unknown question type 'Q9'"):
         parse_tasks("Q9")
+    with pytest.raises(ValueError, match=r"unknown task\(s\) \['Q9'\]; known: Q1, Q2-A, Q2-B, Q3-A"):
+        GenebenchConfig(tasks=("Q1", "Q9"))
+    assert GenebenchConfig(tasks=("Q4",)).tasks == ("Q4",)
 
 
 @pytest.mark.parametrize(

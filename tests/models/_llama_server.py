@@ -68,6 +68,7 @@ class LlamaServer:
             "--model", str(self.model), "--model_alias", ALIAS,
             "--host", "127.0.0.1", "--port", str(self.port),
             "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads),
+            "--n_threads_batch", str(self.n_threads),
         ]  # fmt: skip
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

@@ -45,6 +45,13 @@ def test_model_answers_and_same_seed_gives_identical_text(backend: LocalBackend)
     assert first[0].model == NAME and first[0].backend == "local"
 
 
+def test_thread_count_governs_batches_too(backend: LocalBackend) -> None:
+    """n_threads also sets llama.cpp's batch threads (else prompts and batched steps use every core)."""
+    run(backend, make_requests(["Name one human disease."], PARAMS))
+    params = backend._llm.context_params
+    assert (params.n_threads, params.n_threads_batch) == (1, 1)
+
+
 def test_greedy_decoding_ignores_the_seed(backend: LocalBackend) -> None:
     greedy = [GenerationParams(temperature=0.0, max_tokens=12, seed=s) for s in (1, 2)]
     texts = {run(backend, make_requests(["What is 2+2?"], p))[0].text for p in greedy}

@@ -64,6 +64,14 @@ def test_custom_templates() -> None:
         RecallConfig(kb="go", template="{label")
 
 
+def test_pi3_languages_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"unknown PI-3 language\(s\) \['xx'\]; shipped: en, it, de, fr, es"):
+        RecallConfig(kb="go", pi3_languages=("xx", "en"))
+    with pytest.raises(ValueError, match="PI-3 needs at least two languages"):
+        RecallConfig(kb="go", pi3_languages=("en",))
+    assert RecallConfig(kb="go", pi3_languages=("it", "en")).pi3_languages == ("it", "en")
+
+
 @pytest.mark.parametrize(
     ("kb", "text", "prefix", "expected"),
     [

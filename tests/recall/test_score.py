@@ -21,6 +21,7 @@ from knowsum.recall import (
     run_recall,
     score_predictions,
 )
+from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
 from tests.recall.test_run_mock import ANSWERS, responder
 
 NAMES = {
@@ -305,3 +306,11 @@ def test_polysemy_is_the_paper_rule_by_default(mini_go: Path, tmp_path: Path) ->
     on, _ = _score("go", path, polysemy=True)
     assert default.scores.accuracy == 0.0 and default.config["polysemy"] is False
     assert on.scores.accuracy == 1.0 and on.config["polysemy"] is True
+
+
+def test_study_existence_by_kb() -> None:
+    ontology, study = {"GO:1": "a", "GO:2": "b"}, {"GO:1": "a"}
+    assert Study.of("go", ontology, study) == Study(study, "study")
+    assert Study.of("go", ontology, study, verbatim=True) == Study(study, "study", verbatim=True)
+    assert "icd10" in WIDE_EXISTENCE_KBS
+    assert Study.of("icd10", ontology, study) == Study(ontology, "ontology")

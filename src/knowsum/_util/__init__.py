@@ -5,7 +5,8 @@
 - :func:`disk_fault`, :func:`nearest_folder`: tell a full, read-only or forbidden disk apart;
 - :func:`download_wheel`, :func:`cached_wheel`, :func:`sweep`: fetch one wheel from the package
   registry with pip, atomically, into a cache folder;
-- :func:`config_error`: one readable line from a pydantic validation error;
+- :func:`config_error`: one readable line from a pydantic validation error; :func:`known_values`:
+  the one wording of a value that is not among the known ones;
 - :func:`check_output`, :func:`claim_folder`: the one write guard every output passes (never over
   an input, a store or another kind of file; writable; a run folder keeps its run's identity);
   :func:`sampling_lock`: one run at a time samples into a store;
@@ -22,7 +23,7 @@ from knowsum._util.diskfaults import disk_fault, nearest_folder
 from knowsum._util.names import slug
 from knowsum._util.outputs import OUTPUT_KINDS, OutputKind, check_output, claim_folder, sampling_lock
 from knowsum._util.textfile import check_file, read_text_file
-from knowsum._util.validation import config_error
+from knowsum._util.validation import config_error, known_values
 from knowsum._util.wheels import cached_wheel, download_wheel, sweep
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "config_error",
     "disk_fault",
     "download_wheel",
+    "known_values",
     "nearest_folder",
     "paths",
     "read_text_file",

@@ -1,8 +1,9 @@
 """The ``knowsum`` command line: thin click commands over the library.
 
-Sub-commands are registered lazily (``_COMMANDS`` maps a name to ``module:attribute``) so that
-``knowsum --help`` and light commands never import heavy dependencies. :func:`main` is the entry
-point for the console script *and* for tests: it takes an argument list and returns the exit code.
+Sub-commands are registered lazily (``_COMMANDS`` maps a name to its one-line help; the command is
+the attribute of that name in ``knowsum.cli.<name>``) so that ``knowsum --help`` and light commands
+never import heavy dependencies. :func:`main` is the entry point for the console script *and* for
+tests: it takes an argument list and returns the exit code.
 Every output a command is given passes the one write guard before it runs (:mod:`knowsum.cli._outputs`).
 Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``; so does a
 file that cannot be written because its disk is full or read-only (exit 1).
@@ -31,36 +32,22 @@ _DISK_ERRORS = {
 }
 """OS errors that say the disk cannot take a write, and what to do; reported in one line."""
 
-# name -> (module, attribute, one-line help shown by `knowsum --help` without importing it)
-_COMMANDS: dict[str, tuple[str, str, str]] = {
-    "estimate": (
-        "knowsum.cli.estimate",
-        "estimate",
-        "Estimate unseen items from observations (Good-Turing family).",
-    ),
-    "ask": ("knowsum.cli.ask", "ask", "Sample a model on one prompt and print the answers."),
-    "models": ("knowsum.cli.models", "models", "List and install the embedded local models."),
-    "store": ("knowsum.cli.store", "store", "Inspect and export the response store."),
-    "batch": ("knowsum.cli.batch", "batch", "Export/import OpenAI Batch JSONL files (scale out)."),
-    "kb": ("knowsum.cli.kb", "kb", "Install, inspect and match against knowledge bases."),
-    "census": ("knowsum.cli.census", "census", "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."),
-    "instruments": (
-        "knowsum.cli.instruments",
-        "instruments_command",
-        "List the installed instruments (knowsum's and plug-ins') and their packages.",
-    ),
-    "recall": ("knowsum.cli.recall", "recall", "Has the model memorized ontology IDs? (run/score/compare)"),
-    "profile": (
-        "knowsum.cli.profile",
-        "profile",
-        "How much does this model know? Every instrument, one page (run/plan/compare).",
-    ),
-    "genebench": (
-        "knowsum.cli.genebench",
-        "genebench",
-        "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare).",
-    ),
+# name -> one-line help shown by `knowsum --help` without importing the command's module
+_COMMANDS: dict[str, str] = {
+    "estimate": "Estimate unseen items from observations (Good-Turing family).",
+    "ask": "Sample a model on one prompt and print the answers.",
+    "models": "List and install the embedded local models.",
+    "store": "Inspect and export the response store.",
+    "batch": "Export/import OpenAI Batch JSONL files (scale out).",
+    "kb": "Install, inspect and match against knowledge bases.",
+    "census": "Count what a model knows: N_seen, N_tot, SKR (KnowSum).",
+    "instruments": "List the installed instruments (knowsum's and plug-ins') and their packages.",
+    "recall": "Has the model memorized ontology IDs? (run/score/compare)",
+    "profile": "How much does this model know? Every instrument, one page (run/plan/compare).",
+    "genebench": "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare).",
 }
+"""Each command is the attribute of its name in ``knowsum.cli.<name>`` (but for :data:`_ATTRIBUTES`)."""
+_ATTRIBUTES = {"instruments": "instruments_command"}
 
 
 class _LazyGroup(click.Group):
@@ -73,15 +60,14 @@ class _LazyGroup(click.Group):
         if cmd_name in _COMMANDS:
             from knowsum.cli._outputs import guard_tree
 
-            module_name, attr, _ = _COMMANDS[cmd_name]
-            module = importlib.import_module(module_name)
-            command = getattr(module, attr)
+            module = importlib.import_module(f"knowsum.cli.{cmd_name}")
+            command = getattr(module, _ATTRIBUTES.get(cmd_name, cmd_name))
             assert isinstance(command, click.Command)
             return guard_tree(command)  # every output passes the write guard before the command runs
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, _COMMANDS[name][2]) for name in sorted(_COMMANDS)]
+        rows = [(name, _COMMANDS[name]) for name in sorted(_COMMANDS)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from knowsum._util import config_error
 from knowsum.census import RUN_KEYS, CensusConfig, CensusRun, RunSettings, load_config
-from knowsum.cli._common import ModelOptions, apply_options
+from knowsum.cli._common import ModelOptions, apply_options, store_from
 from knowsum.cli._options import echo_json, finish, n_bootstrap_option, note, seed_option
 from knowsum.errors import ConfigError
 from knowsum.models import Backend
@@ -27,11 +27,13 @@ __all__ = [
     "k_value",
     "opened",
     "print_run",
+    "run_opened",
     "run_options",
     "setting_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 _K_HELP = "Truncation k: 'auto' (held-out choice among 6, 8, 10) or an integer in [1, 50]."
 
@@ -56,31 +58,20 @@ def estimation_options(func: F) -> F:
     return apply_options(
         func,
         [
-            click.option(
-                "--t",
-                "t",
-                type=float,
-                default=default("t"),
-                show_default=True,
-                help="Extrapolation factor t (the paper's t).",
-            ),
-            click.option("--k", "k", default=default("k"), show_default=True, help=_K_HELP),
+            setting_option("--t", float, "Extrapolation factor t (the paper's t)."),
+            setting_option("--k", None, _K_HELP),
             setting_option(
                 "--criterion", click.Choice(["strict", "relaxed"]), "Verification criterion (paper §4.1)."
             ),
-            click.option(
+            setting_option(
                 "--interval",
-                type=click.Choice(["lognormal", "percentile"]),
-                default=default("interval"),
-                show_default=True,
-                help="Interval: lognormal (Chao 1987, never below N_seen) or percentile (re-centred).",
+                click.Choice(["lognormal", "percentile"]),
+                "Interval: lognormal (Chao 1987, never below N_seen) or percentile (re-centred).",
             ),
-            click.option(
+            setting_option(
                 "--count",
-                type=click.Choice(["mention", "incidence"]),
-                default=default("count"),
-                show_default=True,
-                help="Counting unit: every mention (paper App. B.3) or once per response.",
+                click.Choice(["mention", "incidence"]),
+                "Counting unit: every mention (paper App. B.3) or once per response.",
             ),
             seed_option,
             n_bootstrap_option(default("n_bootstrap"), "Bootstrap resamples (0 = no interval)."),
@@ -201,6 +192,19 @@ def opened(options: ModelOptions) -> Iterator[Backend]:
         yield backend
     finally:
         asyncio.run(backend.aclose())
+
+
+def run_opened(
+    run: Callable[..., R], args: tuple[Any, ...], model: ModelOptions, settings: RunSettings, **extra: Any
+) -> R:
+    """``run(*args, backend, store=…, out=…, echo=…, **extra)`` with the backend of ``model`` and the
+    store and run directory of ``settings`` (both closed when it returns); notes go to stderr."""
+    with opened(model) as backend, store_from({"store_path": settings.store}) as store:
+        return run(*args, backend, store=store, out=settings.out, echo=_to_stderr, **extra)
+
+
+def _to_stderr(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def print_run(run: CensusRun, *, markdown: bool, as_json: bool) -> None:

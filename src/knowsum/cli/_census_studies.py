@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 import click
 
 from knowsum.census import K_GRID, T_GRID, add_sensitivity, run_sweep, sweep_cells, sweep_configs
-from knowsum.cli._census_options import census_settings, default, estimation_options, opened
-from knowsum.cli._common import model_options, store_from, store_option
+from knowsum.cli._census_options import census_settings, default, estimation_options, run_opened
+from knowsum.cli._common import model_options, store_option
 from knowsum.cli._options import (
     echo_json,
     finish,
@@ -142,16 +142,7 @@ def sweep(
         comma_list("--prompt-variant", variants, _variant, [base.prompt_variant]),
     )
     sweep_configs(base, cells)  # every cell is checked before the model is opened
-    with opened(model) as backend, store_from({"store_path": settings.store}) as store:
-        done = run_sweep(
-            base,
-            cells,
-            backend,
-            store=store,
-            out=settings.out,
-            echo=lambda m: click.echo(m, err=True),
-            overwrite=overwrite,
-        )
+    done = run_opened(run_sweep, (base, cells), model, settings, overwrite=overwrite)
     entries = [(label, r, str(d)) for label, (_, r, d) in zip(done.labels, done.cells, strict=True)]
     if as_json:
         echo_json(

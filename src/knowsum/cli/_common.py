@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from knowsum._util import slug
-from knowsum.cli._options import seed_option
-from knowsum.models import SERVER_KINDS, Backend, GenerationParams, ModelOptions, ResponseStore
+from knowsum.cli._options import file_option, seed_option
+from knowsum.models import (
+    SERVER_KINDS,
+    Backend,
+    GenerationParams,
+    ModelOptions,
+    Request,
+    ResponseStore,
+    make_requests,
+)
 
 __all__ = [
     "SERVER_KIND_HELP",
@@ -21,6 +28,8 @@ __all__ = [
     "count_option",
     "model_options",
     "params_from",
+    "prompt_options",
+    "requests_from",
     "sampling_options",
     "slug",
     "store_from",
@@ -55,12 +64,11 @@ def choice_option(
 
 def store_option(func: F) -> F:
     """``--store PATH``: the response store (default ``$KNOWSUM_HOME/store.sqlite``)."""
-    option = click.option(
+    option = file_option(
         "--store",
         "store_path",
-        type=click.Path(dir_okay=False, path_type=Path),
         default=None,
-        help="Response store (SQLite). Default: store.sqlite in the knowsum home.",
+        help_text="Response store (SQLite). Default: store.sqlite in the knowsum home.",
     )
     return option(func)
 
@@ -114,31 +122,24 @@ def model_options(func: F) -> F:
     )
 
 
+_SAMPLING: tuple[tuple[tuple[str, ...], float | int, str], ...] = (
+    (("--temperature", "-t"), 1.0, "Sampling temperature (0 = greedy)."),
+    (("--top-p",), 1.0, "Nucleus mass (1 = off)."),
+    (("--top-k",), 0, "Top-k (0 = off)."),
+    (("--min-p",), 0.0, "Min-p (0 = off)."),
+    (("--max-tokens",), 512, "Max generated tokens."),
+)
+"""``(flags, default, help)`` of the numeric sampling options; each option's type is its default's."""
+
+
 def sampling_options(func: F) -> F:
     """``--temperature --top-p --top-k --min-p --max-tokens --seed --stop`` (defaults: KnowSum's setting)."""
-    return apply_options(
-        func,
-        [
-            click.option(
-                "--temperature",
-                "-t",
-                type=float,
-                default=1.0,
-                show_default=True,
-                help="Sampling temperature (0 = greedy).",
-            ),
-            click.option(
-                "--top-p", type=float, default=1.0, show_default=True, help="Nucleus mass (1 = off)."
-            ),
-            click.option("--top-k", type=int, default=0, show_default=True, help="Top-k (0 = off)."),
-            click.option("--min-p", type=float, default=0.0, show_default=True, help="Min-p (0 = off)."),
-            click.option(
-                "--max-tokens", type=int, default=512, show_default=True, help="Max generated tokens."
-            ),
-            seed_option,
-            click.option("--stop", multiple=True, help="Stop sequence (repeatable)."),
-        ],
-    )
+    sampling = [
+        click.option(*flags, type=type(default), default=default, show_default=True, help=help_text)
+        for flags, default, help_text in _SAMPLING
+    ]
+    stop = click.option("--stop", multiple=True, help="Stop sequence (repeatable).")
+    return apply_options(func, [*sampling, seed_option, stop])
 
 
 def params_from(kw: dict[str, Any]) -> GenerationParams:
@@ -152,6 +153,16 @@ def params_from(kw: dict[str, Any]) -> GenerationParams:
         seed=kw["seed"],
         stop=tuple(kw["stop"]),
     )
+
+
+def prompt_options(func: F) -> F:
+    """:func:`model_options`, :func:`sampling_options`, :func:`store_option`: a command sampling prompts."""
+    return apply_options(func, [model_options, sampling_options, store_option])
+
+
+def requests_from(prompts: Sequence[str], n: int, kw: dict[str, Any]) -> list[Request]:
+    """``n`` requests per prompt, sampled with the values of :func:`sampling_options`."""
+    return make_requests(prompts, params_from(kw), n=n)
 
 
 def backend_from(kw: dict[str, Any]) -> Backend:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from knowsum.cli._options import file_option
 from knowsum.harness import run_from_log
 from knowsum.records import Record, Run
 
@@ -28,14 +29,13 @@ _WITH_LOG = frozenset({"inspect_log", "out", "overwrite", "as_json", "markdown"}
 
 def inspect_log_option(instrument: str) -> Callable[[F], F]:
     """``--inspect-log LOG``: read the log of ``inspect eval knowsum/<instrument>`` instead."""
-    return click.option(
+    return file_option(
         "--inspect-log",
         "inspect_log",
-        type=click.Path(dir_okay=False, path_type=Path),
         default=None,
         metavar="LOG",
-        help=f"Read the log of `inspect eval knowsum/{instrument}` (.eval or .json) instead: its replies "
-        "become an ordinary run directory (settings from the log's task arguments).",
+        help_text=f"Read the log of `inspect eval knowsum/{instrument}` (.eval or .json) instead: its "
+        "replies become an ordinary run directory (settings from the log's task arguments).",
     )
 
 

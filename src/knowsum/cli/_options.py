@@ -32,6 +32,7 @@ __all__ = [
     "compare_options",
     "ctx_default",
     "echo_json",
+    "file_option",
     "finish",
     "json_option",
     "kb_option",
@@ -46,6 +47,11 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def file_option(*decls: str, help_text: str | None = None, **extra: Any) -> Callable[[F], F]:
+    """An option naming one file, never a folder (``-o/--output``, ``--config``, ``--html``…)."""
+    return click.option(*decls, type=click.Path(dir_okay=False, path_type=Path), help=help_text, **extra)
 
 
 def out_option(help_text: str, *, dest: str = "out") -> Callable[[F], F]:
@@ -246,15 +252,7 @@ def compare_options(
             ),
         ]
         if html_help is not None:
-            options.append(
-                click.option(
-                    "--html",
-                    "html_path",
-                    type=click.Path(dir_okay=False, path_type=Path),
-                    default=None,
-                    help=html_help,
-                )
-            )
+            options.append(file_option("--html", "html_path", default=None, help_text=html_help))
         options.append(json_option)
         for option in reversed(options):
             func = option(func)

@@ -7,16 +7,9 @@ from typing import Any
 
 import click
 
-from knowsum.cli._common import (
-    backend_from,
-    model_options,
-    params_from,
-    sampling_options,
-    store_from,
-    store_option,
-)
+from knowsum.cli._common import backend_from, prompt_options, requests_from, store_from
 from knowsum.errors import BackendError
-from knowsum.models import Response, make_requests, sample
+from knowsum.models import Response, sample
 
 __all__ = ["ask"]
 
@@ -25,9 +18,7 @@ __all__ = ["ask"]
 @click.argument("prompt")
 @click.option("-n", "n", type=click.IntRange(min=1), default=1, show_default=True, help="Number of samples.")
 @click.option("--no-store", is_flag=True, help="Do not read or write the response store.")
-@model_options
-@sampling_options
-@store_option
+@prompt_options
 def ask(prompt: str, n: int, no_store: bool, **kw: Any) -> None:
     """Sample a model N times on PROMPT and print the answers.
 
@@ -40,8 +31,7 @@ def ask(prompt: str, n: int, no_store: bool, **kw: Any) -> None:
       knowsum ask -m smollm2 -n 3 --seed 7 "Name a human disease."
       knowsum ask -m openai:llama --base-url http://127.0.0.1:8080/v1 "Hi"
     """
-    params = params_from(kw)
-    requests = make_requests([prompt], params, n=n)
+    requests = requests_from([prompt], n, kw)
     backend = backend_from(kw)
     store = None if no_store else store_from(kw)
 

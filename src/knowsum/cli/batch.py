@@ -8,16 +8,10 @@ from typing import Any
 import click
 
 from knowsum._util import check_file, read_text_file
-from knowsum.cli._common import (
-    backend_from,
-    model_options,
-    params_from,
-    sampling_options,
-    store_from,
-    store_option,
-)
+from knowsum.cli._common import backend_from, prompt_options, requests_from, store_from, store_option
+from knowsum.cli._options import file_option
 from knowsum.errors import ConfigError, InputFileError
-from knowsum.models import export_batch, import_batch, make_requests
+from knowsum.models import export_batch, import_batch
 
 __all__ = ["batch"]
 
@@ -42,18 +36,10 @@ def batch() -> None:
 
 
 @batch.command("export")
-@click.option(
-    "--prompts",
-    "prompts_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
-    help="Text file, one prompt per line.",
-)
+@file_option("--prompts", "prompts_file", required=True, help_text="Text file, one prompt per line.")
 @click.option("-n", "n", type=click.IntRange(min=1), default=1, show_default=True, help="Samples per prompt.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
-@model_options
-@sampling_options
-@store_option
+@file_option("-o", "--output", required=True)
+@prompt_options
 def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
     """Write the requests not yet in the store as an OpenAI Batch JSONL file.
 
@@ -63,7 +49,7 @@ def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
     if not (kw["model"] or "").startswith("openai:"):
         raise ConfigError("batch export needs --model openai:MODEL (the model name the batch server serves)")
     kw["base_url"] = kw["base_url"] or "https://api.openai.com/v1"
-    requests = make_requests(_prompts(prompts_file), params_from(kw), n=n)
+    requests = requests_from(_prompts(prompts_file), n, kw)
     backend = backend_from(kw)
     with store_from(kw) as st:
         count = export_batch(backend, requests, st, output)

@@ -17,14 +17,21 @@ from knowsum.census import (
     run_census,
 )
 from knowsum.cli._census_backtest import backtest
-from knowsum.cli._census_options import census_settings, estimation_options, opened, print_run, run_options
+from knowsum.cli._census_options import (
+    census_settings,
+    estimation_options,
+    print_run,
+    run_opened,
+    run_options,
+)
 from knowsum.cli._census_overlap import overlap
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep
-from knowsum.cli._common import model_options, store_from, store_option
+from knowsum.cli._common import model_options, store_option
 from knowsum.cli._options import (
     compare_options,
     echo_json,
+    file_option,
     json_option,
     n_bootstrap_option,
     note,
@@ -79,11 +86,10 @@ census.add_command(tasks)
 
 @census.command("run")
 @click.argument("task", required=False)
-@click.option(
+@file_option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="TOML config file (its keys are the options' names; options given here win).",
+    help_text="TOML config file (its keys are the options' names; options given here win).",
 )
 @model_options
 @run_options
@@ -108,16 +114,7 @@ def run(
         inputs = {"response store": kept, "config file": config_path, "pooled run": cfg.pool_with}
         guard([("out (from --config)", "run", settings.out)], inputs)
     plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
-    with opened(model) as backend, store_from({"store_path": settings.store}) as store:
-        done = run_census(
-            cfg,
-            backend,
-            store=store,
-            out=settings.out,
-            echo=lambda m: click.echo(m, err=True),
-            plan=plan,
-            overwrite=overwrite,
-        )
+    done = run_opened(run_census, (cfg,), model, settings, plan=plan, overwrite=overwrite)
     print_run(done, markdown=markdown, as_json=as_json)
 
 
@@ -128,11 +125,10 @@ def run(
     html_help="Also write an HTML page.",
     required=True,
 )
-@click.option(
+@file_option(
     "--figure",
     "figure_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the Fig. 1-style PNG: N_seen vs N_tot per run and the two rankings.",
+    help_text="Also write the Fig. 1-style PNG: N_seen vs N_tot per run and the two rankings.",
 )
 @click.option(
     "--at-coverage",

@@ -22,6 +22,7 @@ from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
 from knowsum.cli._options import (
     compare_options,
     echo_json,
+    file_option,
     finish,
     json_option,
     n_perm_option,
@@ -81,13 +82,12 @@ def genebench() -> None:
 )
 @click.option("--paper-size", is_flag=True, help="The paper's sample: 210 questions per cell (2,710; §4.2).")
 @user_files
-@click.option(
+@file_option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
     default=Path("genebench-questions.jsonl"),
     show_default=True,
-    help="Question file to write (JSONL, the benchmark's released layout).",
+    help_text="Question file to write (JSONL, the benchmark's released layout).",
 )
 @renamed("--out", "output", metavar="FILE")
 @json_option

@@ -22,6 +22,7 @@ from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
 from knowsum.cli._options import (
     compare_options,
     echo_json,
+    file_option,
     finish,
     json_option,
     kb_option,
@@ -169,11 +170,11 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
 
 @recall.command("score")
 @kb_option("Installed KB of the IDs (go, icd10…). Required.", old="--ontology")
-@click.option(
+@file_option(
     "--predictions",
     "path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Release ;-rows, CSV or JSONL with id, prediction [label, popularity]. Required (or --inspect-log).",
+    help_text="Release ;-rows, CSV or JSONL with id, prediction [label, popularity]. "
+    "Required (or --inspect-log).",
 )
 @click.option(
     "--popularity", default=None, help="Override the file's popularity: web, annotations, pubmed or a file."

@@ -10,6 +10,7 @@ import click
 
 from knowsum._util import paths
 from knowsum.cli._common import store_option
+from knowsum.cli._options import file_option
 from knowsum.errors import InputFileError
 from knowsum.models import ResponseStore, StoreInfo
 
@@ -54,13 +55,7 @@ def info(**kw: Any) -> None:
 
 @store.command("export")
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Output file (default: stdout).",
-)
+@file_option("-o", "--output", default=None, help_text="Output file (default: stdout).")
 @click.option("--no-errors", is_flag=True, help="Leave out recorded errors.")
 @store_option
 def export(fmt: str, output: Path | None, no_errors: bool, **kw: Any) -> None:

@@ -34,45 +34,49 @@ class _CellSpec:
     in_overall: bool = True
 
 
+def _attention_cells(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
+    """The low- and high-attention cells of an accuracy task."""
+    return tuple(
+        _CellSpec(f"{task}/{key}", task, f"{name} — {level} attention", knowledge, "accuracy")
+        for key, level in (("loc", "low"), ("non-loc", "high"))
+    )
+
+
+def _no_answer_cells(task: str, name: str, knowledge: str) -> tuple[_CellSpec, ...]:
+    """The hallucination-resistance cell of a task, and its control (has an answer; not in the overall)."""
+    return (
+        _CellSpec(f"{task}/no-answer", task, f"{name} — hallucination resistance", knowledge, "accuracy"),
+        _CellSpec(
+            f"{task}/control",
+            task,
+            f"{name} — control (has an answer)",
+            knowledge,
+            "accuracy",
+            in_overall=False,
+        ),
+    )
+
+
+def _abstracts_cells(task: str, name: str, knowledge: str, metric: str) -> tuple[_CellSpec, ...]:
+    """The without- and with-abstracts cells of a generation task."""
+    return tuple(
+        _CellSpec(f"{task}/{key}", task, f"{name} — {how} abstracts", knowledge, metric)
+        for key, how in (("no_ref", "without"), ("with_ref", "with"))
+    )
+
+
 #: The cells of Tables 5–6 (plus the "control" cells of Q2-A/Q3-B, beyond the paper).
 CELLS: tuple[_CellSpec, ...] = (
-    _CellSpec("Q1/loc", "Q1", "Gene Full Name — low attention", "full name", "accuracy"),
-    _CellSpec("Q1/non-loc", "Q1", "Gene Full Name — high attention", "full name", "accuracy"),
-    _CellSpec("Q2-A/no-answer", "Q2-A", "Synonyms (A) — hallucination resistance", "synonyms", "accuracy"),
-    _CellSpec(
-        "Q2-A/control",
-        "Q2-A",
-        "Synonyms (A) — control (has an answer)",
-        "synonyms",
-        "accuracy",
-        in_overall=False,
-    ),
+    *_attention_cells("Q1", "Gene Full Name", "full name"),
+    *_no_answer_cells("Q2-A", "Synonyms (A)", "synonyms"),
     _CellSpec("Q2-B", "Q2-B", "Synonyms (B) — completeness", "synonyms", "macro F1"),
-    _CellSpec("Q3-A/loc", "Q3-A", "Chromosome Location (A) — low attention", "chromosome", "accuracy"),
-    _CellSpec("Q3-A/non-loc", "Q3-A", "Chromosome Location (A) — high attention", "chromosome", "accuracy"),
-    _CellSpec(
-        "Q3-B/no-answer",
-        "Q3-B",
-        "Chromosome Location (B) — hallucination resistance",
-        "chromosome",
-        "accuracy",
-    ),
-    _CellSpec(
-        "Q3-B/control",
-        "Q3-B",
-        "Chromosome Location (B) — control (has an answer)",
-        "chromosome",
-        "accuracy",
-        in_overall=False,
-    ),
-    _CellSpec("Q4/loc", "Q4", "Gene Type — low attention", "gene_type", "accuracy"),
-    _CellSpec("Q4/non-loc", "Q4", "Gene Type — high attention", "gene_type", "accuracy"),
+    *_attention_cells("Q3-A", "Chromosome Location (A)", "chromosome"),
+    *_no_answer_cells("Q3-B", "Chromosome Location (B)", "chromosome"),
+    *_attention_cells("Q4", "Gene Type", "gene_type"),
     _CellSpec("Q5", "Q5", "Related Proteins — completeness", "designation", "macro F1"),
     _CellSpec("Q6", "Q6", "Expression Pattern — completeness", "expression", "expression score"),
-    _CellSpec("Q7/no_ref", "Q7", "Gene Ontology — without abstracts", "go_annotation", "CAFA macro F1"),
-    _CellSpec("Q7/with_ref", "Q7", "Gene Ontology — with abstracts", "go_annotation", "CAFA macro F1"),
-    _CellSpec("Q8/no_ref", "Q8", "Functional Summary — without abstracts", "summary", "summary score"),
-    _CellSpec("Q8/with_ref", "Q8", "Functional Summary — with abstracts", "summary", "summary score"),
+    *_abstracts_cells("Q7", "Gene Ontology", "go_annotation", "CAFA macro F1"),
+    *_abstracts_cells("Q8", "Functional Summary", "summary", "summary score"),
 )
 
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knowsum._util import known_values
 from knowsum.genebench._budget import DEFAULT_MAX_TOKENS
 from knowsum.genebench._build import TASKS
 
@@ -50,10 +51,7 @@ class GenebenchConfig(BaseModel):
     @field_validator("tasks")
     @classmethod
     def _tasks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        bad = [t for t in value if t not in TASKS]
-        if bad:
-            raise ValueError(f"unknown task(s) {bad}; known: {', '.join(TASKS)}")
-        return value
+        return known_values(value, TASKS, "task(s)")
 
     def tokens(self, question_type: str, budgets: dict[str, int] | None = None) -> int:
         """Token budget of a reply to ``question_type`` (``max_tokens``, else ``budgets``, else the floor)."""

@@ -45,7 +45,11 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
     check_build(path)  # a build whose kernels crash on this CPU: a clear error instead of a segfault
     try:
         threads = n_threads or default_threads()
-        return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=threads, verbose=False)
+        # n_threads_batch too: llama-cpp-python otherwise decodes every multi-token batch (the prompt,
+        # and each step of the batched decoder) on every core, whatever $KNOWSUM_THREADS says
+        return Llama(
+            model_path=str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, verbose=False
+        )
     except (ValueError, RuntimeError) as exc:
         raise InputFileError(path, f"cannot load as a GGUF model ({exc})") from exc
 
@@ -246,16 +250,7 @@ class LocalBackend(Backend):
             dec.run(jobs, done, cancel)
 
     def _one(self, llm: Any, r: Request) -> Response:
-        p = r.params
-        options: dict[str, Any] = {
-            "temperature": p.temperature,
-            "top_p": p.top_p,
-            "top_k": p.top_k,
-            "min_p": p.min_p,
-            "max_tokens": p.max_tokens,
-            "stop": list(p.stop),
-            "seed": r.seed,
-        }
+        options: dict[str, Any] = {**r.params.as_dict(), "seed": r.seed}  # the sample's own seed
         start = time.perf_counter()
         try:
             with self._lock:

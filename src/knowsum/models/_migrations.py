@@ -11,18 +11,23 @@ import time
 
 __all__ = ["MIGRATIONS", "applied_migrations", "apply_migrations"]
 
-MIGRATIONS: tuple[tuple[str, str], ...] = (
-    (
-        "0001_responses",
-        """
-        CREATE TABLE responses (
+_REQUEST = """\
             key TEXT PRIMARY KEY,
             backend TEXT NOT NULL,
             model TEXT NOT NULL,
             endpoint TEXT NOT NULL,
             params TEXT NOT NULL CHECK (json_valid(params)),
             prompt TEXT NOT NULL CHECK (json_valid(prompt)),
-            sample_index INTEGER NOT NULL,
+            sample_index INTEGER NOT NULL,"""
+"""The columns naming one request (its store key first): a stored response's and an exported batch
+request's. Released (migrations 0001 and 0003): never edit it; a change is a new migration."""
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001_responses",
+        f"""
+        CREATE TABLE responses (
+{_REQUEST}
             text TEXT NOT NULL,
             finish_reason TEXT NOT NULL,
             prompt_tokens INTEGER NOT NULL DEFAULT 0,
@@ -42,15 +47,9 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "0003_batch_requests",
-        """
+        f"""
         CREATE TABLE batch_requests (
-            key TEXT PRIMARY KEY,
-            backend TEXT NOT NULL,
-            model TEXT NOT NULL,
-            endpoint TEXT NOT NULL,
-            params TEXT NOT NULL CHECK (json_valid(params)),
-            prompt TEXT NOT NULL CHECK (json_valid(prompt)),
-            sample_index INTEGER NOT NULL,
+{_REQUEST}
             created REAL NOT NULL
         );
         """,

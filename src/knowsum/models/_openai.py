@@ -48,6 +48,8 @@ __all__ = ["OpenAIBackend", "api_key_from_env"]
 
 _SAMPLING_FIELDS = ("top_k", "min_p", "repeat_penalty", "repetition_penalty", "Unrecognized request argument")
 """Words of a rejection that may come from a sampling field of another server family."""
+_BODY_FIELDS = ("temperature", "top_p", "max_tokens")
+"""The sampling parameters every server family takes as they are (seed, stop and top-k/min-p follow)."""
 _PROBE_TIMEOUT = 10.0
 """Seconds at most for one probe of the server family (``GET /models`` …)."""
 _FATAL_STATUS = {
@@ -236,12 +238,8 @@ class OpenAIBackend(Backend):
         """The JSON body asking for ``len(requests)`` choices of the first request's prompt."""
         first = requests[0]
         p = first.params
-        body: dict[str, Any] = {
-            "model": self.model_id,
-            "temperature": p.temperature,
-            "top_p": p.top_p,
-            "max_tokens": p.max_tokens,
-        }
+        fields = p.as_dict()
+        body: dict[str, Any] = {"model": self.model_id, **{k: fields[k] for k in _BODY_FIELDS}}
         if self.api == "chat":
             body["messages"] = first.chat_messages()
         elif first.messages is not None:

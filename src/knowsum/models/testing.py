@@ -26,9 +26,10 @@ import json
 import random
 import threading
 import time
-from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any
+from dataclasses import InitVar, dataclass, field
+from typing import Any, Self
+
+from knowsum.models._closing import Closing
 
 __all__ = ["FAULT_KINDS", "Attempt", "LoopbackServer"]
 
@@ -86,7 +87,8 @@ def _answer(
     }
 
 
-class LoopbackServer:
+@dataclass(kw_only=True, eq=False, repr=False)
+class LoopbackServer(Closing):
     """An OpenAI-compatible server in a background thread (use as a context manager).
 
     Args:
@@ -105,53 +107,43 @@ class LoopbackServer:
         log: every :class:`Attempt`, in arrival order.
     """
 
-    def __init__(
-        self,
-        *,
-        fault_rate: float = 0.0,
-        faults: tuple[str, ...] = FAULT_KINDS,
-        retry_after: str = "0.2",
-        slow_seconds: float = 2.0,
-        max_faults_per_body: int = 3,
-        seed: int = 0,
-        port: int = 0,
-        items: tuple[str, ...] = (),
-        items_per_answer: int = 10,
-    ) -> None:
-        unknown = set(faults) - set(FAULT_KINDS)
+    fault_rate: float = 0.0
+    faults: tuple[str, ...] = FAULT_KINDS
+    retry_after: str = "0.2"
+    slow_seconds: float = 2.0
+    max_faults_per_body: int = 3
+    seed: InitVar[int] = 0
+    port: int = 0
+    items: tuple[str, ...] = ()
+    items_per_answer: int = 10
+    log: list[Attempt] = field(default_factory=list, init=False)
+    _streak: dict[str, int] = field(default_factory=dict, init=False)
+    _next_fault: int = field(default=0, init=False)
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False)
+    _server: asyncio.Server | None = field(default=None, init=False)
+    _thread: threading.Thread | None = field(default=None, init=False)
+    _ready: threading.Event = field(default_factory=threading.Event, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def __post_init__(self, seed: int) -> None:
+        unknown = set(self.faults) - set(FAULT_KINDS)
         if unknown:
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
-        self.fault_rate = fault_rate
-        self.faults = faults
-        self.retry_after = retry_after
-        self.slow_seconds = slow_seconds
-        self.max_faults_per_body = max_faults_per_body
-        self.port = port
-        self.items = tuple(items)
-        self.items_per_answer = items_per_answer
+        self.items = tuple(self.items)
         self._cum = _cumulative(len(self.items))
-        self.log: list[Attempt] = []
         self._rng = random.Random(seed)
-        self._streak: dict[str, int] = {}
-        self._next_fault = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: asyncio.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._lock = threading.Lock()
 
     @property
     def base_url(self) -> str:
         """API root of the running server."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def __enter__(self) -> LoopbackServer:
+    def __enter__(self) -> Self:
         self.start()
         return self
 
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def close(self) -> None:
+        """Stop serving (:meth:`stop`): the end of a ``with`` block."""
         self.stop()
 
     def start(self) -> None:

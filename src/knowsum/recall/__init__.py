@@ -34,6 +34,7 @@ from knowsum.recall._instrument import INSTRUMENT, RecallBudget, RecallInstrumen
 from knowsum.recall._invariance import invariance_requests, summarize_invariance, summary_from_counts
 from knowsum.recall._invariance_files import (
     INVARIANCE_METHODS,
+    InvarianceOptions,
     InvarianceReadings,
     parse_invariance_spec,
     read_invariance_file,
@@ -80,6 +81,7 @@ __all__ = [
     "Concept",
     "IdExtractor",
     "InvarianceBucket",
+    "InvarianceOptions",
     "InvarianceReadings",
     "InvarianceSummary",
     "Judge",

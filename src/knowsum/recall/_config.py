@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from knowsum._util import known_values
 from knowsum.recall._templates import LANGUAGES, Api, check_template
 
 __all__ = ["PI2_TEMPERATURES", "POLYSEMY_KBS", "InvarianceMethod", "RecallConfig", "polysemy_default"]
@@ -63,10 +64,7 @@ class RecallConfig(BaseModel):
     @field_validator("pi3_languages")
     @classmethod
     def _languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [v for v in value if v not in LANGUAGES]
-        if unknown:
-            raise ValueError(f"unknown PI-3 language(s) {unknown}; shipped: {', '.join(LANGUAGES)}")
-        if len(value) < 2:
+        if len(known_values(value, LANGUAGES, "PI-3 language(s)", "shipped")) < 2:
             raise ValueError("PI-3 needs at least two languages")
         return value
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import Required, TypedDict, Unpack, get_args
 
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.recall._config import PI2_TEMPERATURES, InvarianceMethod
@@ -37,6 +37,7 @@ from knowsum.records.recall import InvarianceSummary, Reading
 __all__ = [
     "INVARIANCE_METHODS",
     "READINGS",
+    "InvarianceOptions",
     "InvarianceReadings",
     "check_invariance_options",
     "parse_invariance_spec",
@@ -318,17 +319,22 @@ def score_invariance_answers(
     return InvarianceReadings(method, source, per_bucket, paper, knowsum, extracted)
 
 
+class InvarianceOptions(TypedDict, total=False):
+    """The scoring options :func:`score_invariance_file` passes on to :func:`score_invariance_answers`."""
+
+    per_bucket: Required[int]
+    kb: Required[str | IdExtractor]
+    completion_prefix: str
+    accepted: Sequence[Collection[str]] | None
+    n_perm: int
+    seed: int
+
+
 def score_invariance_file(
     method: InvarianceMethod,
     path: Path | str,
     gold: Sequence[str],
-    *,
-    per_bucket: int,
-    kb: str | IdExtractor,
-    completion_prefix: str = "",
-    accepted: Sequence[Collection[str]] | None = None,
-    n_perm: int = 10_000,
-    seed: int = 0,
+    **options: Unpack[InvarianceOptions],
 ) -> InvarianceReadings:
     """Read an answers file (:func:`read_invariance_file`) and score it (:func:`score_invariance_answers`).
 
@@ -337,12 +343,9 @@ def score_invariance_file(
         path: The answers file: ``len(gold) × M`` lines, ``M`` consecutive lines per concept.
         gold: The gold IDs of the concepts, in file order (e.g. the first column of the concepts
             file read with :func:`~knowsum.recall.read_predictions`).
-        per_bucket: K concepts per bucket, buckets in order (the paper's §6.2 sample: 20).
-        kb: As in :func:`score_invariance_answers`.
-        completion_prefix: As in :func:`score_invariance_answers`.
-        accepted: As in :func:`score_invariance_answers`.
-        n_perm: As in :func:`score_invariance_answers`.
-        seed: As in :func:`score_invariance_answers`.
+        **options: :class:`InvarianceOptions`, as in :func:`score_invariance_answers`:
+            ``per_bucket`` (K concepts per bucket, buckets in order; the paper's §6.2 sample: 20)
+            and ``kb`` are required.
 
     Raises:
         InputFileError: the file cannot be read or does not have the layout.
@@ -355,17 +358,6 @@ def score_invariance_file(
                                   [row.id for row in rows], per_bucket=20, kb="go")
         r.paper.spearman, r.knowsum.spearman   # 0.9507…, 0.9508…
     """
-    _check_buckets(len(gold), per_bucket)  # a bad option fails before the file is read
+    _check_buckets(len(gold), options["per_bucket"])  # a bad option fails before the file is read
     answers = read_invariance_file(path, len(gold))
-    return score_invariance_answers(
-        method,
-        answers,
-        gold,
-        per_bucket=per_bucket,
-        kb=kb,
-        completion_prefix=completion_prefix,
-        accepted=accepted,
-        n_perm=n_perm,
-        seed=seed,
-        source=str(path),
-    )
+    return score_invariance_answers(method, answers, gold, source=str(path), **options)

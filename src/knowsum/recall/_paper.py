@@ -68,6 +68,16 @@ class Study:
     existence: Literal["study", "ontology"]
     verbatim: bool = False
 
+    @classmethod
+    def of(
+        cls, kb: str, ontology: Mapping[str, str], study: Mapping[str, str], verbatim: bool = False
+    ) -> Study:
+        """The study of a run on ``kb``: answers exist among the whole ``ontology`` (ID → name) for the
+        KBs of :data:`WIDE_EXISTENCE_KBS`, else among the ``study``'s concepts."""
+        if kb in WIDE_EXISTENCE_KBS:
+            return cls(ontology, "ontology", verbatim=verbatim)
+        return cls(study, "study", verbatim=verbatim)
+
 
 def answer_key(record: PredictionRecord, verbatim: bool) -> str:
     """The answer as the paper compares it (rule 1): as written, never normalized.

@@ -36,7 +36,7 @@ from knowsum.recall._config import InvarianceMethod, polysemy_default
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance_files import check_invariance_options, score_invariance_file
 from knowsum.recall._outputs import RecallRun, default_out, write_run
-from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
+from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._score import Judge, summarize
 from knowsum.records import claim_run_dir
@@ -307,10 +307,8 @@ def score_predictions(
         ]
         timings[method] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    wide = kb in WIDE_EXISTENCE_KBS
     # the authors' layout holds their answers after their own ID regex: compared verbatim (rule 1)
-    verbatim = fmt == "release"
-    study = Study(judge.names if wide else labels, "ontology" if wide else "study", verbatim=verbatim)
+    study = Study.of(kb, judge.names, labels, verbatim=fmt == "release")
     scores = summarize(
         records,
         buckets,

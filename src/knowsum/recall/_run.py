@@ -22,7 +22,7 @@ from knowsum.recall._config import RecallConfig
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import invariance_requests, summarize_invariance
 from knowsum.recall._outputs import RecallRun, default_out, write_run
-from knowsum.recall._paper import WIDE_EXISTENCE_KBS, Study
+from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._score import Judge, summarize
 from knowsum.recall._templates import completion_prefix, render_prompt
@@ -163,9 +163,7 @@ def probe(
         raise ConfigError(f"no {config.kb} concept selected")
     index = LabelIndex.of(ontology) if config.use_polysemy else None
     judge = Judge(ontology)
-    study = (
-        Study(judge.names, "ontology") if config.kb in WIDE_EXISTENCE_KBS else Study(study_labels, "study")
-    )
+    study = Study.of(config.kb, judge.names, study_labels)
     timings["prepare"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import gammaln
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
+from knowsum.stats._arrays import FloatArray, IntArray
+
 _TABLE_MAX = 1 << 23
 _CHUNK = 1 << 22
 BOOTSTRAP_MU_CUT = 50.0

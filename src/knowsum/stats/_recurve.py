@@ -27,9 +27,8 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from knowsum.stats import _rarefy, _spade
+from knowsum.stats._arrays import FloatArray
 from knowsum.stats.hill import batch_asymptotic, batch_observed
-
-FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.stats import norm
 
+from knowsum.stats._arrays import FloatArray
 from knowsum.stats._errors import StatsError
 
-FloatArray = NDArray[np.float64]
 _STEP = 1e-30
 
 

@@ -39,6 +39,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.stats import norm
 
+from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.unseen import MAX_K
 from knowsum.stats.weights import binomial_tail_weights, et_q
@@ -57,8 +58,6 @@ __all__ = [
     "singleton_estimate",
 ]
 
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
 SGT_KS: tuple[int, ...] = (6, 8, 10)
 """The truncation levels the back-test tries (KnowSum §5.1 selects among them)."""
 _CAP = MAX_K + 1

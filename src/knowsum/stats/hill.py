@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 from scipy import integrate
 from scipy.special import digamma
 
 from knowsum.stats import _spade
+from knowsum.stats._arrays import FloatArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.caveats import Caveat, hill_order
 from knowsum.stats.samples import Abundance, Incidence
@@ -50,7 +50,6 @@ __all__ = [
     "observed_hill",
 ]
 
-FloatArray = NDArray[np.float64]
 ORDERS = (0, 1, 2)
 """The orders of q supported (richness, Shannon, Simpson)."""
 

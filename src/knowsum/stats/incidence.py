@@ -12,17 +12,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
-import numpy as np
-
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
 from knowsum.stats.caveats import sample_caveats
 from knowsum.stats.richness import (
     ABUNDANCE_ESTIMATORS,
     RichnessEstimate,
+    coverage_fit,
     finish,
     jackknife1,
     jackknife2,
+    rare_summaries,
 )
 from knowsum.stats.samples import Abundance, Incidence
 
@@ -97,39 +97,16 @@ def _ice_core(
 
 
 def _ice(data: Incidence, rare_threshold: int, conf: float, one: bool) -> RichnessEstimate:
-    if isinstance(rare_threshold, bool) or not isinstance(rare_threshold, int) or rare_threshold < 1:
-        raise StatsError(f"rare_threshold must be a positive integer, got {rare_threshold!r}")
+    name = "ice-1" if one else "ice"
     y, t = data.frequencies, data.T
-    rare = y[y <= rare_threshold]
-    summaries = {
-        "s_abun": float((y > rare_threshold).sum()),
-        "s_rare": float(rare.size),
-        "n_rare": float(rare.sum()),
-        "si": float(np.sum(rare * (rare - 1))),
-        "f1": float(data.f(1)),
-        "f2": float(data.f(2)),
-    }
+    summaries = {**rare_summaries(data, y, rare_threshold), "f2": float(data.f(2))}
+    if not summaries["s_rare"]:
+        return finish(name, data, float(data.s_obs), None, "none", conf, k=rare_threshold)
 
     def fn(**kw: complex) -> complex:
         return _ice_core(t=t, one=one, **kw)
 
-    if not rare.size:
-        return finish(
-            "ice-1" if one else "ice", data, float(data.s_obs), None, "none", conf, k=rare_threshold
-        )
-    est = float(fn(**{k: complex(v) for k, v in summaries.items()}).real)
-    var = _spade.delta_over_classes(data, fn, summaries, est, rare=rare_threshold)
-    return finish(
-        "ice-1" if one else "ice",
-        data,
-        est,
-        var,
-        "delta",
-        conf,
-        k=rare_threshold,
-        S_infreq=rare.size,
-        n_infreq=int(rare.sum()),
-    )
+    return coverage_fit(name, data, fn, summaries, rare_threshold, conf, ("S_infreq", "n_infreq"))
 
 
 def ice(data: Incidence, *, rare_threshold: int = 10, conf: float = 0.95) -> RichnessEstimate:

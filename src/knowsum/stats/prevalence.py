@@ -18,13 +18,12 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from numpy.typing import NDArray
 
+from knowsum.stats._arrays import IntArray
 from knowsum.stats._errors import StatsError
 
 __all__ = ["Prevalence"]
 
-IntArray = NDArray[np.int64]
 MAX_COUNT = 2**53
 """Largest accepted count (exact in float64; sums of counts stay within int64)."""
 MAX_ITEMS = 10**8

@@ -31,6 +31,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from knowsum.stats import _rarefy, _recurve
+from knowsum.stats._arrays import BoolArray, FloatArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.hill import as_matrix, bootstrap_sd, check_bootstrap, check_orders, draw_replicates
 from knowsum.stats.samples import Abundance, Incidence
@@ -45,8 +46,6 @@ __all__ = [
     "size_at_coverage",
 ]
 
-FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
 _EXACT_GRID = 2048
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import NDArray
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
@@ -233,15 +234,61 @@ def _ace_core(
     return s_abun + s_rare / c + f1 / c * g2
 
 
-def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> RichnessEstimate:
-    name = "ace-1" if one else "ace"
+def rare_summaries(
+    data: Abundance | Incidence, values: NDArray[np.int64], rare_threshold: int
+) -> dict[str, float]:
+    """The summaries a coverage estimator (ACE, ICE) reads, split at ``k = rare_threshold``:
+    ``s_abun`` (species seen more than ``k`` times), ``s_rare`` (at most ``k``), ``n_rare`` (their
+    total count), ``si = Σ_{x≤k} x(x−1)`` and ``f1``; :func:`coverage_fit` fits on them.
+
+    Raises:
+        StatsError: ``rare_threshold`` is not a positive integer.
+    """
     if isinstance(rare_threshold, bool) or not isinstance(rare_threshold, int) or rare_threshold < 1:
         raise StatsError(f"rare_threshold must be a positive integer, got {rare_threshold!r}")
-    x = data.counts
-    rare = x[x <= rare_threshold]
-    f1 = data.f(1)
-    n_rare = int(rare.sum())
-    if rare.size and n_rare == f1:  # every rare species is a singleton: SpadeR prints Chao1
+    rare = values[values <= rare_threshold]
+    return {
+        "s_abun": float((values > rare_threshold).sum()),
+        "s_rare": float(rare.size),
+        "n_rare": float(rare.sum()),
+        "si": float(np.sum(rare * (rare - 1))),
+        "f1": float(data.f(1)),
+    }
+
+
+def coverage_fit(
+    name: str,
+    data: Abundance | Incidence,
+    fn: Callable[..., complex],
+    summaries: dict[str, float],
+    rare_threshold: int,
+    conf: float,
+    rare_names: tuple[str, str],
+    **parameters: float,
+) -> RichnessEstimate:
+    """A coverage estimator ``Ŝ = fn(summaries)`` of :func:`rare_summaries` with its delta-method
+    variance over all frequency classes (none without a rare class), attached by :func:`finish`.
+
+    ``summaries`` are keyed as :func:`_spade.delta_over_classes` knows them. Reported beside the
+    estimate: ``k = rare_threshold``, ``parameters``, then the rare class's size and count under
+    ``rare_names`` (ACE's ``S_rare``/``n_rare``, ICE's ``S_infreq``/``n_infreq``).
+    """
+    size, count = rare_names
+    parameters.update({size: int(summaries["s_rare"]), count: int(summaries["n_rare"])})
+    est = float(fn(**{key: complex(v) for key, v in summaries.items()}).real)
+    var = (
+        _spade.delta_over_classes(data, fn, summaries, est, rare=rare_threshold)
+        if summaries["s_rare"]
+        else None
+    )
+    return finish(name, data, est, var, "delta", conf, k=rare_threshold, **parameters)
+
+
+def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> RichnessEstimate:
+    name = "ace-1" if one else "ace"
+    summaries = rare_summaries(data, data.counts, rare_threshold)
+    s_rare, n_rare = int(summaries["s_rare"]), int(summaries["n_rare"])
+    if s_rare and n_rare == summaries["f1"]:  # every rare species is a singleton: SpadeR prints Chao1
         chao = chao1_classic(data, conf=conf)
         return RichnessEstimate(
             name,
@@ -254,34 +301,23 @@ def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> Richne
             chao.variance,
             MappingProxyType({"C_rare": 0.0, "fallback": 1.0}),
         )
-    summaries = {
-        "s_abun": float((x > rare_threshold).sum()),
-        "s_rare": float(rare.size),
-        "n_rare": float(n_rare),
-        "si": float(np.sum(rare * (rare - 1))),
-        "f1": float(f1),
-    }
 
     def fn(**kw: complex) -> complex:
         return _ace_core(one=one, **kw)
 
-    est = float(fn(**{k: complex(v) for k, v in summaries.items()}).real)
-    s_rare, n_r, si, f1c = (complex(summaries[k]) for k in ("s_rare", "n_rare", "si", "f1"))
-    c, g2 = _ace_gamma2(s_rare, n_r, si, f1c, one)
-    c_rare, cv2 = c.real, g2.real
-    var = _spade.delta_over_classes(data, fn, summaries, est, rare=rare_threshold) if rare.size else None
-    return finish(
+    c, g2 = _ace_gamma2(
+        complex(s_rare), complex(n_rare), complex(summaries["si"]), complex(summaries["f1"]), one
+    )
+    return coverage_fit(
         name,
         data,
-        est,
-        var,
-        "delta",
+        fn,
+        summaries,
+        rare_threshold,
         conf,
-        k=rare_threshold,
-        C_rare=c_rare,
-        CV_rare=math.sqrt(cv2),
-        S_rare=rare.size,
-        n_rare=n_rare,
+        ("S_rare", "n_rare"),
+        C_rare=c.real,
+        CV_rare=math.sqrt(g2.real),
     )
 
 

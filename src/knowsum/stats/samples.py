@@ -16,17 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
 
+from knowsum.stats._arrays import IntArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.prevalence import Prevalence
 
 __all__ = ["Abundance", "Incidence"]
 
-IntArray = NDArray[np.int64]
 _MAX = 2**53
 
 
@@ -59,8 +58,42 @@ def _frequency_counts(values: IntArray) -> IntArray:
     return out
 
 
+class _Sample:
+    """What both sample kinds share: their frequency counts ``freq[k]`` (``f_k`` or ``Q_k``)."""
+
+    __slots__ = ()
+    freq: IntArray
+
+    if TYPE_CHECKING:
+
+        @property
+        def counts(self) -> IntArray:
+            """``X_i`` (or ``Y_i``), one per detected species."""
+
+    def _keep(self, name: str, values: Any, what: str, verb: str) -> IntArray:
+        """Validate the counts (zeros dropped, read-only) into field ``name`` and their ``freq``."""
+        counts = _validate(values, what)
+        counts = counts[counts > 0]
+        if counts.size == 0:
+            raise StatsError(f"{what} are all zero: at least one species must be {verb}")
+        counts.setflags(write=False)
+        object.__setattr__(self, name, counts)
+        object.__setattr__(self, "freq", _frequency_counts(counts))
+        return counts
+
+    @property
+    def s_obs(self) -> int:
+        """Observed richness ``S_obs``, the number of species detected."""
+        return int(self.counts.size)
+
+    def f(self, k: int) -> int:
+        """``f_k``, the number of species seen exactly ``k`` times (for incidence data ``Q_k``, detected
+        in exactly ``k`` units); 0 beyond the largest count."""
+        return int(self.freq[k]) if 0 < k < self.freq.size else 0
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Abundance:
+class Abundance(_Sample):
     """Abundance data: the number of observations of each detected species.
 
     Attributes:
@@ -72,13 +105,7 @@ class Abundance:
     freq: IntArray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        counts = _validate(self.counts, "abundance counts")
-        counts = counts[counts > 0]
-        if counts.size == 0:
-            raise StatsError("abundance counts are all zero: at least one species must be seen")
-        counts.setflags(write=False)
-        object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "freq", _frequency_counts(counts))
+        self._keep("counts", self.counts, "abundance counts", "seen")
 
     @classmethod
     def from_counts(cls, counts: Mapping[Hashable, Any] | Iterable[Any]) -> Abundance:
@@ -105,22 +132,13 @@ class Abundance:
         return int(self.counts.sum())
 
     @property
-    def s_obs(self) -> int:
-        """Observed richness ``S_obs``."""
-        return int(self.counts.size)
-
-    @property
     def size(self) -> int:
         """The sample size the estimators use (``n``); the same name as :attr:`Incidence.size`."""
         return self.n
 
-    def f(self, k: int) -> int:
-        """``f_k``: the number of species seen exactly ``k`` times (0 beyond the largest count)."""
-        return int(self.freq[k]) if 0 < k < self.freq.size else 0
-
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Incidence:
+class Incidence(_Sample):
     """Incidence-frequency data: in how many of ``T`` sampling units each species was detected.
 
     Attributes:
@@ -134,10 +152,7 @@ class Incidence:
     freq: IntArray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        freqs = _validate(self.frequencies, "incidence frequencies")
-        freqs = freqs[freqs > 0]
-        if freqs.size == 0:
-            raise StatsError("incidence frequencies are all zero: at least one species must be detected")
+        freqs = self._keep("frequencies", self.frequencies, "incidence frequencies", "detected")
         units = self.n_units
         if isinstance(units, bool) or not isinstance(units, int | np.integer) or units < 1:
             raise StatsError(f"the number of sampling units T must be a positive integer, got {units!r}")
@@ -146,10 +161,7 @@ class Incidence:
                 f"T = {units} sampling units is smaller than the largest incidence count {freqs.max()}: "
                 "a species cannot be found in more units than were sampled"
             )
-        freqs.setflags(write=False)
-        object.__setattr__(self, "frequencies", freqs)
         object.__setattr__(self, "n_units", int(units))
-        object.__setattr__(self, "freq", _frequency_counts(freqs))
 
     @classmethod
     def from_frequencies(cls, frequencies: Iterable[Any], n_units: int) -> Incidence:
@@ -202,11 +214,6 @@ class Incidence:
         return int(self.frequencies.sum())
 
     @property
-    def s_obs(self) -> int:
-        """Observed richness ``S_obs``."""
-        return int(self.frequencies.size)
-
-    @property
     def size(self) -> int:
         """The sample size the estimators use (``T``); the same name as :attr:`Abundance.size`."""
         return self.n_units
@@ -215,7 +222,3 @@ class Incidence:
     def counts(self) -> IntArray:
         """``Y_i`` (so that code written for :class:`Abundance` reads incidence data the same way)."""
         return self.frequencies
-
-    def f(self, k: int) -> int:
-        """``Q_k``: the number of species detected in exactly ``k`` units."""
-        return int(self.freq[k]) if 0 < k < self.freq.size else 0

@@ -29,13 +29,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from knowsum.stats import _spade
+from knowsum.stats._arrays import IntArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats.hill import check_bootstrap
 from knowsum.stats.samples import Abundance
 
 __all__ = ["SharedEstimate", "ace_shared", "chao1_shared", "chao1_shared_bc", "observed_shared"]
 
-IntArray = NDArray[np.int64]
 Counts = Sequence[int] | NDArray[np.integer] | Mapping[Hashable, int]
 
 

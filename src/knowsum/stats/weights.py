@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special, stats
 
+from knowsum.stats._arrays import FloatArray
 from knowsum.stats._errors import StatsError
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "poisson_tail_weights",
 ]
 
-FloatArray = NDArray[np.float64]
 _LOG_MAX = math.log(np.finfo(np.float64).max) - 1.0
 
 
