@@ -15,7 +15,7 @@ server in a thread of this process) and in a temporary folder that is removed at
    with two further ``census run`` processes sharing one run directory, all three at once until done.
    Checked: every sample stored exactly once with the reference text, every process exits 0, and both
    ``result.json`` files equal the reference's, ignoring ``created``, ``timings`` and the
-   ``store``/``out`` paths in ``parameters``.
+   ``store``/``out`` paths in ``config``.
 
 Exits 1 if any check fails.
 
@@ -48,8 +48,8 @@ ITEMS = tuple(f"species {i:04d}" for i in range(5000))
 IGNORED = (
     "created",
     "timings",
-    "parameters.store",
-    "parameters.out",
+    "config.store",
+    "config.out",
     "usage.asked",
     "usage.response_seconds",
     "usage.generation_seconds",

@@ -84,7 +84,7 @@ def test_default_counts_every_mention_as_the_paper(
     result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
     items = [json.loads(line) for line in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
     valid = [i for i in items if i["status"] == "valid"]
-    assert result.counting == "mention" and result.parameters["count"] == "mention"
+    assert result.counting == "mention" and result.config["count"] == "mention"
     assert result.counts.counted == result.counts.valid == len(valid) == result.n_observations
     assert all(i["counted"] for i in valid)
     mentions = Prevalence.from_items([i["key"] for i in valid], [i["query"] for i in valid])

@@ -38,6 +38,7 @@ def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> Non
     assert (result.version, result.kind, result.task_kind) == (RESULT_VERSION, "census", "text")
     assert (result.model, result.backend, result.knowsum_version) == ("old-model", "items", "")
     assert (result.task, result.n_seen, result.n_total) == ("score:items", old["n_seen"], old["n_total"])
+    assert result.config == old["parameters"]  # stored as parameters before version 6
     assert result.n_unseen_raw == old["n_unseen"]  # positive: reported as computed
     assert all(p.unseen_raw == p.unseen for p in result.curve)
     if version == 1:  # written with percentile intervals, incidence counting unless count_duplicates
@@ -54,6 +55,27 @@ def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> Non
     written = write_census_report(tmp_path, result)
     assert written[-1] == tmp_path / "report.html" and all(p.is_file() for p in written)
     assert {p.parent.name for p in written[:-1]} == {"plots"}
+
+
+def test_a_version_5_record_reads_its_parameters_as_config(tmp_path: Path) -> None:
+    path = FIXTURES / "result_v5.json"
+    old = json.loads(path.read_text())
+    assert old["version"] == 5 and "config" not in old and old["parameters"]["k"] == 2
+    result = load_result(path)
+    assert (result.version, result.kind, result.model) == (RESULT_VERSION, "census", "old-model")
+    assert result.config == old["parameters"]
+    assert (result.config["n_bootstrap"], result.config["k"]) == (20, 2)  # as the fixture was made
+    assert (result.n_seen, result.n_total, result.k) == (old["n_seen"], old["n_total"], 2)
+    # what a run compares with the record's stored settings reads the renamed field
+    from knowsum.census._instrument import INSTRUMENT
+
+    assert INSTRUMENT.recorded(result) == old["parameters"]
+    # written back, the record holds one config field and reads the same
+    again = tmp_path / "result.json"
+    again.write_text(result.model_dump_json())
+    written = json.loads(again.read_text())
+    assert "parameters" not in written and written["config"] == old["parameters"]
+    assert load_result(again) == result
 
 
 def test_another_instruments_record_is_refused(tmp_path: Path) -> None:
@@ -81,7 +103,7 @@ def test_a_run_returns_its_census_run_and_writes_the_run_directory(
     r = run.result
     assert (r.kind, r.task_kind, r.backend, r.model) == ("census", "diseases", "mock", "org/tiny-model")
     assert set(r.kb_releases) == {"doid"} and r.kb_releases["doid"]
-    assert "model" not in r.parameters and "out" not in r.parameters  # the method's settings only
+    assert "model" not in r.config and "out" not in r.config  # the method's settings only
     # a plan made for another configuration is refused
     with pytest.raises(ValueError, match="another configuration"):
         run_census(cfg, backend, store=store, plan=prepare_census(cfg.model_copy(update={"queries": 3})))
@@ -96,3 +118,19 @@ def test_published_rows_are_marked_one_way() -> None:
 
     row = published_rows("diseases", "strict")[2]
     assert row.label == "LLaMA-V3-70B-instruct · KnowSum Table 1"
+
+
+def test_the_compare_table_is_headers_and_rows_like_the_profiles() -> None:
+    """Both compare tables return ``(headers, rows)``; ``compare_text`` renders one."""
+    from knowsum.census import published_rows
+    from knowsum.report.census import compare_table, compare_text
+
+    run = load_result(FIXTURES / "result_v4.json")
+    rows = [run, *published_rows("diseases", "strict")[:2]]
+    headers, cells = compare_table(rows)
+    assert headers[:3] == ["model", "task", "N_seen"] and len(cells) == 3
+    assert all(len(row) == len(headers) for row in cells)
+    assert sorted(row[2] for row in cells) == sorted(r.n_seen for r in rows)
+    text = compare_text(rows)
+    assert all(str(row[0]) in text for row in cells)
+    assert compare_text(rows, markdown=True).startswith("| model | task |")

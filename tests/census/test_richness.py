@@ -117,7 +117,7 @@ def test_version_4_record_loads_without_richness_and_says_so(tmp_path: Path) -> 
     old = json.loads((FIXTURES / "result_v4.json").read_text())
     assert old["version"] == 4 and "richness" not in old
     result = load_result(FIXTURES / "result_v4.json")
-    assert result.version == 5 and result.richness is None and result.n_seen == old["n_seen"]
+    assert result.version == 6 and result.richness is None and result.n_seen == old["n_seen"]
     assert "not in this record" in summary_table(result)
     write_census_report(tmp_path, result)
     assert "not in this record" in (tmp_path / "report.html").read_text()

@@ -101,8 +101,8 @@ def test_sweep_cells_are_ordinary_resumable_runs(
     assert names == ["T0.7-P1-A50-full", "T0.7-P1-A50-simple", "T1-P1-A50-full", "T1-P1-A50-simple"]
     for cell, result, run_dir in outcome.cells:
         assert load_result(run_dir) == result
-        assert result.parameters["temperature"] == cell.temperature
-        assert result.parameters["prompt_variant"] == cell.prompt_variant
+        assert result.config["temperature"] == cell.temperature
+        assert result.config["prompt_variant"] == cell.prompt_variant
         assert result.interval_total is not None and result.interval_total[0] >= result.n_seen
     summary = json.loads(outcome.summary.read_text())
     assert [c["cell"] for c in summary["cells"]] == [d.name for _, _, d in outcome.cells]

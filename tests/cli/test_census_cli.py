@@ -199,7 +199,7 @@ def test_version1_results_still_load_as_what_they_were(
     for key in ("interval_method", "counting"):
         del data[key]
     data["version"] = 1
-    data["parameters"].pop("count")
+    data["config"].pop("count")
     (out / "result.json").write_text(json.dumps(data))
     old = load_result(out)  # written before issue 10: percentile intervals, incidence counting
     assert (old.version, old.interval_method, old.counting) == (RESULT_VERSION, "percentile", "incidence")
@@ -345,7 +345,7 @@ def test_the_old_bootstrap_spelling_still_works_and_says_so(
     code, _, stderr = _run([*args, "--out", str(out)], capsys)
     assert code == 0, stderr
     assert "knowsum: note: --bootstrap is renamed --n-bootstrap; --bootstrap will be removed" in stderr
-    assert load_result(out).parameters["n_bootstrap"] == 7
+    assert load_result(out).config["n_bootstrap"] == 7
 
 
 def test_run_help_shows_the_defaults_the_click_way(capsys: pytest.CaptureFixture[str]) -> None:
@@ -370,6 +370,16 @@ def test_a_config_file_still_names_the_model_store_and_run_folder(
     assert (loaded.config.task, loaded.config.queries) == ("theorems", 2)
     assert (loaded.run.model, loaded.run.concurrency) == ("mock", 4)
     assert loaded.run.store == cfg.parent / "s" / "store.sqlite" and loaded.run.out == cfg.parent / "r"
+    # the run settings extend the one model-options type; the file cannot set the command line's api
+    from knowsum import errors as knowsum_errors
+    from knowsum.models import ModelOptions
+
+    options = loaded.run.options("completions")
+    assert type(options) is ModelOptions and isinstance(loaded.run, ModelOptions)
+    assert (options.model, options.concurrency, options.api, options.retries) == ("mock", 4, "completions", 8)
+    cfg.with_name("api.toml").write_text('task = "theorems"\napi = "completions"\n')
+    with pytest.raises(knowsum_errors.ConfigError, match="api"):
+        load_config(cfg.with_name("api.toml"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)

@@ -175,7 +175,7 @@ def test_score_json(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     assert data["rules"].startswith("paper rules:")
     assert (out / "report.html").is_file()
     saved = json.loads((out / "result.json").read_text())
-    assert saved["version"] == 3 and saved["scores"]["paper"]["unique_answers"] == 4
+    assert saved["version"] == 4 and saved["scores"]["paper"]["unique_answers"] == 4
     assert saved["scores"]["paper"]["note"] == data["rules"]
 
 

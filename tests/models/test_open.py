@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.errors import ConfigError, InputFileError, ModelNotInstalledError, UnknownNameError
-from knowsum.models import DEFAULT_MODEL, MockBackend, ModelRef, open_backend, resolve_model
+from knowsum.models import DEFAULT_MODEL, MockBackend, ModelOptions, ModelRef, open_backend, resolve_model
 from knowsum.models._openai import OpenAIBackend
 
 
@@ -48,3 +48,14 @@ def test_open_backend_kinds(tmp_home: Path) -> None:
         open_backend(f"local:{tmp_home}/missing.gguf")
     with pytest.raises(ConfigError):
         open_backend("local:")
+
+
+def test_model_options_take_their_keys_and_name_a_bad_value() -> None:
+    kw = {"model": "mock", "api": "completions", "concurrency": 3, "queries": 5}
+    options = ModelOptions.take(kw)
+    assert kw == {"queries": 5}  # the other options stay
+    assert (options.model, options.api, options.concurrency) == ("mock", "completions", 3)
+    assert not options.remote
+    assert ModelOptions.of({"model": "openai:m", "base_url": None}).remote
+    with pytest.raises(ConfigError, match=r"the command line: invalid concurrency=5000"):
+        ModelOptions.of({"concurrency": 5000})

@@ -44,7 +44,7 @@ def test_record_holds_both_readings_and_reads_back(mini_go: Path, tmp_path: Path
     readings = result.invariance_readings()
     assert list(readings) == ["pi1"] and list(readings["pi1"]) == ["paper", "knowsum"]
     assert load_result(tmp_path / "s") == result  # version 3 with the new fields round-trips
-    assert json.loads((tmp_path / "s" / "result.json").read_text())["version"] == 3
+    assert json.loads((tmp_path / "s" / "result.json").read_text())["version"] == 4
 
 
 @pytest.mark.parametrize("name", ["v1_run", "v2_run"])

@@ -40,7 +40,7 @@ def test_every_old_schema_loads(name: str, tmp_path: Path) -> None:
     }
     assert now["popularity"]["buckets"][0]["n"] == written["scores"]["popularity"]["buckets"][0]["n"]
     assert (result.scores.paper is None) == (name.startswith("v1"))
-    assert result.warnings == []
+    assert result.notes == []
     if not scored:
         assert [i.method for i in result.invariance] == ["pi1"] and result.invariance[
             0
@@ -49,6 +49,24 @@ def test_every_old_schema_loads(name: str, tmp_path: Path) -> None:
     write_recall_report(tmp_path, result, [])
     html = (tmp_path / "report.html").read_text()
     assert ("predates the paper-rule figures" in html) == name.startswith("v1")
+
+
+def test_a_version_3_records_warnings_load_as_notes(tmp_path: Path) -> None:
+    path = OLD / "v3_score.json"
+    written = json.loads(path.read_text())
+    assert written["version"] == 3 and "notes" not in written and len(written["warnings"]) == 1
+    result = load_result(path)
+    assert (result.version, result.kb, result.api, result.backend) == (RESULT_VERSION, "go", "file", "file")
+    assert result.notes == written["warnings"]
+    assert "2 gold IDs not well-formed go IDs" in result.notes[0]
+    assert result.scores.accuracy == pytest.approx(2 / 3) == written["scores"]["accuracy"]
+    # the terminal summary's JSON keeps its key; the record written back holds notes only
+    from knowsum.report.recall import recall_json
+
+    assert recall_json(result)["warnings"] == written["warnings"]
+    again = tmp_path / "result.json"
+    again.write_text(result.model_dump_json())
+    assert "warnings" not in json.loads(again.read_text()) and load_result(again) == result
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

@@ -218,7 +218,7 @@ def test_outputs_are_written_and_model_text_is_escaped(mini_go: Path, tmp_path: 
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'data-plot="accuracy"' in html and 'data-plot="invariance"' in html
     again = load_result(out)
-    assert again == result and again.version == 3
+    assert again == result and again.version == 4
     assert (again.kind, again.backend, again.model) == ("recall", "mock", "mock")
     assert again.kb_releases == {"go": again.kb_release} and again.kb_release
     assert (

@@ -193,7 +193,7 @@ def test_a_scored_file_is_a_run_folder(mini_go: Path, tmp_path: Path) -> None:
         "plots/rb_per_bucket.png",
     }
     r = run.result
-    assert (r.model, r.backend, r.api, r.version) == ("my preds.csv", "file", "file", 3)
+    assert (r.model, r.backend, r.api, r.version) == ("my preds.csv", "file", "file", 4)
     assert r.kb_releases == {"go": r.kb_release}
     assert len(load_predictions(run.out_dir)) == 10
     elsewhere = score_predictions("go", path, n_perm=50, out=tmp_path / "elsewhere")
@@ -223,8 +223,8 @@ def test_a_malformed_gold_id_is_kept_and_named_in_one_warning(mini_go: Path, tmp
     assert [r.id for r in records] == ["GO:60005380", "GO:0001822", "GO:123456789"]
     assert [r.status for r in records] == ["correct", "correct", "wrong"]
     assert result.scores.accuracy == pytest.approx(2 / 3)
-    assert len(result.warnings) == 1
-    warning = result.warnings[0]
+    assert len(result.notes) == 1
+    warning = result.notes[0]
     assert "2 gold IDs not well-formed go IDs" in warning
     assert "'GO:60005380' (line 1)" in warning and "'GO:123456789' (line 3)" in warning
     paper = result.scores.paper

@@ -87,8 +87,8 @@ def _census_surfaces(r: CensusResult, tmp: Path) -> dict[str, str]:
         "census table": rc.summary_table(r),
         "census --json": json.dumps(rc.summary_data(r), ensure_ascii=False),
         "census page": rc.render_report(r, {}, {}),
-        "compare table": rc.compare_table([r, other]),
-        "compare markdown": rc.compare_table([r, other], markdown=True),
+        "compare table": rc.compare_text([r, other]),
+        "compare markdown": rc.compare_text([r, other], markdown=True),
         "compare --json": json.dumps(rc.compare_data([r, other]), ensure_ascii=False),
         "compare page": page.read_text(encoding="utf-8"),
         "coverage table": rc.coverage_table(eq),
@@ -187,3 +187,19 @@ def test_an_interval_that_cannot_be_one_is_na_on_every_census_surface(
     card = _profile("m", [], reason)
     assert f"n/a: {reason}" in rp.card_rows(card)[0][2]
     assert "[3, 102]" not in rp.write_profile_page(tmp_path / "p.html", card).read_text(encoding="utf-8")
+
+
+def test_a_note_copies_any_caveat_by_its_fields() -> None:
+    """One caveat protocol (``stats.caveats.CaveatFields``): a record's note reads it by name."""
+    from types import SimpleNamespace
+
+    from pydantic import ValidationError
+
+    caveat = Caveat(CaveatKind.CLAMPED, "Û clamped at 0: the estimator gave −3", "Û(t)")
+    note = CaveatNote.of(caveat)
+    assert (note.kind, note.mark) == ("clamped", CAVEAT_MARKS[CaveatKind.CLAMPED])
+    assert (note.message, note.figure) == (caveat.message, "Û(t)")
+    assert type(note.kind) is str and CaveatNote.of(note) == note
+    assert CaveatNote.of(caveat, figure="interval").figure == "interval" and note.figure == "Û(t)"
+    with pytest.raises(ValidationError, match="mark"):
+        CaveatNote.of(SimpleNamespace(kind="clamped", message="m", figure=""))

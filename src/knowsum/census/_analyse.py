@@ -25,7 +25,7 @@ from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
 from knowsum.census._words import matched_words
-from knowsum.records import CaveatLike, caveat_notes
+from knowsum.records import caveat_notes
 from knowsum.records.census import (
     CensusResult,
     Counts,
@@ -35,6 +35,7 @@ from knowsum.records.census import (
     TopItem,
 )
 from knowsum.stats import Prevalence, summarize
+from knowsum.stats.caveats import CaveatFields
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
@@ -226,7 +227,7 @@ def analyse(
     prev = prevalence_of(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
-    caveats: list[CaveatLike] = []
+    caveats: list[CaveatFields] = []
     fields: dict[str, Any] = {"n_unseen": None, "n_unseen_raw": None, "n_total": None, "skr": None}
     fields["interval"] = None
     fields.update(k=None, k_source="none", k_errors={}, curve=[], heldout=[])
@@ -306,7 +307,7 @@ def analyse(
         backend=backend,
         kb_releases=verifier.kb_releases(),
         criterion=cfg.criterion,
-        parameters=cfg.model_dump(mode="json"),
+        config=cfg.model_dump(mode="json"),
         counts=_counts(verdicts, len(picked), len(responses), failed),
         prevalence=sorted(prev.table().items()) if prev is not None else [],
         n_queries=len(responses),

@@ -2,7 +2,7 @@
 
 :func:`compare_results` reads the runs' records and, with ``published``, adds the paper's rows of
 the runs' task and criterion (:mod:`knowsum.census._published`); the report layer ranks and draws
-them (:func:`knowsum.report.census.compare_table`, :func:`~knowsum.report.census.write_census_compare`).
+them (:func:`knowsum.report.census.compare_text`, :func:`~knowsum.report.census.write_census_compare`).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError
-from knowsum.models import ServerKind
+from knowsum.models import ModelOptions
 
 __all__ = [
     "RUN_KEYS",
@@ -159,27 +159,22 @@ class CensusConfig(BaseModel):
         return v.strip()
 
 
-class RunSettings(BaseModel):
-    """The run settings a TOML config may carry beside the method: who answers, where things go.
+class RunSettings(ModelOptions):
+    """The run settings a TOML config may carry beside the method: who answers (the model options,
+    which it extends, but ``api``, a command-line choice), and where things go.
 
     ``None`` (or the default) means "not set here": the command line's option applies.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    model: str | None = Field(None, description="model spec (knowsum.models.open_backend); None = default")
-    base_url: str | None = Field(None, description="API root for openai:MODEL")
-    server_kind: ServerKind = Field(
-        "auto", description="openai: server family (how top-k/min-p off is sent); auto = detected"
-    )
-    concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
-    timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
-    retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")
     out: Path | None = Field(None, description="run directory (default: ./census-runs/<task>-<model>)")
     store: Path | None = Field(None, description="response store (default: the knowsum home's)")
 
+    def options(self, api: str) -> ModelOptions:
+        """The model options of the run, with the command line's ``api``."""
+        return ModelOptions(**{**self.model_dump(include=set(ModelOptions.model_fields)), "api": api})
 
-RUN_KEYS: tuple[str, ...] = tuple(RunSettings.model_fields)
+
+RUN_KEYS: tuple[str, ...] = tuple(k for k in RunSettings.model_fields if k != "api")
 """The keys of a TOML config that are run settings, not method settings."""
 
 

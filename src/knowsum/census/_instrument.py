@@ -97,10 +97,6 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
         """The ``queries`` draws of the task's prompt (no KB needed to build them)."""
         return census_requests(config, resolve_task(config))
 
-    def recorded(self, record: CensusResult) -> dict[str, Any]:
-        """The census stores its configuration as ``parameters``."""
-        return record.parameters
-
     def examples(self, record: CensusResult) -> list[str]:
         """Three raw replies of the run."""
         return record.examples[:3]
@@ -128,7 +124,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
         r = record
         task, crit = r.task, r.criterion
         caveats = []
-        paper_q, answers = PAPER_QUERIES.get(task), int(r.parameters.get("answers") or 0)
+        paper_q, answers = PAPER_QUERIES.get(task), int(r.config.get("answers") or 0)
         if paper_q and r.n_queries < paper_q:
             caveats.append(
                 f"N_query = {r.n_queries:,} here, {paper_q:,} in the paper: N_seen grows with N_query, and "

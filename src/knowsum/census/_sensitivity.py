@@ -92,9 +92,9 @@ def sensitivity(
             ``n_bootstrap``, which makes the band at the run's ``t`` its headline interval).
         n_shuffles: Random query splits per observed fraction for the held-out NMSE.
     """
-    seed = int(result.parameters.get("seed", 0))
+    seed = int(result.config.get("seed", 0))
     if n_resamples is None:
-        n_resamples = int(result.parameters.get("n_bootstrap", 1000))
+        n_resamples = int(result.config.get("n_bootstrap", 1000))
     grid = sorted({float(t) for t in t_grid})
     ks = sorted(set(k_grid))
     with warnings.catch_warnings():

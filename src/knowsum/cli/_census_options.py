@@ -181,16 +181,7 @@ def census_settings(
             run = RunSettings(**{k: v for k, v in given.items() if k in RUN_KEYS})
         except ValidationError as exc:
             raise config_error(exc, where) from None
-    model = ModelOptions(
-        model=run.model,
-        base_url=run.base_url,
-        server_kind=run.server_kind,
-        api=api,
-        concurrency=run.concurrency,
-        timeout=run.timeout,
-        retries=run.retries,
-    )
-    return cfg, model, run
+    return cfg, run.options(api), run
 
 
 @contextmanager

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import click
@@ -14,10 +13,10 @@ from knowsum.models import (
     SERVER_KINDS,
     Backend,
     GenerationParams,
+    ModelOptions,
     Request,
     ResponseStore,
     make_requests,
-    open_backend,
 )
 
 __all__ = [
@@ -166,51 +165,9 @@ def requests_from(prompts: Sequence[str], n: int, kw: dict[str, Any]) -> list[Re
     return make_requests(prompts, params_from(kw), n=n)
 
 
-@dataclass(frozen=True, slots=True)
-class ModelOptions:
-    """The values of :func:`model_options`: which model answers, and how it is reached."""
-
-    model: str | None = None
-    base_url: str | None = None
-    server_kind: str = "auto"
-    api: str = "chat"
-    concurrency: int = 8
-    timeout: float = 120.0
-    retries: int = 8
-
-    _KEYS = ("model", "base_url", "server_kind", "api", "concurrency", "timeout", "retries")
-
-    @classmethod
-    def take(cls, kw: dict[str, Any]) -> ModelOptions:
-        """Remove the :func:`model_options` values from ``kw`` and return them."""
-        return cls(**{k: kw.pop(k) for k in cls._KEYS if k in kw})
-
-    @property
-    def remote(self) -> bool:
-        """Whether the model is reached over HTTP (an OpenAI-compatible endpoint)."""
-        return bool(self.base_url) or (self.model or "").startswith("openai:")
-
-    def open(self) -> Backend:
-        """Open the backend; HTTP settings go only to an OpenAI-compatible endpoint."""
-        model = self.model
-        if self.remote:
-            return open_backend(
-                model,
-                base_url=self.base_url,
-                api=self.api,
-                concurrency=self.concurrency,
-                timeout=self.timeout,
-                max_retries=self.retries,
-                server_kind=self.server_kind,
-            )
-        if model and (model == "mock" or model.startswith("mock:")):
-            return open_backend(model)
-        return open_backend(model, api=self.api)
-
-
 def backend_from(kw: dict[str, Any]) -> Backend:
     """Open the backend named by the values of :func:`model_options` (they stay in ``kw``)."""
-    return ModelOptions(**{k: kw[k] for k in ModelOptions._KEYS if k in kw}).open()
+    return ModelOptions.of(kw).open()
 
 
 def store_from(kw: dict[str, Any]) -> ResponseStore:

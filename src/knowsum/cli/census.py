@@ -43,7 +43,7 @@ from knowsum.cli.instruments import tasks
 from knowsum.report import save
 from knowsum.report.census import (
     compare_data,
-    compare_table,
+    compare_text,
     coverage_data,
     coverage_html,
     coverage_table,
@@ -192,7 +192,7 @@ def compare(
             }
         )
     else:
-        click.echo(compare_table(comparison.rows, markdown=markdown))
+        click.echo(compare_text(comparison.rows, markdown=markdown))
         if ranked is not None:
             click.echo("")
             click.echo(coverage_table(ranked, markdown=markdown))

@@ -99,7 +99,7 @@ def _invariance_files(
 
 def _show(run: RecallRun, as_json: bool) -> None:
     """Warnings on stderr, the numbers (JSON or the summary table), then ``report: PATH``."""
-    for line in run.result.warnings:
+    for line in run.result.notes:
         click.echo(f"warning: {line}", err=True)
     if as_json:
         echo_json(recall_json(run.result))

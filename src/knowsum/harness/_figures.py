@@ -72,7 +72,7 @@ def _recall(r: RecallResult) -> Figures:
     _put(out, "invented_pct", s.invented_unique_pct)
     _put(out, "wrong_due_to_invented_pct", s.wrong_due_to_invented_pct)
     _put(out, "mean_levenshtein", s.mean_levenshtein)
-    caveats = list(r.warnings)
+    caveats = list(r.notes)
     pop = s.popularity
     if pop is None:
         caveats.append(

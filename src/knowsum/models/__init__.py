@@ -22,6 +22,7 @@ from knowsum.models._install import install_model
 from knowsum.models._local import default_threads
 from knowsum.models._mock import MockBackend, echo
 from knowsum.models._open import ModelRef, open_backend, resolve_model
+from knowsum.models._options import ModelOptions
 from knowsum.models._params import (
     PAPER_PARAMS,
     GenerationParams,
@@ -56,6 +57,7 @@ __all__ = [
     "Message",
     "MeteredBackend",
     "MockBackend",
+    "ModelOptions",
     "ModelRef",
     "ModelSpec",
     "Plan",

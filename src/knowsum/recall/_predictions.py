@@ -362,7 +362,7 @@ def score_predictions(
         scores=scores,
         invariance=invariance,
         timings=timings,
-        warnings=[_malformed_warning(path, kb, malformed)] if malformed else [],
+        notes=[_malformed_warning(path, kb, malformed)] if malformed else [],
         identity=identity,
     )
     return write_run(out_dir, result, records)

@@ -23,7 +23,7 @@ them, and neither needs the other.
 """
 
 from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso, published_label
-from knowsum.records._caveats import CaveatLike, CaveatNote, caveat_notes
+from knowsum.records._caveats import CaveatNote, caveat_notes
 from knowsum.records._comparable import (
     DIFFERS,
     check_comparable,
@@ -50,7 +50,6 @@ __all__ = [
     "PLOTS_DIR",
     "REPORT_NAME",
     "RESULT_NAME",
-    "CaveatLike",
     "CaveatNote",
     "FileBody",
     "Record",

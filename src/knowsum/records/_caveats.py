@@ -1,31 +1,19 @@
 """A caveat as a record carries it: the kind, the mark every surface prints, the sentence, the figure.
 
 The statistics layer returns typed caveats (``knowsum.stats.Caveat``); an instrument copies each
-into its record with :meth:`CaveatNote.of` (this package does not import the statistics layer) and
-every page, table, card and ``--json`` prints them from the record, never re-deriving them.
+into its record with :meth:`CaveatNote.of` (this package does not import the statistics layer: the
+one protocol of what a caveat carries is ``knowsum.stats.caveats.CaveatFields``, and a note reads
+those fields by name) and every page, table, card and ``--json`` prints them from the record, never
+re-deriving them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CaveatLike", "CaveatNote", "caveat_notes"]
-
-
-class CaveatLike(Protocol):
-    """What :meth:`CaveatNote.of` reads (``knowsum.stats.Caveat``, or a note itself)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def mark(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def figure(self) -> str: ...
+__all__ = ["CaveatNote", "caveat_notes"]
 
 
 class CaveatNote(BaseModel):
@@ -39,17 +27,18 @@ class CaveatNote(BaseModel):
     figure: str = Field("", description="the figure it qualifies ('' = the whole estimate)")
 
     @classmethod
-    def of(cls, caveat: CaveatLike, figure: str | None = None) -> CaveatNote:
-        """The note of ``caveat`` (``figure`` overrides the figure it names)."""
-        return cls(
-            kind=str(caveat.kind),
-            mark=caveat.mark,
-            message=caveat.message,
-            figure=caveat.figure if figure is None else figure,
-        )
+    def of(cls, caveat: object, figure: str | None = None) -> CaveatNote:
+        """The note of ``caveat`` (``knowsum.stats.Caveat`` or a note: anything with the fields
+        ``kind``, ``mark``, ``message`` and ``figure``; ``figure`` overrides the figure it names).
+
+        Raises:
+            pydantic.ValidationError: ``caveat`` lacks one of those fields (a programming error).
+        """
+        note = cls.model_validate(caveat, from_attributes=True)
+        return note if figure is None else note.model_copy(update={"figure": figure})
 
 
-def caveat_notes(*groups: Iterable[CaveatLike] | None) -> list[CaveatNote]:
+def caveat_notes(*groups: Iterable[object] | None) -> list[CaveatNote]:
     """The notes of every caveat in ``groups`` (iterables of caveats or notes), each message once."""
     out: dict[tuple[str, str], CaveatNote] = {}
     for group in groups:

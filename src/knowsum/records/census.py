@@ -13,7 +13,9 @@ still loads (:meth:`CensusResult.migrate`):
   the instrument, as in every run record;
 - version 4 had no ``richness`` (coverage, Chao estimate, Hill numbers: :class:`RichnessInfo`); it
   is read with ``richness = None`` ("not computed by the knowsum that wrote it"), and its stop rule
-  (``stop.rule``) as ``new-rate``, the only one it had.
+  (``stop.rule``) as ``new-rate``, the only one it had;
+- version 5 stored the method's settings as ``parameters``; version 6 names them ``config``, as
+  every run record does.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ __all__ = [
     "load_result",
 ]
 
-RESULT_VERSION = 5
+RESULT_VERSION = 6
 """Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
 
 PUBLISHED_PAPER = "KnowSum"
@@ -261,7 +263,7 @@ class CensusResult(Record):
                            "ontology, diversity or text")  # fmt: skip
     prompt: str
     criterion: str
-    parameters: dict[str, Any] = Field(description="the validated method settings (CensusConfig)")
+    config: dict[str, Any] = Field(description="the validated method settings (CensusConfig)")
     counts: Counts
     prevalence: list[tuple[int, int]] = Field(description="(s, n_s) pairs, n_s > 0")
     n_queries: int
@@ -339,9 +341,11 @@ class CensusResult(Record):
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
-        """Versions 1-4 → 5 (the module docstring says what each step restores)."""
+        """Versions 1-5 → 6 (the module docstring says what each step restores)."""
+        if version <= 5 and "parameters" in data:
+            data["config"] = data.pop("parameters")
         if version == 1:
-            raw = data.get("parameters")
+            raw = data.get("config")
             params: dict[str, Any] = raw if isinstance(raw, dict) else {}
             data.update(
                 interval_method="percentile",

@@ -13,7 +13,8 @@ Schema versions of ``result.json`` (every one still loads with :func:`~knowsum.r
   predictions, empty when a version 1–2 run did not record it), ``kb_releases``
   (``{kb: release}``, from ``kb_release``), ``knowsum_version``.
   Later fields with defaults, same version: an invariance summary's ``reading`` (``knowsum``
-  unless read from an answers file under the paper's reading), ``source`` and ``per_bucket``.
+  unless read from an answers file under the paper's reading), ``source`` and ``per_bucket``;
+- 4: the data problems kept and reported are ``notes`` (``warnings`` before), as in every run record.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ __all__ = [
     "load_predictions",
 ]
 
-RESULT_VERSION = 3
+RESULT_VERSION = 4
 """The schema version of ``result.json`` this knowsum writes (see the module docstring)."""
 
 PREDICTIONS_NAME = "predictions.jsonl"
@@ -303,7 +304,7 @@ class RecallResult(Record):
         "and knowsum's readings of an answers file (recall score --invariance-file), paper first.",
     )
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per step.")
-    warnings: list[str] = Field(default_factory=list, description="Data problems kept and reported.")
+    notes: list[str] = Field(default_factory=list, description="Data problems kept and reported.")
 
     def invariance_readings(self) -> dict[str, dict[str, InvarianceSummary]]:
         """Method → reading → summary, in the order of ``invariance`` (a run: knowsum's only)."""
@@ -325,8 +326,11 @@ class RecallResult(Record):
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
-        """Versions 1–2 → 3: ``backend`` (``file`` for a scored file, else unknown) and
-        ``kb_releases`` from ``kb_release``; the fields version 2 added keep their defaults."""
+        """Versions 1–3 → 4: ``backend`` (``file`` for a scored file, else unknown) and
+        ``kb_releases`` from ``kb_release``; the fields version 2 added keep their defaults;
+        ``warnings`` become ``notes``."""
+        if "warnings" in data:
+            data["notes"] = data.pop("warnings")
         data.setdefault("backend", "file" if data.get("api") == "file" else "")
         if isinstance(data.get("kb"), str):
             data.setdefault("kb_releases", {data["kb"]: data.get("kb_release") or ""})

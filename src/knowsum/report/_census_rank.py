@@ -28,8 +28,8 @@ __all__ = [
     "CensusRow",
     "compare_data",
     "compare_html",
-    "compare_rows",
     "compare_table",
+    "compare_text",
     "ranking_figure",
     "ranks",
     "row_label",
@@ -78,10 +78,11 @@ def _ranked(rows: Sequence[CensusRow]) -> list[tuple[CensusRow, int, int]]:
     return sorted(zip(rows, seen, total, strict=True), key=lambda x: x[2])
 
 
-def compare_rows(rows: Sequence[CensusRow]) -> list[list[Any]]:
-    """One row per run: N_seen, N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change
-    (``+2`` = two places higher by N̂_tot than by N_seen; paper Fig. 1). A published row reads
-    ``MODEL · KnowSum Table 1`` and names its criterion."""
+def compare_table(rows: Sequence[CensusRow]) -> tuple[list[str], list[list[Any]]]:
+    """The comparison as ``(headers, rows)``, ordered by rank of N̂_tot: one row per run with N_seen,
+    N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change (``+2`` = two places higher by N̂_tot
+    than by N_seen; paper Fig. 1). A published row reads ``MODEL · KnowSum Table 1`` and names its
+    criterion."""
     out: list[list[Any]] = []
     for r, a, b in _ranked(rows):
         change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
@@ -89,12 +90,12 @@ def compare_rows(rows: Sequence[CensusRow]) -> list[list[Any]]:
         shown = "" if isinstance(r, PublishedRow) else marks(r.caveats)
         horizon = "n/a: published" if isinstance(r, PublishedRow) else horizon_value(r.horizon)
         out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change, shown, horizon])
-    return out
+    return list(COMPARE_HEADERS), out
 
 
-def compare_table(rows: Sequence[CensusRow], markdown: bool = False) -> str:
-    """The comparison as a terminal (or Markdown) table, ordered by rank of N̂_tot."""
-    return (markdown_table if markdown else text_table)(COMPARE_HEADERS, compare_rows(rows))
+def compare_text(rows: Sequence[CensusRow], *, markdown: bool = False) -> str:
+    """The comparison table (:func:`compare_table`) as terminal text or Markdown."""
+    return (markdown_table if markdown else text_table)(*compare_table(rows))
 
 
 def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
@@ -133,7 +134,7 @@ def compare_html(
     """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table, then the
     ``extra`` sections, e.g. the ranking at equal coverage)."""
     cells: list[list[Any]] = []
-    for row in compare_rows(rows):
+    for row in compare_table(rows)[1]:
         change = row[7]
         cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
         cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), *row[8:]])

@@ -195,8 +195,8 @@ def recall_json(result: RecallResult) -> dict[str, Any]:
             out[f"{method}_spearman"] = by["knowsum"].spearman
     if result.invariance:
         out["invariance"] = invariance_json(result)
-    if result.warnings:
-        out["warnings"] = result.warnings
+    if result.notes:
+        out["warnings"] = result.notes
     return out
 
 

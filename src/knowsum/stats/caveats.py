@@ -292,7 +292,8 @@ def shared_above_own(shared: float, own: Mapping[str, float | None], figure: str
 
 
 class CaveatFields(Protocol):
-    """What :func:`summary_dict` reads of a caveat (:class:`Caveat` or a record's copy)."""
+    """What a caveat carries, as every surface reads it: a :class:`Caveat`, or a record's copy
+    (``knowsum.records.CaveatNote``, which reads these fields by name)."""
 
     @property
     def kind(self) -> str: ...
