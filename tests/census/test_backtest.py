@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
+from knowsum.census import _horizon, backtest_run, load_result, run_prevalence, trust_horizon
 from knowsum.census._backtest import kept_size
-from knowsum.census._horizon import MAX_ERROR, MIN_COVERAGE, horizon_from_rows
+from knowsum.census._horizon import MAX_ERROR, MIN_COVERAGE, horizon_caveat, horizon_from_rows
 from knowsum.cli import main
 from knowsum.records.backtest import BacktestRow
 from knowsum.stats import Prevalence, estimate_unseen
@@ -152,6 +152,17 @@ def test_every_census_carries_its_horizon(tmp_path: Path, capsys: pytest.Capture
     assert load_result(tiny).horizon is not None
     assert load_result(tiny).horizon.status == "too-small"  # type: ignore[union-attr]
     assert "too small to back-test" in capsys.readouterr().out
+
+
+def test_the_horizon_checks_the_censuss_own_t(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run whose every grid t passes is back-tested at its own t too, and then has no caveat."""
+    _, prev = run_prevalence(_score(tmp_path, _zipf_queries(60)))
+    monkeypatch.setattr(_horizon, "_passes", lambda row: True)
+    held = trust_horizon(prev, "et", 8, 5.0, ts=(1.0, 3.0))
+    assert held.checked == [1.0, 3.0, 5.0] and held.t == 5.0 and horizon_caveat(held) is None
+    monkeypatch.setattr(_horizon, "_passes", lambda row: row.t < 5.0)
+    short = trust_horizon(prev, "et", 8, 5.0, ts=(1.0, 3.0))
+    assert short.t == 3.0 and horizon_caveat(short) is not None
 
 
 def _row(t: float, error: float | None, coverage: float) -> BacktestRow:

@@ -15,12 +15,14 @@ import fcntl
 import hashlib
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
 
+from knowsum._util import outputs
 from knowsum.cli import cli, main
 from knowsum.cli._outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
 
@@ -251,7 +253,7 @@ def test_a_config_files_out_is_guarded_too(
 
 
 def test_a_second_run_on_a_store_being_sampled_is_refused(
-    world: dict[str, Path], capsys: pytest.CaptureFixture[str]
+    world: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """While a run samples into a store (its lock held: here by the test), another run on that store is
     refused in one line naming the holder, before it asks anything; reading commands are not held up."""
@@ -276,12 +278,25 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
     # with $KNOWSUM_STORE_WAIT a run waits for the holder, then samples (the holder here is gone)
     lock = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)
     fcntl.flock(lock, fcntl.LOCK_EX)
-    threading.Timer(0.5, os.close, (lock,)).start()  # the holder finishes half a second later
-    os.environ["KNOWSUM_STORE_WAIT"] = "30"
-    try:
-        main([*args, "--out", str(out)])  # past the lock, it stops at the KB this test home lacks
-    finally:
-        del os.environ["KNOWSUM_STORE_WAIT"]
+    asked = threading.Event()
+    take = outputs._take
+
+    def spy(fd: int, wait: float) -> bool:
+        asked.set()  # the run asks for the lock while the test still holds it
+        return take(fd, wait)
+
+    def holder_finishes() -> None:
+        asked.wait(60)
+        time.sleep(0.5)
+        os.close(lock)
+
+    monkeypatch.setattr(outputs, "_take", spy)
+    monkeypatch.setenv("KNOWSUM_STORE_WAIT", "60")
+    releaser = threading.Thread(target=holder_finishes)
+    releaser.start()
+    main([*args, "--out", str(out)])  # past the lock, it stops at the KB this test home lacks
+    releaser.join()
+    assert asked.is_set()  # the run did wait: it asked while the lock was held, and got it on release
     err = capsys.readouterr().err
     assert "another knowsum run" not in err and "knowledge base 'doid' is not installed" in err
     # a run that takes the lock and then fails (an unknown task) releases it

@@ -17,6 +17,7 @@ import pytest
 from knowsum.cli import main
 from knowsum.estimate import EstimateConfig, estimate
 from knowsum.genebench import compare_tables as genebench_tables
+from knowsum.harness._figures import figures
 from knowsum.recall import compare_tables as recall_tables
 from knowsum.records import DIFFERS, CaveatNote
 from knowsum.records.census import (
@@ -96,6 +97,7 @@ def _census_surfaces(r: CensusResult, tmp: Path) -> dict[str, str]:
         "coverage page": str(rc.coverage_html(eq)),
         "overlap table": rc.overlap_table(overlap),
         "overlap --json": json.dumps(rc.overlap_data(overlap), ensure_ascii=False),
+        "inspect log caveats": "\n".join(figures(r)[1]),
     }
 
 

@@ -2,8 +2,9 @@
 
 A harness metric is a number; what qualifies it (a tiny sample, an interval that cannot be a 95 %
 interval, a figure beyond its estimator's supported range) is shown beside it as a caveat, read
-from the record as every other surface reads it (the record's notes, its ``interval_reason``, the
-knowledge types not asked), never re-derived here. A figure the record leaves undefined is absent.
+from the record as every other surface reads it (the record's notes and typed caveats, its
+``interval_reason``, the knowledge types not asked, its card rows' caveats), never re-derived here.
+A figure the record leaves undefined is absent.
 
 - census (KnowSum): ``N_seen``, ``N_tot`` (``N̂_tot(t) = N_seen + Û(t)``) with ``N_tot_lower`` /
   ``N_tot_upper``, ``U_unseen``, ``SKR`` with its interval, the sample ``coverage`` (Chao & Jost
@@ -27,6 +28,7 @@ from knowsum.records import Record
 from knowsum.records.census import CensusResult
 from knowsum.records.genebench import GenebenchResult
 from knowsum.records.recall import RecallResult
+from knowsum.report._caveats import caveat_sentence
 
 __all__ = ["Figures", "figures"]
 
@@ -122,5 +124,15 @@ def _measured(record: Record) -> Figures:
 
 
 def figures(record: Record) -> Figures:
-    """The named figures of ``record`` and their caveats (module docstring)."""
-    return _BY_KIND.get(type(record), _measured)(record)
+    """The named figures of ``record`` and their caveats (module docstring), the record's typed
+    caveats (the trust horizon, Hill numbers out of order…) and its card rows' caveats among them."""
+    own = _BY_KIND.get(type(record))
+    if own is None:
+        return _measured(record)
+    out, caveats = own(record)
+    extra = [caveat_sentence(c) for c in record.caveats] + _measured(record)[1]
+    for text in extra:  # each reason once, whatever mark it is shown under
+        body = text.split(": ", 1)[-1]
+        if not any(body in shown or shown in text for shown in caveats):
+            caveats.append(text)
+    return out, caveats

@@ -4,6 +4,7 @@
   cell, a compare row, a profile card);
 - :func:`marked` — a row or column label with its marks in brackets (compare tables);
 - :func:`caveat_lines` — one ``caveat: …`` line per caveat for terminal output;
+- :func:`caveat_sentence` — one caveat as a sentence starting with its mark (a harness log);
 - :func:`caveat_section` — the page's "Caveats" section (each mark in bold, then its sentence);
 - :func:`interval_text` — ``[lo, hi]``, or ``n/a: REASON`` when the interval cannot be a 95 % interval,
   never ``[x, x]``.
@@ -19,7 +20,7 @@ from knowsum.report import _html as h
 from knowsum.report._tables import format_value
 from knowsum.stats.caveats import CaveatFields
 
-__all__ = ["NA", "caveat_lines", "caveat_section", "interval_text", "marked", "marks"]
+__all__ = ["NA", "caveat_lines", "caveat_section", "caveat_sentence", "interval_text", "marked", "marks"]
 
 NA = "n/a"
 """What an interval that cannot be shown starts with: ``n/a: REASON``."""
@@ -36,7 +37,8 @@ def marked(label: str, caveats: Iterable[CaveatFields] | None) -> str:
     return f"{label} [{shown}]" if shown else label
 
 
-def _sentence(c: CaveatFields) -> str:
+def caveat_sentence(c: CaveatFields) -> str:
+    """The caveat as one sentence that starts with its mark: ``"tiny sample: only 3 queries…"``."""
     return c.message if c.message.startswith(c.mark) else f"{c.mark}: {c.message}"
 
 
@@ -50,7 +52,7 @@ def caveat_lines(
         return []
     shown = " ".join(skip)
     lines = [f"{indent}caveats: {marks(found)}"]
-    lines += [f"{indent}caveat: {_sentence(c)}" for c in found if c.message not in shown]
+    lines += [f"{indent}caveat: {caveat_sentence(c)}" for c in found if c.message not in shown]
     return lines
 
 
@@ -60,7 +62,9 @@ def caveat_section(caveats: Iterable[CaveatFields] | None, title: str = "Caveats
     if not found:
         return h.Markup("")
     items = [
-        h.paragraph(h.Markup(f"<strong>{h.escape(c.mark)}</strong> — {h.escape(_sentence(c))}"), cls="caveat")
+        h.paragraph(
+            h.Markup(f"<strong>{h.escape(c.mark)}</strong> — {h.escape(caveat_sentence(c))}"), cls="caveat"
+        )
         for c in found
     ]
     return h.section(title, *items, anchor="caveats")
