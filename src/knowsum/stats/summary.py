@@ -6,21 +6,22 @@ This is what ``knowsum estimate`` and the census instrument call::
     result = summarize(prev, t=100, k="auto", n_bootstrap=1000, seed=0)
     result.n_total, result.skr, result.interval
 
-:func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``);
+:func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``, which
+renders an :class:`EstimateReport`: the summary and the file it was read from);
 :func:`collect_warnings` turns the :class:`StatsWarning` s of a block into notes for the user.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
-from knowsum.stats.caveats import Caveat, CaveatFields, CaveatKind, caveat_dicts, interval_unavailable
+from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_unavailable
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
 from knowsum.stats.prevalence import Prevalence
@@ -37,9 +38,9 @@ from knowsum.stats.unseen import (
 __all__ = [
     "ALL_SINGLETONS_REASON",
     "NO_EVIDENCE_REASON",
+    "EstimateReport",
     "KSource",
     "Summary",
-    "SummaryFields",
     "collect_warnings",
     "summarize",
     "summary_dict",
@@ -156,91 +157,45 @@ class Summary:
         return summary_dict(self)
 
 
-class _SelectionFields(Protocol):
-    """What :func:`summary_dict` reads of a held-out selection (:class:`KSelection` or a copy)."""
+@dataclass(frozen=True, slots=True)
+class EstimateReport(Summary):
+    """What ``knowsum estimate`` prints: a :class:`Summary`, its notes with the warnings the estimators
+    raised (``warning: …``), and the file it was read from (``knowsum.report.estimate`` renders it).
+
+    Attributes:
+        source: The observation file as given, or ``None`` when the sample was passed in memory.
+        format: Format the file was read in (``items``, ``counts``, ``prevalence``), or ``None``.
+        format_detected: Whether that format was auto-detected (``None`` without a file).
+        format_reason: Why that format was chosen (``None`` without a file).
+    """
+
+    source: str | None = None
+    format: str | None = None
+    format_detected: bool | None = None
+    format_reason: str | None = None
 
     @property
-    def candidates(self) -> tuple[int, ...]: ...
-    @property
-    def nmse(self) -> tuple[float, ...]: ...
-    @property
-    def fractions(self) -> tuple[float, ...]: ...
-    @property
-    def n_shuffles(self) -> int: ...
-    @property
-    def method(self) -> str: ...
-    @property
-    def seed(self) -> int | None: ...
+    def interval(self) -> tuple[float, float] | None:
+        """Bootstrap interval of ``Û(t)``; ``None`` without bootstrap or when :attr:`interval_reason`
+        says why it is not shown."""
+        return None if self.interval_reason else self.estimate.interval
+
+    @classmethod
+    def of(
+        cls,
+        summary: Summary,
+        notes: tuple[str, ...],
+        source: str | None = None,
+        format_read: tuple[str, bool, str] | None = None,
+    ) -> EstimateReport:
+        """``summary`` (every field as it is, ``notes`` replacing its notes) with the file details;
+        ``format_read`` is ``(format, detected, reason)`` when the sample was read from a file."""
+        figures = {f.name: getattr(summary, f.name) for f in fields(Summary)} | {"notes": notes}
+        fmt, detected, reason = format_read or (None, None, None)
+        return cls(**figures, source=source, format=fmt, format_detected=detected, format_reason=reason)
 
 
-class _BootstrapFields(Protocol):
-    """What :func:`summary_dict` reads of a bootstrap (:class:`BootstrapResult` or a copy)."""
-
-    @property
-    def n_resamples(self) -> int: ...
-    @property
-    def method(self) -> str: ...
-    @property
-    def level(self) -> float: ...
-    @property
-    def interval(self) -> str: ...
-    @property
-    def total(self) -> tuple[float, float]: ...
-    @property
-    def skr(self) -> tuple[float, float]: ...
-
-
-class SummaryFields(Protocol):
-    """The flat view of an estimate that :func:`summary_dict` reads: a :class:`Summary`, or a record
-    that copies its numbers under the same names (``knowsum.records.estimate.EstimateReport``)."""
-
-    @property
-    def estimator(self) -> str: ...
-    @property
-    def n_observations(self) -> int: ...
-    @property
-    def n_queries(self) -> int | None: ...
-    @property
-    def n_seen(self) -> int: ...
-    @property
-    def n_unseen(self) -> float: ...
-    @property
-    def n_unseen_raw(self) -> float: ...
-    @property
-    def n_total(self) -> float: ...
-    @property
-    def skr(self) -> float: ...
-    @property
-    def t(self) -> float | None: ...
-    @property
-    def k(self) -> int | None: ...
-    @property
-    def k_source(self) -> str: ...
-    @property
-    def interval(self) -> tuple[float, float] | None: ...
-    @property
-    def parameters(self) -> Mapping[str, float | int | str]: ...
-    @property
-    def negative(self) -> bool: ...
-    @property
-    def theorem1_bound(self) -> float | None: ...
-    @property
-    def within_bound(self) -> bool | None: ...
-    @property
-    def std_error(self) -> float | None: ...
-    @property
-    def selection(self) -> _SelectionFields | None: ...
-    @property
-    def bootstrap(self) -> _BootstrapFields | None: ...
-    @property
-    def notes(self) -> tuple[str, ...]: ...
-    @property
-    def caveats(self) -> Sequence[CaveatFields]: ...
-    @property
-    def interval_reason(self) -> str | None: ...
-
-
-def summary_dict(s: SummaryFields) -> dict[str, Any]:
+def summary_dict(s: Summary) -> dict[str, Any]:
     """The JSON-ready dict of an estimate, in one key order for every caller (:meth:`Summary.to_dict`,
     ``knowsum estimate --json``); ``n_unseen`` is ``max(n_unseen_raw, 0)``, NaN stays NaN."""
     boot, sel = s.bootstrap, s.selection
