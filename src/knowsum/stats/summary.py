@@ -14,10 +14,10 @@ renders an :class:`EstimateReport`: the summary and the file it was read from);
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
@@ -29,7 +29,6 @@ from knowsum.stats.unseen import (
     DEFAULT_K,
     DEFAULT_T,
     HAS_K,
-    Params,
     UnseenEstimate,
     apply_plan,
     plan_estimator,
@@ -47,6 +46,25 @@ __all__ = [
 ]
 
 KSource = Literal["held-out", "given", "default", "formula", "none"]
+
+
+_T = TypeVar("_T")
+
+
+class _Figure(Generic[_T]):
+    """A figure of a :class:`Summary` read from its :class:`UnseenEstimate` (``summary.n_total`` is
+    ``summary.estimate.n_total``): the flat view every caller reads, one line per figure."""
+
+    def __init__(self, read: Callable[[UnseenEstimate], _T], doc: str) -> None:
+        self._read = read
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _Figure[_T]: ...
+    @overload
+    def __get__(self, obj: Summary, owner: type | None = None) -> _T: ...
+    def __get__(self, obj: Summary | None, owner: type | None = None) -> _Figure[_T] | _T:
+        return self if obj is None else self._read(obj.estimate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,80 +93,30 @@ class Summary:
     caveats: tuple[Caveat, ...] = ()
     interval_reason: str | None = None
 
-    @property
-    def estimator(self) -> str:
-        """Estimator name."""
-        return self.estimate.estimator
-
-    @property
-    def n_observations(self) -> int:
-        """``n``."""
-        return self.estimate.n_observations
-
-    @property
-    def n_seen(self) -> int:
-        """``N_seen``."""
-        return self.estimate.n_seen
-
-    @property
-    def n_unseen(self) -> float:
-        """``Û(t)`` as reported, ``max(Û, 0)``."""
-        return self.estimate.estimate
-
-    @property
-    def n_unseen_raw(self) -> float:
-        """``Û(t)`` as the estimator computed it (may be negative)."""
-        return self.estimate.raw
-
-    @property
-    def n_total(self) -> float:
-        """``N̂_tot``."""
-        return self.estimate.n_total
-
-    @property
-    def skr(self) -> float:
-        """``SKR(t)``."""
-        return self.estimate.skr
+    estimator = _Figure(lambda e: e.estimator, "Estimator name.")
+    n_observations = _Figure(lambda e: e.n_observations, "``n``.")
+    n_seen = _Figure(lambda e: e.n_seen, "``N_seen``.")
+    n_unseen = _Figure(lambda e: e.estimate, "``Û(t)`` as reported, ``max(Û, 0)``.")
+    n_unseen_raw = _Figure(lambda e: e.raw, "``Û(t)`` as the estimator computed it (may be negative).")
+    n_total = _Figure(lambda e: e.n_total, "``N̂_tot``.")
+    skr = _Figure(lambda e: e.skr, "``SKR(t)``.")
+    t = _Figure(lambda e: e.t, "Extrapolation factor (``None`` for Chao1).")
+    k = _Figure(lambda e: e.k, "Truncation level used (``None`` when the estimator has none).")
+    parameters = _Figure(lambda e: e.parameters, "Every parameter the estimator used.")
+    negative = _Figure(lambda e: e.diagnostics.negative, "Whether the raw ``Û(t)`` was negative.")
+    theorem1_bound = _Figure(lambda e: e.diagnostics.theorem1_bound, "KnowSum Theorem 1's bound on ``Û(t)``.")
+    within_bound = _Figure(
+        lambda e: e.diagnostics.within_bound, "Whether the raw ``Û(t)`` respects that bound (``None``: n/a)."
+    )
+    std_error = _Figure(
+        lambda e: e.diagnostics.std_error,
+        "Poisson-model s.e. of a linear estimator (``None`` for Chao1).",
+    )
 
     @property
     def interval(self) -> tuple[float, float] | None:
         """Bootstrap interval of ``Û(t)`` (``None`` without bootstrap)."""
         return self.estimate.interval
-
-    @property
-    def t(self) -> float | None:
-        """Extrapolation factor (``None`` for Chao1)."""
-        return self.estimate.t
-
-    @property
-    def k(self) -> int | None:
-        """Truncation level used (``None`` when the estimator has none)."""
-        return self.estimate.k
-
-    @property
-    def parameters(self) -> Params:
-        """Every parameter the estimator used."""
-        return self.estimate.parameters
-
-    @property
-    def negative(self) -> bool:
-        """Whether the raw ``Û(t)`` was negative."""
-        return self.estimate.diagnostics.negative
-
-    @property
-    def theorem1_bound(self) -> float | None:
-        """KnowSum Theorem 1's bound on ``Û(t)`` when it applies."""
-        return self.estimate.diagnostics.theorem1_bound
-
-    @property
-    def within_bound(self) -> bool | None:
-        """Whether the raw ``Û(t)`` respects that bound (``None`` when it does not apply)."""
-        return self.estimate.diagnostics.within_bound
-
-    @property
-    def std_error(self) -> float | None:
-        """Poisson-model standard error of a linear estimator (``None`` for Chao1)."""
-        return self.estimate.diagnostics.std_error
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_unseen_raw, n_total, skr, t,
