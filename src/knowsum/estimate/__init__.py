@@ -17,18 +17,17 @@ from knowsum.estimate._observations import FORMATS, Format, Observations, read_o
 from knowsum.estimate._richness import RICHNESS_ESTIMATORS, RICHNESS_TITLES, RichnessConfig, richness
 from knowsum.estimate._run import Source, estimate
 from knowsum.estimate._samples import ALL_FORMATS, Sample, read_sample
-from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary, RichnessReport
+from knowsum.records.estimate import RichnessReport
+from knowsum.stats import EstimateReport
 
 __all__ = [
     "ALL_FORMATS",
     "FORMATS",
     "RICHNESS_ESTIMATORS",
     "RICHNESS_TITLES",
-    "BootstrapSummary",
     "EstimateConfig",
     "EstimateReport",
     "Format",
-    "KSelectionSummary",
     "Observations",
     "RichnessConfig",
     "RichnessReport",

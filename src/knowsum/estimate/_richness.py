@@ -33,6 +33,7 @@ from knowsum.records.estimate import (
 from knowsum.stats import (
     ESTIMATORS,
     Abundance,
+    EstimateReport,
     Incidence,
     StatsError,
     ace_shared,
@@ -287,7 +288,7 @@ def _read(source: Source, config: RichnessConfig) -> tuple[Sample, str | None]:
     return read_sample(label, config.format, config.count, config.units), label
 
 
-def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport:
+def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport[EstimateReport]:
     """Coverage, the chosen estimate and every optional part of ``config`` for ``source``.
 
     Raises:

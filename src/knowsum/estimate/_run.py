@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import os
-from types import MappingProxyType
 
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import Observations, read_observations
-from knowsum.records import caveat_notes
-from knowsum.records.estimate import BootstrapSummary, EstimateReport, KSelectionSummary
-from knowsum.stats import Prevalence, Summary, summarize
+from knowsum.stats import EstimateReport, Prevalence, Summary, summarize
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Source", "estimate"]
@@ -59,56 +56,8 @@ def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateRe
     return _report(summary, notes, observations, label)
 
 
-_COPIED = (
-    "estimator",
-    "n_observations",
-    "n_queries",
-    "n_seen",
-    "n_unseen",
-    "n_unseen_raw",
-    "n_total",
-    "skr",
-    "t",
-    "k",
-    "k_source",
-    "negative",
-    "theorem1_bound",
-    "within_bound",
-    "std_error",
-)
-"""The figures an :class:`EstimateReport` copies from the :class:`Summary` under the same name."""
-
-
 def _report(
     summary: Summary, notes: tuple[str, ...], observations: Observations | None, label: str | None
 ) -> EstimateReport:
-    boot, sel = summary.bootstrap, summary.selection
-    reason = summary.interval_reason
-    return EstimateReport(
-        **{name: getattr(summary, name) for name in _COPIED},
-        interval=None if reason else summary.interval,
-        parameters=MappingProxyType(dict(summary.parameters)),
-        selection=None
-        if sel is None
-        else KSelectionSummary(sel.candidates, sel.nmse, sel.fractions, sel.n_shuffles, sel.method, sel.seed),
-        bootstrap=None
-        if boot is None
-        else BootstrapSummary(
-            boot.n_resamples,
-            boot.method,
-            boot.seed,
-            boot.level,
-            boot.interval,
-            boot.unseen,
-            boot.total,
-            boot.skr,
-            reason=boot.reason,
-        ),
-        notes=notes,
-        source=label,
-        format=None if observations is None else observations.format,
-        format_detected=None if observations is None else observations.detected,
-        format_reason=None if observations is None else observations.reason,
-        caveats=tuple(caveat_notes(summary.caveats)),
-        interval_reason=reason,
-    )
+    read = None if observations is None else (observations.format, observations.detected, observations.reason)
+    return EstimateReport.of(summary, notes, source=label, format_read=read)

@@ -7,7 +7,7 @@
     ├── recall.RecallResult     kind "recall"
     ├── genebench.GenebenchResult  kind "genebench"
     └── profile.ProfileResult   kind "profile" (every instrument of a budget on one model, one page)
-    estimate.EstimateReport     what `knowsum estimate` prints (a report, not a run folder's record)
+    estimate.RichnessReport     what `knowsum estimate` prints with the richness toolkit (not a run record)
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused

@@ -13,11 +13,12 @@ import math
 import unicodedata
 from typing import Any
 
-from knowsum.records.estimate import CurveSummary, EstimateReport, PointSummary, RichnessReport
+from knowsum.records import caveat_notes
+from knowsum.records.estimate import CurveSummary, PointSummary, RichnessReport
 from knowsum.report._caveats import caveat_lines, marks
 from knowsum.report._estimate_plot import plot_richness_curve
 from knowsum.stats.caveats import caveat_dicts
-from knowsum.stats.summary import summary_dict
+from knowsum.stats.summary import EstimateReport, summary_dict
 
 __all__ = [
     "ESTIMATOR_TITLES",
@@ -206,7 +207,7 @@ def _iv(iv: tuple[float, float] | None, digits: int = 3) -> str:
     return f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
 
 
-def _richness_lines(report: RichnessReport) -> list[str]:
+def _richness_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     unit = "sampling units  T" if report.datatype == "incidence" else "observations    n"
     fs = "Q" if report.datatype == "incidence" else "f"
     freq = ", ".join(f"{fs}{k} = {v}" for k, v in enumerate(report.f, start=1))
@@ -224,7 +225,7 @@ def _richness_lines(report: RichnessReport) -> list[str]:
     return lines
 
 
-def _hill_lines(report: RichnessReport) -> list[str]:
+def _hill_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     hill = report.hill
     if hill is None:
         return []
@@ -238,7 +239,7 @@ def _hill_lines(report: RichnessReport) -> list[str]:
     return lines + ([f"    ({order}: true Hill numbers never increase with q)"] if order else [])
 
 
-def _extra_lines(report: RichnessReport) -> list[str]:
+def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     lines: list[str] = []
     unit = "units" if report.datatype == "incidence" else "observations"
     for p in report.points:
@@ -276,7 +277,7 @@ def _extra_lines(report: RichnessReport) -> list[str]:
     return ["", *lines] if lines else []
 
 
-def richness_table(report: RichnessReport) -> str:
+def richness_table(report: RichnessReport[EstimateReport]) -> str:
     """The terminal text of ``knowsum estimate`` with the richness toolkit (no trailing newline)."""
     if report.unseen is not None:
         head = [estimate_table(report.unseen), ""]
@@ -284,7 +285,7 @@ def richness_table(report: RichnessReport) -> str:
         title = "knowsum estimate" if report.source is None else f"knowsum estimate — {report.source}"
         head = [title] + ([f"  format     {report.format}"] if report.format else []) + [""]
     body = _richness_lines(report) + _hill_lines(report) + _extra_lines(report)
-    shown = report.unseen.caveats if report.unseen is not None else ()  # printed by estimate_table
+    shown = caveat_notes(report.unseen.caveats if report.unseen else ())  # printed by estimate_table
     rest = [c for c in report.caveats if c not in shown]
     notes = [f"  note: {note}" for note in report.notes]
     return "\n".join(
@@ -323,7 +324,7 @@ def _point_json(p: PointSummary) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def richness_json(report: RichnessReport) -> dict[str, Any]:
+def richness_json(report: RichnessReport[EstimateReport]) -> dict[str, Any]:
     """The ``--json`` object: the KnowSum estimate's keys (when run) or the richness estimate as
     ``n_total``/``se``/``interval``, then ``coverage``, ``hill``, ``at_coverage``/``at_size``,
     ``shared``, ``target_*`` and ``curve`` when asked for; NaN and infinities become ``None``."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 import numpy as np
@@ -106,6 +106,16 @@ class BootstrapResult:
     seen_draws: NDArray[np.int64]
     n_nonfinite: int
     reason: str | None = None
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is (the draws compared element by element): the same sample, plan
+        and seed give equal results."""
+        if not isinstance(other, BootstrapResult):
+            return NotImplemented
+        return all(
+            np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+            for a, b in ((getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+        )
 
     @property
     def degenerate(self) -> bool:

@@ -6,21 +6,22 @@ This is what ``knowsum estimate`` and the census instrument call::
     result = summarize(prev, t=100, k="auto", n_bootstrap=1000, seed=0)
     result.n_total, result.skr, result.interval
 
-:func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``);
+:func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``, which
+renders an :class:`EstimateReport`: the summary and the file it was read from);
 :func:`collect_warnings` turns the :class:`StatsWarning` s of a block into notes for the user.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, fields
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
-from knowsum.stats.caveats import Caveat, CaveatFields, CaveatKind, caveat_dicts, interval_unavailable
+from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_unavailable
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
 from knowsum.stats.prevalence import Prevalence
@@ -28,7 +29,6 @@ from knowsum.stats.unseen import (
     DEFAULT_K,
     DEFAULT_T,
     HAS_K,
-    Params,
     UnseenEstimate,
     apply_plan,
     plan_estimator,
@@ -37,15 +37,34 @@ from knowsum.stats.unseen import (
 __all__ = [
     "ALL_SINGLETONS_REASON",
     "NO_EVIDENCE_REASON",
+    "EstimateReport",
     "KSource",
     "Summary",
-    "SummaryFields",
     "collect_warnings",
     "summarize",
     "summary_dict",
 ]
 
 KSource = Literal["held-out", "given", "default", "formula", "none"]
+
+
+_T = TypeVar("_T")
+
+
+class _Figure(Generic[_T]):
+    """A figure of a :class:`Summary` read from its :class:`UnseenEstimate` (``summary.n_total`` is
+    ``summary.estimate.n_total``): the flat view every caller reads, one line per figure."""
+
+    def __init__(self, read: Callable[[UnseenEstimate], _T], doc: str) -> None:
+        self._read = read
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _Figure[_T]: ...
+    @overload
+    def __get__(self, obj: Summary, owner: type | None = None) -> _T: ...
+    def __get__(self, obj: Summary | None, owner: type | None = None) -> _Figure[_T] | _T:
+        return self if obj is None else self._read(obj.estimate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,80 +93,30 @@ class Summary:
     caveats: tuple[Caveat, ...] = ()
     interval_reason: str | None = None
 
-    @property
-    def estimator(self) -> str:
-        """Estimator name."""
-        return self.estimate.estimator
-
-    @property
-    def n_observations(self) -> int:
-        """``n``."""
-        return self.estimate.n_observations
-
-    @property
-    def n_seen(self) -> int:
-        """``N_seen``."""
-        return self.estimate.n_seen
-
-    @property
-    def n_unseen(self) -> float:
-        """``Û(t)`` as reported, ``max(Û, 0)``."""
-        return self.estimate.estimate
-
-    @property
-    def n_unseen_raw(self) -> float:
-        """``Û(t)`` as the estimator computed it (may be negative)."""
-        return self.estimate.raw
-
-    @property
-    def n_total(self) -> float:
-        """``N̂_tot``."""
-        return self.estimate.n_total
-
-    @property
-    def skr(self) -> float:
-        """``SKR(t)``."""
-        return self.estimate.skr
+    estimator = _Figure(lambda e: e.estimator, "Estimator name.")
+    n_observations = _Figure(lambda e: e.n_observations, "``n``.")
+    n_seen = _Figure(lambda e: e.n_seen, "``N_seen``.")
+    n_unseen = _Figure(lambda e: e.estimate, "``Û(t)`` as reported, ``max(Û, 0)``.")
+    n_unseen_raw = _Figure(lambda e: e.raw, "``Û(t)`` as the estimator computed it (may be negative).")
+    n_total = _Figure(lambda e: e.n_total, "``N̂_tot``.")
+    skr = _Figure(lambda e: e.skr, "``SKR(t)``.")
+    t = _Figure(lambda e: e.t, "Extrapolation factor (``None`` for Chao1).")
+    k = _Figure(lambda e: e.k, "Truncation level used (``None`` when the estimator has none).")
+    parameters = _Figure(lambda e: e.parameters, "Every parameter the estimator used.")
+    negative = _Figure(lambda e: e.diagnostics.negative, "Whether the raw ``Û(t)`` was negative.")
+    theorem1_bound = _Figure(lambda e: e.diagnostics.theorem1_bound, "KnowSum Theorem 1's bound on ``Û(t)``.")
+    within_bound = _Figure(
+        lambda e: e.diagnostics.within_bound, "Whether the raw ``Û(t)`` respects that bound (``None``: n/a)."
+    )
+    std_error = _Figure(
+        lambda e: e.diagnostics.std_error,
+        "Poisson-model s.e. of a linear estimator (``None`` for Chao1).",
+    )
 
     @property
     def interval(self) -> tuple[float, float] | None:
         """Bootstrap interval of ``Û(t)`` (``None`` without bootstrap)."""
         return self.estimate.interval
-
-    @property
-    def t(self) -> float | None:
-        """Extrapolation factor (``None`` for Chao1)."""
-        return self.estimate.t
-
-    @property
-    def k(self) -> int | None:
-        """Truncation level used (``None`` when the estimator has none)."""
-        return self.estimate.k
-
-    @property
-    def parameters(self) -> Params:
-        """Every parameter the estimator used."""
-        return self.estimate.parameters
-
-    @property
-    def negative(self) -> bool:
-        """Whether the raw ``Û(t)`` was negative."""
-        return self.estimate.diagnostics.negative
-
-    @property
-    def theorem1_bound(self) -> float | None:
-        """KnowSum Theorem 1's bound on ``Û(t)`` when it applies."""
-        return self.estimate.diagnostics.theorem1_bound
-
-    @property
-    def within_bound(self) -> bool | None:
-        """Whether the raw ``Û(t)`` respects that bound (``None`` when it does not apply)."""
-        return self.estimate.diagnostics.within_bound
-
-    @property
-    def std_error(self) -> float | None:
-        """Poisson-model standard error of a linear estimator (``None`` for Chao1)."""
-        return self.estimate.diagnostics.std_error
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_unseen_raw, n_total, skr, t,
@@ -156,91 +125,45 @@ class Summary:
         return summary_dict(self)
 
 
-class _SelectionFields(Protocol):
-    """What :func:`summary_dict` reads of a held-out selection (:class:`KSelection` or a copy)."""
+@dataclass(frozen=True, slots=True)
+class EstimateReport(Summary):
+    """What ``knowsum estimate`` prints: a :class:`Summary`, its notes with the warnings the estimators
+    raised (``warning: …``), and the file it was read from (``knowsum.report.estimate`` renders it).
+
+    Attributes:
+        source: The observation file as given, or ``None`` when the sample was passed in memory.
+        format: Format the file was read in (``items``, ``counts``, ``prevalence``), or ``None``.
+        format_detected: Whether that format was auto-detected (``None`` without a file).
+        format_reason: Why that format was chosen (``None`` without a file).
+    """
+
+    source: str | None = None
+    format: str | None = None
+    format_detected: bool | None = None
+    format_reason: str | None = None
 
     @property
-    def candidates(self) -> tuple[int, ...]: ...
-    @property
-    def nmse(self) -> tuple[float, ...]: ...
-    @property
-    def fractions(self) -> tuple[float, ...]: ...
-    @property
-    def n_shuffles(self) -> int: ...
-    @property
-    def method(self) -> str: ...
-    @property
-    def seed(self) -> int | None: ...
+    def interval(self) -> tuple[float, float] | None:
+        """Bootstrap interval of ``Û(t)``; ``None`` without bootstrap or when :attr:`interval_reason`
+        says why it is not shown."""
+        return None if self.interval_reason else self.estimate.interval
+
+    @classmethod
+    def of(
+        cls,
+        summary: Summary,
+        notes: tuple[str, ...],
+        source: str | None = None,
+        format_read: tuple[str, bool, str] | None = None,
+    ) -> EstimateReport:
+        """``summary`` (every field as it is, ``notes`` replacing its notes) with the file details;
+        ``format_read`` is ``(format, detected, reason)`` when the sample was read from a file."""
+        figures = {f.name: getattr(summary, f.name) for f in fields(Summary)} | {"notes": notes}
+        fmt, detected, reason = format_read or (None, None, None)
+        return cls(**figures, source=source, format=fmt, format_detected=detected, format_reason=reason)
 
 
-class _BootstrapFields(Protocol):
-    """What :func:`summary_dict` reads of a bootstrap (:class:`BootstrapResult` or a copy)."""
-
-    @property
-    def n_resamples(self) -> int: ...
-    @property
-    def method(self) -> str: ...
-    @property
-    def level(self) -> float: ...
-    @property
-    def interval(self) -> str: ...
-    @property
-    def total(self) -> tuple[float, float]: ...
-    @property
-    def skr(self) -> tuple[float, float]: ...
-
-
-class SummaryFields(Protocol):
-    """The flat view of an estimate that :func:`summary_dict` reads: a :class:`Summary`, or a record
-    that copies its numbers under the same names (``knowsum.records.estimate.EstimateReport``)."""
-
-    @property
-    def estimator(self) -> str: ...
-    @property
-    def n_observations(self) -> int: ...
-    @property
-    def n_queries(self) -> int | None: ...
-    @property
-    def n_seen(self) -> int: ...
-    @property
-    def n_unseen(self) -> float: ...
-    @property
-    def n_unseen_raw(self) -> float: ...
-    @property
-    def n_total(self) -> float: ...
-    @property
-    def skr(self) -> float: ...
-    @property
-    def t(self) -> float | None: ...
-    @property
-    def k(self) -> int | None: ...
-    @property
-    def k_source(self) -> str: ...
-    @property
-    def interval(self) -> tuple[float, float] | None: ...
-    @property
-    def parameters(self) -> Mapping[str, float | int | str]: ...
-    @property
-    def negative(self) -> bool: ...
-    @property
-    def theorem1_bound(self) -> float | None: ...
-    @property
-    def within_bound(self) -> bool | None: ...
-    @property
-    def std_error(self) -> float | None: ...
-    @property
-    def selection(self) -> _SelectionFields | None: ...
-    @property
-    def bootstrap(self) -> _BootstrapFields | None: ...
-    @property
-    def notes(self) -> tuple[str, ...]: ...
-    @property
-    def caveats(self) -> Sequence[CaveatFields]: ...
-    @property
-    def interval_reason(self) -> str | None: ...
-
-
-def summary_dict(s: SummaryFields) -> dict[str, Any]:
+def summary_dict(s: Summary) -> dict[str, Any]:
     """The JSON-ready dict of an estimate, in one key order for every caller (:meth:`Summary.to_dict`,
     ``knowsum estimate --json``); ``n_unseen`` is ``max(n_unseen_raw, 0)``, NaN stays NaN."""
     boot, sel = s.bootstrap, s.selection
