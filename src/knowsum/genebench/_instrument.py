@@ -18,8 +18,9 @@ from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._published import PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
-from knowsum.instrument import Instrument, KBs, PublishedValue, Step, limits, release_caveat, wilson
+from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
+from knowsum.records import PublishedRow
 from knowsum.records.genebench import GenebenchResult
 from knowsum.records.profile import Measure
 
@@ -46,13 +47,13 @@ class GenebenchBudget(BaseModel):
     abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
 
 
-def _published() -> tuple[PublishedValue, ...]:
+def _published() -> tuple[PublishedRow, ...]:
     out = []
     for row in PUBLISHED:
         model = row.model.lstrip("*")
-        out.append(PublishedValue(model, _PAPER, "Table 2", "overall", row.overall))
+        out.append(PublishedRow(model, _PAPER, "Table 2", "overall", row.overall))
         out += [
-            PublishedValue(model, _PAPER, "Table 2", f"knowledge/{know}", value)
+            PublishedRow(model, _PAPER, "Table 2", f"knowledge/{know}", value)
             for know, value in row.knowledge.items()
             if value is not None
         ]
