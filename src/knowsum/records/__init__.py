@@ -33,7 +33,7 @@ from knowsum.records._comparable import (
     text_hash,
     with_difference,
 )
-from knowsum.records._published import PublishedRow, published_label, split_label
+from knowsum.records._published import PublishedRow, by_model, published_label, split_label
 from knowsum.records._rundir import (
     PLOTS_DIR,
     REPORT_NAME,
@@ -58,6 +58,7 @@ __all__ = [
     "Record",
     "Run",
     "Usage",
+    "by_model",
     "caveat_notes",
     "check_comparable",
     "claim_run_dir",

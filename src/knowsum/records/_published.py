@@ -9,11 +9,12 @@ instrument's ``published``, the card's points (``profile.json``) and the rows a 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass
 
-__all__ = ["PublishedRow", "published_label", "split_label"]
+__all__ = ["PublishedRow", "by_model", "published_label", "split_label"]
 
 
 def published_label(model: str, paper: str, table: str) -> str:
@@ -62,3 +63,11 @@ class PublishedRow:
     def label(self) -> str:
         """How every surface marks it: ``GPT-4 · Bombieri et al. Table 1`` (:func:`published_label`)."""
         return published_label(self.model, self.paper, self.table)
+
+
+def by_model(rows: Iterable[PublishedRow]) -> dict[str, dict[str, float]]:
+    """A paper's table back from its rows: model → measure → value, in the rows' order."""
+    out: dict[str, dict[str, float]] = {}
+    for row in rows:
+        out.setdefault(row.model, {})[row.measure] = row.value
+    return out
