@@ -52,7 +52,7 @@ def test_every_instrument_implements_the_interface(name: str) -> None:
     assert steps and all(s.instrument == name and isinstance(s.config, inst.Config) for s in steps)
     assert len({s.name for s in steps}) == len(steps) and all(s.name.startswith(name) for s in steps)
     assert inst.identity(steps[0].config)  # what makes a run the same run is not empty
-    for point in (p.point() for p in inst.published):  # one label format for every paper's rows
+    for point in inst.published:  # one label format for every paper's rows
         assert point.label == f"{point.model} · {inst.paper} " + point.label.rsplit(f"{inst.paper} ", 1)[1]
 
 

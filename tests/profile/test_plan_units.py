@@ -11,7 +11,8 @@ from knowsum.errors import ConfigError
 from knowsum.models import GenerationParams, MockBackend, Response, make_requests
 from knowsum.profile import load_budget, plan_steps, step_requests, wilson
 from knowsum.profile._plan import _rates
-from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult, PublishedPoint
+from knowsum.records import PublishedRow
+from knowsum.records.profile import PROFILE_VERSION, InstrumentProfile, Measure, PlanSummary, ProfileResult
 from knowsum.report.profile import compare_table
 
 
@@ -84,7 +85,7 @@ def test_a_plans_missing_user_file_is_refused_naming_the_key(tmp_path: Path) -> 
 
 
 def _profile(model: str, seen: float, total: float) -> ProfileResult:
-    pub = [PublishedPoint(label="P · KnowSum Table 1", model="P", value=v) for v in (1.0,)]
+    pub = [PublishedRow("P", "KnowSum", "Table 1", "m", v) for v in (1.0,)]
     measures = [
         Measure(key="census/diseases/relaxed/n_seen", instrument="census", label="N_seen", value=seen,
                 method="m", run="r", published=pub),
@@ -131,7 +132,7 @@ def test_a_version_1_profile_still_loads_with_its_parts_under_instruments(tmp_pa
     }
     (tmp_path / "profile.json").write_text(json.dumps(v1), encoding="utf-8")
     r = load_profile(tmp_path)
-    assert r.version == 2 and list(r.instruments) == ["census"]
+    assert r.version == PROFILE_VERSION and list(r.instruments) == ["census"]
     assert r.instruments["census"].title == "Census — how many items would it name? (KnowSum)"
     assert r.instruments["census"].runs == {"census-x": "census-x"}
     assert [m.key for m in r.measures()] == [m.key for m in _profile("a", 100, 150).measures()]

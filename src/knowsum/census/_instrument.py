@@ -16,8 +16,9 @@ from knowsum.census._published import PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
 from knowsum.errors import KnowsumError
-from knowsum.instrument import Instrument, KBs, PublishedValue, Step, check_per_key, limits, release_caveat
+from knowsum.instrument import Instrument, KBs, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
+from knowsum.records import PublishedRow
 from knowsum.records.census import CensusResult
 from knowsum.records.profile import Measure
 
@@ -88,7 +89,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     Budget = CensusBudget
     entry = staticmethod(run_census)
     published = tuple(
-        PublishedValue(r.model, "KnowSum", "Table 1", f"{r.task}/{r.criterion}/{what}", float(value))
+        PublishedRow(r.model, "KnowSum", "Table 1", f"{r.task}/{r.criterion}/{what}", float(value))
         for r in PUBLISHED
         for what, value in (("n_seen", r.n_seen), ("n_total", r.n_total), ("skr", r.skr))
     )

@@ -45,7 +45,7 @@ from knowsum.genebench._outputs import GenebenchRun, default_out, load_result, r
 from knowsum.genebench._parse import RULES, Parsed, parse_reply
 from knowsum.genebench._predictions import read_predictions, score_predictions
 from knowsum.genebench._prompts import INSTRUCTIONS, SYSTEM_PROMPT, messages, rotate, rotations
-from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, PublishedRow
+from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE
 from knowsum.genebench._run import build_from_kb, instances_of, run_genebench, score_records
 from knowsum.genebench._schema import (
     KNOWLEDGE,
@@ -108,7 +108,6 @@ __all__ = [
     "InstanceRecord",
     "Parsed",
     "Pearson",
-    "PublishedRow",
     "Question",
     "build_from_kb",
     "build_questions",

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE
+from knowsum.genebench._published import PAPER as TABLE2_PAPER
+from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, TABLE, printed
 from knowsum.genebench._schema import KNOWLEDGE
-from knowsum.records import published_label
+from knowsum.records import by_model, published_label
 from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
 from knowsum.report import marked
 
@@ -27,12 +28,20 @@ __all__ = [
 ]
 
 #: How a published row names its source (:func:`knowsum.records.published_label`).
-PAPER = ("SciHorizon-GENE", "Table 2")
+PAPER = (TABLE2_PAPER, TABLE)
 
 
 def paper_label(model: str) -> str:
     """The name of a published Table 2 row: ``GPT-5 · SciHorizon-GENE Table 2``."""
     return published_label(model, *PAPER)
+
+
+def _table2() -> list[tuple[str, float, dict[str, float | None]]]:
+    """The paper's Table 2 from its rows: ``(printed model, overall, knowledge type → value)``."""
+    return [
+        (printed(model), vals["overall"], {k: vals.get(f"knowledge/{k}") for k in KNOWLEDGE})
+        for model, vals in by_model(PUBLISHED).items()
+    ]
 
 
 def _pct(v: float | None) -> str:
@@ -74,8 +83,8 @@ def compare_tables(
     ]
     if published:
         ranked += [
-            (p.overall, [paper_label(p.model), *(_pct(p.knowledge[k]) for k in KNOWLEDGE), _pct(p.overall)])
-            for p in PUBLISHED
+            (overall, [paper_label(model), *(_pct(know[k]) for k in KNOWLEDGE), _pct(overall)])
+            for model, overall, know in _table2()
         ]
     t2 = [row for _, row in sorted(ranked, key=lambda x: -x[0])]
     t2_title = "Overall results (Table 2; %, equal mean of the knowledge types)"
@@ -127,8 +136,8 @@ def compare_numbers(results: Sequence[GenebenchResult], *, published: bool = Fal
     }
     if published:
         out["published"] = [
-            {"model": paper_label(p.model), "overall": p.overall, "knowledge": dict(p.knowledge)}
-            for p in PUBLISHED
+            {"model": paper_label(model), "overall": overall, "knowledge": know}
+            for model, overall, know in _table2()
         ]
         out["published_source"] = PUBLISHED_SOURCE
     return out

@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from knowsum.errors import ConfigError
 from knowsum.genebench._config import GenebenchConfig
-from knowsum.genebench._published import PUBLISHED
+from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
-from knowsum.instrument import Instrument, KBs, PublishedValue, Step, limits, release_caveat, wilson
+from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
 from knowsum.records.genebench import GenebenchResult
 from knowsum.records.profile import Measure
@@ -27,7 +27,6 @@ __all__ = ["INSTRUMENT", "GenebenchBudget", "GenebenchInstrument"]
 
 PAPER_QUESTIONS = 2710
 """SciHorizon-GENE's question set (§4)."""
-_PAPER = "SciHorizon-GENE"
 _USER_FILES = ("expression", "summaries", "abstracts")
 
 
@@ -46,30 +45,17 @@ class GenebenchBudget(BaseModel):
     abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
 
 
-def _published() -> tuple[PublishedValue, ...]:
-    out = []
-    for row in PUBLISHED:
-        model = row.model.lstrip("*")
-        out.append(PublishedValue(model, _PAPER, "Table 2", "overall", row.overall))
-        out += [
-            PublishedValue(model, _PAPER, "Table 2", f"knowledge/{know}", value)
-            for know, value in row.knowledge.items()
-            if value is not None
-        ]
-    return tuple(out)
-
-
 class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     """SciHorizon-GENE (Huang et al.): how reliably does the model reason from gene knowledge?"""
 
     name = "genebench"
     title = "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)"
-    paper = _PAPER
+    paper = PAPER
     Config = GenebenchConfig
     Record = GenebenchResult
     Budget = GenebenchBudget
     entry = staticmethod(run_genebench)
-    published = _published()
+    published = PUBLISHED
 
     def requests(self, config: GenebenchConfig, kbs: KBs) -> list[Request]:
         """One chat request per question and rotation (the questions read or built as the run does)."""

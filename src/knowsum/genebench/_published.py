@@ -3,7 +3,7 @@
 Source: Huang et al., *SciHorizon-GENE: Benchmarking LLM for Life Sciences Inference from Gene
 Knowledge to Functional Understanding* (arXiv:2601.12805), Table 2 "The overall results of LLMs"
 (% per knowledge type, "Overall scores are computed by equally averaging across tasks"); "-" (a type
-the paper reports no score for) is ``None``, and the overall of such a row is the mean of the other
+the paper reports no score for) has no row, and the overall of such a model is the mean of the other
 seven. Model names as printed, two text-extraction glitches mended ("Gemma 3.27B" → "Gemma 3-27B",
 an Arabic-script "Ministral-8B"); ``*`` marks the paper's biomedical domain models. The values were
 copied by hand and every row's overall is checked against the mean of its types in the tests.
@@ -11,13 +11,15 @@ copied by hand and every row's overall is checked against the mean of its types 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from knowsum.genebench._schema import KNOWLEDGE
+from knowsum.records import PublishedRow
 
-__all__ = ["PUBLISHED", "PUBLISHED_SOURCE", "PublishedRow"]
+__all__ = ["DOMAIN_MODELS", "PAPER", "PUBLISHED", "PUBLISHED_SOURCE", "TABLE", "printed"]
 
 PUBLISHED_SOURCE = "Huang et al. (arXiv:2601.12805), Table 2"
+PAPER = "SciHorizon-GENE"
+"""How a published row names the paper (:func:`knowsum.records.published_label`)."""
+TABLE = "Table 2"
 
 # model | full name, synonyms, chromosome, gene type, related proteins, expression, GO, summary | overall
 _TABLE2 = """\
@@ -51,23 +53,31 @@ LLaMA 3.1-8B|62.56 38.12 14.56 54.47 77.15 30.59 - 34.54|44.57
 """
 
 
-@dataclass(frozen=True, slots=True)
-class PublishedRow:
-    """One model of the paper's Table 2: knowledge type → fraction (``None``: not reported)."""
+DOMAIN_MODELS: frozenset[str] = frozenset(
+    line.split("|")[0].lstrip("*") for line in _TABLE2.splitlines() if line.startswith("*")
+)
+"""The paper's biomedical domain models (``*`` in Table 2)."""
 
-    model: str
-    knowledge: dict[str, float | None]
-    overall: float
+
+def printed(model: str) -> str:
+    """``model`` as Table 2 prints it (``*`` before a domain model)."""
+    return f"*{model}" if model in DOMAIN_MODELS else model
 
 
 def _rows() -> tuple[PublishedRow, ...]:
     out = []
     for line in _TABLE2.splitlines():
-        model, values, overall = line.split("|")
-        nums = [None if v == "-" else float(v) / 100 for v in values.split()]
-        out.append(PublishedRow(model, dict(zip(KNOWLEDGE, nums, strict=True)), float(overall) / 100))
+        name, values, overall = line.split("|")
+        model = name.lstrip("*")
+        out.append(PublishedRow(model, PAPER, TABLE, "overall", float(overall) / 100))
+        out += [
+            PublishedRow(model, PAPER, TABLE, f"knowledge/{know}", float(v) / 100)
+            for know, v in zip(KNOWLEDGE, values.split(), strict=True)
+            if v != "-"
+        ]
     return tuple(out)
 
 
-#: The 27 models of Table 2, in the paper's order.
+#: The 27 models of Table 2, in the paper's order: per model its overall (``overall``), then each
+#: knowledge type it reports a score for (``knowledge/<type>``), as fractions.
 PUBLISHED: tuple[PublishedRow, ...] = _rows()

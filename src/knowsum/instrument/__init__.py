@@ -18,7 +18,6 @@ implement it, and the profile and the command line use it.
 from knowsum.instrument._base import (
     Instrument,
     KBs,
-    PublishedValue,
     Step,
     check_per_key,
     limits,
@@ -41,7 +40,6 @@ __all__ = [
     "Installed",
     "Instrument",
     "KBs",
-    "PublishedValue",
     "Step",
     "check_per_key",
     "get_instrument",

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
-from knowsum.records import Record, Run, published_label
-from knowsum.records.profile import Measure, PublishedPoint
+from knowsum.records import PublishedRow, Record, Run
+from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
     from knowsum.kb import Ontology
@@ -40,7 +40,6 @@ RunRecord = Record
 __all__ = [
     "Instrument",
     "KBs",
-    "PublishedValue",
     "RunRecord",
     "Step",
     "check_per_key",
@@ -72,31 +71,6 @@ def release_caveat(kb_releases: dict[str, str]) -> str:
     """The caveat every comparison with a paper carries: the KB release may differ from the paper's."""
     shown = ", ".join(f"{kb} {rel or '(release unknown)'}" for kb, rel in kb_releases.items())
     return f"judged against {shown}; the paper used the release of its time, which may differ"
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedValue:
-    """One value a paper published for a model: the one row type every instrument's papers share.
-
-    Attributes:
-        model: The model as the paper names it.
-        paper: The paper, short (``KnowSum``, ``Bombieri et al.``, ``SciHorizon-GENE``).
-        table: Where in the paper (``Table 1``).
-        measure: The measure key it sits beside (``diseases/relaxed/n_total``).
-        value: The published value.
-    """
-
-    model: str
-    paper: str
-    table: str
-    measure: str
-    value: float
-
-    def point(self) -> PublishedPoint:
-        """The point a card row places the model among (``GPT-4 · Bombieri et al. Table 1``)."""
-        return PublishedPoint(
-            label=published_label(self.model, self.paper, self.table), model=self.model, value=self.value
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +121,8 @@ class Instrument(ABC, Generic[C, R]):
     """The pydantic record its run writes (``result.json``)."""
     Budget: type[BaseModel]
     """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
-    published: Sequence[PublishedValue] = ()
-    """Every value its papers published (the card places the model among them)."""
+    published: Sequence[PublishedRow] = ()
+    """Every value its papers published (the card places the model among them on ``measure``)."""
 
     @abstractmethod
     def requests(self, config: C, kbs: KBs) -> list[Request]:
@@ -212,9 +186,9 @@ class Instrument(ABC, Generic[C, R]):
         """
         return self.Budget.model_validate(data)
 
-    def points(self, measure: str) -> list[PublishedPoint]:
-        """The published points of ``measure`` (a key of :attr:`published`)."""
-        return [p.point() for p in self.published if p.measure == measure]
+    def points(self, measure: str) -> list[PublishedRow]:
+        """The published rows on ``measure`` (a key of :attr:`published`)."""
+        return [p for p in self.published if p.measure == measure]
 
     def measure(
         self,
@@ -226,7 +200,7 @@ class Instrument(ABC, Generic[C, R]):
         run: str,
         caveats: Sequence[str] = (),
         interval: tuple[float | None, float | None] | None = None,
-        published: Sequence[PublishedPoint] | None = None,
+        published: Sequence[PublishedRow] | None = None,
         percent: bool = False,
         record: RunRecord | None = None,
     ) -> Measure:

@@ -37,13 +37,13 @@ from knowsum.profile._run import (
     write_profile,
 )
 from knowsum.profile._steps import plan_steps, step_requests
+from knowsum.records import PublishedRow
 from knowsum.records.profile import (
     InstrumentPlan,
     InstrumentProfile,
     Measure,
     PlanSummary,
     ProfileResult,
-    PublishedPoint,
 )
 
 __all__ = [
@@ -58,7 +58,7 @@ __all__ = [
     "ProfilePlan",
     "ProfileResult",
     "ProfileRun",
-    "PublishedPoint",
+    "PublishedRow",
     "Step",
     "claim_profile_dir",
     "load_budget",

@@ -11,13 +11,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
-from knowsum.instrument import Instrument, KBs, PublishedValue, Step, limits, release_caveat, wilson
+from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.kb import POPULARITY_FILES
 from knowsum.models import Request
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
 from knowsum.recall._run import prepare, recall_requests, run_recall
+from knowsum.records import PublishedRow
 from knowsum.records.profile import Measure
 from knowsum.records.recall import RecallResult
 
@@ -59,16 +60,16 @@ def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
     return {"select": "sample", "sample": per_bucket * n_buckets}
 
 
-def _published() -> tuple[PublishedValue, ...]:
+def _published() -> tuple[PublishedRow, ...]:
     out = []
     for kb, models in PUBLISHED.items():
         for model, row in models.items():
-            out.append(PublishedValue(model, _PAPER, "Table 1", f"{kb}/accuracy", row.accuracy))
-            out.append(PublishedValue(model, _PAPER, "Table 3(a)", f"{kb}/invented", row.invented_pct / 100))
+            out.append(PublishedRow(model, _PAPER, "Table 1", f"{kb}/accuracy", row.accuracy))
+            out.append(PublishedRow(model, _PAPER, "Table 3(a)", f"{kb}/invented", row.invented_pct / 100))
     for kb, by_model in PUBLISHED_INVARIANCE.items():
         for model, cells in by_model.items():
             out += [
-                PublishedValue(model, _PAPER, "§6.3", f"{kb}/{method}_rho", float(v))
+                PublishedRow(model, _PAPER, "§6.3", f"{kb}/{method}_rho", float(v))
                 for method, v in cells.items()
                 if isinstance(v, float)
             ]

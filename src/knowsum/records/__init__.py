@@ -17,12 +17,13 @@
     CaveatNote                  one caveat of a figure (Record.caveats): kind · mark · message · figure
     Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
+    PublishedRow(model, paper, table, measure, value)   one value a paper published (.label)
 
 This package sits below the instruments and the report layer: instruments build records, pages read
 them, and neither needs the other.
 """
 
-from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso, published_label
+from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso
 from knowsum.records._caveats import CaveatNote, caveat_notes
 from knowsum.records._comparable import (
     DIFFERS,
@@ -32,6 +33,7 @@ from knowsum.records._comparable import (
     text_hash,
     with_difference,
 )
+from knowsum.records._published import PublishedRow, by_model, published_label, split_label
 from knowsum.records._rundir import (
     PLOTS_DIR,
     REPORT_NAME,
@@ -52,9 +54,11 @@ __all__ = [
     "RESULT_NAME",
     "CaveatNote",
     "FileBody",
+    "PublishedRow",
     "Record",
     "Run",
     "Usage",
+    "by_model",
     "caveat_notes",
     "check_comparable",
     "claim_run_dir",
@@ -64,6 +68,7 @@ __all__ = [
     "load_record",
     "now_iso",
     "published_label",
+    "split_label",
     "text_hash",
     "with_difference",
     "write_run_dir",

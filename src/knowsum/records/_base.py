@@ -35,7 +35,7 @@ from knowsum.errors import InputFileError
 from knowsum.records._caveats import CaveatNote
 from knowsum.records._usage import Usage
 
-__all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso", "published_label"]
+__all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso"]
 
 INSTRUMENTS = ("census", "recall", "genebench", "profile")
 """The values ``kind`` takes: the instruments (and the profile that composes them)."""
@@ -46,17 +46,6 @@ R = TypeVar("R", bound="Record")
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second (``2026-11-24T07:00:00+00:00``)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def published_label(model: str, paper: str, table: str) -> str:
-    """How every table, figure and page marks a published row: ``GPT-4 · Bombieri et al. Table 1``.
-
-    Args:
-        model: The model as the paper names it.
-        paper: The paper, short (``KnowSum``, ``Bombieri et al.``, ``SciHorizon-GENE``).
-        table: Where in the paper (``Table 1``, ``Table 3(a)``).
-    """
-    return f"{model} · {paper} {table}"
 
 
 class Record(BaseModel):

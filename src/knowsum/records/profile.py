@@ -10,6 +10,9 @@ whole run. Schema versions::
     1  the first record: one field per instrument (census, recall, genebench)
     2  instruments: name → part, in the registry's order (any installed instrument); each part
        carries its page title
+    3  a measure's published points are the papers' rows (:class:`~knowsum.records.PublishedRow`:
+       model, paper, table, measure, value) instead of ``{label, model, value}``; the label is
+       derived from them (a version-2 point's label is split back into paper and table)
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records._base import Record
 from knowsum.records._caveats import CaveatNote
+from knowsum.records._published import PublishedRow, split_label
 from knowsum.records._usage import Usage
 
 __all__ = [
@@ -29,10 +33,9 @@ __all__ = [
     "Measure",
     "PlanSummary",
     "ProfileResult",
-    "PublishedPoint",
 ]
 
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3
 
 _V1_TITLES = {
     "census": "Census — how many items would it name? (KnowSum)",
@@ -44,14 +47,6 @@ _V1_TITLES = {
 
 class _Part(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class PublishedPoint(_Part):
-    """A model a paper measured on the same measure: ``GPT-4 · Bombieri et al. Table 1``."""
-
-    label: str = Field(description="published_label(model, paper, table)")
-    model: str
-    value: float
 
 
 class Measure(_Part):
@@ -66,7 +61,9 @@ class Measure(_Part):
     percent: bool = Field(False, description="a fraction shown as a percentage")
     method: str = Field(description="how the value and its interval were computed")
     run: str = Field(description="the run directory, relative to the profile folder")
-    published: list[PublishedPoint] = Field(default_factory=list)
+    published: list[PublishedRow] = Field(
+        default_factory=list, description="the papers' rows on this measure"
+    )
     caveats: list[str] = Field(default_factory=list, description="what makes the comparison unfair")
     interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
     marks: list[CaveatNote] = Field(
@@ -147,10 +144,34 @@ class ProfileResult(Record):
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
-        """Version 1 → 2: the three instrument fields become ``instruments`` (with their titles)."""
+        """Version 1 → 2: the three instrument fields become ``instruments`` (with their titles);
+        2 → 3: each published point ``{label, model, value}`` becomes a :class:`PublishedRow`."""
         if version < 2:
             parts = {name: data.pop(name, None) for name in _V1_TITLES}
             data["instruments"] = {
                 name: {"title": _V1_TITLES[name], **part} for name, part in parts.items() if part is not None
             }
+        if version < 3:
+            for part in data.get("instruments", {}).values():
+                for m in part.get("measures", []) if isinstance(part, dict) else []:
+                    m["published"] = [_v2_point(m, p) for p in m.get("published", [])]
         return super().migrate(data, version)
+
+
+def _v2_point(measure: dict[str, Any], point: Any) -> Any:
+    """A version-2 point ``{label, model, value}`` of ``measure`` as a :class:`PublishedRow`'s fields:
+    paper and table split from its label, the measure its row's key without the instrument."""
+    if not (
+        isinstance(point, dict)
+        and isinstance(point.get("label"), str)
+        and isinstance(point.get("model"), str)
+    ):
+        return point  # validation names what is wrong
+    paper, table = split_label(point.pop("label"), point["model"])
+    key = str(measure.get("key", ""))
+    return {
+        **point,
+        "paper": paper,
+        "table": table,
+        "measure": key.removeprefix(f"{measure.get('instrument')}/"),
+    }
