@@ -28,7 +28,7 @@ from knowsum.records import Record
 from knowsum.records.census import CensusResult
 from knowsum.records.genebench import GenebenchResult
 from knowsum.records.recall import RecallResult
-from knowsum.report._caveats import caveat_sentence
+from knowsum.report import caveat_sentence
 
 __all__ = ["Figures", "figures"]
 

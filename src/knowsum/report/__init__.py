@@ -10,7 +10,7 @@ Generic primitives, shared by every instrument:
   ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
 - :mod:`knowsum.report._caveats` — ``marks``, ``marked``, ``caveat_lines``, ``caveat_section``,
-  ``interval_text``: every surface prints a record's caveats and intervals through these.
+  ``caveat_sentence``, ``interval_text``: every surface prints a record's caveats and intervals through these.
 
 This layer reads result records only (:mod:`knowsum.records`); it never imports an instrument or the
 CLI. Instrument pages are imported from their own public modules, one per instrument
@@ -19,7 +19,14 @@ each named the same way: ``write_<instrument>_report(out_dir, result, …)`` for
 ``write_<instrument>_compare(…)`` for a page of several runs.
 """
 
-from knowsum.report._caveats import caveat_lines, caveat_section, interval_text, marked, marks
+from knowsum.report._caveats import (
+    caveat_lines,
+    caveat_section,
+    caveat_sentence,
+    interval_text,
+    marked,
+    marks,
+)
 from knowsum.report._html import (
     Markup,
     escape,
@@ -38,6 +45,7 @@ __all__ = [
     "Markup",
     "caveat_lines",
     "caveat_section",
+    "caveat_sentence",
     "escape",
     "figure",
     "figure_png",
