@@ -33,7 +33,8 @@ import numpy as np
 
 from knowsum.census import backtest_census
 from knowsum.cli import main as knowsum
-from knowsum.report._tables import markdown_table
+from knowsum.records.backtest import BacktestRow
+from knowsum.report import markdown_table
 
 
 def _pct(x: float | None, sign: bool = True) -> str:
@@ -69,6 +70,23 @@ def synthetic(path: Path, n_queries: int, seed: int = 3) -> None:
             fh.write(json.dumps({"query": f"q{q}", "items": items}) + "\n")
 
 
+def _wide(rows: list[BacktestRow], estimators: list[str]) -> str:
+    """Estimators as rows, t as columns, each cell ``bias / RMSE / coverage`` (the page's table)."""
+    ts = sorted({r.t for r in rows})
+    cell = {(r.estimator, r.t): r for r in rows}
+    body = [
+        [f"`{name}`"]
+        + [
+            "—"
+            if (r := cell.get((name, t))) is None
+            else f"{_pct(r.relative_bias)} / {_pct(r.relative_rmse, sign=False)} / {r.coverage:.0%}"
+            for t in ts
+        ]
+        for name in estimators
+    ]
+    return markdown_table(["estimator", *(f"t = {t:g}" for t in ts)], body)
+
+
 def study(fixture: Path, img: Path, repeats: int, resamples: int, ts: list[float]) -> None:
     """Score, back-test and print one table per counting mode."""
     img.mkdir(parents=True, exist_ok=True)
@@ -100,6 +118,8 @@ def study(fixture: Path, img: Path, repeats: int, resamples: int, ts: list[float
                 for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator)))
             ]
             print(markdown_table(["t", "estimator", "observed", "rel. bias", "rel. RMSE", "coverage"], rows))
+            print(f"\nOne row per estimator (rel. bias / rel. RMSE / coverage; {count} counting):\n")
+            print(_wide(bt.rows, bt.estimators))
             for s in bt.skipped:
                 print(f"\nt = {s.t:g}: not checked ({s.reason})")
             print(f"\ntrust horizon ({bt.horizon.estimator}): {bt.horizon.message}")

@@ -195,8 +195,8 @@ def _sgt_heldout(p: Panel) -> FloatArray:
 
 def _f0(f1: FloatArray, f2: FloatArray, size: FloatArray | float) -> FloatArray:
     """iNEXT's ``f̂0``: ``(N−1)/N · f1²/(2 f2)``, or ``(N−1)/N · f1(f1−1)/2`` when ``f2 = 0``."""
-    ratio = (np.asarray(size, dtype=np.float64) - 1.0) / size
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # an empty sample (N = 0) has f1 = 0: no f̂0 used
+        ratio = (np.asarray(size, dtype=np.float64) - 1.0) / size
         return np.where(f2 > 0, ratio * f1 * f1 / (2.0 * np.maximum(f2, 1.0)), ratio * f1 * (f1 - 1.0) / 2.0)
 
 
