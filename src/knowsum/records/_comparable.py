@@ -14,18 +14,40 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TypedDict, TypeVar, Unpack
 
 from knowsum.errors import ConfigError
 from knowsum.records._base import Record
 from knowsum.records._caveats import CaveatNote
 
-__all__ = ["DIFFERS", "check_comparable", "comparable_records", "differences", "text_hash", "with_difference"]
+__all__ = [
+    "DIFFERS",
+    "Mixing",
+    "check_comparable",
+    "comparable_records",
+    "differences",
+    "text_hash",
+    "with_difference",
+]
 
 DIFFERS = "differs"
 """The caveat kind of a row shown beside runs that measured something else (``--allow-mixed``)."""
 
 R = TypeVar("R", bound=Record)
+
+
+class Mixing(TypedDict, total=False):
+    """How a comparison treats runs that measured different things (both functions below take it).
+
+    Attributes:
+        allow_mixed: Mark each row that differs from the first (``differs: …``) instead of refusing
+            (default ``False``).
+        option: The option that allows mixed runs, named in the refusal (default ``--allow-mixed``;
+            ``""``: none exists).
+    """
+
+    allow_mixed: bool
+    option: str
 
 
 def text_hash(text: str) -> str:
@@ -50,21 +72,14 @@ def differences(a: Record, b: Record) -> list[str]:
     ]
 
 
-def check_comparable(
-    records: Sequence[Record],
-    labels: Sequence[str],
-    *,
-    allow_mixed: bool = False,
-    option: str = "--allow-mixed",
-) -> list[str]:
+def check_comparable(records: Sequence[Record], labels: Sequence[str], **mixing: Unpack[Mixing]) -> list[str]:
     """Whether ``records`` may be ranked side by side (each against every earlier one); returns each
     row's mark (``""``: as every earlier row).
 
     Args:
         records: The runs, in the order given.
         labels: How to name each run in a message (its folder).
-        allow_mixed: Mark each row that differs from the first (``differs: …``) instead of refusing.
-        option: The option that allows mixed runs, named in the refusal (``""``: none exists).
+        **mixing: ``allow_mixed`` and ``option`` (:class:`Mixing`).
 
     Raises:
         ConfigError: A run given twice (always), or runs that measured different things (unless
@@ -77,6 +92,7 @@ def check_comparable(
                     f"{labels[i]} and {labels[j]} are the same run twice: a run ranked beside itself "
                     "says nothing; give each run once"
                 )
+    allow_mixed, option = mixing.get("allow_mixed", False), mixing.get("option", "--allow-mixed")
     marks = [""] if records else []  # the first row is the reference (no runs: no rows)
     for j, r in enumerate(records[1:], 1):
         i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r))), (0, []))
@@ -102,14 +118,8 @@ def with_difference(record: R, mark: str) -> R:
     return record.model_copy(update={"caveats": [*record.caveats, note]})
 
 
-def comparable_records(
-    records: Sequence[R],
-    labels: Sequence[object],
-    *,
-    allow_mixed: bool = False,
-    option: str = "--allow-mixed",
-) -> list[R]:
+def comparable_records(records: Sequence[R], labels: Sequence[object], **mixing: Unpack[Mixing]) -> list[R]:
     """:func:`check_comparable` ``records`` (named by ``labels``, e.g. their folders) and return them,
     each that differs from the first carrying its ``differs`` caveat (:func:`with_difference`)."""
-    marks = check_comparable(records, [str(x) for x in labels], allow_mixed=allow_mixed, option=option)
+    marks = check_comparable(records, [str(x) for x in labels], **mixing)
     return [with_difference(r, m) for r, m in zip(records, marks, strict=True)]
