@@ -10,7 +10,7 @@ import pytest
 
 from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameError
 from knowsum.models import MockBackend, ResponseStore
-from knowsum.profile import BUDGETS, ProfileRun, load_budget, load_profile, plan_profile, run_profile
+from knowsum.profile import BUDGETS, Prices, ProfileRun, load_budget, load_profile, plan_profile, run_profile
 from knowsum.report.profile import card_rows
 from tests.profile._tiny import XSS, FailingBackend, answer, tiny_plan
 
@@ -24,7 +24,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[ProfileRun, Path
     budget = load_budget(plan=tiny_plan(folder))
     backend = MockBackend(answer)
     with ResponseStore(folder / "s.sqlite") as store:
-        plan = plan_profile(budget, backend, store=store, price_in=1.0, price_out=2.0)
+        plan = plan_profile(budget, backend, store=store, prices=Prices(1.0, 2.0))
         run = run_profile(plan, backend, store=store, out=folder / "out", progress=False)
     assert len(backend.calls) == plan.summary.requests  # every distinct request asked once
     return run, folder / "s.sqlite", plan.summary.requests
@@ -33,7 +33,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[ProfileRun, Path
 def test_plan_counts_every_instrument_and_the_store(tmp_path: Path) -> None:
     budget = load_budget(plan=tiny_plan(tmp_path))
     backend = MockBackend(answer)
-    plan = plan_profile(budget, backend, store=None, price_in=1.0, price_out=2.0)
+    plan = plan_profile(budget, backend, store=None, prices=Prices(1.0, 2.0))
     s = plan.summary
     census, recall, gene = (s.instruments[k] for k in ("census", "recall", "genebench"))
     # 2 tasks × 3 queries; the strict criterion reuses the relaxed run's responses

@@ -13,6 +13,7 @@ from knowsum.cli._options import ctx_default, echo_json, finish, json_option, no
 from knowsum.cli._profile_page import card_text, page_cmd
 from knowsum.models import ResponseStore
 from knowsum.records import default_run_dir
+from knowsum.records.profile import Prices
 
 __all__ = ["profile"]
 
@@ -67,11 +68,11 @@ def _budget_options(func: Any) -> Any:
     return func
 
 
-def _prices(kw: dict[str, Any]) -> tuple[float | None, float | None]:
+def _prices(kw: dict[str, Any]) -> Prices | None:
     pin, pout = kw["price_in"], kw["price_out"]
     if (pin is None) != (pout is None):
         raise click.UsageError("give both --price-in and --price-out (USD per million tokens), or neither")
-    return pin, pout
+    return None if pin is None else Prices(pin, pout)
 
 
 def _seconds(s: float | None) -> str:
@@ -162,9 +163,7 @@ def plan_cmd(**kw: Any) -> None:
     path = kw["store_path"]
     store = ResponseStore(path) if kw["probe"] else _existing_store(path)
     try:
-        plan = plan_profile(
-            budget, backend, store=store, price_in=prices[0], price_out=prices[1], probe=kw["probe"]
-        )
+        plan = plan_profile(budget, backend, store=store, probe=kw["probe"], prices=prices)
     finally:
         if store is not None:
             store.close()
@@ -203,7 +202,7 @@ def run_cmd(**kw: Any) -> None:
     backend = ModelOptions.take(kw).open()
     out = kw["out"] or default_run_dir("profile", budget.name, backend.model_id)
     with ResponseStore(kw["store_path"]) as store:
-        plan = plan_profile(budget, backend, store=store, price_in=prices[0], price_out=prices[1])
+        plan = plan_profile(budget, backend, store=store, prices=prices)
         s = plan.summary
         note(
             f"profile {budget.name} of {backend.model_id}: {s.requests:,} requests, "

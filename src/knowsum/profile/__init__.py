@@ -43,6 +43,7 @@ from knowsum.records.profile import (
     InstrumentProfile,
     Measure,
     PlanSummary,
+    Prices,
     ProfileResult,
 )
 
@@ -55,6 +56,7 @@ __all__ = [
     "InstrumentProfile",
     "Measure",
     "PlanSummary",
+    "Prices",
     "ProfilePlan",
     "ProfileResult",
     "ProfileRun",

@@ -15,8 +15,8 @@ Per instrument, over its *distinct* requests (two runs sharing a request count i
   token of the same responses (their busy time from the arrival times, idle gaps over two minutes
   left out, over their completion tokens — so batching and concurrency are in it); ``--probe``
   first answers a few pending requests of each instrument (stored, so not asked again by the run);
-- cost at ``price_in``/``price_out`` USD per million tokens: ``cost_usd`` with the upper bound,
-  ``cost_expected_usd`` with the expected completion tokens.
+- cost at the given :class:`~knowsum.records.profile.Prices` (USD per million tokens): ``cost_usd``
+  with the upper bound, ``cost_expected_usd`` with the expected completion tokens.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from knowsum.instrument import KBs, Step
 from knowsum.models import Backend, Request, Response, ResponseStore, sample_sync
 from knowsum.profile._budget import Budget
 from knowsum.profile._steps import plan_steps, step_requests
-from knowsum.records.profile import InstrumentPlan, PlanSummary
+from knowsum.records.profile import InstrumentPlan, PlanSummary, Prices
 
 __all__ = ["ProfilePlan", "plan_profile"]
 
@@ -137,12 +137,8 @@ def _counter(backend: Backend) -> tuple[Counter, bool, str]:
     return estimate, True, "estimated (~4 characters a token)"
 
 
-def _cost(
-    prompt: int, completion: int | None, price_in: float | None, price_out: float | None
-) -> float | None:
-    if price_in is None or price_out is None or completion is None:
-        return None
-    return round((prompt * price_in + completion * price_out) / 1e6, 6)
+def _cost(prompt: int, completion: int | None, prices: Prices | None) -> float | None:
+    return None if prices is None or completion is None else prices.cost(prompt, completion)
 
 
 def _instrument(
@@ -152,7 +148,7 @@ def _instrument(
     count: Counter,
     estimated: bool,
     model: _Rates,
-    prices: tuple[float | None, float | None],
+    prices: Prices | None,
 ) -> InstrumentPlan:
     done = [stored[k] for k in keys if k in stored]
     pending = [r for r, k in zip(requests, keys, strict=True) if k not in stored]
@@ -180,8 +176,8 @@ def _instrument(
         completion_tokens=completion,
         completion_tokens_expected=expected,
         seconds_expected=seconds,
-        cost_usd=_cost(p_tok, completion, *prices),
-        cost_expected_usd=_cost(p_tok, expected, *prices),
+        cost_usd=_cost(p_tok, completion, prices),
+        cost_expected_usd=_cost(p_tok, expected, prices),
     )
 
 
@@ -213,9 +209,8 @@ def plan_profile(
     backend: Backend,
     *,
     store: ResponseStore | None,
-    price_in: float | None = None,
-    price_out: float | None = None,
     probe: bool = False,
+    prices: Prices | None = None,
 ) -> ProfilePlan:
     """Count the requests, tokens, time and cost of ``budget`` on ``backend`` (see the module docstring).
 
@@ -223,9 +218,8 @@ def plan_profile(
         budget: The budget (:func:`knowsum.profile.load_budget`).
         backend: The model (its identity makes the store keys; a local model's tokenizer counts).
         store: The response store the run will use (``None``: nothing stored yet).
-        price_in: USD per million prompt tokens (both prices or neither give a cost).
-        price_out: USD per million completion tokens.
         probe: First answer a few pending requests of each instrument (stored) to measure the speed.
+        prices: USD per million prompt and completion tokens (``None``: no cost is given).
 
     Raises:
         ConfigError: an instrument refuses a budget setting. KBNotInstalledError: a KB the plan needs.
@@ -244,7 +238,7 @@ def plan_profile(
     parts: dict[str, InstrumentPlan] = {}
     for name, rs in reqs.items():
         stored = {r.key: r for r in store.responses(keys[name], errors=False)} if store is not None else {}
-        parts[name] = _instrument(rs, keys[name], stored, count, estimated, model, (price_in, price_out))
+        parts[name] = _instrument(rs, keys[name], stored, count, estimated, model, prices)
     values = list(parts.values())
     time_source = (
         f"arrival times of {model.n} stored responses of this model (wall time per token)"
@@ -262,8 +256,8 @@ def plan_profile(
         seconds_expected=_sum([p.seconds_expected for p in values]),
         cost_usd=_sum([p.cost_usd for p in values]),
         cost_expected_usd=_sum([p.cost_expected_usd for p in values]),
-        price_in=price_in,
-        price_out=price_out,
+        price_in=None if prices is None else prices.prompt,
+        price_out=None if prices is None else prices.completion,
         tokens_source=how,
         time_source=time_source,
         instruments=parts,

@@ -155,12 +155,6 @@ def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = F
     )
 
 
-def _cost(usage: Usage, price_in: float | None, price_out: float | None) -> float | None:
-    if price_in is None or price_out is None:
-        return None
-    return round((usage.prompt_tokens * price_in + usage.completion_tokens * price_out) / 1e6, 6)
-
-
 def run_profile(
     plan: ProfilePlan,
     backend: Backend,
@@ -248,7 +242,7 @@ def run_profile(
     for pairs in records.values():
         for _, r in pairs:
             releases.update(r.kb_releases)
-    summary = plan.summary
+    summary, prices = plan.summary, plan.summary.prices
     result = ProfileResult(
         model=backend.model_id,
         backend=backend.kind,
@@ -257,7 +251,7 @@ def run_profile(
         budget=plan.budget.name,
         plan=summary,
         instruments=parts,
-        cost_usd=_cost(total, summary.price_in, summary.price_out),
+        cost_usd=None if prices is None else prices.cost(total.prompt_tokens, total.completion_tokens),
     )
     return write_profile(result, out)
 

@@ -17,6 +17,7 @@ whole run. Schema versions::
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,6 +33,7 @@ __all__ = [
     "InstrumentProfile",
     "Measure",
     "PlanSummary",
+    "Prices",
     "ProfileResult",
 ]
 
@@ -97,6 +99,19 @@ class InstrumentPlan(_Part):
     cost_expected_usd: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """A provider's price list: USD per million prompt and per million completion tokens."""
+
+    prompt: float
+    completion: float
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """USD for the tokens: (prompt tokens · prompt price + completion tokens · completion price) / 10⁶,
+        rounded to the micro-dollar."""
+        return round((prompt_tokens * self.prompt + completion_tokens * self.completion) / 1e6, 6)
+
+
 class PlanSummary(_Part):
     """A profile's plan: per instrument, and in all."""
 
@@ -115,6 +130,13 @@ class PlanSummary(_Part):
     tokens_source: str = Field(description="how prompt tokens were counted")
     time_source: str = Field(description="where the expected time comes from")
     instruments: dict[str, InstrumentPlan]
+
+    @property
+    def prices(self) -> Prices | None:
+        """The plan's prices (``None``: none given, so no cost)."""
+        if self.price_in is None or self.price_out is None:
+            return None
+        return Prices(self.price_in, self.price_out)
 
 
 class ProfileResult(Record):
