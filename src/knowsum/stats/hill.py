@@ -179,13 +179,19 @@ def bootstrap_assemblage(data: Abundance | Incidence) -> FloatArray:
 
 def draw_replicates(data: Abundance | Incidence, n_bootstrap: int, rng: np.random.Generator) -> FloatArray:
     """Bootstrap replicates ``(B, S_obs + ⌈f̂0⌉)`` from :func:`bootstrap_assemblage` (incidence
-    replicates without any detection are dropped, as iNEXT does)."""
+    replicates without any detection are dropped, as iNEXT does).
+
+    Raises:
+        StatsError: fewer than two informative replicates (no standard error can be estimated).
+    """
     p = bootstrap_assemblage(data)
     if isinstance(data, Abundance):
         draws = rng.multinomial(data.n, p / p.sum(), size=n_bootstrap)
     else:
         draws = rng.binomial(data.T, np.clip(p, 0.0, 1.0), size=(n_bootstrap, p.size))
         draws = draws[draws.sum(axis=1) > 0]
+    if draws.shape[0] < 2:
+        raise StatsError("too few informative bootstrap replicates to estimate a standard error")
     return draws.astype(np.float64)
 
 
@@ -231,8 +237,6 @@ def hill_numbers(
     if n_bootstrap == 0:
         return HillNumbers(orders, observed[idx], estimated[idx], None, None, None, 0, conf)
     draws = draw_replicates(data, n_bootstrap, np.random.default_rng(seed))
-    if draws.shape[0] < 2:
-        raise StatsError("too few informative bootstrap replicates to estimate a standard error")
     boot = batch_asymptotic(draws, draws.sum(axis=1), data.size)
     sd = bootstrap_sd(boot)
     lower = np.maximum(estimated - z * sd, 0.0)

@@ -311,8 +311,6 @@ def rarefaction_extrapolation(
     if n_bootstrap > 0:
         draws = draw_replicates(data, n_bootstrap, np.random.default_rng(seed))
         used = int(draws.shape[0])
-        if used < 2:
-            raise StatsError("too few informative bootstrap replicates to estimate a standard error")
         b_values, b_hist = _recurve.histogram(draws)
         b_prof = _recurve.profile(
             draws, draws.sum(axis=1) if incidence else np.full(used, float(data.counts.sum())), reference
