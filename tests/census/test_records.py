@@ -116,8 +116,9 @@ def test_published_rows_are_marked_one_way() -> None:
     assert mixed.reports == [(FIXTURES / "report.html").resolve()]
     from knowsum.census import published_rows
 
-    row = published_rows("diseases", "strict")[2]
+    row = published_rows("diseases", "strict")[6]  # three values per model: the third model's N_seen
     assert row.label == "LLaMA-V3-70B-instruct · KnowSum Table 1"
+    assert (row.measure, row.value) == ("diseases/strict/n_seen", 875.0)
 
 
 def test_the_compare_table_is_headers_and_rows_like_the_profiles() -> None:
@@ -126,11 +127,36 @@ def test_the_compare_table_is_headers_and_rows_like_the_profiles() -> None:
     from knowsum.report.census import compare_table, compare_text
 
     run = load_result(FIXTURES / "result_v4.json")
-    rows = [run, *published_rows("diseases", "strict")[:2]]
+    published = published_rows("diseases", "strict")[:6]  # two models' N_seen, N̂_tot and SKR
+    rows = [run, *published]
     headers, cells = compare_table(rows)
     assert headers[:3] == ["model", "task", "N_seen"] and len(cells) == 3
     assert all(len(row) == len(headers) for row in cells)
-    assert sorted(row[2] for row in cells) == sorted(r.n_seen for r in rows)
+    seen = [run.n_seen, *(r.value for r in published if r.measure.endswith("/n_seen"))]
+    assert sorted(row[2] for row in cells) == sorted(seen)
     text = compare_text(rows)
     assert all(str(row[0]) in text for row in cells)
     assert compare_text(rows, markdown=True).startswith("| model | task |")
+
+
+def test_a_models_three_published_values_rank_as_one_row() -> None:
+    """The one published type: a model's N_seen, N̂_tot and SKR of a column are one ranked row with
+    the paper's numbers; a column missing one of the three is refused, naming what is missing."""
+    from knowsum.census import PUBLISHED, published_rows
+    from knowsum.errors import ConfigError
+    from knowsum.records import PublishedRow
+    from knowsum.report.census import compare_data
+
+    assert all(type(r) is PublishedRow for r in PUBLISHED)
+    run = load_result(FIXTURES / "result_v4.json")
+    data = compare_data([run, *published_rows("theorems", "relaxed")])
+    assert len(data) == 10 and sum(d["published"] for d in data) == 9
+    llama = next(d for d in data if d["model"] == "LLaMA-V3-70B-instruct · KnowSum Table 1")
+    assert (llama["task"], llama["criterion"]) == ("theorems", "relaxed")
+    assert (llama["n_seen"], llama["n_total"], llama["skr"]) == (2289, 2645.0, 0.87)
+    assert isinstance(llama["n_seen"], int) and llama["rank_total"] == 1
+    no_skr = [r for r in published_rows("diseases", "strict") if not r.measure.endswith("/skr")]
+    with pytest.raises(
+        ConfigError, match=r"ChatGPT-4o-chat · KnowSum Table 1: no published diseases/strict/skr"
+    ):
+        compare_data([run, *no_skr])

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from knowsum.census import PUBLISHED, RESULT_VERSION, load_result, published_rows
+from knowsum.census import PUBLISHED, RESULT_VERSION, TABLE1_COLUMNS, load_result, published_rows
 from knowsum.cli import main
 from knowsum.kb import install
+from knowsum.records import by_model
 
 KB_FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kb"
 
@@ -232,14 +233,20 @@ def test_version2_results_with_a_negative_estimate_load_clamped(
 
 
 def test_published_table1_rows_are_self_consistent() -> None:
-    """The transcription of KnowSum Table 1: 9 models × 4 criteria, and each printed SKR is
-    N_seen / N̂_tot to its two decimals (a typo in any of the 72 numbers would show)."""
-    assert len(PUBLISHED) == 36 and len({r.model for r in PUBLISHED}) == 9
-    for row in PUBLISHED:
-        assert row.skr == pytest.approx(row.n_seen / row.n_total, abs=0.005 + 1e-9), row
-    assert [r.n_seen for r in published_rows("diseases", "strict")] == [
+    """The transcription of KnowSum Table 1: 9 models × 4 criteria × (N_seen, N̂_tot, SKR), and each
+    printed SKR is N_seen / N̂_tot to its two decimals (a typo in any of the 72 numbers would show)."""
+    table = by_model(PUBLISHED)
+    assert len(PUBLISHED) == 108 and len(table) == 9
+    for model, values in table.items():
+        assert len(values) == 12, model
+        for task, criterion in TABLE1_COLUMNS:
+            seen, total, skr = (values[f"{task}/{criterion}/{f}"] for f in ("n_seen", "n_total", "skr"))
+            assert skr == pytest.approx(seen / total, abs=0.005 + 1e-9), (model, task, criterion)
+    column = published_rows("diseases", "strict")
+    assert [r.value for r in column if r.measure == "diseases/strict/n_seen"] == [
         277, 268, 875, 780, 489, 426, 115, 86, 139
     ]  # fmt: skip
+    assert len(column) == 27 and all(r.measure.startswith("diseases/strict/") for r in column)
     assert published_rows("ontology:go", "relaxed") == []
 
 

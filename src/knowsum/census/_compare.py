@@ -14,8 +14,8 @@ from pathlib import Path
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
 from knowsum.errors import ConfigError
-from knowsum.records import REPORT_NAME, caveat_notes, comparable_records
-from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, PublishedRow, load_result
+from knowsum.records import REPORT_NAME, PublishedRow, caveat_notes, comparable_records
+from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
 
@@ -35,7 +35,8 @@ class CensusComparison:
     """The rows of a comparison and where each run's page is.
 
     Attributes:
-        rows: The runs in the order given, then the published rows (if asked for).
+        rows: The runs in the order given, then the published values (if asked for): three per model
+            of each Table 1 column, ranked as one row (:func:`knowsum.report.census.compare_table`).
         reports: Each run's ``report.html`` (absolute).
         missing: ``task criterion`` of the runs that Table 1 has no column for (with ``published``).
     """

@@ -12,13 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationInfo, field_validator, model_validator
 
 from knowsum.census._config import CensusConfig
-from knowsum.census._published import PUBLISHED
+from knowsum.census._published import PAPER, PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
 from knowsum.errors import KnowsumError
 from knowsum.instrument import Instrument, KBs, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
-from knowsum.records import PublishedRow
 from knowsum.records.census import CensusResult
 from knowsum.records.profile import Measure
 
@@ -83,16 +82,12 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
 
     name = "census"
     title = "Census — how many items would it name? (KnowSum)"
-    paper = "KnowSum"
+    paper = PAPER
     Config = CensusConfig
     Record = CensusResult
     Budget = CensusBudget
     entry = staticmethod(run_census)
-    published = tuple(
-        PublishedRow(r.model, "KnowSum", "Table 1", f"{r.task}/{r.criterion}/{what}", float(value))
-        for r in PUBLISHED
-        for what, value in (("n_seen", r.n_seen), ("n_total", r.n_total), ("skr", r.skr))
-    )
+    published = PUBLISHED
 
     def requests(self, config: CensusConfig, kbs: KBs) -> list[Request]:
         """The ``queries`` draws of the task's prompt (no KB needed to build them)."""

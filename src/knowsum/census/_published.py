@@ -3,15 +3,21 @@
 Nine models, four criteria, ``N_seen``, ``N̂_tot`` and ``SKR`` at ``t = 100`` with the held-out
 ``k ∈ {6, 8, 10}``; ``(N_query, N_ans) = (30,000, 20)`` for theorems and ``(3,000, 50)`` for diseases,
 temperature 1. Transcribed from the paper's Table 1 (the ``SKR`` as printed, two decimals).
-``knowsum census compare --published`` ranks them beside a user's runs, each marked
-``MODEL · KnowSum Table 1`` (:attr:`knowsum.records.census.PublishedRow.label`).
+Each value is one :class:`knowsum.records.PublishedRow` (the one published-value type of every
+instrument), its measure ``TASK/CRITERION/n_seen``, ``…/n_total`` or ``…/skr`` as on the card;
+``knowsum census compare --published`` ranks a model's three values of a column as one row beside a
+user's runs, marked ``MODEL · KnowSum Table 1`` (:attr:`knowsum.records.PublishedRow.label`).
 """
 
 from __future__ import annotations
 
-from knowsum.records.census import PublishedRow
+from knowsum.records import PublishedRow
 
-__all__ = ["PUBLISHED", "TABLE1_COLUMNS", "published_rows"]
+__all__ = ["PAPER", "PUBLISHED", "TABLE", "TABLE1_COLUMNS", "published_rows"]
+
+PAPER = "KnowSum"
+"""How a published row names the paper (:func:`knowsum.records.published_label`)."""
+TABLE = "Table 1"
 
 TABLE1_COLUMNS: dict[tuple[str, str], str] = {
     ("theorems", "strict"): "Theorem only",
@@ -43,14 +49,16 @@ _TABLE1: tuple[tuple[str, tuple[tuple[int, int, float], ...]], ...] = (
 )
 
 PUBLISHED: tuple[PublishedRow, ...] = tuple(
-    PublishedRow(model, task, criterion, seen, float(total), skr)
+    PublishedRow(model, PAPER, TABLE, f"{task}/{criterion}/{what}", float(value))
     for model, cells in _TABLE1
-    for (task, criterion), (seen, total, skr) in zip(TABLE1_COLUMNS, cells, strict=True)
+    for (task, criterion), cell in zip(TABLE1_COLUMNS, cells, strict=True)
+    for what, value in zip(("n_seen", "n_total", "skr"), cell, strict=True)
 )
-"""All 36 reference rows (9 models × 4 criteria)."""
+"""All 108 values (9 models × 4 criteria × ``N_seen``, ``N̂_tot``, ``SKR``), row by row of Table 1."""
 
 
 def published_rows(task: str, criterion: str) -> list[PublishedRow]:
-    """The nine rows of the Table 1 column with ``task`` and ``criterion`` (``[]`` when the paper has
-    no such column, e.g. an ontology census)."""
-    return [r for r in PUBLISHED if r.task == task and r.criterion == criterion]
+    """The values of the Table 1 column with ``task`` and ``criterion``, three per model (``N_seen``,
+    ``N̂_tot``, ``SKR``), in the paper's order (``[]`` when the paper has no such column, e.g. an
+    ontology census)."""
+    return [r for r in PUBLISHED if r.measure.startswith(f"{task}/{criterion}/")]

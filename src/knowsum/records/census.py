@@ -1,5 +1,4 @@
-"""The census run record (``result.json``), the per-item record (``items.jsonl``), and the
-published reference rows a comparison ranks runs among.
+"""The census run record (``result.json``) and the per-item record (``items.jsonl``).
 
 :class:`CensusResult` is a :class:`~knowsum.records.Record` (``kind`` ``"census"``); undefined
 numbers (e.g. no verified item, so no estimate) are ``null`` in JSON. Every earlier schema version
@@ -27,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records import Record, load_record, published_label, text_hash
+from knowsum.records import Record, load_record, text_hash
 from knowsum.records._census_migrate import clamp_v2
 from knowsum.records._census_richness import (
     ChaoEstimate,
@@ -41,8 +40,6 @@ from knowsum.records._census_richness import (
 from knowsum.records.backtest import TrustHorizon
 
 __all__ = [
-    "PUBLISHED_PAPER",
-    "PUBLISHED_TABLE",
     "RESULT_VERSION",
     "CensusResult",
     "ChaoEstimate",
@@ -57,7 +54,6 @@ __all__ = [
     "KBCategories",
     "KPoint",
     "Overlap",
-    "PublishedRow",
     "RichnessInfo",
     "Sensitivity",
     "SharedValue",
@@ -68,9 +64,6 @@ __all__ = [
 
 RESULT_VERSION = 6
 """Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
-
-PUBLISHED_PAPER = "KnowSum"
-PUBLISHED_TABLE = "Table 1"
 
 
 class _Record(BaseModel):
@@ -366,34 +359,3 @@ def load_result(path: Path) -> CensusResult:
             version or an invalid field.
     """
     return load_record(path, CensusResult)
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedRow:
-    """One model × criterion of the KnowSum paper's Table 1, ranked beside runs by a comparison.
-
-    Attributes:
-        model: The model as the paper names it.
-        task: ``theorems`` or ``diseases``.
-        criterion: ``strict`` or ``relaxed``.
-        n_seen: ``N_seen``.
-        n_total: ``N̂_tot``.
-        skr: ``SKR`` as printed.
-    """
-
-    model: str
-    task: str
-    criterion: str
-    n_seen: int
-    n_total: float
-    skr: float
-
-    @property
-    def label(self) -> str:
-        """How every table and figure marks the row: ``GPT-4o · KnowSum Table 1``."""
-        return published_label(self.model, PUBLISHED_PAPER, PUBLISHED_TABLE)
-
-    @property
-    def n_unseen_raw(self) -> float:
-        """``N̂_tot − N_seen`` (the paper prints no raw Û; none is negative)."""
-        return self.n_total - self.n_seen

@@ -5,17 +5,22 @@ compared with what they *did* say (``N_seen``). The comparison table ranks runs 
 Table 1 rows, marked ``MODEL · KnowSum Table 1``) both ways; :func:`ranking_figure` draws both:
 left, ``N_seen`` and ``N̂_tot`` per model (with the ``N̂_tot`` interval as whiskers), ordered by
 ``N_seen``; right, each model's rank by ``N_seen`` joined to its rank by ``N̂_tot``. Reads the
-records of :mod:`knowsum.records.census` only.
+records of :mod:`knowsum.records.census` and the papers' :class:`~knowsum.records.PublishedRow`
+values only: a model's ``N_seen``, ``N̂_tot`` and ``SKR`` of one Table 1 column (measures
+``TASK/CRITERION/n_seen``, ``…/n_total``, ``…/skr``) are ranked as one row.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from knowsum.records.census import CensusResult, PublishedRow
+from knowsum.errors import ConfigError
+from knowsum.records import PublishedRow
+from knowsum.records.census import CensusResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as p
 from knowsum.report._caveats import marks
@@ -37,7 +42,59 @@ __all__ = [
 ]
 
 CensusRow = CensusResult | PublishedRow
-"""A row of a comparison: a run, or a published reference row."""
+"""What a comparison is given: a run, or one published value (a model's three values of a Table 1
+column make one ranked row)."""
+
+_FIGURES = ("n_seen", "n_total", "skr")
+"""The measure ending of each value a published row of Table 1 is made of."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Table1Row:
+    """One model's published ``N_seen``, ``N̂_tot`` and ``SKR`` of one Table 1 column, as ranked."""
+
+    label: str
+    task: str
+    criterion: str
+    n_seen: int
+    n_total: float
+    skr: float
+
+
+_Ranked = CensusResult | _Table1Row
+
+
+def _grouped(rows: Sequence[CensusRow]) -> list[_Ranked]:
+    """The runs as given, and the published values grouped into one :class:`_Table1Row` per model and
+    column, where its first value stood.
+
+    Raises:
+        ConfigError: a model's column lacks one of ``N_seen``, ``N̂_tot``, ``SKR``.
+    """
+    values: dict[tuple[str, str], dict[str, float]] = {}
+    order: list[CensusResult | tuple[str, str]] = []
+    for r in rows:
+        if isinstance(r, CensusResult):
+            order.append(r)
+            continue
+        column, _, figure = r.measure.rpartition("/")
+        key = (r.label, column)
+        if key not in values:
+            order.append(key)
+        values.setdefault(key, {})[figure] = r.value
+    out: list[_Ranked] = []
+    for item in order:
+        if isinstance(item, CensusResult):
+            out.append(item)
+            continue
+        (label, column), found = item, values[item]
+        lacking = [f"{column}/{f}" for f in _FIGURES if f not in found]
+        if lacking:
+            raise ConfigError(f"{label}: no published {', '.join(lacking)}: a ranked row needs all three")
+        task, _, criterion = column.rpartition("/")
+        out.append(_Table1Row(label, task, criterion, int(found["n_seen"]), found["n_total"], found["skr"]))
+    return out
+
 
 COMPARE_HEADERS = [
     "model",
@@ -53,12 +110,12 @@ COMPARE_HEADERS = [
 ]
 
 
-def row_label(row: CensusRow) -> str:
+def row_label(row: CensusRow | _Table1Row) -> str:
     """The model a row names: the run's model id, or ``MODEL · KnowSum Table 1``."""
-    return row.label if isinstance(row, PublishedRow) else row.model
+    return row.model if isinstance(row, CensusResult) else row.label
 
 
-def _total(row: CensusRow) -> float:
+def _total(row: _Ranked) -> float:
     return float(row.n_total) if row.n_total is not None else float(row.n_seen)
 
 
@@ -71,8 +128,9 @@ def ranks(values: Sequence[float]) -> list[int]:
     return out
 
 
-def _ranked(rows: Sequence[CensusRow]) -> list[tuple[CensusRow, int, int]]:
-    """``(row, rank by N_seen, rank by N̂_tot)``, ordered by rank of ``N̂_tot``."""
+def _ranked(given: Sequence[CensusRow]) -> list[tuple[_Ranked, int, int]]:
+    """``(row, rank by N_seen, rank by N̂_tot)`` of the :func:`_grouped` rows, ordered by rank of ``N̂_tot``."""
+    rows = _grouped(given)
     seen = ranks([float(r.n_seen) for r in rows])
     total = ranks([_total(r) for r in rows])
     return sorted(zip(rows, seen, total, strict=True), key=lambda x: x[2])
@@ -86,9 +144,9 @@ def compare_table(rows: Sequence[CensusRow]) -> tuple[list[str], list[list[Any]]
     out: list[list[Any]] = []
     for r, a, b in _ranked(rows):
         change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
-        task = f"{r.task} ({r.criterion})" if isinstance(r, PublishedRow) else r.task
-        shown = "" if isinstance(r, PublishedRow) else marks(r.caveats)
-        horizon = "n/a: published" if isinstance(r, PublishedRow) else horizon_value(r.horizon)
+        task = f"{r.task} ({r.criterion})" if isinstance(r, _Table1Row) else r.task
+        shown = "" if isinstance(r, _Table1Row) else marks(r.caveats)
+        horizon = "n/a: published" if isinstance(r, _Table1Row) else horizon_value(r.horizon)
         out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change, shown, horizon])
     return list(COMPARE_HEADERS), out
 
@@ -106,9 +164,9 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
 
     out = []
     for r, a, b in _ranked(rows):
-        published = isinstance(r, PublishedRow)
-        iv = None if isinstance(r, PublishedRow) or r.interval_reason else r.interval_total
-        caveats = [] if isinstance(r, PublishedRow) else caveat_dicts(r.caveats)
+        published = isinstance(r, _Table1Row)
+        iv = None if isinstance(r, _Table1Row) or r.interval_reason else r.interval_total
+        caveats = [] if isinstance(r, _Table1Row) else caveat_dicts(r.caveats)
         out.append(
             {
                 "model": row_label(r),
@@ -122,7 +180,7 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
                 "rank_seen": a,
                 "rank_total": b,
                 "caveats": caveats,
-                "horizon": None if isinstance(r, PublishedRow) else horizon_cell(r.horizon),
+                "horizon": None if isinstance(r, _Table1Row) else horizon_cell(r.horizon),
             }
         )
     return out
@@ -138,10 +196,11 @@ def compare_html(
         change = row[7]
         cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
         cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), *row[8:]])
-    labels = [f"{row_label(r)} · {r.task}" for r in rows]
+    ranked = _grouped(rows)
+    labels = [f"{row_label(r)} · {r.task}" for r in ranked]
     fig = p.grouped_bars(
         labels,
-        {"N_seen": [r.n_seen for r in rows], "N_tot (est.)": [r.n_total or 0.0 for r in rows]},
+        {"N_seen": [r.n_seen for r in ranked], "N_tot (est.)": [r.n_total or 0.0 for r in ranked]},
         title="Seen vs estimated total",
         ylabel="items",
     )
@@ -156,7 +215,7 @@ def compare_html(
     if links:
         parts.append(h.section("Runs", *[h.paragraph(h.link(u, u)) for u in links]))
     return h.page(
-        "Census comparison", *parts, subtitle=f"{len(rows)} runs; change = rank by N_tot vs rank by N_seen"
+        "Census comparison", *parts, subtitle=f"{len(ranked)} runs; change = rank by N_tot vs rank by N_seen"
     )
 
 
@@ -167,11 +226,13 @@ def write_census_compare(
     return h.write_page(path, compare_html(rows, links, extra))
 
 
-def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = None) -> Any:
-    """A two-panel figure: bars of ``N_seen`` and ``N̂_tot`` per run, and ranks by each."""
+def ranking_figure(rows: Sequence[CensusRow], labels: Sequence[str] | None = None) -> Any:
+    """A two-panel figure: bars of ``N_seen`` and ``N̂_tot`` per run, and ranks by each (``labels``:
+    one per run and published row, in their order; default :func:`row_label`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    results = _grouped(rows)
     names = list(labels) if labels is not None else [row_label(r) for r in results]
     seen = [float(r.n_seen) for r in results]
     total = [_total(r) for r in results]
@@ -183,7 +244,7 @@ def ranking_figure(results: Sequence[CensusRow], labels: Sequence[str] | None = 
     below, above = [], []
     for i in order:
         row = results[i]
-        iv = None if isinstance(row, PublishedRow) else row.interval_total  # published rows have none
+        iv = None if isinstance(row, _Table1Row) else row.interval_total  # published rows have none
         if iv is not None and all(v is not None and math.isfinite(v) for v in iv):
             below.append(max(total[i] - iv[0], 0.0))
             above.append(max(iv[1] - total[i], 0.0))
