@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from knowsum._util import atomic_write
@@ -18,6 +17,7 @@ from knowsum.census._backtest import DEFAULT_TS, HELDOUT_SHUFFLES, collect
 from knowsum.census._horizon import horizon_from_rows, horizon_predictor, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
 from knowsum.errors import InputError, UnknownNameError
+from knowsum.records import Run
 from knowsum.records.backtest import Backtest
 from knowsum.records.census import CensusResult
 from knowsum.report.backtest import write_backtest_report
@@ -27,13 +27,10 @@ from knowsum.stats import foresee as fs
 __all__ = ["BacktestRun", "backtest_census", "backtest_run"]
 
 
-@dataclass(frozen=True, slots=True)
-class BacktestRun:
-    """A written back-test: the record, its folder and its page."""
+class BacktestRun(Run[Backtest]):
+    """A written back-test: its record (``backtest.json``), its folder and its page."""
 
-    result: Backtest
-    out_dir: Path
-    report: Path
+    __slots__ = ()
 
 
 def backtest_census(
@@ -126,11 +123,7 @@ def backtest_run(
         horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed)
     return Backtest(
         run=run,
-        task=result.task,
-        model=result.model,
-        counting=result.counting,
-        n_queries=result.n_queries,
-        n_seen=result.n_seen,
+        **result.carried(Backtest.FROM_CENSUS),
         ts=grid,
         repeats=repeats,
         resamples=resamples,

@@ -110,21 +110,11 @@ def default_out(config: CensusConfig, model_id: str) -> Path:
 def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, str]:
     """The identity of a census (:attr:`CensusResult.IDENTITY`) of ``task`` by ``model``: a run
     directory holding a census with another identity is not written over
-    (:func:`knowsum.records.claim_run_dir`)."""
-    return CensusResult.identity_of(
-        task.name,
-        model,
-        criterion=config.criterion,
-        count=config.count,
-        prompt=task.prompt,
-        answers=task.answers,
-        temperature=config.temperature,
-        top_p=config.top_p,
-        max_tokens=task.max_tokens,
-        seed=config.seed,
-        kb=config.kb,
-        cutoff=config.cutoff,
-    )
+    (:func:`knowsum.records.claim_run_dir`). Each setting is the config's, but what the task
+    resolves (its prompt, ``N_ans`` and token budget) as the task sends it."""
+    resolved = {"prompt": task.prompt, "answers": task.answers, "max_tokens": task.max_tokens}
+    settings = {k: resolved[k] if k in resolved else getattr(config, k) for k in CensusResult.IDENTITY}
+    return CensusResult.identity_of(task.name, model, **settings)
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:

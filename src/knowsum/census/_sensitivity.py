@@ -125,10 +125,7 @@ def sensitivity(
                 )
             )
     return Sensitivity(
-        t=result.t,
-        estimator=result.estimator,
-        k=result.k,
-        interval_method=result.interval_method,
+        **result.carried(Sensitivity.FROM_CENSUS),
         n_resamples=n_resamples,
         t_points=t_points,
         k_points=k_points,

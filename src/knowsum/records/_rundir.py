@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
+from pydantic import BaseModel
+
 from knowsum._util import atomic_write, check_output, slug
 from knowsum.errors import InputError
 from knowsum.records._base import INSTRUMENTS, Record
@@ -42,7 +44,7 @@ __all__ = [
     "write_run_dir",
 ]
 
-R = TypeVar("R", bound=Record)
+R = TypeVar("R", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +52,7 @@ class Run(Generic[R]):
     """What an instrument's entry point wrote: the record, the run directory and its page.
 
     Each instrument names its own (``class CensusRun(Run[CensusResult])``), so a caller sees which
-    record it holds.
+    record it holds; a study written in its own folder beside a run is one too (``BacktestRun``).
     """
 
     result: R

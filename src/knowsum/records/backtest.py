@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,6 +72,9 @@ class BacktestSkip(_Record):
 
 class Backtest(_Record):
     """What ``knowsum census backtest`` computed (``backtest.json``)."""
+
+    FROM_CENSUS: ClassVar[tuple[str, ...]] = ("task", "model", "counting", "n_queries", "n_seen")
+    """The fields a back-test repeats from its census, by name (``CensusResult.carried``)."""
 
     version: int = BACKTEST_VERSION
     run: str = Field(description="the census run directory")

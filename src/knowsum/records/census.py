@@ -20,6 +20,7 @@ still loads (:meth:`CensusResult.migrate`):
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -177,6 +178,9 @@ class KPoint(_Record):
 class Sensitivity(_Record):
     """``knowsum census sensitivity``: the estimate over ``t`` and over ``k`` (paper §5.2, Figs. 8-9 left)."""
 
+    FROM_CENSUS: ClassVar[tuple[str, ...]] = ("t", "estimator", "k", "interval_method")
+    """The fields a study repeats from its census, by name (:meth:`CensusResult.carried`)."""
+
     t: float = Field(description="the run's t (the k study's extrapolation factor)")
     estimator: str = Field(description="estimator of the t study (the k study uses et)")
     k: int | None = Field(description="the run's k (used by the t study)")
@@ -319,6 +323,12 @@ class CensusResult(Record):
     )
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
+
+    def carried(self, fields: Iterable[str]) -> dict[str, Any]:
+        """The values of ``fields`` that a record derived from this census repeats, by name: its
+        back-test (:attr:`Backtest.FROM_CENSUS <knowsum.records.backtest.Backtest.FROM_CENSUS>`) and
+        its sensitivity study (:attr:`Sensitivity.FROM_CENSUS`)."""
+        return {name: getattr(self, name) for name in fields}
 
     def comparable_on(self) -> dict[str, str]:
         """Task, prompt (by hash: two custom tasks may share a name; items scored from a file were
