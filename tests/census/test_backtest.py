@@ -92,6 +92,37 @@ def test_backtest_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert {r["estimator"] for r in one["rows"]} == {"chao1"}
 
 
+def test_a_backtest_and_a_study_repeat_their_censuss_fields(tmp_path: Path) -> None:
+    """The back-test is written as a Run (record, folder, page) like every run; it and the sensitivity
+    study repeat exactly their declared fields of the census, with the census's values."""
+    from knowsum.census import backtest_census, sensitivity
+    from knowsum.records import Run
+    from knowsum.records.backtest import Backtest
+    from knowsum.records.census import Sensitivity
+
+    run = _score(tmp_path, _zipf_queries(40))
+    written = backtest_census(run, ts=[1], repeats=2, resamples=2)
+    assert isinstance(written, Run) and written.out_dir == run / "backtest"
+    assert written.report == run / "backtest" / "report.html" and written.report.is_file()
+    result, prev = run_prevalence(run)
+    assert Backtest.FROM_CENSUS == ("task", "model", "counting", "n_queries", "n_seen")
+    assert {f: getattr(written.result, f) for f in Backtest.FROM_CENSUS} == {
+        "task": "score:zipf",
+        "model": result.model,
+        "counting": "mention",
+        "n_queries": 40,
+        "n_seen": result.n_seen,
+    }
+    study = sensitivity(prev, result, t_grid=(1, 10), k_grid=(2, 4), n_shuffles=2)
+    assert Sensitivity.FROM_CENSUS == ("t", "estimator", "k", "interval_method")
+    assert [getattr(study, f) for f in Sensitivity.FROM_CENSUS] == [
+        result.t,
+        result.estimator,
+        result.k,
+        result.interval_method,
+    ]
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
