@@ -90,3 +90,17 @@ def test_load_predictions_names_a_bad_line(tmp_path: Path) -> None:
     assert record.correct and record.answers == {}
     with pytest.raises(InputFileError, match="cannot read recall predictions"):
         load_predictions(tmp_path / "missing")
+
+
+def test_identity_from_reads_the_config_and_takes_what_is_derived() -> None:
+    """``identity_from``: each IDENTITY setting from the config's attribute of that name, unless given."""
+    from knowsum.recall import RecallConfig
+    from knowsum.recall._run import run_identity
+
+    config = RecallConfig(kb="go", select="sample", sample=7, temperature=0.5, invariance=("pi1", "pi2"))
+    ident = run_identity(config, "m")
+    assert list(ident) == ["what", "model", *RecallResult.IDENTITY]
+    assert (ident["kb"], ident["temperature"], ident["invariance"]) == ("go", "0.5", "pi1,pi2")
+    assert (ident["selection"], ident["polysemy"]) == ("sample 7", "False")  # derived, not config fields
+    with pytest.raises(AttributeError):  # a derived setting left out is not read from elsewhere
+        RecallResult.identity_from("go", "m", config, polysemy=False)

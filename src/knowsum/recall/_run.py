@@ -131,16 +131,8 @@ def run_identity(config: RecallConfig, model_id: str) -> dict[str, str]:
         "sample": f"sample {config.sample}",
         "stratified": f"{config.per_bucket} per bucket",
     }
-    same = config.model_dump(
-        include={"kb", "api", "template", "temperature", "max_tokens", "seed", "popularity", "n_buckets"}
-    )
-    return RecallResult.identity_of(
-        config.kb,
-        model_id,
-        **same,
-        selection=selection[config.select],
-        polysemy=config.use_polysemy,
-        invariance=config.invariance,
+    return RecallResult.identity_from(
+        config.kb, model_id, config, selection=selection[config.select], polysemy=config.use_polysemy
     )
 
 
