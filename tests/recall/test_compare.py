@@ -59,10 +59,31 @@ def test_published_columns_are_the_paper_tables() -> None:
     assert [r[0] for r in r1] == ["go", "uberon", "icd10", "wikidata"]
     assert r3[0] == ["go", 1353, 10.64, 6.85, 5558, 16.61, 11.84, 7182, 7.64, 6.35, 12308, 9.60, 7.63]
     assert r3[2][3::3] == [53.62, 43.51, 32.59, 30.18]
+    assert all(type(v) is int for row in r3 for v in row[1::3])  # Unq prints as a count
+    # every percentage printed exactly as transcribed (the rows hold fractions)
+    assert r3[3][1:] == [125, 26.40, 2.76, 8817, 28.16, 28.91, 7734, 16.89, 11.55, 15539, 19.31, 15.13]
     runs = [_result("go", "mine", 0.05)]
     tables = compare_tables(runs, published=True)
     assert tables[0][1][1] == "mine" and tables[0][2][0][:2] == ["go", 0.05]
     assert tables[0][2][1][:2] == ["uberon", None]
+
+
+def test_published_rows_are_the_one_published_type() -> None:
+    """The transcribed tables are ``PublishedRow`` values, percentages as fractions, one per cell."""
+    from knowsum.recall import PUBLISHED
+    from knowsum.recall._instrument import INSTRUMENT
+    from knowsum.records import PublishedRow, by_model
+
+    assert all(isinstance(r, PublishedRow) for r in PUBLISHED)
+    gpt4 = by_model(PUBLISHED)["GPT-4"]
+    assert gpt4["go/accuracy"] == 0.1270 and gpt4["go/unique_answers"] == 12308
+    assert gpt4["go/invented"] == pytest.approx(0.0960) and gpt4["icd10/wrong_due_to_invented"] == 0.3018
+    assert "go/pi2_rho" not in gpt4 and by_model(PUBLISHED)["GPT-3.5"]["icd10/pi3_rho"] == 0.774
+    assert {r.table for r in PUBLISHED if r.measure.endswith("wrong_due_to_invented")} == {"Table 3(b)"}
+    # the card shows accuracy, % invented and §6.3's ρ: a selection of the same rows
+    assert set(INSTRUMENT.published) < set(PUBLISHED)
+    card = {r.measure.split("/")[1] for r in INSTRUMENT.published}
+    assert card == {"accuracy", "invented", "pi2_rho", "pi3_rho"}
 
 
 def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -60,10 +60,11 @@ def test_a_version_3_records_warnings_load_as_notes(tmp_path: Path) -> None:
     assert result.notes == written["warnings"]
     assert "2 gold IDs not well-formed go IDs" in result.notes[0]
     assert result.scores.accuracy == pytest.approx(2 / 3) == written["scores"]["accuracy"]
-    # the terminal summary's JSON keeps its key; the record written back holds notes only
+    # --json names them as the record does (notes), like every instrument; written back: notes only
     from knowsum.report.recall import recall_json
 
-    assert recall_json(result)["warnings"] == written["warnings"]
+    shown = recall_json(result)
+    assert shown["notes"] == written["warnings"] and "warnings" not in shown
     again = tmp_path / "result.json"
     again.write_text(result.model_dump_json())
     assert "warnings" not in json.loads(again.read_text()) and load_result(again) == result
@@ -89,3 +90,17 @@ def test_load_predictions_names_a_bad_line(tmp_path: Path) -> None:
     assert record.correct and record.answers == {}
     with pytest.raises(InputFileError, match="cannot read recall predictions"):
         load_predictions(tmp_path / "missing")
+
+
+def test_identity_from_reads_the_config_and_takes_what_is_derived() -> None:
+    """``identity_from``: each IDENTITY setting from the config's attribute of that name, unless given."""
+    from knowsum.recall import RecallConfig
+    from knowsum.recall._run import run_identity
+
+    config = RecallConfig(kb="go", select="sample", sample=7, temperature=0.5, invariance=("pi1", "pi2"))
+    ident = run_identity(config, "m")
+    assert list(ident) == ["what", "model", *RecallResult.IDENTITY]
+    assert (ident["kb"], ident["temperature"], ident["invariance"]) == ("go", "0.5", "pi1,pi2")
+    assert (ident["selection"], ident["polysemy"]) == ("sample 7", "False")  # derived, not config fields
+    with pytest.raises(AttributeError):  # a derived setting left out is not read from elsewhere
+        RecallResult.identity_from("go", "m", config, polysemy=False)

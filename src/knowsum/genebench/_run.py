@@ -340,13 +340,4 @@ def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False)
             f"paper size {config.paper_size}; expression {config.expression}; summaries "
             f"{config.summaries}; abstracts {config.abstracts} (at most {config.max_abstracts})"
         )
-    return GenebenchResult.identity_of(
-        what,
-        model_id,
-        build=build,
-        permutations=config.permutations,
-        temperature=config.temperature,
-        max_tokens=config.max_tokens,
-        lenient=config.lenient,
-        seed=config.seed,
-    )
+    return GenebenchResult.identity_from(what, model_id, config, build=build)

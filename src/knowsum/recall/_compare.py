@@ -20,8 +20,9 @@ from knowsum.recall._published import (
     PUBLISHED_INVARIANCE,
     PUBLISHED_INVARIANCE_MODELS,
     PUBLISHED_MODELS,
+    percent,
 )
-from knowsum.records import published_label
+from knowsum.records import by_model, published_label
 from knowsum.records.recall import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
 from knowsum.report import marked
 
@@ -48,6 +49,18 @@ class _Col:
         return published_label(self.model, PAPER, table) if self.published else self.model
 
 
+_TABLES = by_model(PUBLISHED)
+"""Model → ``{dataset}/{measure}`` → value of the paper's tables."""
+
+
+def _printed(measure: str, value: float | None) -> object:
+    """A published value of ``{dataset}/{measure}`` as the paper printed it: Unq a count, %Inv and
+    Table 3b percentages, accuracy a fraction."""
+    if value is None or measure == "accuracy":
+        return value
+    return int(value) if measure == "unique_answers" else percent(value)
+
+
 def _paper(attr: str) -> Callable[[RecallScores], object]:
     return lambda s: None if s.paper is None else getattr(s.paper, attr)
 
@@ -69,13 +82,12 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
     kbs = list(dict.fromkeys(r.kb for r in results))
     pub = [_Col(m, published=True) for m in PUBLISHED_MODELS] if published else []
     if published:
-        kbs += [k for k in PUBLISHED if k not in kbs]
+        kbs += [k for k in dict.fromkeys(r.measure.split("/")[0] for r in PUBLISHED) if k not in kbs]
     cell = {(r.kb, _column(r)): r.scores for r in results}
 
-    def get(kb: str, col: _Col, value: Callable[[RecallScores], object], pub_key: str = "") -> object:
+    def get(kb: str, col: _Col, value: Callable[[RecallScores], object], measure: str = "") -> object:
         if col.published:
-            row = PUBLISHED.get(kb, {}).get(col.model)
-            return None if row is None or not pub_key else getattr(row, pub_key)
+            return _printed(measure, _TABLES[col.model].get(f"{kb}/{measure}")) if measure else None
         s = cell.get((kb, col.model))
         return None if s is None else value(s)
 
@@ -90,18 +102,18 @@ def compare_tables(results: Sequence[RecallResult], published: bool = False) -> 
         headers = ["Dataset"] + [
             f"{c.header('Table 3')} {h}" for c in columns for h in ("Unq", "%Inv", "%WrongInv")
         ]
-        keys = (
-            ("unique_answers", "n_unique_predicted"),
-            ("invented_pct", "invented_unique_pct"),
-            ("wrong_due_to_invented_pct", "wrong_due_to_invented_pct"),
+        keys = (  # (paper rules, knowsum rules, published measure)
+            ("unique_answers", "n_unique_predicted", "unique_answers"),
+            ("invented_pct", "invented_unique_pct", "invented"),
+            ("wrong_due_to_invented_pct", "wrong_due_to_invented_pct", "wrong_due_to_invented"),
         )
         paper_rules = rules is _paper
         rows = [
             [kb]
             + [
-                get(kb, c, rules(paper_key if paper_rules else own_key), paper_key)
+                get(kb, c, rules(paper_key if paper_rules else own_key), measure)
                 for c in columns
-                for paper_key, own_key in keys
+                for paper_key, own_key, measure in keys
             ]
             for kb in kbs
         ]

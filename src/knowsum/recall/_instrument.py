@@ -16,15 +16,13 @@ from knowsum.kb import POPULARITY_FILES
 from knowsum.models import Request
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
-from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
+from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
 from knowsum.records import PublishedRow
 from knowsum.records.profile import Measure
 from knowsum.records.recall import RecallResult
 
 __all__ = ["INSTRUMENT", "RecallBudget", "RecallInstrument"]
-
-_PAPER = "Bombieri et al."
 
 
 class RecallBudget(BaseModel):
@@ -60,20 +58,12 @@ def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
     return {"select": "sample", "sample": per_bucket * n_buckets}
 
 
+_CARD = ("accuracy", "invented", "pi2_rho", "pi3_rho")
+"""The published measures with a card row (Table 1 accuracy, Table 3(a) %Inv, §6.3 ρ)."""
+
+
 def _published() -> tuple[PublishedRow, ...]:
-    out = []
-    for kb, models in PUBLISHED.items():
-        for model, row in models.items():
-            out.append(PublishedRow(model, _PAPER, "Table 1", f"{kb}/accuracy", row.accuracy))
-            out.append(PublishedRow(model, _PAPER, "Table 3(a)", f"{kb}/invented", row.invented_pct / 100))
-    for kb, by_model in PUBLISHED_INVARIANCE.items():
-        for model, cells in by_model.items():
-            out += [
-                PublishedRow(model, _PAPER, "§6.3", f"{kb}/{method}_rho", float(v))
-                for method, v in cells.items()
-                if isinstance(v, float)
-            ]
-    return tuple(out)
+    return tuple(r for r in PUBLISHED if r.measure.split("/")[-1] in _CARD)
 
 
 def _why_no_rho(accuracies: list[float]) -> str:
@@ -106,7 +96,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
 
     name = "recall"
     title = "Recall — which ontology IDs has it memorized? (Bombieri et al.)"
-    paper = _PAPER
+    paper = PAPER
     Config = RecallConfig
     Record = RecallResult
     Budget = RecallBudget

@@ -38,7 +38,7 @@ from knowsum.recall._invariance_files import check_invariance_options, score_inv
 from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
-from knowsum.recall._score import Judge, summarize
+from knowsum.recall._score import Judge, Scoring, score
 from knowsum.records import claim_run_dir
 from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
@@ -309,16 +309,7 @@ def score_predictions(
     t0 = time.perf_counter()
     # the authors' layout holds their answers after their own ID regex: compared verbatim (rule 1)
     study = Study.of(kb, judge.names, labels, verbatim=fmt == "release")
-    scores = summarize(
-        records,
-        buckets,
-        study=study,
-        source=source,
-        top_k=top_k,
-        n_perm=n_perm,
-        seed=seed,
-        resolve=ontology.resolve,
-    )
+    scores = score(records, buckets, study, Scoring(source, top_k, n_perm, seed, ontology.resolve))
     timings["statistics"] = time.perf_counter() - t0
     config: dict[str, Any] = {
         "kb": kb,

@@ -15,7 +15,7 @@ Gene Ontology and ICD-10, under the paper's reading of the answers (:data:`PUBLI
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from knowsum.records import PublishedRow
 
 __all__ = [
     "NO_CORRELATION",
@@ -24,23 +24,14 @@ __all__ = [
     "PUBLISHED_INVARIANCE",
     "PUBLISHED_INVARIANCE_MODELS",
     "PUBLISHED_MODELS",
-    "PublishedRow",
+    "TABLE_MEASURES",
+    "percent",
 ]
 
 PAPER = "Bombieri et al."
 """How a published column names the paper (:func:`knowsum.records.published_label`)."""
 
 PUBLISHED_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4")
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedRow:
-    """One (dataset, model) cell of the paper's Tables 1 and 3."""
-
-    accuracy: float
-    unique_answers: int
-    invented_pct: float
-    wrong_due_to_invented_pct: float
 
 
 # dataset | Table 1 accuracy | Table 3a Unq | Table 3a %Inv | Table 3b — each for Pythia-12B,
@@ -52,20 +43,32 @@ icd10    | .0061 .0648 .2487 .3749 | 1002 3288 5593 6633  | 61.98 44.65 27.50 20
 wikidata | .0000 .0001 .0026 .0073 | 125 8817 7734 15539  | 26.40 28.16 16.89 19.31 | 2.76 28.91 11.55 15.13
 """
 
+TABLE_MEASURES = (
+    ("Table 1", "accuracy", 1),
+    ("Table 3(a)", "unique_answers", 1),
+    ("Table 3(a)", "invented", 100),
+    ("Table 3(b)", "wrong_due_to_invented", 100),
+)
+"""Where each column of ``_TABLES`` is printed, the measure it becomes (``{dataset}/{measure}``)
+and what its printed digits are divided by (a percentage becomes a fraction, as in every
+:class:`~knowsum.records.PublishedRow`)."""
 
-def _parse(text: str) -> dict[str, dict[str, PublishedRow]]:
-    out: dict[str, dict[str, PublishedRow]] = {}
+
+def percent(fraction: float) -> float:
+    """A transcribed percentage back as the paper printed it (two decimals at most), exactly."""
+    return round(100 * fraction, 2)
+
+
+def _parse(text: str) -> list[PublishedRow]:
+    out: list[PublishedRow] = []
     for line in text.strip().splitlines():
-        name, acc, unq, inv, wrong = (cell.split() for cell in line.split("|"))
-        out[name[0]] = {
-            m: PublishedRow(float(a), int(u), float(i), float(w))
-            for m, a, u, i, w in zip(PUBLISHED_MODELS, acc, unq, inv, wrong, strict=True)
-        }
+        name, *columns = (cell.split() for cell in line.split("|"))
+        for i, model in enumerate(PUBLISHED_MODELS):
+            out += [
+                PublishedRow(model, PAPER, table, f"{name[0]}/{measure}", float(cells[i]) / scale)
+                for (table, measure, scale), cells in zip(TABLE_MEASURES, columns, strict=True)
+            ]
     return out
-
-
-PUBLISHED: dict[str, dict[str, PublishedRow]] = _parse(_TABLES)
-"""Dataset → model → published values (Table 1 accuracy, Table 3a Unq / %Inv, Table 3b)."""
 
 
 PUBLISHED_INVARIANCE_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5")
@@ -97,3 +100,18 @@ def _parse_invariance(text: str) -> dict[str, dict[str, dict[str, float | str]]]
 PUBLISHED_INVARIANCE: dict[str, dict[str, dict[str, float | str]]] = _parse_invariance(_INVARIANCE)
 """Dataset → model → method → §6.3's ρ(AvPI, accuracy) (:data:`NO_CORRELATION` for PI-1), the
 values of the paper's reading of the answers (the authors' script)."""
+
+PUBLISHED: tuple[PublishedRow, ...] = (
+    *_parse(_TABLES),
+    *(
+        PublishedRow(model, PAPER, "§6.3", f"{kb}/{method}_rho", v)
+        for kb, models in PUBLISHED_INVARIANCE.items()
+        for model, cells in models.items()
+        for method, v in cells.items()
+        if isinstance(v, float)
+    ),
+)
+"""Every value of Tables 1 and 3 and §6.3 as :class:`~knowsum.records.PublishedRow` rows: measure
+``{dataset}/accuracy`` (Table 1), ``/unique_answers`` and ``/invented`` (Table 3(a)),
+``/wrong_due_to_invented`` (Table 3(b)), ``/pi2_rho`` and ``/pi3_rho`` (§6.3); percentages as
+fractions."""

@@ -24,7 +24,7 @@ from knowsum.recall._invariance import invariance_requests, summarize_invariance
 from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
-from knowsum.recall._score import Judge, summarize
+from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall._templates import completion_prefix, render_prompt
 from knowsum.records import claim_run_dir
 from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
@@ -131,16 +131,8 @@ def run_identity(config: RecallConfig, model_id: str) -> dict[str, str]:
         "sample": f"sample {config.sample}",
         "stratified": f"{config.per_bucket} per bucket",
     }
-    same = config.model_dump(
-        include={"kb", "api", "template", "temperature", "max_tokens", "seed", "popularity", "n_buckets"}
-    )
-    return RecallResult.identity_of(
-        config.kb,
-        model_id,
-        **same,
-        selection=selection[config.select],
-        polysemy=config.use_polysemy,
-        invariance=config.invariance,
+    return RecallResult.identity_from(
+        config.kb, model_id, config, selection=selection[config.select], polysemy=config.use_polysemy
     )
 
 
@@ -182,15 +174,8 @@ def probe(
         judge(c, text, extractor.extract(text, prefix), accepted(c), prompt)
         for c, text, prompt in zip(concepts, texts, prompts, strict=True)
     ]
-    scores = summarize(
-        records,
-        buckets,
-        study=study,
-        source=source,
-        top_k=config.top_k,
-        n_perm=config.n_perm,
-        seed=config.seed,
-        resolve=ontology.resolve,
+    scores = score(
+        records, buckets, study, Scoring(source, config.top_k, config.n_perm, config.seed, ontology.resolve)
     )
     timings["score"] = time.perf_counter() - t0
 

@@ -36,7 +36,7 @@ from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetitio
 from knowsum.records.recall import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.stats import granger_f, granger_test, spearman_permutation
 
-__all__ = ["GRANGER_LAG", "Judge", "granger_f", "judge", "spearman_or_none", "summarize"]
+__all__ = ["GRANGER_LAG", "Judge", "Scoring", "granger_f", "judge", "score", "spearman_or_none", "summarize"]
 
 GRANGER_LAG = 3
 
@@ -182,12 +182,14 @@ def _pct(num: int, den: int) -> float | None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Options:
-    source: str
-    top_k: int
-    n_perm: int
-    seed: int
-    resolve: Callable[[str], str | None] | None
+class Scoring:
+    """How :func:`summarize` scores besides the study: the arguments of that name."""
+
+    source: str = ""
+    top_k: int = 500
+    n_perm: int = 10_000
+    seed: int = 0
+    resolve: Callable[[str], str | None] | None = None
 
 
 def summarize(
@@ -214,6 +216,13 @@ def summarize(
         seed: Seed of the permutation tests.
         resolve: Maps a predicted ID to its primary ID (alternative IDs), for the bucket lookup.
     """
+    return score(records, buckets, study, Scoring(source, top_k, n_perm, seed, resolve))
+
+
+def score(
+    records: Sequence[PredictionRecord], buckets: Buckets | None, study: Study | None, opts: Scoring
+) -> RecallScores:
+    """:func:`summarize` with its options in one :class:`Scoring` (a run's and a scored file's)."""
     n = len(records)
     status = Counter(r.status for r in records)
     predicted = {r.predicted for r in records if r.predicted is not None}
@@ -222,7 +231,6 @@ def summarize(
     levs = [float(r.levenshtein) for r in records if r.levenshtein is not None]
     jacs = [r.jaccard for r in records if r.jaccard is not None]
     errors = paper_errors(records, study) if study is not None else None
-    opts = _Options(source, top_k, n_perm, seed, resolve)
     pop = _popularity(records, buckets, opts, errors) if buckets is not None else None
     paper = None
     if study is not None and errors is not None:
@@ -281,7 +289,7 @@ def _bucket_mean(values: Sequence[tuple[int, float]], i: int) -> float | None:
 def _popularity(
     records: Sequence[PredictionRecord],
     buckets: Buckets,
-    opts: _Options,
+    opts: Scoring,
     errors: Sequence[tuple[int, float] | None] | None,
 ) -> PopularityScores:
     members: dict[int, list[int]] = {}
@@ -327,33 +335,35 @@ def _popularity(
         kept = [(px, v) for px, v in pairs if v is not None]
         return spearman_or_none([p for p, _ in kept], [v for _, v in kept], opts.n_perm, opts.seed)
 
-    rho, p = trend(acc, None)
-    lrho, lp = trend([s.paper_mean_levenshtein for s in filled], 0.0) if errors is not None else (None, None)
-    jrho, jp = trend([s.paper_mean_jaccard for s in filled], 1.0) if errors is not None else (None, None)
-    klrho, _ = trend([s.mean_levenshtein for s in filled], None)
-    kjrho, _ = trend([s.mean_jaccard for s in filled], None)
+    # Spearman field → its per-bucket values and the fill of a bucket without one
+    series: dict[str, tuple[Sequence[float | None], float | None]] = {
+        "bucket": (acc, None),
+        "levenshtein": ([s.paper_mean_levenshtein for s in filled], 0.0),  # Table 6, the paper's rules
+        "jaccard": ([s.paper_mean_jaccard for s in filled], 1.0),
+        "knowsum_levenshtein": ([s.mean_levenshtein for s in filled], None),
+        "knowsum_jaccard": ([s.mean_jaccard for s in filled], None),
+    }
+    rhos: dict[str, Any] = {}
+    for name, (values, fill) in series.items():
+        paper_rule = name in ("levenshtein", "jaccard")
+        rho, p = (None, None) if paper_rule and errors is None else trend(values, fill)
+        rhos[f"{name}_spearman"] = rho
+        if not name.startswith("knowsum_"):
+            rhos[f"{name}_spearman_p"] = p
     rank = [(s.bucket, s.r_b) for s in stats if s.r_b is not None]
     rrho, rp = (
         spearman_or_none([b for b, _ in rank], [v for _, v in rank], opts.n_perm, opts.seed)
         if k_used
         else (None, None)
     )
+    g = (None, None, None) if granger is None else (granger.f, granger.p_value, granger.perm_p_value)
     return PopularityScores(
         source=opts.source,
         n_buckets=buckets.n,
         n_with_popularity=sum(len(v) for v in members.values()),
         buckets=stats,
-        bucket_spearman=rho,
-        bucket_spearman_p=p,
-        granger_f=None if granger is None else granger.f,
-        granger_p=None if granger is None else granger.p_value,
-        granger_perm_p=None if granger is None else granger.perm_p_value,
-        levenshtein_spearman=lrho,
-        levenshtein_spearman_p=lp,
-        jaccard_spearman=jrho,
-        jaccard_spearman_p=jp,
-        knowsum_levenshtein_spearman=klrho,
-        knowsum_jaccard_spearman=kjrho,
+        **rhos,
+        **dict(zip(("granger_f", "granger_p", "granger_perm_p"), g, strict=True)),
         top_k=opts.top_k,
         top_k_used=k_used,
         rb_spearman=rrho,

@@ -99,6 +99,13 @@ class Record(BaseModel):
             raise TypeError(f"{cls.__name__} identity takes {cls.IDENTITY}, got {tuple(settings)}")
         return {"what": what, "model": model, **{k: _identity_text(settings[k]) for k in cls.IDENTITY}}
 
+    @classmethod
+    def identity_from(cls, what: str, model: str, config: object, **settings: object) -> dict[str, str]:
+        """:meth:`identity_of` with each setting of :attr:`IDENTITY` not given in ``settings`` read from
+        ``config``'s attribute of that name (the run configuration)."""
+        own = {k: getattr(config, k) for k in cls.IDENTITY if k not in settings}
+        return cls.identity_of(what, model, **own, **settings)
+
     def comparable_on(self) -> dict[str, str]:
         """What must agree for this run to stand beside another in one table (label → value as text);
         each record class adds what its instrument measured (:func:`knowsum.records.check_comparable`)."""

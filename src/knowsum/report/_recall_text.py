@@ -196,7 +196,7 @@ def recall_json(result: RecallResult) -> dict[str, Any]:
     if result.invariance:
         out["invariance"] = invariance_json(result)
     if result.notes:
-        out["warnings"] = result.notes
+        out["notes"] = result.notes
     return out
 
 
@@ -210,7 +210,7 @@ def recall_summary(result: RecallResult) -> str:
     """The terminal summary: key numbers, then both rule sets side by side with the explanation."""
     values = recall_json(result)
     lines = [f"recall {result.kb} — {result.model} ({result.api})"]
-    skip = {"kb", "model", "paper", "knowsum", "rules", "warnings", "invariance"}
+    skip = {"kb", "model", "paper", "knowsum", "rules", "notes", "invariance"}
     skip |= {k for k in POP_KEYS if k.startswith(("levenshtein_", "jaccard_"))}  # in the rule-set table
     skip |= {f"{m}_{k}" for m in ("pi1", "pi2", "pi3") for k in ("mean_pi", "spearman")}  # invariance table
     lines += [f"  {k:<28} {_fmt(v)}" for k, v in values.items() if k not in skip]
