@@ -62,8 +62,6 @@ class YesInstrument(Instrument[YesConfig, YesResult]):
     name = "yes"
     title = "Yes — does it agree? (a plug-in)"
     paper = ""
-    Config = YesConfig
-    Record = YesResult
     Budget = YesConfig
     entry = staticmethod(run_yes)
 

@@ -83,8 +83,6 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     name = "census"
     title = "Census — how many items would it name? (KnowSum)"
     paper = PAPER
-    Config = CensusConfig
-    Record = CensusResult
     Budget = CensusBudget
     entry = staticmethod(run_census)
     published = PUBLISHED

@@ -51,8 +51,6 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     name = "genebench"
     title = "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)"
     paper = PAPER
-    Config = GenebenchConfig
-    Record = GenebenchResult
     Budget = GenebenchBudget
     entry = staticmethod(run_genebench)
     published = PUBLISHED

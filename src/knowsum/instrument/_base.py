@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
@@ -106,8 +106,20 @@ class Instrument(ABC, Generic[C, R]):
     """One instrument as the profile and the command line see it (module docstring).
 
     Subclasses set the class attributes (``entry`` among them: the run function) and implement
-    :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults.
+    :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults. ``Config`` and
+    ``Record`` come from the type parameters (``Instrument[CensusConfig, CensusResult]``), so a
+    subclass names them once.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Set ``Config`` and ``Record`` from ``Instrument[C, R]`` where the subclass does not."""
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            args = get_args(base)
+            if get_origin(base) is Instrument and all(isinstance(a, type) for a in args):
+                for attr, value in zip(("Config", "Record"), args, strict=True):
+                    if attr not in cls.__dict__:
+                        setattr(cls, attr, value)
 
     name: ClassVar[str]
     """Registry name, the budget table's name and the profile folder prefix (``census``)."""
@@ -116,9 +128,9 @@ class Instrument(ABC, Generic[C, R]):
     paper: ClassVar[str] = ""
     """The paper its method and published values come from, short (``KnowSum``)."""
     Config: type[C]
-    """The pydantic configuration of one run."""
+    """The pydantic configuration of one run (the first type parameter)."""
     Record: type[R]
-    """The pydantic record its run writes (``result.json``)."""
+    """The pydantic record its run writes (``result.json``; the second type parameter)."""
     Budget: type[BaseModel]
     """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
     published: Sequence[PublishedRow] = ()

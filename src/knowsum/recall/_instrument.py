@@ -97,8 +97,6 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     name = "recall"
     title = "Recall — which ontology IDs has it memorized? (Bombieri et al.)"
     paper = PAPER
-    Config = RecallConfig
-    Record = RecallResult
     Budget = RecallBudget
     entry = staticmethod(run_recall)
     published = _published()
