@@ -112,9 +112,9 @@ def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, s
     directory holding a census with another identity is not written over
     (:func:`knowsum.records.claim_run_dir`). Each setting is the config's, but what the task
     resolves (its prompt, ``N_ans`` and token budget) as the task sends it."""
-    resolved = {"prompt": task.prompt, "answers": task.answers, "max_tokens": task.max_tokens}
-    settings = {k: resolved[k] if k in resolved else getattr(config, k) for k in CensusResult.IDENTITY}
-    return CensusResult.identity_of(task.name, model, **settings)
+    return CensusResult.identity_from(
+        task.name, model, config, prompt=task.prompt, answers=task.answers, max_tokens=task.max_tokens
+    )
 
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:

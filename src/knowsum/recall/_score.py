@@ -356,14 +356,15 @@ def _popularity(
         if k_used
         else (None, None)
     )
-    g = (None, None, None) if granger is None else (granger.f, granger.p_value, granger.perm_p_value)
     return PopularityScores(
         source=opts.source,
         n_buckets=buckets.n,
         n_with_popularity=sum(len(v) for v in members.values()),
         buckets=stats,
         **rhos,
-        **dict(zip(("granger_f", "granger_p", "granger_perm_p"), g, strict=True)),
+        granger_f=None if granger is None else granger.f,
+        granger_p=None if granger is None else granger.p_value,
+        granger_perm_p=None if granger is None else granger.perm_p_value,
         top_k=opts.top_k,
         top_k_used=k_used,
         rb_spearman=rrho,
