@@ -169,7 +169,7 @@ def richness_info(data: Abundance | Incidence, *, n_bootstrap: int, level: float
     """
     hill, notes, hill_caveats = _hill(data, n_bootstrap, level, seed)
     kind: DataKind = "incidence" if isinstance(data, Incidence) else "abundance"
-    what = "coverage, Chao estimate and Hill numbers"
+    what = "each of the coverage, Chao estimate and Hill numbers"
     caveats = caveat_notes(sample_caveats(data.size, data.s_obs, data.f(1), what), hill_caveats)
     if data.size < TINY:
         unit = ("response" if kind == "incidence" else "observation") + ("" if data.size == 1 else "s")
