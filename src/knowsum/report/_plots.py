@@ -18,9 +18,10 @@ import os
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 __all__ = [
+    "AxisText",
     "barh",
     "bars",
     "boxes",
@@ -49,13 +50,22 @@ def new_figure(width: float = 7.0, height: float = 4.0) -> tuple[Any, Any]:
     return fig, ax
 
 
-def _label(ax: Any, title: str | None, xlabel: str | None, ylabel: str | None) -> None:
-    if title:
-        ax.set_title(title)
-    if xlabel:
-        ax.set_xlabel(xlabel)
-    if ylabel:
-        ax.set_ylabel(ylabel)
+class AxisText(TypedDict, total=False):
+    """The texts of a plot, taken as keywords by every primitive that draws on one axis."""
+
+    title: str | None
+    """The axes' title."""
+    xlabel: str | None
+    """The x axis label."""
+    ylabel: str | None
+    """The y axis label."""
+
+
+def _label(ax: Any, **text: Unpack[AxisText]) -> None:
+    """Set the :class:`AxisText` given (an empty or ``None`` text sets nothing)."""
+    for key, value in text.items():
+        if value:
+            getattr(ax, f"set_{key}")(value)
 
 
 def _zero_stubs(ax: Any, x: Sequence[float], heights: Sequence[float], width: float, colour: str) -> bool:
@@ -70,14 +80,12 @@ def bars(
     x: Sequence[float],
     heights: Sequence[float],
     *,
-    title: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
     log_y: bool = False,
     color: str = PALETTE[0],
     annotate: bool = False,
     y_range: tuple[float, float] | None = None,
     show_zeros: bool = False,
+    **text: Unpack[AxisText],
 ) -> Any:
     """A vertical bar chart of ``heights`` at positions ``x``.
 
@@ -104,7 +112,7 @@ def bars(
         for xi, hi in zip(x, heights, strict=True):
             if hi > 0:
                 ax.annotate(f"{hi:g}", (xi, hi), ha="center", va="bottom", fontsize=8)
-    _label(ax, title, xlabel, ylabel)
+    _label(ax, **text)
     return fig
 
 
@@ -112,11 +120,9 @@ def grouped_bars(
     categories: Sequence[str],
     series: Mapping[str, Sequence[float]],
     *,
-    title: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
     errors: Mapping[str, Sequence[float]] | None = None,
     bounds: tuple[float, float] | None = None,
+    **text: Unpack[AxisText],
 ) -> Any:
     """Side-by-side bars: one group per category, one bar per named series.
 
@@ -156,7 +162,7 @@ def grouped_bars(
     ax.set_xticks(range(len(categories)), list(categories), rotation=30, ha="right")
     if series:
         ax.legend()
-    _label(ax, title, xlabel, ylabel)
+    _label(ax, **text)
     return fig
 
 
@@ -164,10 +170,9 @@ def barh(
     labels: Sequence[str],
     values: Sequence[float],
     *,
-    title: str | None = None,
-    xlabel: str | None = None,
     max_label: int = 48,
     color: str = PALETTE[0],
+    **text: Unpack[AxisText],
 ) -> Any:
     """Horizontal bars, first label on top (e.g. the most frequent items, paper Fig. 5).
 
@@ -182,7 +187,7 @@ def barh(
     for tick in ax.get_yticklabels():
         tick.set_usetex(False)
         tick.set_parse_math(False)
-    _label(ax, title, xlabel, None)
+    _label(ax, **text)
     return fig
 
 
@@ -191,12 +196,10 @@ def curves(
     series: dict[str, Sequence[float]],
     *,
     bands: dict[str, tuple[Sequence[float], Sequence[float]]] | None = None,
-    title: str | None = None,
-    xlabel: str | None = None,
-    ylabel: str | None = None,
     vlines: dict[str, float] | None = None,
     ax_right: dict[str, Sequence[float]] | None = None,
     ylabel_right: str | None = None,
+    **text: Unpack[AxisText],
 ) -> Any:
     """Line curves over a shared x, with optional shaded interval bands and a right axis.
 
@@ -231,7 +234,7 @@ def curves(
         ax.annotate(label, (xv, 0.02), xycoords=("data", "axes fraction"), fontsize=8, rotation=90)
     if handles:
         ax.legend(handles, labels, loc="best", fontsize=9)
-    _label(ax, title, xlabel, ylabel)
+    _label(ax, **text)
     return fig
 
 
@@ -277,7 +280,7 @@ def scatter_identity(
         pad = 0.05 * (hi - lo or 1.0)
         ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#888888", ls="--", lw=1, label="y = x")
     ax.legend(fontsize=9)
-    _label(ax, title, xlabel, ylabel)
+    _label(ax, title=title, xlabel=xlabel, ylabel=ylabel)
     return fig
 
 
