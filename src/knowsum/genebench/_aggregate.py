@@ -9,7 +9,7 @@ App. E). A knowledge type's score is the equal mean of its cells (Table 2: e.g. 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -18,10 +18,11 @@ import numpy as np
 from knowsum.genebench._parse import TRUNCATED
 from knowsum.genebench._schema import KNOWLEDGE, question_key
 from knowsum.genebench._score import UNANSWERED
+from knowsum.records import CaveatNote
 from knowsum.records.genebench import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
-__all__ = ["CELLS", "summarize"]
+__all__ = ["CELLS", "SUMMARY_CUT", "summarize", "summary_caveats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,3 +288,28 @@ def _select(spec: _CellSpec, r: InstanceRecord) -> bool:
     if "/" in spec.key:
         return r.flag == spec.key.split("/")[1]
     return True
+
+
+SUMMARY_CUT = "summary-input-cut"
+"""The caveat kind of summary scores computed on cut text (:func:`summary_caveats`)."""
+
+
+def summary_caveats(records: Sequence[InstanceRecord]) -> list[CaveatNote]:
+    """The record's caveat when some summary scores read cut text (empty when none did).
+
+    BERTScore matches at most the encoder's 512 word pieces of an answer and of its reference, as
+    ``bert-score`` truncates; the perplexity reads at most the language model's context. Such a
+    score (eq. 6) rests on the first part of the text only. An empty answer is no such case: its
+    score is 0 by the rule.
+    """
+    scored = [r for r in records if r.question_type == "summary" and r.rouge_l is not None]
+    cut = [r for r in scored if set(r.summary_flags or ()) - {"empty candidate"}]
+    if not cut:
+        return []
+    kinds = Counter(f for r in cut for f in r.summary_flags or () if f != "empty candidate")
+    parts = ", ".join(f"{flag} {n}" for flag, n in sorted(kinds.items()))
+    message = (
+        f"summary inputs cut: {len(cut)} of {len(scored)} summary scores read cut text ({parts}); they "
+        "rest on the first part of the answer or reference only (summary_flags in predictions.jsonl)"
+    )
+    return [CaveatNote(kind=SUMMARY_CUT, mark="summary inputs cut", message=message, figure="summary score")]

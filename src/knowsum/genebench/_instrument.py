@@ -106,7 +106,21 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
             f"equal mean of the {len(s.types_asked)} knowledge types asked (SciHorizon-GENE Table 2); "
             "no interval (see the types')"
         )
-        out = [self.measure("overall", "overall", s.overall, overall, run=run, caveats=caveats, percent=True)]
+        # the record's caveats qualify the summary score: marked on the rows it enters (and the overall)
+        summary = [c for c in s.cells if c.metric == "summary score"]
+        keys, kinds = {c.key for c in summary}, {c.knowledge for c in summary}
+        out = [
+            self.measure(
+                "overall",
+                "overall",
+                s.overall,
+                overall,
+                run=run,
+                caveats=caveats,
+                percent=True,
+                record=record,
+            )
+        ]
         for name, value in record.perspective_means().items():
             how = "mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table"
             out.append(
@@ -118,6 +132,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
                     run=run,
                     caveats=caveats,
                     percent=True,
+                    record=record if keys & set(record.perspectives.get(name, ())) else None,
                 )
             )
         for know, title in record.knowledge_titles.items():
@@ -135,6 +150,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
                     percent=True,
                     interval=wilson(value * n, n) if value is not None else None,
                     caveats=[*caveats, f"not asked: {why}"] if why else caveats,
+                    record=record if know in kinds else None,
                 )
             )
         return out

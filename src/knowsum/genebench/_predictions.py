@@ -206,6 +206,7 @@ def score_predictions(
         lenient=lenient,
     )
     result = named_result(
+        records,
         model="predictions file",
         backend="file",
         kb_releases=go_release(go),

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError
-from knowsum.genebench._aggregate import summarize
+from knowsum.genebench._aggregate import summarize, summary_caveats
 from knowsum.genebench._budget import token_budgets
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
@@ -136,9 +136,11 @@ def go_release(go: GoMapper | None) -> dict[str, str]:
     return {} if go is None else {"go": go.go.meta.get("release", "")}
 
 
-def named_result(**fields: Any) -> GenebenchResult:
-    """A :class:`GenebenchResult` carrying the instrument's Table 2 titles and perspectives."""
-    return GenebenchResult(knowledge_titles=dict(KNOWLEDGE_TITLES), perspectives=dict(PERSPECTIVES), **fields)
+def named_result(records: Sequence[InstanceRecord], **fields: Any) -> GenebenchResult:
+    """A :class:`GenebenchResult` of the scored ``records`` carrying the instrument's Table 2 titles and
+    perspectives and the caveats of its figures (:func:`summary_caveats`)."""
+    titles = {"knowledge_titles": dict(KNOWLEDGE_TITLES), "perspectives": dict(PERSPECTIVES)}
+    return GenebenchResult(**titles, caveats=summary_caveats(records), **fields)
 
 
 def score_records(
@@ -281,6 +283,7 @@ def run_genebench(
     )
     timings["score"] = time.perf_counter() - t0
     result = named_result(
+        records,
         model=backend.model_id,
         backend=backend.kind,
         kb_releases={**releases, **go_release(go)},

@@ -240,6 +240,7 @@ def score_instances(
                 perplexity=_finite(s.perplexity),
                 fluency=float(s.fluency),
                 length=len(parsed.value.split()),
+                summary_flags=[str(f) for f in s.flags] or None,
             )
     return [r for r in out if r is not None]
 

@@ -97,6 +97,9 @@ class InstanceRecord:
         category_match, tissue_f1: Expression components (eq. 4).
         go_mapped, go_unmapped: GO predictions mapped to an ID / unmappable (hallucinated).
         rouge_l, bertscore, perplexity, fluency, length: Summary components (eq. 5–6), length in words.
+        summary_flags: Why its summary score says less than it seems: ``"empty candidate"``,
+            ``"bertscore truncated"`` (answer or reference cut to the encoder's input), ``"perplexity
+            truncated"`` (answer cut to the language model's context); ``None``: none.
     """
 
     question_index: str
@@ -129,6 +132,7 @@ class InstanceRecord:
     perplexity: float | None = None
     fluency: float | None = None
     length: int | None = None
+    summary_flags: list[str] | None = None
 
     def as_dict(self, drop_none: bool = True) -> dict[str, Any]:
         """The record as a JSON-ready dict (without its ``None`` fields unless ``drop_none=False``)."""

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from knowsum.records.genebench import GenebenchResult
+from knowsum.report._caveats import caveat_lines
 from knowsum.report._tables import markdown_table, text_table
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [
     "UNANSWERED",
@@ -77,7 +79,7 @@ def summary_text(result: GenebenchResult) -> str:
     if s.attention is not None and s.attention.spearman is not None:
         a = s.attention
         lines.append(f"  attention curve        Spearman ρ {a.spearman:.3f} (permutation p {a.p_value:.3g})")
-    return "\n".join(lines)
+    return "\n".join(lines + caveat_lines(result.caveats))
 
 
 def result_numbers(result: GenebenchResult) -> dict[str, Any]:
@@ -98,6 +100,7 @@ def result_numbers(result: GenebenchResult) -> dict[str, Any]:
     out["format_errors.truncated"] = s.format_errors_by_kind.get("truncated", {}).get("overall")
     out.update({f"knowledge.{k}": v for k, v in s.knowledge.items()})
     out.update({f"cell.{c.key}": c.mean for c in s.cells})
+    out["caveats"] = caveat_dicts(result.caveats)
     return out
 
 

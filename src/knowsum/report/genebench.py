@@ -32,6 +32,7 @@ from knowsum.report import _genebench_plots as gp
 from knowsum.report import _genebench_sections as sec
 from knowsum.report import _html as h
 from knowsum.report import _plots as plots
+from knowsum.report._caveats import caveat_section
 from knowsum.report._genebench_text import (
     build_text,
     compare_text,
@@ -86,7 +87,8 @@ def genebench_page(
     imgs = {k: h.figure_png(png, alt=cap, caption=cap, name=k) for k, (png, cap) in images.items()}
     s = result.scores
     methods = s.methods
-    parts: list[h.Markup] = [sec.key_numbers(result), sec.table2(result), sec.cells_table(result)]
+    parts: list[h.Markup] = [sec.key_numbers(result), caveat_section(result.caveats)]
+    parts += [sec.table2(result), sec.cells_table(result)]
     if "attention_loc" in imgs or "attention_curve" in imgs or s.attention is not None:
         parts.append(sec.attention(result, imgs))
     if any(c.key.startswith(("Q2-A/", "Q3-B/")) for c in s.cells):
