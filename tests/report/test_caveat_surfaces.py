@@ -1,8 +1,9 @@
 """Every caveat kind on every surface: a record carrying a caveat shows its mark wherever the record is
 shown — the census table, ``--json``, page and compare tables, the equal-coverage and overlap tables,
-the estimate table and ``--json``, the profile card, page and compare, and the recall and genebench
-compare tables. Enumerated (kinds × surfaces), so a new kind or a new surface cannot slip past: a kind
-is one ``CaveatKind`` member and one mark, and the surfaces print what the record carries.
+the estimate table and ``--json``, the profile card, page and compare, a recall and a genebench run's
+terminal summary, ``--json`` and page, and the recall and genebench compare tables. Enumerated (kinds ×
+surfaces), so a new kind or a new surface cannot slip past: a kind is one ``CaveatKind`` member and one
+mark, and the surfaces print what the record carries.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from knowsum.records.census import (
 from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult
 from knowsum.report import census as rc
 from knowsum.report import estimate as re
+from knowsum.report import genebench as rg
 from knowsum.report import profile as rp
+from knowsum.report import recall as rr
 from knowsum.stats import CAVEAT_MARKS, Caveat, CaveatKind, Prevalence
 from tests.recall.test_compare import _result as recall_result
 from tests.report.test_genebench_report import _records as gene_records
@@ -148,6 +151,20 @@ def _compare_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
     }
 
 
+def _run_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
+    recall = recall_result("go", "a", 0.5).model_copy(update={"caveats": notes})
+    records = gene_records()
+    gene = gene_result(records, model="a").model_copy(update={"caveats": notes})
+    return {
+        "recall summary": rr.recall_summary(recall),
+        "recall --json": json.dumps(rr.recall_json(recall), ensure_ascii=False),
+        "recall page": rr.recall_page(recall, [], {}),
+        "genebench summary": rg.summary_text(gene),
+        "genebench --json": json.dumps(rg.result_numbers(gene), ensure_ascii=False),
+        "genebench page": rg.genebench_page(gene, records, {}),
+    }
+
+
 SURFACES: dict[str, Callable[[CensusResult, list[CaveatNote], Path], dict[str, str]]] = {
     "census": lambda r, notes, tmp: _census_surfaces(
         r.model_copy(update={"caveats": notes, "notes": []}), tmp
@@ -155,6 +172,7 @@ SURFACES: dict[str, Callable[[CensusResult, list[CaveatNote], Path], dict[str, s
     "estimate": lambda r, notes, tmp: _estimate_surfaces(notes),
     "profile": lambda r, notes, tmp: _profile_surfaces(notes, tmp),
     "compare": lambda r, notes, tmp: _compare_surfaces(notes),
+    "runs": lambda r, notes, tmp: _run_surfaces(notes),
 }
 
 

@@ -18,7 +18,9 @@ from knowsum.records.recall import (
     RecallResult,
     RecallScores,
 )
+from knowsum.report._caveats import caveat_lines
 from knowsum.report._tables import markdown_table, text_table
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [
     "INVARIANCE_HEADERS",
@@ -197,6 +199,7 @@ def recall_json(result: RecallResult) -> dict[str, Any]:
         out["invariance"] = invariance_json(result)
     if result.notes:
         out["notes"] = result.notes
+    out["caveats"] = caveat_dicts(result.caveats)
     return out
 
 
@@ -210,7 +213,7 @@ def recall_summary(result: RecallResult) -> str:
     """The terminal summary: key numbers, then both rule sets side by side with the explanation."""
     values = recall_json(result)
     lines = [f"recall {result.kb} — {result.model} ({result.api})"]
-    skip = {"kb", "model", "paper", "knowsum", "rules", "notes", "invariance"}
+    skip = {"kb", "model", "paper", "knowsum", "rules", "notes", "invariance", "caveats"}
     skip |= {k for k in POP_KEYS if k.startswith(("levenshtein_", "jaccard_"))}  # in the rule-set table
     skip |= {f"{m}_{k}" for m in ("pi1", "pi2", "pi3") for k in ("mean_pi", "spearman")}  # invariance table
     lines += [f"  {k:<28} {_fmt(v)}" for k, v in values.items() if k not in skip]
@@ -226,7 +229,7 @@ def recall_summary(result: RecallResult) -> str:
             text_table(list(INVARIANCE_HEADERS[:7]), shown),
             *(f"  {READING_NOTES[r]}" for r in readings),
         ]
-    return "\n".join(lines)
+    return "\n".join(lines + caveat_lines(result.caveats))
 
 
 def recall_compare_text(

@@ -18,6 +18,7 @@ from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.records.recall import READING_NOTES, PopularityScores, PredictionRecord, RecallResult
 from knowsum.report import _html as h
 from knowsum.report import _plots as plots
+from knowsum.report._caveats import caveat_section
 from knowsum.report._recall_plots import PLOT_FILES, recall_figures
 from knowsum.report._recall_text import (
     INVARIANCE_HEADERS,
@@ -199,7 +200,7 @@ def recall_page(
 ) -> str:
     """The HTML document of a recall run (``images``: plot name → PNG bytes)."""
     imgs = {k: h.figure_png(v, alt=k, name=k) for k, v in images.items()}
-    parts: list[h.Markup] = [_summary(result)]
+    parts: list[h.Markup] = [_summary(result), caveat_section(result.caveats)]
     if result.scores.popularity is not None:
         parts.append(_popularity(result.scores.popularity, imgs))
     if result.invariance:
