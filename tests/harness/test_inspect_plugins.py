@@ -23,7 +23,9 @@ from pydantic import BaseModel
 from knowsum.harness import figures, make_config, requests_of, run_from_log
 from knowsum.harness.tasks import census, register_plug_ins
 from knowsum.instrument import INSTRUMENTS, installed, instruments
+from knowsum.records import CaveatNote
 from tests.harness._mock import output
+from tests.instrument._yes import YesResult
 
 
 def _by_seed(instrument: str, config: BaseModel, reply: Any) -> Any:
@@ -87,3 +89,11 @@ def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Pa
     assert read.config == config and done.result.yes == 2  # type: ignore[attr-defined]
     values, _ = figures(done.result)
     assert {k: got[k] for k in values} == values
+
+
+def test_a_plug_in_records_caveats_are_among_its_figures_caveats(yes_plug_in: None) -> None:
+    note = CaveatNote(kind="tiny-sample", mark="tiny sample", message="tiny sample: only 3 replies")
+    record = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
+    values, caveats = figures(record.model_copy(update={"caveats": [note]}))
+    assert values == figures(record)[0] and values["share"] == pytest.approx(2 / 3)
+    assert caveats == [*figures(record)[1], "tiny sample: only 3 replies"]

@@ -126,11 +126,10 @@ def _measured(record: Record) -> Figures:
 def figures(record: Record) -> Figures:
     """The named figures of ``record`` and their caveats (module docstring), the record's typed
     caveats (the trust horizon, Hill numbers out of order…) and its card rows' caveats among them."""
+    measured, card = _measured(record)
     own = _BY_KIND.get(type(record))
-    if own is None:
-        return _measured(record)
-    out, caveats = own(record)
-    extra = [caveat_sentence(c) for c in record.caveats] + _measured(record)[1]
+    out, caveats = own(record) if own is not None else (measured, [])  # a plug-in: its card rows
+    extra = [caveat_sentence(c) for c in record.caveats] + card
     for text in extra:  # each reason once, whatever mark it is shown under
         body = text.split(": ", 1)[-1]
         if not any(body in shown or shown in text for shown in caveats):
