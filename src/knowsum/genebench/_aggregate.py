@@ -18,6 +18,7 @@ import numpy as np
 from knowsum.genebench._parse import TRUNCATED
 from knowsum.genebench._schema import KNOWLEDGE, question_key
 from knowsum.genebench._score import UNANSWERED
+from knowsum.genebench._textmetrics import SummaryFlag
 from knowsum.records import CaveatNote
 from knowsum.records.genebench import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
@@ -303,13 +304,13 @@ def summary_caveats(records: Sequence[InstanceRecord]) -> list[CaveatNote]:
     score is 0 by the rule.
     """
     scored = [r for r in records if r.question_type == "summary" and r.rouge_l is not None]
-    cut = [r for r in scored if set(r.summary_flags or ()) - {"empty candidate"}]
-    if not cut:
+    cuts = [[f for f in r.summary_flags or () if f != SummaryFlag.EMPTY_CANDIDATE] for r in scored]
+    n_cut = sum(1 for c in cuts if c)
+    if not n_cut:
         return []
-    kinds = Counter(f for r in cut for f in r.summary_flags or () if f != "empty candidate")
-    parts = ", ".join(f"{flag} {n}" for flag, n in sorted(kinds.items()))
+    parts = ", ".join(f"{flag} {n}" for flag, n in sorted(Counter(f for c in cuts for f in c).items()))
     message = (
-        f"summary inputs cut: {len(cut)} of {len(scored)} summary scores read cut text ({parts}); they "
+        f"summary inputs cut: {n_cut} of {len(scored)} summary scores read cut text ({parts}); they "
         "rest on the first part of the answer or reference only (summary_flags in predictions.jsonl)"
     )
     return [CaveatNote(kind=SUMMARY_CUT, mark="summary inputs cut", message=message, figure="summary score")]
