@@ -1,0 +1,116 @@
+"""Prediction intervals for new items, and the scores that judge an interval against what happened.
+
+A **confidence interval** of ``Û(t)`` describes the uncertainty of the *estimate*: where ``E U(t)``
+lies. A census user asks something else — how many new items will ``t`` times as many queries
+*show*? The realised ``U(t)`` is random too, so its **prediction interval** must hold both parts::
+
+    E(Û − U)² = Var(Û) + Var(U) + bias²        (Û and the future sample are independent)
+
+- ``Var(Û)``: for the linear estimators ``Û = Σ_s h_s f_s`` (Good–Toulmin, Efron–Thisted /
+  smoothed Good–Turing, KnowSum eq. 1), the Poisson plug-in ``Σ_s h_s² f_s`` (Orlitsky, Suresh & Wu
+  2016, PNAS 113:13283, the variance part of their Lemma on ``E(Û − U)²`` under Poisson sampling,
+  estimated by replacing ``E f_s`` by ``f_s``; :func:`plugin_variance`). Where no closed form exists
+  (iNEXT's q = 0 extrapolation, the Chao asymptotes) the bootstrap variance of ``Û`` takes its place.
+- ``Var(U)``: ``U = Σ_i 1{item i unseen now, seen in the future}`` is a sum of independent Bernoulli
+  indicators under Poisson sampling, so ``Var(U) = Σ_i q_i (1 − q_i) ≤ E U``; knowsum uses the
+  Poisson bound ``Var(U) ≈ E U``, estimated by ``max(Û, 0)`` (conservative by ``Σ q_i²``).
+
+:func:`prediction_bounds` puts the sum into Chao's (1987) log-normal form, the same shape as the
+census's confidence interval: ``U ∈ [Û/C, Û·C]`` with ``C = exp(z·sqrt(ln(1 + v/Û²)))`` and
+``v = Var̂(Û) + Û``. It assumes (i) sampling is close to Poisson/multinomial, so the future sample
+is independent of the present one and items enter independently (a model that names items in fixed
+bundles makes ``Var(U)`` larger); (ii) the estimator's bias is small beside ``sqrt(v)`` — the
+back-test (:mod:`knowsum.stats.foresee`) checks this on the census's own queries. When ``Û ≤ 0`` the
+log-normal form has no width and the interval is n/a (NaN ends).
+
+Scores: the **interval score** of Gneiting & Raftery (2007, JASA 102:359, §6.2 eq. 43),
+``S = (u − l) + (2/α)(l − x)·1{x < l} + (2/α)(x − u)·1{x > u}`` for a central ``(1 − α)`` interval
+(lower is better: it charges width and misses), and the **Wilson score interval** of a coverage
+share (Wilson 1927, JASA 22:209), which the trust horizon tests against the nominal level.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import norm
+
+from knowsum.stats._arrays import FloatArray, IntArray
+from knowsum.stats._errors import StatsError
+
+__all__ = [
+    "interval_score",
+    "plugin_variance",
+    "prediction_bounds",
+    "prediction_variance",
+    "wilson_bounds",
+]
+
+
+def _z(level: float) -> float:
+    if not 0 < level < 1:
+        raise StatsError(f"level must be in (0, 1), got {level!r}")
+    return float(norm.ppf(0.5 + level / 2))
+
+
+def plugin_variance(hist: IntArray | FloatArray, weights: FloatArray) -> FloatArray:
+    """``Σ_s h_s² f_s`` for each row of ``hist`` (``hist[b, s] = f_s``; a 1-D histogram gives a
+    0-d array): the Poisson plug-in variance of the linear estimator ``Û = Σ_s h_s f_s``
+    (Orlitsky, Suresh & Wu 2016). ``weights[s] = h_s``; counts above ``len(weights) − 1`` weigh 0.
+    """
+    h = np.asarray(weights, dtype=np.float64)
+    f = np.asarray(hist, dtype=np.float64)
+    width = min(f.shape[-1], h.size)
+    return np.asarray(f[..., :width] @ (h[:width] * h[:width]), dtype=np.float64)
+
+
+def prediction_variance(point: FloatArray | float, estimate_variance: FloatArray | float) -> FloatArray:
+    """``Var̂(Û) + max(Û, 0)``: the estimate's variance plus the Poisson variance of the future
+    ``U`` (see the module docstring). NaN where ``estimate_variance`` is not finite."""
+    u = np.asarray(point, dtype=np.float64)
+    v = np.asarray(estimate_variance, dtype=np.float64)
+    return np.asarray(np.where(np.isfinite(v), v + np.maximum(u, 0.0), np.nan))
+
+
+def prediction_bounds(
+    point: FloatArray | float, estimate_variance: FloatArray | float, level: float = 0.95
+) -> tuple[FloatArray, FloatArray]:
+    """The log-normal ``level`` prediction interval of the new items ``U``: ``[Û/C, Û·C]``,
+    ``C = exp(z·sqrt(ln(1 + v/Û²)))``, ``v`` = :func:`prediction_variance`. NaN ends (n/a) where
+    ``Û ≤ 0`` or the variance is not finite. Add ``N_seen`` to both ends for ``N_tot``."""
+    z = _z(level)
+    u = np.asarray(point, dtype=np.float64)
+    v = prediction_variance(u, estimate_variance)
+    ok = (u > 0) & np.isfinite(u) & np.isfinite(v)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
+        return np.where(ok, u / c, np.nan), np.where(ok, u * c, np.nan)
+
+
+def interval_score(
+    lower: FloatArray | float, upper: FloatArray | float, observed: FloatArray | float, level: float = 0.95
+) -> FloatArray:
+    """Gneiting & Raftery's (2007, eq. 43) interval score of central ``level`` intervals:
+    ``(u − l) + (2/α)(l − x)·1{x < l} + (2/α)(x − u)·1{x > u}``, ``α = 1 − level``. NaN where an
+    interval is n/a."""
+    _z(level)
+    lo = np.asarray(lower, dtype=np.float64)
+    hi = np.asarray(upper, dtype=np.float64)
+    x = np.asarray(observed, dtype=np.float64)
+    alpha = 1.0 - level
+    return np.asarray(
+        (hi - lo) + (2.0 / alpha) * np.maximum(lo - x, 0.0) + (2.0 / alpha) * np.maximum(x - hi, 0.0)
+    )
+
+
+def wilson_bounds(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson's (1927) score interval of a proportion ``successes/trials`` (two-sided ``level``)."""
+    if trials < 1 or not 0 <= successes <= trials:
+        raise StatsError(f"need 0 <= successes <= trials and trials >= 1, got {successes}/{trials}")
+    z = _z(level)
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
