@@ -74,8 +74,8 @@ def test_mle_beats_a_brute_force_grid() -> None:
 def test_vectorised_fit_agrees_with_the_optimiser(name: str) -> None:
     h = _hist(name)
     one = py.fit(h)
-    sigma, theta, reasons = py.fit_rows(h[None, :])
-    assert reasons == (None,)
+    sigma, theta, reasons = py.fit_rows(np.repeat(h[None, :], 5, axis=0))
+    assert reasons == (None,) * 5
     assert py.log_likelihood(float(sigma[0]), float(theta[0]), h) >= one.log_likelihood - 0.02  # its σ stops at 1e-4, the optimiser's at 1e-8
     for m in (one.n, 100 * one.n):
         ours = py.expected_new(sigma[0], theta[0], one.n, one.j, m)
@@ -86,8 +86,8 @@ def test_vectorised_fit_agrees_with_the_optimiser(name: str) -> None:
 def test_all_singletons_have_no_maximum() -> None:
     h = np.array([0, 7, 0, 0])
     assert py.fit(h).reason == py.ALL_SINGLETONS_REASON
-    sigma, _, reasons = py.fit_rows(h[None, :])
-    assert math.isnan(float(sigma[0])) and reasons == (py.ALL_SINGLETONS_REASON,)
+    sigma, _, reasons = py.fit_rows(np.repeat(h[None, :], 5, axis=0))
+    assert math.isnan(float(sigma[0])) and reasons == (py.ALL_SINGLETONS_REASON,) * 5
 
 
 def test_one_item_has_no_interior_maximum() -> None:

@@ -155,8 +155,13 @@ def fit(hist: IntArray | FloatArray) -> PitmanYorFit:
     return PitmanYorFit(sigma, -sigma + math.exp(beta), -float(best.fun), n, j)
 
 
+_FEW_ROWS = 4
+"""Up to this many rows, :func:`fit_rows` runs :func:`fit` on each (one sample's estimate is scipy's)."""
+
+
 def fit_rows(hist: IntArray | FloatArray) -> tuple[FloatArray, FloatArray, tuple[str | None, ...]]:
-    """``(σ̂, θ̂, reasons)`` of each row of a ``(B, s_max + 1)`` histogram matrix, vectorised: a grid over
+    """``(σ̂, θ̂, reasons)`` of each row of a ``(B, s_max + 1)`` histogram matrix: :func:`fit` on each row
+    when there are at most :data:`_FEW_ROWS`, else vectorised: a grid over
     ``σ ∈ [10⁻⁴, 1 − 10⁻⁴]`` and ``β = ln(θ + σ) ∈ [−4, 16]``, zoomed :data:`_ZOOMS` times around each
     row's best point (``σ`` to about ``10⁻⁵``; :func:`fit` is the per-sample optimiser it is tested
     against). A row whose best point stays on the ``σ → 1`` or ``θ → ∞`` edge has no maximum (NaN)."""
@@ -165,6 +170,13 @@ def fit_rows(hist: IntArray | FloatArray) -> tuple[FloatArray, FloatArray, tuple
         raise StatsError(f"hist must be a (samples, s) matrix of non-negative counts, got shape {np.shape(hist)}")
     h[:, 0] = 0.0
     rows = h.shape[0]
+    if rows <= _FEW_ROWS:
+        fits = [fit(row) for row in h]
+        return (
+            np.array([f.sigma for f in fits]),
+            np.array([f.theta for f in fits]),
+            tuple(f.reason for f in fits),
+        )
     j = h.sum(axis=1)
     n = h @ np.arange(h.shape[1], dtype=np.float64)
     reasons: list[str | None] = [
