@@ -24,7 +24,9 @@ def _hist(name: str, width: int = 300) -> np.ndarray:
     return h
 
 
-@pytest.mark.parametrize(("sigma", "theta", "n", "j", "m"), [(0.47, 4.3, 935, 106, 935), (0.2, 10.0, 50, 20, 400)])
+@pytest.mark.parametrize(
+    ("sigma", "theta", "n", "j", "m"), [(0.47, 4.3, 935, 106, 935), (0.2, 10.0, 50, 20, 400)]
+)
 def test_closed_forms_match_the_urn(sigma: float, theta: float, n: int, j: int, m: int) -> None:
     draws = py.simulate_new(sigma, theta, n, j, m, replicates=4000, seed=1)
     mean = float(py.expected_new(sigma, theta, n, j, m))
@@ -76,7 +78,9 @@ def test_vectorised_fit_agrees_with_the_optimiser(name: str) -> None:
     one = py.fit(h)
     sigma, theta, reasons = py.fit_rows(np.repeat(h[None, :], 5, axis=0))
     assert reasons == (None,) * 5
-    assert py.log_likelihood(float(sigma[0]), float(theta[0]), h) >= one.log_likelihood - 0.02  # its σ stops at 1e-4, the optimiser's at 1e-8
+    assert (
+        py.log_likelihood(float(sigma[0]), float(theta[0]), h) >= one.log_likelihood - 0.02
+    )  # its σ stops at 1e-4, the optimiser's at 1e-8
     for m in (one.n, 100 * one.n):
         ours = py.expected_new(sigma[0], theta[0], one.n, one.j, m)
         theirs = py.expected_new(one.sigma, one.theta, one.n, one.j, m)

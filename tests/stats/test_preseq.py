@@ -56,8 +56,9 @@ def test_rational_function_matches_preseq_at_every_extrapolated_point(name: str)
 
 
 def _preseq_interpolation(h: np.ndarray, n: int, seen: float, size: int) -> float:
-    """Heck's (1975) expected distinct items of a subsample of ``size``, ``S − Σ_i f_i C(n−i, size)/C(n, size)``,
-    summed in an int as preseq does (each ratio as the product ``Π_{k<i} (n − size − k)/(n − k)``)."""
+    """Heck's (1975) expected distinct items of a subsample of ``size``,
+    ``S − Σ_i f_i C(n−i, size)/C(n, size)``, summed in an int as preseq does (each ratio as the product
+    ``Π_{k<i} (n − size − k)/(n − k)``)."""
     acc = 0
     for i in range(1, h.size):
         if n >= i + size:
@@ -93,7 +94,7 @@ def test_refusals_match_preseq(name: str, status: RfaStatus) -> None:
     assert failed and all(p.read_text().startswith("rc=1") for p in failed)
     values, reasons = rational_unseen(_hist(name), 10.0)
     assert math.isnan(float(values[0]))
-    assert reasons[0] and "rational" in reasons[0] or "terms" in reasons[0]
+    assert reasons[0] and ("rational" in reasons[0] or "terms" in reasons[0])
     assert fit_rational(_hist(name)).status.tolist() == [status]
 
 

@@ -296,8 +296,20 @@ def _no_interval(
     unseen.setflags(write=False)
     seen.setflags(write=False)
     return BootstrapResult(
-        plan.name, float(level), int(unseen.size), method, seed, interval, nan, nan, nan, math.nan,
-        unseen, seen, 0, reason,
+        plan.name,
+        float(level),
+        int(unseen.size),
+        method,
+        seed,
+        interval,
+        nan,
+        nan,
+        nan,
+        math.nan,
+        unseen,
+        seen,
+        0,
+        reason,
     )
 
 

@@ -1,4 +1,4 @@
-"""The long-range estimators on batches of histograms: preseq's rational function and the Pitman–Yor predictive.
+"""Long-range estimators on batches of histograms: preseq's rational function, the Pitman–Yor predictive.
 
 Both read the *whole* histogram of a sample (every ``f_s``, not only ``s ≤ k``), so they are nonlinear
 functions of it, applied row by row to a ``(B, s_max + 1)`` histogram matrix:
@@ -16,6 +16,7 @@ with an item past it), since neither estimator can be computed from it.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Protocol
 
@@ -36,8 +37,8 @@ __all__ = [
 ]
 
 
-class PanelLike(Protocol):
-    """What the panel functions read of a :class:`knowsum.stats.foresee.Panel`."""
+class PanelLike(Hashable, Protocol):
+    """What the panel functions read of a :class:`knowsum.stats.foresee.Panel` (hashed by identity)."""
 
     @property
     def t(self) -> float: ...

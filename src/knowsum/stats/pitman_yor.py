@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from math import factorial
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.optimize import minimize
 from scipy.special import gammaln, polygamma, psi
 
@@ -84,7 +85,9 @@ class PitmanYorFit:
 def _histogram(hist: IntArray | FloatArray) -> FloatArray:
     h = np.asarray(hist, dtype=np.float64)
     if h.ndim != 1 or h.size < 2 or not np.all(np.isfinite(h)) or np.any(h < 0) or np.any(h != np.floor(h)):
-        raise StatsError(f"hist must be a 1-D histogram of non-negative integer counts f_0 … f_s, got {hist!r}")
+        raise StatsError(
+            f"hist must be a 1-D histogram of non-negative integer counts f_0 … f_s, got {hist!r}"
+        )
     return h
 
 
@@ -167,7 +170,9 @@ def fit_rows(hist: IntArray | FloatArray) -> tuple[FloatArray, FloatArray, tuple
     against). A row whose best point stays on the ``σ → 1`` or ``θ → ∞`` edge has no maximum (NaN)."""
     h = np.atleast_2d(np.asarray(hist, dtype=np.float64)).copy()
     if h.ndim != 2 or not np.all(np.isfinite(h)) or np.any(h < 0):
-        raise StatsError(f"hist must be a (samples, s) matrix of non-negative counts, got shape {np.shape(hist)}")
+        raise StatsError(
+            f"hist must be a (samples, s) matrix of non-negative counts, got shape {np.shape(hist)}"
+        )
     h[:, 0] = 0.0
     rows = h.shape[0]
     if rows <= _FEW_ROWS:
@@ -180,7 +185,13 @@ def fit_rows(hist: IntArray | FloatArray) -> tuple[FloatArray, FloatArray, tuple
     j = h.sum(axis=1)
     n = h @ np.arange(h.shape[1], dtype=np.float64)
     reasons: list[str | None] = [
-        NO_DATA_REASON if jj == 0 else ONE_ITEM_REASON if jj == 1 else ALL_SINGLETONS_REASON if jj == nn else None
+        NO_DATA_REASON
+        if jj == 0
+        else ONE_ITEM_REASON
+        if jj == 1
+        else ALL_SINGLETONS_REASON
+        if jj == nn
+        else None
         for jj, nn in zip(j.tolist(), n.tolist(), strict=True)
     ]
     live = np.flatnonzero([r is None for r in reasons])
@@ -201,11 +212,17 @@ _GRID_BETA = (-4.0, 16.0)
 
 
 def _grid_loglik(
-    rows: IntArray, svals: FloatArray, freq: FloatArray, count: int, j: FloatArray, n: FloatArray,
-    sig: FloatArray, beta: FloatArray,
+    rows: IntArray,
+    svals: FloatArray,
+    freq: FloatArray,
+    count: int,
+    j: FloatArray,
+    n: FloatArray,
+    sig: FloatArray,
+    beta: FloatArray,
 ) -> FloatArray:
-    """``ln L`` at ``(sig[b, a], beta[b, c])`` for every row ``b`` (``(B, G, G)``); ``rows, svals, freq`` are the
-    non-zero ``f_s`` of the histogram matrix."""
+    """``ln L`` at ``(sig[b, a], beta[b, c])`` for every row ``b`` (``(B, G, G)``); ``rows, svals, freq``
+    are the non-zero ``f_s`` of the histogram matrix."""
     theta = -sig[:, :, None] + np.exp(beta[:, None, :])
     u = theta / sig[:, :, None]
     jj, nn = j[:, None, None], n[:, None, None]
@@ -218,7 +235,7 @@ def _grid_loglik(
     return np.asarray(value + partial[:, :, None])
 
 
-def _zoom(h: FloatArray, j: FloatArray, n: FloatArray) -> tuple[FloatArray, FloatArray, IntArray]:
+def _zoom(h: FloatArray, j: FloatArray, n: FloatArray) -> tuple[FloatArray, FloatArray, NDArray[np.bool_]]:
     """Each row's grid optimum (zoomed), then damped Newton steps along the likelihood's ridge."""
     rows, svals = np.nonzero(h)
     data = (rows, svals.astype(np.float64), h[rows, svals], h.shape[0], j, n)
@@ -252,7 +269,8 @@ def _point_loglik(data: _Data, x: FloatArray) -> FloatArray:
 
 
 def _gradient(data: _Data, x: FloatArray) -> FloatArray:
-    """``∂ ln L / ∂(σ, β)`` of each row at ``x = (σ, β)``, ``θ = −σ + e^β`` (sums over ``i < j`` by digamma)."""
+    """``∂ ln L / ∂(σ, β)`` of each row at ``x = (σ, β)``, ``θ = −σ + e^β`` (the sums over ``i < j`` by
+    digamma)."""
     rows, svals, freq, count, j, n = data
     sig, e_beta = x[:, 0], np.exp(x[:, 1])
     theta = -sig + e_beta
@@ -283,7 +301,9 @@ def _newton(data: _Data, x: FloatArray, steps: int = 30, h: float = 1e-6) -> Flo
             hess = 0.5 * (hess + hess.transpose(0, 2, 1))
             det = hess[:, 0, 0] * hess[:, 1, 1] - hess[:, 0, 1] ** 2
             concave = (hess[:, 0, 0] < 0) & (det > 0) & np.isfinite(det)
-            inv = np.stack([[hess[:, 1, 1], -hess[:, 0, 1]], [-hess[:, 0, 1], hess[:, 0, 0]]]).transpose(2, 0, 1)
+            inv = np.stack([[hess[:, 1, 1], -hess[:, 0, 1]], [-hess[:, 0, 1], hess[:, 0, 0]]]).transpose(
+                2, 0, 1
+            )
             newton = -np.einsum("bij,bj->bi", inv, g) / np.where(concave, det, 1.0)[:, None]
             step = np.where(concave[:, None], newton, 1e-3 * g)
             pinned = ((x[:, 0] <= lower[0]) & (g[:, 0] < 0)) | ((x[:, 0] >= upper[0]) & (g[:, 0] > 0))
@@ -307,7 +327,9 @@ def _newton(data: _Data, x: FloatArray, steps: int = 30, h: float = 1e-6) -> Flo
     return x
 
 
-def _lgamma_combo(c: FloatArray, shifts: tuple[float | FloatArray, ...], weights: tuple[float, ...]) -> FloatArray:
+def _lgamma_combo(
+    c: FloatArray, shifts: tuple[float | FloatArray, ...], weights: tuple[float, ...]
+) -> FloatArray:
     """``Σ_i w_i ln Γ(c + s_i)`` for weights summing to 0: directly, or by its Taylor series
     ``Σ_k (Σ_i w_i s_i^k)/k! · ψ^{(k−1)}(c)`` where every ``|s_i| < 0.05 c`` (no cancellation of large
     ``ln Γ`` values)."""
@@ -324,7 +346,9 @@ def _lgamma_combo(c: FloatArray, shifts: tuple[float | FloatArray, ...], weights
     return np.asarray(np.where(series_ok, series, direct))
 
 
-def _log_ratios(sigma: FloatArray, theta: FloatArray, n: FloatArray, m: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _log_ratios(
+    sigma: FloatArray, theta: FloatArray, n: FloatArray, m: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """``ln R_1`` and ``ln R_2 − 2 ln R_1``, ``R_k = (θ + n + kσ)_m / (θ + n)_m``."""
     c0 = theta + n
     cm = c0 + m
@@ -335,7 +359,11 @@ def _log_ratios(sigma: FloatArray, theta: FloatArray, n: FloatArray, m: FloatArr
 
 
 def expected_new(
-    sigma: FloatArray | float, theta: FloatArray | float, n: FloatArray | float, j: FloatArray | float, m: FloatArray | float
+    sigma: FloatArray | float,
+    theta: FloatArray | float,
+    n: FloatArray | float,
+    j: FloatArray | float,
+    m: FloatArray | float,
 ) -> FloatArray:
     """``E[K_m^{(n)} | data] = (j + θ/σ) · [(θ + n + σ)_m / (θ + n)_m − 1]`` (Favaro et al. 2009, eq. 5),
     elementwise; NaN where ``σ`` or ``θ`` is NaN."""
@@ -348,7 +376,11 @@ def expected_new(
 
 
 def predictive_variance(
-    sigma: FloatArray | float, theta: FloatArray | float, n: FloatArray | float, j: FloatArray | float, m: FloatArray | float
+    sigma: FloatArray | float,
+    theta: FloatArray | float,
+    n: FloatArray | float,
+    j: FloatArray | float,
+    m: FloatArray | float,
 ) -> FloatArray:
     """``Var(K_m^{(n)} | data) = X_0² (R_2 − R_1²) + X_0 (R_2 − R_1)``, ``X_0 = j + θ/σ`` (module docstring),
     elementwise; NaN where ``σ`` or ``θ`` is NaN."""
