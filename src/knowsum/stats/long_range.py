@@ -17,7 +17,7 @@ with an item past it), since neither estimator can be computed from it.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
 import numpy as np
@@ -25,13 +25,19 @@ import numpy as np
 from knowsum.stats import pitman_yor as py
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
+from knowsum.stats._plan import EstimatorPlan
 from knowsum.stats.preseq import fit_rational
 
 __all__ = [
     "PanelLike",
+    "pitman_yor_details",
+    "pitman_yor_mean",
     "pitman_yor_panel",
     "pitman_yor_rows",
     "pitman_yor_variance",
+    "plan_pitman_yor",
+    "plan_preseq",
+    "preseq_details",
     "preseq_panel",
     "preseq_rows",
 ]
@@ -66,6 +72,35 @@ def pitman_yor_rows(
     mean = py.expected_new(sigma, theta, n, j, float(t) * n)
     var = py.predictive_variance(sigma, theta, n, j, float(t) * n)
     return mean, var, sigma, theta, reasons
+
+
+def preseq_details(hist: IntArray | FloatArray) -> dict[str, float | int | str]:
+    """The degree and ``max_terms`` of preseq's continued fraction for the first row of ``hist``."""
+    found = fit_rational(hist)
+    return {"degree": int(found.degree[0]), "max_terms": int(found.max_terms[0])}
+
+
+def pitman_yor_mean(hist: IntArray | FloatArray, t: float) -> tuple[FloatArray, tuple[str | None, ...]]:
+    """``Û(t)`` of each row by the Pitman–Yor predictive, and each row's reason when it has none."""
+    mean, _, _, _, reasons = pitman_yor_rows(hist, t)
+    return mean, reasons
+
+
+def pitman_yor_details(hist: IntArray | FloatArray, t: float) -> dict[str, float | int | str]:
+    """``σ̂``, ``θ̂`` and the predictive s.d. ``sqrt(Var(U(t) | σ̂, θ̂))`` for the first row of ``hist``."""
+    _, var, sigma, theta, _ = pitman_yor_rows(hist, t)
+    return {"sigma": float(sigma[0]), "theta": float(theta[0]), "predictive_sd": float(var[0] ** 0.5)}
+
+
+def plan_preseq(n: int, t: float, k: int | None) -> EstimatorPlan:
+    """The ``preseq`` estimator at ``t`` (``n``, ``k`` unused): a planner of ``knowsum.stats.ESTIMATORS``."""
+    return EstimatorPlan("preseq", t, None, {}, rows=partial(preseq_rows, t=t), details=preseq_details)
+
+
+def plan_pitman_yor(n: int, t: float, k: int | None) -> EstimatorPlan:
+    """The ``pitman-yor`` estimator at ``t`` (``n``, ``k`` unused): a planner of ``ESTIMATORS``."""
+    rows, details = partial(pitman_yor_mean, t=t), partial(pitman_yor_details, t=t)
+    return EstimatorPlan("pitman-yor", t, None, {}, rows=rows, details=details)
 
 
 def _whole(p: PanelLike, name: str) -> IntArray:
