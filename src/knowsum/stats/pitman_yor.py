@@ -147,7 +147,14 @@ def fit(hist: IntArray | FloatArray) -> PitmanYorFit:
     for sigma0 in (0.1, 0.5, 0.9):
         start = np.array([sigma0, math.log(max(j * (1.0 - sigma0), 1.0))])
         with np.errstate(all="ignore"):
-            found = minimize(objective, start, jac=True, method="SLSQP", bounds=[SIGMA_BOUNDS, _BETA_BOUNDS])
+            found = minimize(
+                objective,
+                start,
+                jac=True,
+                method="SLSQP",
+                bounds=[SIGMA_BOUNDS, _BETA_BOUNDS],
+                options={"ftol": 1e-12},
+            )
         if np.isfinite(found.fun) and (best is None or found.fun < best.fun):
             best = found
     if best is None:
