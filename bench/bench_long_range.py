@@ -3,10 +3,10 @@
 On the histograms of ``tests/fixtures/preseq`` (Fisher's butterflies, the Etosha ciliates, iNEXT's
 Logged spiders, the theorem census), it times the same work both ways (preseq's time includes starting
 its process, ~5 ms): preseq's single-estimate mode ``preseq lc_extrap -H -Q -D -s n -e 101n+n/2``
-(``-D`` so every histogram gives numbers; one process per call, reading the file) and knowsum's
-``fit_rational(hist, defects=True)`` evaluated at ``t = 0, 1, …, 100``; plus knowsum's default (stability-searched) fit, which preseq's ``-Q`` without
-``-D`` runs too. It also times a batch: 1,000 bootstrap histograms of Fisher's data in one call
-(the back-test's use), and the Pitman–Yor fit (scipy per sample, and vectorised per batch).
+(``-D`` so every histogram gives numbers; one process per call, reading the file) against knowsum's
+``fit_rational(hist, defects=True)`` at ``t = 0, 1, …, 100``; and ``-Q`` without ``-D`` (the stability
+search) against knowsum's default fit. It also times a batch, 1,000 bootstrap histograms of Fisher's
+data in one call (the back-test's use), and the Pitman–Yor fit (scipy per sample, vectorised per batch).
 
 The preseq binary is looked up in ``$PRESEQ``, then on ``PATH``; without it only knowsum's times are
 printed. knowsum never ships or builds preseq (see the fixture README for how the reference binary was

@@ -241,7 +241,26 @@ def _result(
             stacklevel=4,
         )
         if unseen.size < max(2, (unseen.size + missing) // MIN_SHARE):
-            return _no_interval(plan, unseen, seen, level, seed, method, interval, missing)
+            why = f"{plan.name} gives no estimate on {missing:,} of {missing + unseen.size:,} resamples"
+            nan = (math.nan, math.nan)
+            unseen.setflags(write=False)
+            seen.setflags(write=False)
+            return BootstrapResult(
+                plan.name,
+                level,
+                unseen.size,
+                method,
+                seed,
+                interval,
+                nan,
+                nan,
+                nan,
+                math.nan,
+                unseen,
+                seen,
+                0,
+                why,
+            )
     total = seen + unseen
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)
@@ -276,40 +295,6 @@ def _result(
         seen_draws=seen,
         n_nonfinite=int(np.sum(~np.isfinite(skr))),
         reason=reason,
-    )
-
-
-def _no_interval(
-    plan: EstimatorPlan,
-    unseen: NDArray[np.float64],
-    seen: NDArray[np.int64],
-    level: float,
-    seed: int | None,
-    method: Literal["queries", "multinomial"],
-    interval: IntervalMethod,
-    missing: int,
-) -> BootstrapResult:
-    """The result of a bootstrap in which most resamples have no estimate: its interval is n/a."""
-    total = unseen.size + missing
-    reason = f"{plan.name} gives no estimate on {missing:,} of {total:,} resamples"
-    nan = (math.nan, math.nan)
-    unseen.setflags(write=False)
-    seen.setflags(write=False)
-    return BootstrapResult(
-        plan.name,
-        float(level),
-        int(unseen.size),
-        method,
-        seed,
-        interval,
-        nan,
-        nan,
-        nan,
-        math.nan,
-        unseen,
-        seen,
-        0,
-        reason,
     )
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from math import factorial
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.optimize import minimize
 from scipy.special import gammaln, polygamma, psi
 
@@ -243,38 +244,33 @@ def _log_ratios(
     return one, second
 
 
-def expected_new(
-    sigma: FloatArray | float,
-    theta: FloatArray | float,
-    n: FloatArray | float,
-    j: FloatArray | float,
-    m: FloatArray | float,
-) -> FloatArray:
+Number = FloatArray | float
+
+
+def _moments(
+    sigma: Number, theta: Number, n: Number, j: Number, m: Number
+) -> tuple[NDArray[np.bool_], FloatArray, FloatArray, FloatArray]:
+    """``(ok, X_0, ln R_1, ln R_2 − 2 ln R_1)`` elementwise; ``ok`` is False where ``σ`` or ``θ`` is NaN."""
+    s, th, nn, jj, mm = (np.asarray(x, dtype=np.float64) for x in (sigma, theta, n, j, m))
+    ok = np.isfinite(s) & np.isfinite(th)
+    s1, th1 = np.where(ok, s, 0.5), np.where(ok, th, 1.0)
+    log_r1, delta = _log_ratios(s1, th1, nn, mm)
+    return ok, jj + th1 / s1, log_r1, delta
+
+
+def expected_new(sigma: Number, theta: Number, n: Number, j: Number, m: Number) -> FloatArray:
     """``E[K_m^{(n)} | data] = (j + θ/σ) · [(θ + n + σ)_m / (θ + n)_m − 1]`` (Favaro et al. 2009, eq. 5),
     elementwise; NaN where ``σ`` or ``θ`` is NaN."""
-    s, th, nn, jj, mm = (np.asarray(x, dtype=np.float64) for x in (sigma, theta, n, j, m))
     with np.errstate(all="ignore"):
-        ok = np.isfinite(s) & np.isfinite(th)
-        s1, th1 = np.where(ok, s, 0.5), np.where(ok, th, 1.0)
-        log_r1, _ = _log_ratios(s1, th1, nn, mm)
-        return np.asarray(np.where(ok, (jj + th1 / s1) * np.expm1(log_r1), np.nan))
+        ok, x0, log_r1, _ = _moments(sigma, theta, n, j, m)
+        return np.asarray(np.where(ok, x0 * np.expm1(log_r1), np.nan))
 
 
-def predictive_variance(
-    sigma: FloatArray | float,
-    theta: FloatArray | float,
-    n: FloatArray | float,
-    j: FloatArray | float,
-    m: FloatArray | float,
-) -> FloatArray:
+def predictive_variance(sigma: Number, theta: Number, n: Number, j: Number, m: Number) -> FloatArray:
     """``Var(K_m^{(n)} | data) = X_0² (R_2 − R_1²) + X_0 (R_2 − R_1)``, ``X_0 = j + θ/σ`` (module docstring),
     elementwise; NaN where ``σ`` or ``θ`` is NaN."""
-    s, th, nn, jj, mm = (np.asarray(x, dtype=np.float64) for x in (sigma, theta, n, j, m))
     with np.errstate(all="ignore"):
-        ok = np.isfinite(s) & np.isfinite(th)
-        s1, th1 = np.where(ok, s, 0.5), np.where(ok, th, 1.0)
-        log_r1, delta = _log_ratios(s1, th1, nn, mm)
-        x0 = jj + th1 / s1
+        ok, x0, log_r1, delta = _moments(sigma, theta, n, j, m)
         r1 = np.exp(log_r1)
         var = x0 * x0 * r1 * r1 * np.expm1(delta) + x0 * r1 * np.expm1(delta + log_r1)
         return np.asarray(np.where(ok, var, np.nan))
