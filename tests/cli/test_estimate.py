@@ -204,7 +204,7 @@ def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
             ["--estimator", "magic"],
             "unknown estimator 'magic'; known: ace, ace-1, chao1, chao1-bc, chao1-bc-vegan, chao1-classic, "
             "chao2, chao2-bc, et, good-toulmin, ice, ice-1, ichao1, ichao2, jack1, jack2, osw-binomial, "
-            "osw-poisson",
+            "osw-poisson, pitman-yor, preseq",
         ),
         (["--format", "csv"], "unknown format 'csv'; known: counts, incidence-freq, items, prevalence"),
     ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -42,13 +43,19 @@ def test_batch_kernel_equals_estimate_on_each_resample(census: Prevalence, name:
         sub = Prevalence.from_counts(column[column > 0])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", StatsWarning)
-            expected = estimate_unseen(sub, name, t=t, k=6)
+            try:
+                expected = estimate_unseen(sub, name, t=t, k=6)
+            except StatsError:  # preseq without a stable approximant: NaN in the batch, an error alone
+                assert plan.rows is not None and math.isnan(unseen[b]) and seen[b] == sub.n_seen
+                continue
         if name.startswith("osw"):  # parameters stay those of the original sample in the bootstrap
             expected_value = float(np.dot(plan.weights(sub.max_count)[: sub.n_s.size], sub.n_s))  # type: ignore[misc]
         else:
             expected_value = expected.estimate
         assert seen[b] == sub.n_seen
-        assert unseen[b] == pytest.approx(expected_value, rel=1e-9, abs=1e-9)
+        # the Pitman–Yor batch fits all resamples at once (grid and Newton), `estimate` by scipy.optimize
+        rel = 1e-6 if name == "pitman-yor" else 1e-9
+        assert unseen[b] == pytest.approx(expected_value, rel=rel, abs=1e-9)
 
 
 def test_query_counts_is_the_weighted_sum_of_query_rows(census: Prevalence) -> None:

@@ -64,6 +64,8 @@ observations) is not shown (pages print ``n/a: too few observations``)."""
 ALIKE_REASON = "every resample gives the same Û(t)"
 """Why the interval of a degenerate bootstrap of a larger sample is not shown: its size is not the
 cause (``n/a: every resample gives the same Û(t)``)."""
+MIN_SHARE = 4
+"""A nonlinear estimator's interval needs an estimate on at least 1/MIN_SHARE of the resamples."""
 ZERO_REASON = "Û(t) = 0, where a log-normal interval is a point"
 """Why a log-normal interval around ``Û = 0`` is not shown (a percentile interval follows the
 resamples)."""
@@ -76,7 +78,8 @@ class BootstrapResult:
     Attributes:
         estimator: The estimator re-applied to each resample.
         level: Coverage of the intervals (e.g. 0.95).
-        n_resamples: Number of resamples.
+        n_resamples: Number of resamples used (a nonlinear estimator's resamples without an estimate
+            are left out, as preseq does).
         method: ``"queries"`` (resampled whole queries) or ``"multinomial"`` (redrew counts).
         seed: The seed used.
         interval: How the intervals were formed: ``lognormal`` (Chao 1987) or ``percentile``.
@@ -129,6 +132,9 @@ BatchStats = tuple[NDArray[np.float64], NDArray[np.int64]]
 def _batch_stats(plan: EstimatorPlan, counts: rs.IntMatrix) -> BatchStats:
     """``(Û, N_seen)`` of each column of an ``(n_items, B)`` count matrix."""
     n_items = counts.shape[0]
+    if plan.rows is not None:  # a nonlinear estimator reads each resample's whole histogram
+        whole = rs.column_histograms(counts, max(int(counts.max(initial=0)), 1))
+        return plan.rows(whole.astype(np.float64))[0], n_items - whole[:, 0]
     support = plan.support
     hist = rs.column_histograms(counts, max(support or 0, 2))
     seen = n_items - hist[:, 0]
@@ -222,8 +228,39 @@ def _result(
     method: Literal["queries", "multinomial"],
     interval: IntervalMethod,
 ) -> BootstrapResult:
-    if not np.all(np.isfinite(unseen)):
+    finite = np.isfinite(unseen)
+    missing = int(unseen.size - finite.sum())
+    if missing and plan.rows is None:
         raise StatsError(f"{plan.name} gave non-finite estimates on bootstrap resamples; use 'et'")
+    if missing:  # a nonlinear estimator with no estimate on some resamples: preseq skips them too
+        unseen, seen = unseen[finite], seen[finite]
+        warnings.warn(
+            f"{plan.name} gives no estimate on {missing:,} of {missing + unseen.size:,} bootstrap resamples; "
+            "its interval is formed from the others",
+            StatsWarning,
+            stacklevel=4,
+        )
+        if unseen.size < max(2, (unseen.size + missing) // MIN_SHARE):
+            why = f"{plan.name} gives no estimate on {missing:,} of {missing + unseen.size:,} resamples"
+            nan = (math.nan, math.nan)
+            unseen.setflags(write=False)
+            seen.setflags(write=False)
+            return BootstrapResult(
+                plan.name,
+                level,
+                unseen.size,
+                method,
+                seed,
+                interval,
+                nan,
+                nan,
+                nan,
+                math.nan,
+                unseen,
+                seen,
+                0,
+                why,
+            )
     total = seen + unseen
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)

@@ -18,6 +18,10 @@ predictors, each a vectorised function of a panel (:data:`PREDICTORS`):
   named in exactly ``k`` of ``T`` queries), to ``T(1 + t)`` units (Chao et al. 2014, eq. 15).
 - ``chao1``/``chao2`` — the asymptotes, bias-corrected: ``f1(f1−1)/(2(f2+1))`` (Chao 2005) and
   ``(T−1)/T · Q1(Q1−1)/(2(Q2+1))``; they predict the items a sample will *ever* add, whatever ``t``.
+- ``preseq`` — preseq's rational-function approximation of the Good–Toulmin series (Daley & Smith
+  2013; ``preseq lc_extrap -Q``), and ``pitman-yor`` — the Pitman–Yor predictive with ``σ, θ`` fitted by
+  maximum likelihood (Favaro, Lijoi, Mena & Prünster 2009, eq. 5): :mod:`knowsum.stats.long_range`.
+  Both read whole histograms (a panel built with ``full=True``); NaN where they give no estimate.
 - ``chao1-sc``/``inext-abundance-sc`` — the same with the singleton count replaced by
   :func:`singleton_estimate` (Chiu & Chao 2016): spurious singletons (verification errors) do not
   count as evidence of unseen items.
@@ -41,6 +45,7 @@ from scipy.stats import norm
 
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
+from knowsum.stats.long_range import pitman_yor_panel, preseq_panel
 from knowsum.stats.unseen import MAX_K
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
@@ -236,6 +241,8 @@ PREDICTORS: Mapping[str, Callable[[Panel], FloatArray]] = MappingProxyType(
         "chao2": lambda p: (p.units - 1.0) / p.units * _chao1_bc(p.q(1), p.q(2)),
         "chao1-sc": lambda p: _chao1_bc(_corrected_f1(p), p.f(2)),
         "inext-abundance-sc": lambda p: _q0_extrapolation(_corrected_f1(p), p.f(2), p.n, p.n * p.t),
+        "preseq": preseq_panel,
+        "pitman-yor": pitman_yor_panel,
     }
 )
 """Predictor name → ``Û`` of every sample of a panel (raw: may be negative or NaN). Explicit table."""
@@ -253,6 +260,8 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
         "chao1": "Chao asymptotes",
         "chao2": "Chao asymptotes",
         "chao1-sc": "Chao asymptotes",
+        "preseq": "rational-function Good–Toulmin (preseq)",
+        "pitman-yor": "Pitman–Yor predictive",
     }
 )
 """Predictor → the panel of the back-test figure it is drawn in."""

@@ -9,6 +9,7 @@ are absent from the sample but would appear among ``t·n`` further observations.
   (Orlitsky, Suresh & Wu, PNAS 2016; ``t > 1``).
 - ``osw-poisson``: ``h_s = −(−t)^s P(Poi(r) ≥ s)``, ``r = ln(n (t+1)²/(t−1)) / (2t)`` (idem).
 - ``good-toulmin``: ``−Σ_s (−t)^s n_s``, unbiased but explosive for ``t > 1`` (Good & Toulmin 1956).
+- ``preseq``, ``pitman-yor``: the nonlinear long-range estimators (:mod:`knowsum.stats.long_range`).
 - ``chao1``: the total ``S + f₁(f₁−1)/(2(f₂+1))`` (bias-corrected, Chao 2005) or
   ``S + (n−1)/n · f₁²/(2f₂)`` (classic, Chao 1984); ``Û = Chao1 − N_seen``, ``t`` unused.
 
@@ -35,13 +36,14 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from knowsum.stats import long_range as lr
 from knowsum.stats import weights as w
 from knowsum.stats._errors import StatsError, StatsWarning
+from knowsum.stats._plan import Chao1Form, EstimatorPlan, Params
 from knowsum.stats._smallsample import TINY_SAMPLE, warn_small_sample
 from knowsum.stats.caveats import Caveat
 from knowsum.stats.prevalence import Prevalence
@@ -71,9 +73,6 @@ DEFAULT_K = 8
 """KnowSum §5.2, Fig. 9: most models do best at k = 8 (use held-out selection when you can)."""
 MAX_K = 50
 """Largest truncation level accepted (KnowSum uses 6–10; the weights grow like ``t^k``)."""
-
-Chao1Form = Literal["bias-corrected", "classic"]
-Params = Mapping[str, float | int | str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,23 +149,6 @@ class UnseenEstimate:
         return replace(self, interval=interval)
 
 
-@dataclass(frozen=True, slots=True)
-class EstimatorPlan:
-    """An estimator resolved for one sample size: what the bootstrap re-applies to resamples.
-
-    Linear estimators carry ``weights(s_max)`` (``h_0..h_{s_max}``) and ``support`` (the largest
-    ``s`` with ``h_s ≠ 0``, ``None`` if unbounded); Chao1 carries ``form``.
-    """
-
-    name: str
-    t: float | None
-    k: int | None
-    parameters: Params
-    weights: Callable[[int], NDArray[np.float64]] | None = None
-    form: Chao1Form | None = None
-    support: int | None = None
-
-
 def theorem1_bound(n_seen: int, t: float, k: int) -> float | None:
     """KnowSum Theorem 1: ``Û(t) ≤ e^{kt/(t+1)} · N_seen`` for the ``et`` estimator when ``t ≥ k−1``.
 
@@ -218,6 +200,8 @@ ESTIMATORS: Mapping[str, Callable[[int, float, int | None], EstimatorPlan]] = Ma
         "osw-poisson": _plan_osw_poisson,
         "good-toulmin": _plan_good_toulmin,
         "chao1": _plan_chao1,
+        "preseq": lr.plan_preseq,
+        "pitman-yor": lr.plan_pitman_yor,
     }
 )
 """Estimator name → planner. Explicit dispatch table (never ``getattr``)."""
@@ -279,7 +263,19 @@ def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnosti
 
 
 def apply_plan(plan: EstimatorPlan, prev: Prevalence) -> UnseenEstimate:
-    """Apply a resolved estimator to ``prev``."""
+    """Apply a resolved estimator to ``prev``.
+
+    Raises:
+        StatsError: The estimator gives no estimate on ``prev`` (the message says why).
+    """
+    if plan.rows is not None:
+        hist = prev.n_s.astype(np.float64)[None, :]
+        values, reasons = plan.rows(hist)
+        value = float(values[0])
+        if not math.isfinite(value):
+            raise StatsError(f"{plan.name} gives no estimate on this sample: {reasons[0]}; use 'et'")
+        plan = replace(plan, parameters={**plan.parameters, **(plan.details(hist) if plan.details else {})})
+        return _finish(plan, prev, value, Diagnostics(negative=value < 0))
     if plan.weights is None:
         form = plan.form or "bias-corrected"
         total = float(chao1_total(prev.n_seen, prev.f(1), prev.f(2), prev.n_observations, form))
