@@ -151,7 +151,8 @@ def backtest_table(bt: Backtest) -> str:
     """The terminal table, the skipped ``t`` and the horizon."""
     lines = [
         f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · "
-        f"{bt.repeats} splits per t, {bt.resamples} resamples per split (the {bt.level:.0%} confidence interval)",
+        f"{bt.repeats} splits per t, {bt.resamples} resamples per split "
+        f"(the {bt.level:.0%} confidence interval)",
         text_table(BACKTEST_HEADERS, backtest_rows(bt)),
     ]
     lines += [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
