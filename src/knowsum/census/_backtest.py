@@ -11,8 +11,9 @@ queries (whole queries with replacement). The **prediction interval** adds the P
 ``U`` (:mod:`knowsum.stats.prediction`): ``Σ h_s² f_s + Û`` for the linear predictors (closed form:
 no resample needed), the bootstrap variance ``+ Û`` for the others.
 
-One seed scheme: split ``j`` of ``t`` draws everything (its shuffle, its held-out ``k``, its
-resamples, in that order) from ``SeedSequence([seed, round(1000 t), j])``, so the trust horizon,
+One seed scheme: split ``j`` of ``t`` takes its shuffle from row ``j mod 100`` of the block
+``SeedSequence([seed, round(1000 t), j // 100])`` (:func:`split_orders`) and its held-out ``k`` and
+resamples from ``SeedSequence([seed, round(1000 t), j, 1])``, so the trust horizon,
 ``census backtest`` and a longer back-test give the same split ``j`` at the same ``(seed, t)``.
 Every split and resample of one ``t`` is one column of one sparse product — splits × queries times
 queries × items — so the repeats cost a few matrix products, not a Python loop over items.
@@ -49,6 +50,7 @@ __all__ = [
     "kept_size",
     "run_splits",
     "score_splits",
+    "split_orders",
     "split_rng",
 ]
 
@@ -58,6 +60,8 @@ HELDOUT_SHUFFLES = 20
 """Splits of the held-out choice of ``k`` inside each back-test split (the census uses 100)."""
 MIN_KEPT = 2
 """Fewest kept queries a split may have (one query has no bootstrap variance)."""
+SPLIT_BLOCK = 100
+"""Splits whose shuffles are drawn together (:func:`split_orders`)."""
 _CHUNK_COLUMNS = 2048
 """Columns of one sparse product (memory: items × this many counts)."""
 
@@ -74,8 +78,25 @@ def kept_size(n_queries: int, t: float, reach: bool = False) -> int | None:
 
 
 def split_rng(seed: int, t: float, j: int) -> np.random.Generator:
-    """The random stream of split ``j`` of ``t`` (see the module docstring)."""
-    return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j]))
+    """The stream of split ``j`` of ``t`` for its held-out ``k`` and resamples (see the module docstring)."""
+    return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j, 1]))
+
+
+def split_orders(seed: int, t: float, splits: range, n_queries: int) -> NDArray[np.int64]:
+    """The shuffled query order of each split of ``splits`` (one row each): the splits of block
+    ``b = j // SPLIT_BLOCK`` are the rows of one ``permuted`` call on the stream
+    ``SeedSequence([seed, round(1000 t), b])``, so split ``j``'s order depends only on
+    ``(seed, t, j)`` and costs one vectorised draw per block."""
+    out = np.empty((len(splits), n_queries), dtype=np.int64)
+    if not len(splits):
+        return out
+    base = np.arange(n_queries, dtype=np.int64)
+    for b in range(splits[0] // SPLIT_BLOCK, (splits[-1] // SPLIT_BLOCK) + 1):
+        rng = np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), b]))
+        block = rng.permuted(np.broadcast_to(base, (SPLIT_BLOCK, n_queries)), axis=1)
+        lo, hi = max(splits[0], b * SPLIT_BLOCK), min(splits[-1] + 1, (b + 1) * SPLIT_BLOCK)
+        out[lo - splits[0] : hi - splits[0]] = block[lo - b * SPLIT_BLOCK : hi - b * SPLIT_BLOCK]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,10 +186,13 @@ def _weights(
     cols: list[NDArray[np.int64]] = []
     kept_all = np.empty((len(splits), m), dtype=np.int64)
     ks = np.full(len(splits), fs.SGT_KS[0], dtype=np.int64)
+    orders = split_orders(seed, t, splits, n_q)
+    kept_all[:] = orders[:, :m]
     for i, j in enumerate(splits):
+        if w == 1 and not heldout_shuffles:
+            break  # kept rows only: nothing else to draw
+        order, kept = orders[i], kept_all[i]
         rng = split_rng(seed, t, j)
-        order = rng.permutation(n_q)
-        kept = kept_all[i] = order[:m]
         inner = int(rng.integers(2**31))
         if heldout_shuffles:
             ks[i] = _heldout_k(prev_q, kept, heldout_shuffles, inner)
