@@ -35,13 +35,7 @@ __all__ = ["backtest"]
     help="Bootstrap resamples per split (the confidence interval; the prediction interval of the "
     "estimators without a closed form).",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Seed of the splits and resamples (the census's seed gives its horizon's splits).",
-)
+@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of the splits (default 0).")
 @click.option(
     "--estimator",
     "estimators",
