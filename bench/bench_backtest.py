@@ -1,4 +1,11 @@
-"""Benchmark: the back-test's vectorised splits vs a naive loop over splits with the census's bootstrap.
+"""Benchmark: what the trust horizon costs every census, and the back-test's vectorised splits vs a loop.
+
+**The horizon's share of a census** (``--fixture``, default the theorem fixture): ``census score`` of
+the fixture ``--runs`` times with the trust horizon and as many times without it (the horizon
+replaced by a stub), interleaved, in one process; it prints the median wall time of each, their
+ratio, and the horizon's own time (``result.json → timings``) as a share of the rest of each run —
+the figure that does not depend on how loaded the machine is between runs. The horizon must keep
+``census score``/``census run`` within 5 % of its time without it.
 
 Data: a synthetic census (``--queries`` queries of 12 items drawn from a Zipf law over 2,000 items).
 Both sides back-test the smoothed Good–Turing estimator (k = 8) at one ``t`` with ``--repeats``
@@ -15,18 +22,28 @@ within Monte Carlo error (each side draws its own splits and resamples).
 
 Usage::
 
-    .venv/bin/python bench/bench_backtest.py [--queries 1000] [--t 9] [--repeats 100] [--resamples 50]
+    .venv/bin/python bench/bench_backtest.py [--fixture FILE] [--runs 5] [--queries 1000] [--t 9]
+        [--repeats 100] [--resamples 50]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
+import statistics
+import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
+from knowsum.census import _analyse
 from knowsum.census._backtest import kept_size, run_splits
+from knowsum.census._horizon import too_small_horizon
+from knowsum.cli import main as knowsum
 from knowsum.stats import Prevalence, StatsWarning, bootstrap, estimate_unseen
 from knowsum.stats import foresee as fs
 
@@ -63,13 +80,49 @@ def naive(answers: list[set[int]], t: float, repeats: int, resamples: int, seed:
     return float(np.mean(points)), covered / repeats
 
 
+def horizon_share(fixture: Path, runs: int) -> None:
+    """Median ``census score`` time with and without the trust horizon, interleaved."""
+    real = _analyse.trust_horizon
+
+    def stub(prev: object, estimator: str, k: object, target_t: float, seed: int = 0) -> object:
+        return too_small_horizon(estimator, target_t)
+
+    times: dict[str, list[float]] = {"with": [], "without": []}
+    inner: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(runs):
+            for mode in ("with", "without"):
+                _analyse.trust_horizon = real if mode == "with" else stub  # type: ignore[assignment]
+                out = Path(tmp) / f"{mode}-{i}"
+                start = time.perf_counter()
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    assert knowsum(["census", "score", str(fixture), "--out", str(out)]) == 0
+                times[mode].append(time.perf_counter() - start)
+                if mode == "with":
+                    inner.append(float(json.loads((out / "result.json").read_text())["timings"]["horizon"]))
+    _analyse.trust_horizon = real  # type: ignore[assignment]
+    w, wo = statistics.median(times["with"]), statistics.median(times["without"])
+    print(f"census score {fixture.name}: with the horizon {w:.2f} s, without {wo:.2f} s (median of {runs})")
+    print(f"ratio with / without: {w / wo:.3f}; the horizon itself: {statistics.median(inner):.3f} s")
+    shares = [h / (t - h) for h, t in zip(inner, times["with"], strict=True)]
+    print(
+        f"the horizon's share within each run (robust to load between runs): median "
+        f"{statistics.median(shares):.1%} of the rest of census score, max {max(shares):.1%}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--fixture", type=Path, default=Path("tests/fixtures/census/study/theorems-0.5b.jsonl")
+    )
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--t", type=float, default=9.0)
     parser.add_argument("--repeats", type=int, default=100)
     parser.add_argument("--resamples", type=int, default=50)
     args = parser.parse_args()
+    horizon_share(args.fixture, args.runs)
     prev, answers = census(args.queries)
     print(f"census: {args.queries} queries, N_seen = {prev.n_seen}, t = {args.t:g}, {args.repeats} splits")
     warnings.simplefilter("ignore", StatsWarning)
@@ -80,7 +133,7 @@ def main() -> None:
         {"sgt-k8": fs.PREDICTORS["sgt-k8"]},
         args.repeats,
         args.resamples,
-        np.random.default_rng(0),
+        seed=0,
     )
     fast = time.perf_counter() - start
     assert not isinstance(out, str)

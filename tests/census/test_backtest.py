@@ -196,7 +196,9 @@ def test_the_horizon_checks_the_censuss_own_t(tmp_path: Path, monkeypatch: pytes
     assert short.t == 3.0 and horizon_caveat(short) is not None
 
 
-def _row(t: float, error: float | None, coverage: float) -> BacktestRow:
+def _row(t: float, bias: float | None, coverage: float, se: float = 0.005, repeats: int = 800) -> BacktestRow:
+    """A row whose bias is ``bias`` of N_tot = 100 (s.e. ``se``) and whose prediction interval
+    covered ``coverage`` of ``repeats`` splits."""
     return BacktestRow(
         estimator="sgt-k8",
         family="f",
@@ -204,31 +206,39 @@ def _row(t: float, error: float | None, coverage: float) -> BacktestRow:
         t_effective=t,
         kept_queries=10,
         predicted=1.0,
-        observed=1.0,
-        bias=0.0,
-        relative_bias=0.0,
-        relative_rmse=error,
+        observed=50.0,
+        bias=None if bias is None else 100 * bias,
+        relative_bias=None if bias is None else 2 * bias,
+        relative_rmse=None if bias is None else 0.3,
         coverage=coverage,
         no_interval=0.0,
         band=(0.0, 1.0),
-        diverged=0.0,
+        diverged=0.0 if bias is not None else 1.0,
+        repeats=repeats,
+        pi_coverage=coverage,
+        n_total=100.0,
+        bias_se=100 * se,
     )
 
 
 def test_horizon_rule_by_enumeration() -> None:
-    """The largest t passing both limits with every smaller t passing too; each way to fail named."""
-    ok, high, low = (MAX_ERROR / 2, MIN_COVERAGE), (MAX_ERROR * 1.01, 1.0), (0.0, MIN_COVERAGE - 0.01)
+    """The largest t passing both tests with every smaller t passing too; each way to fail named.
+    A t fails when |bias|/N_tot is significantly above MAX_BIAS (99 %: |b| − 2.576 s.e.) or the
+    prediction interval's coverage significantly below MIN_COVERAGE (one-sided 99 % Wilson bound)."""
+    ok, biased, low = (0.0, 0.95), (MAX_ERROR + 0.05, 0.95), (0.0, 0.85)
+    noisy = (MAX_ERROR + 0.02, 0.95, 0.02)  # 12 % ± 2 %: not significantly beyond 10 %
     cases = [
-        ([ok, ok, high], "back-tested", 3.0),
+        ([ok, ok, biased], "back-tested", 3.0),
         ([ok, low, ok], "back-tested", 1.0),  # a later pass does not count after a failure
         ([ok, ok, ok], "back-tested", 9.0),
-        ([high, ok, ok], "fails", None),
+        ([noisy, ok, ok], "back-tested", 9.0),
+        ([biased, ok, ok], "fails", None),
         ([low], "fails", None),
         ([(None, 1.0)], "fails", None),  # diverged
         ([], "too-small", None),
     ]
     for spec, status, t in cases:
-        rows = [_row(ti, e, c) for ti, (e, c) in zip((1.0, 3.0, 9.0), spec, strict=False)]
+        rows = [_row(ti, *c) for ti, c in zip((1.0, 3.0, 9.0), spec, strict=False)]
         h = horizon_from_rows(rows, "sgt-k8", 100.0, 10, 5)
         assert (h.status, h.t) == (status, t), spec
         if status == "back-tested":
@@ -237,6 +247,10 @@ def test_horizon_rule_by_enumeration() -> None:
             assert "not back-tested even at t = 1" in h.message
         else:
             assert h.message == "too small to back-test"
+    assert MIN_COVERAGE == 0.90
+    # 680 of 800 (85 %): the one-sided 99 % Wilson upper bound is below 90 %; 704 of 800 (88 %) is not
+    assert horizon_from_rows([_row(1.0, 0.0, 0.85)], "sgt-k8", 100.0, 10, 0).coverage_bound < MIN_COVERAGE
+    assert horizon_from_rows([_row(1.0, 0.0, 0.88)], "sgt-k8", 100.0, 10, 0).status == "back-tested"
 
 
 def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -118,3 +118,58 @@ def test_panel_columns_are_independent(counts: list[int], t: float) -> None:
                 continue
             x, y = predict(both)[j], predict(alone)[0]
             assert (math.isnan(x) and math.isnan(y)) or x == pytest.approx(y, rel=1e-12), name
+
+
+def test_score_errors_and_intervals_by_hand() -> None:
+    """Monte Carlo standard errors, N_tot scale, noise floor and interval scores of three splits."""
+    s = fs.score(
+        np.array([8.0, 12.0, -1.0]),
+        np.array([5.0, 13.0, np.nan]),
+        np.array([11.0, 20.0, np.nan]),
+        np.array([10.0, 10.0, 4.0]),
+        pi_lower=np.array([5.0, 13.0, np.nan]),
+        pi_upper=np.array([11.0, 20.0, np.nan]),
+        kept_seen=np.array([5.0, 5.0, 5.0]),
+    )
+    # errors e = −2, 2, −4: sd(e) = sqrt(84/9); e² = 4, 4, 16: sd(e²) = sqrt(48); RMSE = sqrt(8)
+    assert s.repeats == 3
+    assert s.bias_se == pytest.approx(math.sqrt(84 / 9) / math.sqrt(3))
+    assert s.rmse_se == pytest.approx(math.sqrt(48) / (2 * math.sqrt(8) * math.sqrt(3)))
+    assert s.coverage_se == pytest.approx(math.sqrt(1 / 3 * 2 / 3 / 3))
+    assert s.n_total == pytest.approx(13.0) and s.relative_bias_total == pytest.approx(-4 / 3 / 13)
+    assert s.relative_rmse_total == pytest.approx(math.sqrt(8) / 13)
+    assert s.noise_floor == pytest.approx(math.sqrt(8.0))
+    # interval score (Gneiting & Raftery eq. 43, α = 0.05): [5, 11] ∋ 10 → 6; [13, 20] ∌ 10 → 7 + 40·3
+    assert s.pi_score == pytest.approx((6 + 127) / 2) and s.ci_score == s.pi_score
+    assert (
+        s.pi_coverage == pytest.approx(1 / 3)
+        and s.pi_covered == 1
+        and s.pi_no_interval == pytest.approx(1 / 3)
+    )
+
+
+def test_linear_variance_by_hand() -> None:
+    """Σ h_s² f_s: sgt k = 2 at t = 1 has h = (¾, −¼), so 4·9/16 + 2·1/16 = 2.375; Good–Toulmin at
+    t = 2 has h_s² = 4^s, so 4·4 + 2·16 + 1·64 = 112; the Chao asymptote has no closed form."""
+    p1, p2 = _panel(1.0), _panel(2.0)
+    assert fs.linear_variance("sgt-k2", p1)[0] == pytest.approx(2.375)  # type: ignore[index]
+    assert fs.linear_variance("good-toulmin", p2)[0] == pytest.approx(112.0)  # type: ignore[index]
+    assert fs.linear_variance("chao1", p1) is None and not fs.linear_variance_of("inext-abundance")
+    assert fs.linear_variance_of("sgt-k4") and fs.linear_variance_of("sgt-heldout")
+    assert {"good-toulmin", "preseq", "pitman-yor"} == fs.FULL_HISTOGRAM
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-5, 50), min_size=2, max_size=40), st.floats(0.0, 30.0))
+def test_score_se_shrinks_like_one_over_root_r(errors: list[float], shift: float) -> None:
+    """Repeating every split k times divides each Monte Carlo s.e. by about sqrt(k) (exactly, up to
+    the ddof correction), and never changes the point scores."""
+    obs = np.full(len(errors), 60.0)
+    pred = obs + np.array(errors) + shift
+    one = fs.score(pred, pred - 5, pred + 5, obs)
+    four = fs.score(np.tile(pred, 4), np.tile(pred - 5, 4), np.tile(pred + 5, 4), np.tile(obs, 4))
+    assert four.bias == pytest.approx(one.bias) and four.relative_rmse == pytest.approx(one.relative_rmse)
+    r = len(errors)
+    ratio = math.sqrt((r - 1) / r * (4 * r) / (4 * r - 1)) / 2  # sd(ddof=1) of the tiled sample, / sqrt(4)
+    if one.bias_se > 1e-9:
+        assert four.bias_se == pytest.approx(one.bias_se * ratio, rel=1e-9)

@@ -1,13 +1,22 @@
 """Back-test a census on its own queries: how far does each extrapolation hold? (KnowSum Fig. 7, to t = 99)
 
-For each ``t`` of the grid, ``repeats`` times: shuffle the run's ``Q`` queries (seeded), keep the
-first ``m = round(Q/(t+1))`` (at least 2, at most ``Q − 1``), and let every predictor of
+For each ``t`` of the grid, ``repeats`` times: shuffle the run's ``Q`` queries, keep the first
+``m = round(Q/(t+1))`` (at least 2, at most ``Q − 1``), and let every predictor of
 :data:`knowsum.stats.foresee.PREDICTORS` say how many items the other ``Q − m`` queries show that the
-kept ones do not, at ``t' = (Q − m)/m``; the truth is what they showed. Each split's interval is the
-census's: Chao's log-normal interval with the variance of the predictor over ``resamples`` bootstrap
-resamples of the kept queries (whole queries with replacement, as the census resamples). Every split
-and every resample of one ``t`` is one column of one sparse product — items × queries times queries
-× columns — so the repeats cost a few matrix products, not a Python loop over items.
+kept ones do not, at ``t' = (Q − m)/m``; the truth is what they showed (``U = N_seen − N_seen(kept)``).
+
+Each split gets two intervals. The **confidence interval** is the census's: Chao's log-normal
+interval with the variance of the predictor over ``resamples`` bootstrap resamples of the kept
+queries (whole queries with replacement). The **prediction interval** adds the Poisson variance of
+``U`` (:mod:`knowsum.stats.prediction`): ``Σ h_s² f_s + Û`` for the linear predictors (closed form:
+no resample needed), the bootstrap variance ``+ Û`` for the others.
+
+One seed scheme: split ``j`` of ``t`` takes its shuffle from row ``j mod 100`` of the block
+``SeedSequence([seed, round(1000 t), j // 100])`` (:func:`split_orders`) and its held-out ``k`` and
+resamples from ``SeedSequence([seed, round(1000 t), j, 1])``, so the trust horizon,
+``census backtest`` and a longer back-test give the same split ``j`` at the same ``(seed, t)``.
+Every split and resample of one ``t`` is one column of one sparse product — splits × queries times
+queries × items — so the repeats cost a few matrix products, not a Python loop over items.
 
 :mod:`knowsum.census._horizon` runs the same machinery, smaller, on the census's own estimator.
 """
@@ -18,6 +27,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +37,7 @@ from knowsum.errors import InputError
 from knowsum.records.backtest import BacktestRow, BacktestSkip
 from knowsum.stats import Prevalence, StatsWarning, select_k
 from knowsum.stats import foresee as fs
+from knowsum.stats.prediction import prediction_bounds
 
 __all__ = [
     "DEFAULT_TS",
@@ -35,9 +46,12 @@ __all__ = [
     "Predictor",
     "Splits",
     "collect",
+    "interval_methods",
     "kept_size",
     "run_splits",
     "score_splits",
+    "split_orders",
+    "split_rng",
 ]
 
 DEFAULT_TS: tuple[float, ...] = (1, 3, 9, 19, 49, 99)
@@ -46,18 +60,43 @@ HELDOUT_SHUFFLES = 20
 """Splits of the held-out choice of ``k`` inside each back-test split (the census uses 100)."""
 MIN_KEPT = 2
 """Fewest kept queries a split may have (one query has no bootstrap variance)."""
+SPLIT_BLOCK = 100
+"""Splits whose shuffles are drawn together (:func:`split_orders`)."""
 _CHUNK_COLUMNS = 2048
 """Columns of one sparse product (memory: items × this many counts)."""
 
 Predictor = Callable[[fs.Panel], NDArray[np.float64]]
 
 
-def kept_size(n_queries: int, t: float) -> int | None:
-    """``m = round(Q/(t+1))`` clipped to ``[MIN_KEPT, Q − 1]``; ``None`` when ``Q`` is too small."""
+def kept_size(n_queries: int, t: float, reach: bool = False) -> int | None:
+    """``m = round(Q/(t+1))`` clipped to ``[MIN_KEPT, Q − 1]``; ``None`` when ``Q`` is too small.
+    ``reach``: ``floor`` instead of ``round``, so the split reaches ``t`` when it can."""
     if n_queries - 1 < MIN_KEPT:
         return None
-    m = min(max(round(n_queries / (t + 1)), MIN_KEPT), n_queries - 1)
-    return m
+    m = math.floor(n_queries / (t + 1)) if reach else round(n_queries / (t + 1))
+    return min(max(m, MIN_KEPT), n_queries - 1)
+
+
+def split_rng(seed: int, t: float, j: int) -> np.random.Generator:
+    """The stream of split ``j`` of ``t`` for its held-out ``k`` and resamples (see the module docstring)."""
+    return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j, 1]))
+
+
+def split_orders(seed: int, t: float, splits: range, n_queries: int) -> NDArray[np.int64]:
+    """The shuffled query order of each split of ``splits`` (one row each): the splits of block
+    ``b = j // SPLIT_BLOCK`` are the rows of one ``permuted`` call on the stream
+    ``SeedSequence([seed, round(1000 t), b])``, so split ``j``'s order depends only on
+    ``(seed, t, j)`` and costs one vectorised draw per block."""
+    out = np.empty((len(splits), n_queries), dtype=np.int64)
+    if not len(splits):
+        return out
+    base = np.arange(n_queries, dtype=np.int64)
+    for b in range(splits[0] // SPLIT_BLOCK, (splits[-1] // SPLIT_BLOCK) + 1):
+        rng = np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), b]))
+        block = rng.permuted(np.broadcast_to(base, (SPLIT_BLOCK, n_queries)), axis=1)
+        lo, hi = max(splits[0], b * SPLIT_BLOCK), min(splits[-1] + 1, (b + 1) * SPLIT_BLOCK)
+        out[lo - splits[0] : hi - splits[0]] = block[lo - b * SPLIT_BLOCK : hi - b * SPLIT_BLOCK]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +106,14 @@ class Splits:
     Attributes:
         t: The ``t`` asked for.
         kept: Kept queries ``m``.
-        t_effective: ``(Q − m)/m``.
+        t_effective: held-back / kept queries.
         observed: New items the held-back queries showed, per split.
         point: Predictor → raw ``Û`` per split.
-        lower: Predictor → lower end of the interval per split (NaN: n/a).
+        lower: Predictor → lower end of the confidence interval per split (NaN: n/a).
         upper: Predictor → upper end.
+        kept_seen: ``N_seen`` of each split's kept queries.
+        pi_lower: Predictor → lower end of the prediction interval per split (NaN: n/a).
+        pi_upper: Predictor → upper end.
     """
 
     t: float
@@ -81,6 +123,30 @@ class Splits:
     point: Mapping[str, NDArray[np.float64]]
     lower: Mapping[str, NDArray[np.float64]]
     upper: Mapping[str, NDArray[np.float64]]
+    kept_seen: NDArray[np.float64]
+    pi_lower: Mapping[str, NDArray[np.float64]]
+    pi_upper: Mapping[str, NDArray[np.float64]]
+
+    def extend(self, more: Splits) -> Splits:
+        """These splits followed by ``more`` (the same ``t`` and kept size)."""
+
+        def cat(
+            a: Mapping[str, NDArray[np.float64]], b: Mapping[str, NDArray[np.float64]]
+        ) -> dict[str, NDArray[np.float64]]:
+            return {k: np.concatenate([a[k], b[k]]) for k in a}
+
+        return Splits(
+            self.t,
+            self.kept,
+            self.t_effective,
+            np.concatenate([self.observed, more.observed]),
+            cat(self.point, more.point),
+            cat(self.lower, more.lower),
+            cat(self.upper, more.upper),
+            np.concatenate([self.kept_seen, more.kept_seen]),
+            cat(self.pi_lower, more.pi_lower),
+            cat(self.pi_upper, more.pi_upper),
+        )
 
 
 def _heldout_k(by_query: sp.csr_matrix, kept: NDArray[np.int64], shuffles: int, seed: int) -> int:
@@ -93,103 +159,183 @@ def _heldout_k(by_query: sp.csr_matrix, kept: NDArray[np.int64], shuffles: int, 
     return select_k(Prevalence(totals[nz], None, sub[:, nz]), fs.SGT_KS, n_shuffles=shuffles, seed=seed).k
 
 
+class _Layout(NamedTuple):
+    """Rows of one split in the chunk's sample matrix: kept, [kept + held], resamples."""
+
+    kept: int
+    held: int
+    union: bool
+    boot: int
+
+    @property
+    def width(self) -> int:
+        return 1 + int(self.union) + self.boot
+
+
+def _weights(
+    prev_q: sp.csr_matrix,
+    lay: _Layout,
+    seed: int,
+    t: float,
+    splits: range,
+    heldout_shuffles: int,
+) -> tuple[sp.csr_matrix, NDArray[np.int64]]:
+    """The ``(splits × width, Q)`` weight matrix of a chunk and each split's held-out ``k``."""
+    n_q, m, w = prev_q.shape[0], lay.kept, lay.width
+    rows: list[NDArray[np.int64]] = []
+    cols: list[NDArray[np.int64]] = []
+    kept_all = np.empty((len(splits), m), dtype=np.int64)
+    ks = np.full(len(splits), fs.SGT_KS[0], dtype=np.int64)
+    orders = split_orders(seed, t, splits, n_q)
+    kept_all[:] = orders[:, :m]
+    for i, j in enumerate(splits):
+        if w == 1 and not heldout_shuffles:
+            break  # kept rows only: nothing else to draw
+        order, kept = orders[i], kept_all[i]
+        rng = split_rng(seed, t, j)
+        inner = int(rng.integers(2**31))
+        if heldout_shuffles:
+            ks[i] = _heldout_k(prev_q, kept, heldout_shuffles, inner)
+        if lay.union:
+            rows.append(np.full(m + lay.held, i * w + 1))
+            cols.append(order[: m + lay.held])
+        if lay.boot:
+            draws = kept[rng.integers(0, m, size=(lay.boot, m))]  # queries drawn with replacement
+            rows.append(np.repeat(i * w + 1 + int(lay.union) + np.arange(lay.boot), m))
+            cols.append(draws.ravel())
+    if w == 1:  # kept rows only (closed-form intervals): the CSR matrix directly, no duplicate
+        ones = np.ones(kept_all.size, dtype=np.int32)
+        indptr = np.arange(0, kept_all.size + 1, m)
+        return sp.csr_matrix((ones, np.sort(kept_all, axis=1).ravel(), indptr), shape=(len(splits), n_q)), ks
+    rows.append(np.repeat(np.arange(len(splits)) * w, m))
+    cols.append(kept_all.ravel())
+    r, q = np.concatenate(rows), np.concatenate(cols)
+    weights = sp.csr_matrix((np.ones(r.size, dtype=np.int32), (r, q)), shape=(len(splits) * w, n_q))
+    weights.sum_duplicates()  # a query drawn twice weighs 2
+    return weights, ks
+
+
 def run_splits(
     prev: Prevalence,
     t: float,
     predictors: Mapping[str, Predictor],
     repeats: int,
     resamples: int,
-    rng: np.random.Generator,
+    seed: int,
     level: float = 0.95,
     heldout_shuffles: int = 0,
+    *,
+    start: int = 0,
+    kept: int | None = None,
+    held: int | None = None,
 ) -> Splits | str:
-    """Every split of one ``t`` (see the module docstring), or why ``t`` cannot be checked."""
+    """Splits ``start … start + repeats − 1`` of one ``t`` (see the module docstring), or why ``t``
+    cannot be checked. ``kept``/``held``: split sizes other than ``kept_size(Q, t)`` and the rest
+    (the size curve holds back ``held`` of the other queries). ``resamples < 2``: no bootstrap, so
+    no confidence interval, and a prediction interval only for the linear predictors."""
     if prev.by_query is None:
         return "the sample has no queries to split"
     n_q = int(prev.by_query.shape[0])
-    m = kept_size(n_q, t)
-    if m is None:
+    m = kept_size(n_q, t) if kept is None else kept
+    n_held = (n_q - (m or 0)) if held is None else held
+    if m is None or m < MIN_KEPT or n_held < 1 or m + n_held > n_q:
         return f"{n_q} queries: a split needs at least {MIN_KEPT} kept and 1 held back"
-    by_query = prev.by_query.astype(np.int32)
-    incidence = not fs.INCIDENCE_PREDICTORS.isdisjoint(predictors)
-    presence = (by_query > 0).astype(np.int32) if incidence else None
-    width = resamples + 2  # kept, held back, resamples
-    per_chunk = max(1, _CHUNK_COLUMNS // width)
-    observed = np.empty(repeats)
-    points: dict[str, list[NDArray[np.float64]]] = {name: [] for name in predictors}
-    lows: dict[str, list[NDArray[np.float64]]] = {name: [] for name in predictors}
-    highs: dict[str, list[NDArray[np.float64]]] = {name: [] for name in predictors}
-    for start in range(0, repeats, per_chunk):
-        count = min(per_chunk, repeats - start)
-        sample_rows: list[NDArray[np.int64]] = []  # (sample, query) pairs of the weight matrix
-        sample_queries: list[NDArray[np.int64]] = []
-        ks = np.empty(count, dtype=np.int64)
-        for j in range(count):
-            order = rng.permutation(n_q)
-            kept, rest = order[:m], order[m:]
-            base = j * width
-            draws = kept[rng.integers(0, m, size=(resamples, m))]  # queries drawn with replacement
-            sample_rows += [
-                np.full(m, base),
-                np.full(n_q - m, base + 1),
-                np.repeat(base + 2 + np.arange(resamples), m),
-            ]
-            sample_queries += [kept, rest, draws.ravel()]
-            if heldout_shuffles:
-                ks[j] = _heldout_k(prev.by_query, kept, heldout_shuffles, int(rng.integers(2**31)))
-        r, q = np.concatenate(sample_rows), np.concatenate(sample_queries)
-        weights = sp.csr_matrix((np.ones(r.size, dtype=np.int32), (r, q)), shape=(count * width, n_q))
-        weights.sum_duplicates()  # a query drawn twice weighs 2
+    by_query = sp.csr_matrix(prev.by_query, dtype=np.int32)
+    all_seen = int(np.count_nonzero(np.asarray(by_query.sum(axis=0)).ravel()))
+    presence = (by_query > 0).astype(np.int32) if not fs.INCIDENCE_PREDICTORS.isdisjoint(predictors) else None
+    lay = _Layout(m, n_held, n_held < n_q - m, resamples if resamples >= 2 else 0)
+    per_chunk = max(1, _CHUNK_COLUMNS // lay.width)
+    parts: list[Splits] = []
+    for first in range(start, start + repeats, per_chunk):
+        chunk = range(first, min(first + per_chunk, start + repeats))
+        weights, ks = _weights(by_query, lay, seed, t, chunk, heldout_shuffles)
         counts = (weights @ by_query).tocsr()  # (samples, items): one sparse product for the chunk
-        pres = None if presence is None else (weights @ presence).tocsr()
-        for j in range(count):  # items the held-back queries show that the kept ones do not
-            held = counts.indices[counts.indptr[j * width + 1] : counts.indptr[j * width + 2]]
-            seen = counts.indices[counts.indptr[j * width] : counts.indptr[j * width + 1]]
-            observed[start + j] = np.setdiff1d(held, seen, assume_unique=True).size
-        use = np.delete(np.arange(count * width), np.arange(count) * width + 1)  # kept and resamples
+        nnz = np.diff(counts.indptr).astype(np.float64)
+        base = np.arange(len(chunk)) * lay.width
+        seen = nnz[base]
+        observed = (nnz[base + 1] if lay.union else all_seen) - seen
+        use = (base[:, None] + np.r_[0, 1 + int(lay.union) + np.arange(lay.boot)][None, :]).ravel()
         panel = fs.panel(
             counts[use],
-            None if pres is None else pres[use],
-            (n_q - m) / m,
+            None if presence is None else (weights @ presence).tocsr()[use],
+            n_held / m,
             m,
-            np.repeat(ks, resamples + 1) if heldout_shuffles else None,
-            full="good-toulmin" in predictors,
+            np.repeat(ks, lay.boot + 1) if heldout_shuffles else None,
+            full=not fs.FULL_HISTOGRAM.isdisjoint(predictors),
         )
-        for name, predict in predictors.items():
-            values = predict(panel).reshape(count, resamples + 1)
-            boot = values[:, 1:]
+        parts.append(_predict(panel, predictors, lay, t, observed, seen, level))
+    out = parts[0]
+    for more in parts[1:]:
+        out = out.extend(more)
+    return out
+
+
+def _predict(
+    panel: fs.Panel,
+    predictors: Mapping[str, Predictor],
+    lay: _Layout,
+    t: float,
+    observed: NDArray[np.float64],
+    seen: NDArray[np.float64],
+    level: float,
+) -> Splits:
+    """Every predictor's point and both intervals on one chunk's panel (kept row, then resamples)."""
+    count = observed.size
+    point, lows, highs, pi_lows, pi_highs = {}, {}, {}, {}, {}
+    for name, predict in predictors.items():
+        values = predict(panel).reshape(count, lay.boot + 1)
+        boot = values[:, 1:]
+        var = np.full(count, np.nan)
+        if lay.boot > 1:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
-                var = (
-                    np.nanvar(np.where(np.isfinite(boot), boot, np.nan), axis=1, ddof=1)
-                    if resamples > 1
-                    else (np.full(count, np.nan))
-                )
-            lo, hi = fs.lognormal_bounds(np.maximum(values[:, 0], 0.0), var, level)
-            points[name].append(values[:, 0])
-            lows[name].append(lo)
-            highs[name].append(hi)
+                var = np.nanvar(np.where(np.isfinite(boot), boot, np.nan), axis=1, ddof=1)
+        shown = np.maximum(values[:, 0], 0.0)
+        lows[name], highs[name] = fs.lognormal_bounds(shown, var, level)
+        closed = fs.linear_variance(name, panel)
+        est_var = var if closed is None else closed.reshape(count, lay.boot + 1)[:, 0]
+        pi_lows[name], pi_highs[name] = prediction_bounds(shown, est_var, level)
+        point[name] = values[:, 0]
     return Splits(
-        t=float(t),
-        kept=m,
-        t_effective=(n_q - m) / m,
-        observed=observed,
-        point={k: np.concatenate(v) for k, v in points.items()},
-        lower={k: np.concatenate(v) for k, v in lows.items()},
-        upper={k: np.concatenate(v) for k, v in highs.items()},
+        float(t), lay.kept, lay.held / lay.kept, observed, point, lows, highs, seen, pi_lows, pi_highs
     )
+
+
+def interval_methods(name: str) -> tuple[str, str]:
+    """What the confidence and the prediction interval of predictor ``name`` are (one line each)."""
+    ci = "log-normal, bootstrap variance of Û over query resamples (of E U)"
+    if fs.linear_variance_of(name):
+        return ci, "log-normal, closed form Σ h_s² f_s + Û (of U)"
+    if name.startswith("inext"):
+        return ci, (
+            "log-normal, bootstrap variance of Û + Û (of U; knowsum's query bootstrap, "
+            "not iNEXT's parametric one)"
+        )
+    return ci, "log-normal, bootstrap variance of Û + Û (of U)"
 
 
 def _none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def score_splits(splits: Splits, families: Mapping[str, str] = fs.FAMILIES) -> list[BacktestRow]:
+def score_splits(
+    splits: Splits, families: Mapping[str, str] = fs.FAMILIES, level: float = 0.95
+) -> list[BacktestRow]:
     """One :class:`BacktestRow` per predictor of ``splits``."""
     rows = []
     for name, point in splits.point.items():
-        s = fs.score(point, splits.lower[name], splits.upper[name], splits.observed)
+        s = fs.score(
+            point,
+            splits.lower[name],
+            splits.upper[name],
+            splits.observed,
+            pi_lower=splits.pi_lower[name],
+            pi_upper=splits.pi_upper[name],
+            kept_seen=splits.kept_seen,
+            level=level,
+        )
         band = (s.band[0], s.band[1]) if math.isfinite(s.band[0]) else None
+        ci, pi = interval_methods(name)
         rows.append(
             BacktestRow(
                 estimator=name,
@@ -206,6 +352,21 @@ def score_splits(splits: Splits, families: Mapping[str, str] = fs.FAMILIES) -> l
                 no_interval=s.no_interval,
                 band=band,
                 diverged=s.diverged,
+                repeats=s.repeats,
+                ci_method=ci,
+                pi_method=pi,
+                pi_coverage=_none(s.pi_coverage),
+                pi_no_interval=_none(s.pi_no_interval),
+                ci_score=_none(s.ci_score),
+                pi_score=_none(s.pi_score),
+                n_total=_none(s.n_total),
+                relative_bias_total=_none(s.relative_bias_total),
+                relative_rmse_total=_none(s.relative_rmse_total),
+                noise_floor=_none(s.noise_floor),
+                bias_se=_none(s.bias_se),
+                relative_rmse_se=_none(s.rmse_se / s.observed) if s.observed > 0 else None,
+                coverage_se=_none(s.coverage_se),
+                pi_coverage_se=_none(s.pi_coverage_se),
             )
         )
     return rows
@@ -221,29 +382,19 @@ def collect(
     level: float = 0.95,
     heldout_shuffles: int = 0,
 ) -> tuple[list[BacktestRow], list[BacktestSkip]]:
-    """Rows and skipped ``t`` of a back-test (each ``t`` from its own seeded stream)."""
+    """Rows and skipped ``t`` of a back-test (split ``j`` of ``t`` from :func:`split_rng`)."""
     if repeats < 1 or resamples < 0:
         raise InputError(f"repeats must be >= 1 and resamples >= 0, got {repeats} and {resamples}")
     rows: list[BacktestRow] = []
     skipped: list[BacktestSkip] = []
-    streams = np.random.SeedSequence(seed).spawn(len(ts))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
-        for t, stream in zip(ts, streams, strict=True):
-            out = run_splits(
-                prev,
-                t,
-                predictors,
-                repeats,
-                resamples,
-                np.random.default_rng(stream),
-                level,
-                heldout_shuffles,
-            )
+        for t in ts:
+            out = run_splits(prev, t, predictors, repeats, resamples, seed, level, heldout_shuffles)
             if isinstance(out, str):
                 skipped.append(BacktestSkip(t=t, reason=out))
             elif out.observed.mean() <= 0:
                 skipped.append(BacktestSkip(t=t, reason="the held-back queries showed no new item"))
             else:
-                rows.extend(score_splits(out))
+                rows.extend(score_splits(out, level=level))
     return rows, skipped

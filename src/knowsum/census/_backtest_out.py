@@ -9,22 +9,38 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from knowsum._util import atomic_write
-from knowsum.census._backtest import DEFAULT_TS, HELDOUT_SHUFFLES, collect
-from knowsum.census._horizon import horizon_from_rows, horizon_predictor, trust_horizon
+from knowsum.census._backtest import (
+    DEFAULT_TS,
+    HELDOUT_SHUFFLES,
+    MIN_KEPT,
+    Predictor,
+    collect,
+    run_splits,
+    score_splits,
+)
+from knowsum.census._horizon import horizon_predictor, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
 from knowsum.errors import InputError, UnknownNameError
 from knowsum.records import Run
-from knowsum.records.backtest import Backtest
+from knowsum.records.backtest import Backtest, SizePoint
 from knowsum.records.census import CensusResult
 from knowsum.report.backtest import write_backtest_report
-from knowsum.stats import Prevalence
+from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 
-__all__ = ["BacktestRun", "backtest_census", "backtest_run"]
+__all__ = ["SIZE_TS", "BacktestRun", "backtest_census", "backtest_run", "size_curve"]
+
+SIZE_TS: tuple[float, ...] = (1.0, 3.0)
+"""The ``t`` of the size curve."""
+SIZE_DIVISORS: tuple[int, ...] = (1, 2, 4)
+"""Kept sizes of the size curve: ``Q/(t+1)`` divided by these."""
 
 
 class BacktestRun(Run[Backtest]):
@@ -70,6 +86,47 @@ def backtest_census(
     return BacktestRun(bt, target, report)
 
 
+def size_curve(
+    prev: Prevalence, name: str, predictor: Predictor, repeats: int, seed: int, ts: Sequence[float] = SIZE_TS
+) -> tuple[list[SizePoint], dict[str, float]]:
+    """The error against kept size at fixed ``t``: splits keeping ``m = Q/(d(t+1))`` queries
+    (``d`` in :data:`SIZE_DIVISORS`) and holding back ``t·m`` of the others; then the fit
+    ``log RMSE = a − β log m`` per ``t``, extrapolated to ``m = Q`` (the census's own size: what the
+    error at that ``t`` would be if the whole census were the kept part). The extrapolation assumes
+    the power law holds beyond the sizes measured; it is labelled so on every surface."""
+    n_q = 0 if prev.by_query is None else int(prev.by_query.shape[0])
+    points: list[SizePoint] = []
+    fits: dict[str, float] = {}
+    for t in ts:
+        mine: list[SizePoint] = []
+        for d in SIZE_DIVISORS:
+            m = int(n_q / (d * (t + 1)))
+            held = round(t * m)
+            if m < MIN_KEPT or held < 1 or m + held > n_q:
+                continue
+            out = run_splits(prev, t, {name: predictor}, repeats, 0, seed, kept=m, held=held)
+            if isinstance(out, str) or out.observed.mean() <= 0:
+                continue
+            row = score_splits(out)[0]
+            mine.append(
+                SizePoint(
+                    t=t,
+                    kept_queries=m,
+                    relative_rmse=row.relative_rmse,
+                    relative_rmse_se=row.relative_rmse_se,
+                    observed=row.observed,
+                )
+            )
+        points += mine
+        usable = [(p.kept_queries, p.relative_rmse) for p in mine if p.relative_rmse]
+        if len(usable) >= 2:
+            x = np.log([m for m, _ in usable])
+            y = np.log([e for _, e in usable])
+            slope, icept = np.polyfit(x, y, 1)
+            fits[f"{t:g}"] = float(np.exp(icept + slope * np.log(n_q)))
+    return points, fits
+
+
 def backtest_run(
     result: CensusResult,
     prev: Prevalence,
@@ -113,14 +170,12 @@ def backtest_run(
     rows, skipped = collect(
         prev, grid, {n: fs.PREDICTORS[n] for n in names}, repeats, resamples, seed, level, shuffles
     )
+    # the census's own test, with its own splits (split j of t is the same split as in `rows`)
+    horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed)
     found = horizon_predictor(result.estimator, result.k)
-    if found is not None and found[0] not in names:
-        extra, _ = collect(prev, grid, dict([found]), repeats, resamples, seed, level)
-        horizon = horizon_from_rows(extra, found[0], result.t, repeats, resamples)
-    elif found is not None:
-        horizon = horizon_from_rows(rows, found[0], result.t, repeats, resamples)
-    else:
-        horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StatsWarning)
+        curve, fits = ([], {}) if found is None else size_curve(prev, found[0], found[1], repeats, seed)
     return Backtest(
         run=run,
         **result.carried(Backtest.FROM_CENSUS),
@@ -135,4 +190,6 @@ def backtest_run(
         skipped=skipped,
         horizon=horizon,
         seconds=time.perf_counter() - start,
+        size_curve=curve,
+        size_extrapolation=fits,
     )

@@ -1,27 +1,49 @@
 """The trust horizon every census carries: how far its own queries back-test its estimator.
 
-:func:`trust_horizon` runs the back-test (:mod:`knowsum.census._backtest`) on the census's own
-estimator and ``k`` only, with :data:`HORIZON_REPEATS` splits of :data:`HORIZON_RESAMPLES` resamples
-per ``t`` (the grid and the census's own ``t``), and stops at the first ``t`` that fails: the horizon
-is the largest ``t`` of the grid whose relative RMSE ≤ :data:`MAX_ERROR` and interval coverage ≥
-:data:`MIN_COVERAGE`, every smaller ``t`` passing too. The splits and resamples of one ``t`` are
-one sparse product (``bench/bench_backtest.py`` times the back-test against a loop over splits).
+:func:`trust_horizon` back-tests (:mod:`knowsum.census._backtest`) the census's own estimator and
+``k`` at each ``t`` of the grid and at the census's own ``t`` (its splits keep ``⌊Q/(t+1)⌋`` queries,
+so they reach it when the run is large enough), in order, and stops at the first ``t`` that fails.
+A ``t`` **passes** when, over its splits,
+
+(a) the bias is within the band: ``|bias| / N_tot ≤`` :data:`MAX_BIAS` is not rejected — the
+    99 % interval ``|b| ± z·s.e.`` (Monte Carlo s.e. of the mean error) reaches below the limit. The
+    bias, unlike the RMSE, does not grow as the census shrinks (its noise floor ``sqrt(E U)`` does),
+    so a small census whose estimator is unbiased passes; and
+(b) the prediction interval's coverage is not significantly below nominal: the one-sided 99 % Wilson
+    upper bound of the share of splits it covers is at least :data:`MIN_COVERAGE`.
+
+Splits come in blocks of :data:`BLOCK`; after each block the test stops when both criteria are
+decided (their 99 % bounds on one side of the limit) or one fails decidedly, else adds a block, up to
+:data:`MAX_SPLITS` (the decision at the cap is stated). Split ``j`` of ``t`` is the same split in
+``census backtest --seed S`` (:func:`~knowsum.census._backtest.split_rng`), so the two agree cell for
+cell. For the linear estimators the prediction interval is the closed form ``Σ h_s² f_s + Û``: no
+resample, so a few sparse products per block (``bench/bench_backtest.py`` times it beside the
+census). The horizon is the effective ``t`` (held-back / kept queries) of the last passing split
+size — what the splits reached, never the ``t`` asked for.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
-from knowsum.census._backtest import DEFAULT_TS, Predictor, collect
+import numpy as np
+from scipy.stats import norm
+
+from knowsum.census._backtest import DEFAULT_TS, Predictor, kept_size, run_splits, score_splits
 from knowsum.records.backtest import BacktestRow, TrustHorizon
-from knowsum.stats import Caveat, CaveatKind, Prevalence
+from knowsum.stats import Caveat, CaveatKind, Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
+from knowsum.stats.prediction import wilson_bounds
 
 __all__ = [
+    "BLOCK",
     "HORIZON_REPEATS",
     "HORIZON_RESAMPLES",
+    "MAX_BIAS",
     "MAX_ERROR",
+    "MAX_SPLITS",
     "MIN_COVERAGE",
     "horizon_caveat",
     "horizon_from_rows",
@@ -30,15 +52,25 @@ __all__ = [
     "trust_horizon",
 ]
 
-MAX_ERROR = 0.20
-"""Trust horizon: relative RMSE limit."""
+MAX_BIAS = 0.10
+"""Trust horizon: limit on ``|bias| / N_tot`` (the error of N̂_tot's mean, as a share of N_tot)."""
+MAX_ERROR = MAX_BIAS
+"""The record's ``max_error`` (its name before the bias test)."""
 MIN_COVERAGE = 0.90
-"""Trust horizon: share of 95 % intervals that must cover what the held-back queries showed."""
-HORIZON_REPEATS = 40
-"""Splits per ``t`` of the trust horizon (every census pays for it: see the module docstring; the
-coverage it reads is a share of 40, so ±5 % by the binomial s.e. near 90 %)."""
+"""Trust horizon: the 95 % prediction interval's coverage must not be significantly below this."""
+CONFIDENCE = 0.99
+"""Confidence of every bound the test reads (one-sided for coverage, two-sided for the bias)."""
+BLOCK = 100
+"""Splits added at a time."""
+MAX_SPLITS = 800
+"""Most splits per ``t`` (a linear estimator: closed-form intervals, no resample)."""
+MAX_BOOT_SPLITS = 200
+"""Most splits per ``t`` when the interval needs resamples (Chao1)."""
+HORIZON_REPEATS = BLOCK
+"""Splits of the first block (kept name)."""
 HORIZON_RESAMPLES = 20
-"""Bootstrap resamples per split of the trust horizon (the interval's variance)."""
+"""Bootstrap resamples per split when the estimator has no closed-form variance."""
+_Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 
 
 def horizon_predictor(estimator: str, k: int | None) -> tuple[str, Predictor] | None:
@@ -48,6 +80,61 @@ def horizon_predictor(estimator: str, k: int | None) -> tuple[str, Predictor] | 
     if estimator in ("good-toulmin", "chao1"):
         return estimator, fs.PREDICTORS[estimator]
     return None
+
+
+def _bias(row: BacktestRow) -> tuple[float, float] | None:
+    """``(bias / N_tot, its s.e.)``; ``None`` when the predictions diverged."""
+    if row.bias is None or not row.n_total:
+        return None
+    return row.bias / row.n_total, (row.bias_se or 0.0) / row.n_total
+
+
+def _coverage_bounds(row: BacktestRow) -> tuple[float, float]:
+    n = row.repeats or 1
+    hits = round((row.pi_coverage or 0.0) * n)
+    return wilson_bounds(hits, n, 2 * CONFIDENCE - 1)  # each end a one-sided 99 % bound
+
+
+def _nothing_new(row: BacktestRow) -> bool:
+    return row.observed == 0 and row.predicted == 0
+
+
+def _decision(row: BacktestRow) -> bool | None:
+    """``True``/``False`` when the test has decided at this many splits, ``None`` when not yet."""
+    if _nothing_new(row):
+        return True
+    bias = _bias(row)
+    if bias is None:
+        return False
+    b, se = abs(bias[0]), bias[1]
+    low, high = _coverage_bounds(row)
+    if b - _Z * se > MAX_BIAS or high < MIN_COVERAGE:
+        return False
+    if b + _Z * se <= MAX_BIAS and low >= MIN_COVERAGE:
+        return True
+    return None
+
+
+def _passes(row: BacktestRow) -> bool:
+    """Neither criterion significantly violated (the verdict at any number of splits)."""
+    return _decision(row) is not False
+
+
+def _queries(row: BacktestRow) -> int:
+    return round(row.kept_queries * (1 + row.t_effective))
+
+
+def _describe(row: BacktestRow) -> str:
+    """``100 of 1000 queries kept; bias −3 % ± 1 % of N_tot, prediction interval covers 94 % of 400
+    splits, error 30 % of the new items (noise floor 25 %)``."""
+    bias = _bias(row)
+    err = "n/a: diverged" if row.relative_rmse is None else f"{row.relative_rmse:.0%}"
+    floor = "" if not row.observed else f" (noise floor {1 / math.sqrt(row.observed):.0%})"
+    b = "n/a: diverged" if bias is None else f"{bias[0]:+.1%} ± {bias[1]:.1%} of N_tot"
+    return (
+        f"{row.kept_queries} of {_queries(row)} queries kept; bias {b}, prediction interval covers "
+        f"{row.pi_coverage or 0.0:.0%} of {row.repeats} splits, error {err} of the new items{floor}"
+    )
 
 
 def _horizon(
@@ -60,24 +147,29 @@ def _horizon(
     repeats: int = 0,
     resamples: int = 0,
 ) -> TrustHorizon:
+    bias = None if row is None else _bias(row)
     return TrustHorizon(
         status=status,
-        t=row.t if row is not None and status == "back-tested" else None,
+        t=row.t_effective if row is not None and status == "back-tested" else None,
         error=None if row is None else row.relative_rmse,
-        coverage=None if row is None else row.coverage,
+        coverage=None if row is None else row.pi_coverage,
         target_t=target_t,
-        max_error=MAX_ERROR,
+        max_error=MAX_BIAS,
         min_coverage=MIN_COVERAGE,
         estimator=name,
         checked=list(checked),
         repeats=repeats,
         resamples=resamples,
         message=message,
+        t_asked=None if row is None else row.t,
+        kept_queries=None if row is None else row.kept_queries,
+        bias=None if bias is None else bias[0],
+        bias_se=None if bias is None else bias[1],
+        coverage_bound=None if row is None else _coverage_bounds(row)[1],
+        noise_floor=None if row is None or not row.observed else 1 / math.sqrt(row.observed),
+        splits=None if row is None else row.repeats,
+        decided=None if row is None else _decision(row) is not None,
     )
-
-
-def _passes(row: BacktestRow) -> bool:
-    return row.relative_rmse is not None and row.relative_rmse <= MAX_ERROR and row.coverage >= MIN_COVERAGE
 
 
 def too_small_horizon(estimator: str, target_t: float) -> TrustHorizon:
@@ -85,14 +177,22 @@ def too_small_horizon(estimator: str, target_t: float) -> TrustHorizon:
     return _horizon("too-small", estimator, target_t, "too small to back-test")
 
 
+def _exact_horizon(estimator: str, target_t: float) -> TrustHorizon:
+    return _horizon(
+        "exact",
+        estimator,
+        target_t,
+        "no new items: every query named the same items, so N̂_tot = N_seen is exact",
+    )
+
+
 def horizon_from_rows(
     rows: Sequence[BacktestRow], name: str, target_t: float, repeats: int, resamples: int
 ) -> TrustHorizon:
-    """The trust horizon of predictor ``name`` from back-test rows: the largest ``t`` of the grid
-    whose relative RMSE ≤ :data:`MAX_ERROR` and coverage ≥ :data:`MIN_COVERAGE`, every smaller
-    ``t`` passing too."""
-    mine = sorted((r for r in rows if r.estimator == name), key=lambda r: r.t)
-    checked = [r.t for r in mine]
+    """The trust horizon of predictor ``name`` from its rows, in the order tested: the last row of
+    the passing prefix (see the module docstring)."""
+    mine = sorted((r for r in rows if r.estimator == name), key=lambda r: r.t_effective)
+    checked = [r.t_effective for r in mine]
     if not mine:
         return _horizon(
             "too-small", name, target_t, "too small to back-test", None, checked, repeats, resamples
@@ -102,23 +202,45 @@ def horizon_from_rows(
         if not _passes(row):
             break
         passing = row
+    limits = f"limits: |bias| ≤ {MAX_BIAS:.0%} of N_tot, coverage not below {MIN_COVERAGE:.0%}"
     if passing is None:
         first = mine[0]
-        err = "n/a" if first.relative_rmse is None else f"{first.relative_rmse:.0%}"
-        message = (
-            f"not back-tested even at t = {first.t:g} (error {err}, interval coverage {first.coverage:.0%}; "
-            f"limits {MAX_ERROR:.0%} and {MIN_COVERAGE:.0%})"
-        )
+        message = f"not back-tested even at t = {first.t_effective:.3g} ({_describe(first)}; {limits})"
         return _horizon("fails", name, target_t, message, first, checked, repeats, resamples)
-    error = passing.relative_rmse if passing.relative_rmse is not None else math.nan
+    reach = "no split showed a new item" if _nothing_new(passing) else _describe(passing)
     beyond = (
-        f"t = {target_t:g} is beyond what this run can check"
-        if target_t > passing.t
-        else f"covers t = {target_t:g}"
+        f"covers t = {target_t:g}"
+        if passing.t_effective >= target_t
+        else f"t = {target_t:g} is beyond what the splits of this run reach"
     )
-    cover = passing.coverage
-    message = f"back-tested to t = {passing.t:g} (error {error:.0%}, interval coverage {cover:.0%}); {beyond}"
+    message = f"back-tested to t = {passing.t_effective:.3g} ({reach}); {beyond}"
     return _horizon("back-tested", name, target_t, message, passing, checked, repeats, resamples)
+
+
+def _same_items(prev: Prevalence) -> bool:
+    """Every query named exactly the same items (nothing new can appear)."""
+    q = prev.by_query
+    if q is None or q.shape[0] < 2:
+        return False
+    present = np.asarray((q > 0).sum(axis=0)).ravel()
+    seen = present[present > 0]
+    return bool(seen.size) and bool((seen == q.shape[0]).all())
+
+
+def _test_t(
+    prev: Prevalence, name: str, predictor: Predictor, t: float, kept: int, seed: int, boot: int, cap: int
+) -> BacktestRow | None:
+    """Blocks of splits at ``t`` until the test decides or the cap is reached."""
+    splits = None
+    while True:
+        done = 0 if splits is None else splits.observed.size
+        more = run_splits(prev, t, {name: predictor}, BLOCK, boot, seed, start=done, kept=kept)
+        if isinstance(more, str):
+            return None
+        splits = more if splits is None else splits.extend(more)
+        row = score_splits(splits)[0]
+        if _decision(row) is not None or splits.observed.size >= cap:
+            return row
 
 
 def trust_horizon(
@@ -131,27 +253,43 @@ def trust_horizon(
     repeats: int = HORIZON_REPEATS,
     resamples: int = HORIZON_RESAMPLES,
 ) -> TrustHorizon:
-    """How far this run back-tests its own estimator (see the module docstring)."""
+    """How far this run back-tests its own estimator (see the module docstring). ``repeats``: the
+    smallest number of splits a ``t`` is judged on (the first block, kept for the record)."""
     found = horizon_predictor(estimator, k)
     if found is None:
         return _horizon("not-applicable", estimator, target_t, f"no back-test for {estimator}")
     name, predictor = found
+    if _same_items(prev):
+        return _exact_horizon(name, target_t)
+    boot = 0 if fs.linear_variance_of(name) else resamples
+    cap = MAX_SPLITS if boot == 0 else MAX_BOOT_SPLITS
+    n_q = 0 if prev.by_query is None else int(prev.by_query.shape[0])
     rows: list[BacktestRow] = []
-    grid = sorted({*ts, target_t})  # the census's own t too: a run that holds there has no caveat
-    for i, t in enumerate(grid):  # stop at the first t that fails: no larger t can count
-        found_rows, _ = collect(prev, [t], {name: predictor}, repeats, resamples, seed + i)
-        rows.extend(found_rows)
-        if not found_rows or not _passes(found_rows[0]):
-            break
-    return horizon_from_rows(rows, name, target_t, repeats, resamples)
+    last = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StatsWarning)
+        for t in sorted({*ts, target_t}):  # the census's own t too: a run that holds there has no caveat
+            kept = kept_size(n_q, t, reach=t == target_t)
+            if kept is None:
+                break
+            if kept == last:  # the same split size as the previous t: the same test
+                continue
+            last = kept
+            row = _test_t(prev, name, predictor, t, kept, seed, boot, max(cap, repeats))
+            if row is None:
+                break
+            rows.append(row)
+            if not _passes(row):  # stop at the first t that fails: no larger t can count
+                break
+    return horizon_from_rows(rows, name, target_t, BLOCK, boot)
 
 
 def horizon_caveat(horizon: TrustHorizon) -> Caveat | None:
     """The ``beyond back-tested horizon`` caveat of N̂_tot when the census extrapolates further than
-    its own queries back-test (``horizon.t < target_t``, a run too small or failing at t = 1), so the
-    one caveat path carries the horizon to every surface; ``None`` when the horizon reaches the
-    census's ``t`` or the estimator has no back-test."""
-    if horizon.status == "not-applicable":
+    its own queries back-test (``horizon.t < target_t``, a run too small or failing at its first
+    ``t``), so the one caveat path carries the horizon to every surface; ``None`` when the horizon
+    reaches the census's ``t``, the census is exact, or the estimator has no back-test."""
+    if horizon.status in ("not-applicable", "exact"):
         return None
     if horizon.t is not None and horizon.t >= horizon.target_t:
         return None

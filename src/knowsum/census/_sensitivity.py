@@ -65,8 +65,12 @@ def run_prevalence(run_dir: Path) -> tuple[CensusResult, Prevalence]:
         raise InputFileError(path, "missing: the run directory has no items.jsonl") from None
     if not keys:
         raise InputFileError(path, "no counted item: nothing to study (N_seen = 0)")
-    rows = {q: i for i, q in enumerate(sorted(set(queries)))}
-    n_queries = max(result.n_queries, len(rows))
+    # a query's row is its number, as the census numbered its responses (empty ones too), so a
+    # back-test of the run splits the very queries the census's own horizon split
+    ids = sorted(set(queries))
+    fits = ids[0] >= 0 and ids[-1] < result.n_queries
+    rows = {q: q for q in ids} if fits else {q: i for i, q in enumerate(ids)}
+    n_queries = result.n_queries if fits else max(result.n_queries, len(rows))
     prev = prevalence_of(keys, [rows[q] for q in queries], n_queries)
     if sorted(prev.table().items()) != [tuple(p) for p in result.prevalence]:
         raise InputFileError(path, "does not match the histogram in result.json (edited or mixed runs?)")

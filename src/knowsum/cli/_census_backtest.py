@@ -32,9 +32,10 @@ __all__ = ["backtest"]
     type=int,
     default=50,
     show_default=True,
-    help="Bootstrap resamples per split (its 95 % interval).",
+    help="Bootstrap resamples per split (the confidence interval; the prediction interval of the "
+    "estimators without a closed form).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the splits and resamples.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of the splits (default 0).")
 @click.option(
     "--estimator",
     "estimators",
@@ -57,8 +58,9 @@ def backtest(
     """Back-test every extrapolation on RUN_DIR's own queries (KnowSum Fig. 7, to t = 99).
 
     For each t, keep a random 1/(t+1) of the queries, predict the new items the rest show, and
-    print bias, relative RMSE and the share of 95 % intervals that cover what they showed, per
-    estimator; then the run's trust horizon. No new sampling.
+    print, per estimator, bias and relative RMSE (± Monte Carlo s.e., beside the noise floor), the
+    RMSE relative to N_tot, and the share of 95 % confidence and prediction intervals that cover
+    what they showed; then the size curve and the run's trust horizon. No new sampling.
     """
     ts = comma_list("--t", t_values, float, list(DEFAULT_TS))
     if any(t <= 0 for t in ts):

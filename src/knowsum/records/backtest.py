@@ -3,10 +3,15 @@
 ::
 
     Backtest            backtest.json: one run's queries split again and again, every predictor scored
-    ├── rows            BacktestRow per (t, predictor): bias, relative RMSE, interval coverage, band
+    ├── rows            BacktestRow per (t, predictor): bias, RMSE (to U and N_tot), both intervals'
+    │                   coverage and interval score, noise floor, Monte Carlo s.e. of each
     ├── skipped         the t a run is too small for, and why
+    ├── size_curve      SizePoint per (t, kept): the error against kept size, extrapolated to the run
     └── horizon         TrustHorizon of the census's own estimator
     TrustHorizon        CensusResult.horizon: how far this run's own data back-tests its estimate
+
+Version 2 added the prediction interval, the scores against N_tot, the noise floor, the Monte Carlo
+errors and the size curve; every added field has a default, so version-1 files still load.
 """
 
 from __future__ import annotations
@@ -15,9 +20,9 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["BACKTEST_VERSION", "Backtest", "BacktestRow", "BacktestSkip", "TrustHorizon"]
+__all__ = ["BACKTEST_VERSION", "Backtest", "BacktestRow", "BacktestSkip", "SizePoint", "TrustHorizon"]
 
-BACKTEST_VERSION = 1
+BACKTEST_VERSION = 2
 
 
 class _Record(BaseModel):
@@ -25,23 +30,62 @@ class _Record(BaseModel):
 
 
 class TrustHorizon(_Record):
-    """The largest ``t`` at which the run's own queries back-test its estimator within the limits."""
+    """The largest ``t`` at which the run's own queries back-test its estimator within the limits.
 
-    status: Literal["back-tested", "fails", "too-small", "not-applicable"] = Field(
-        description="back-tested: some t passes; fails: t = 1 already misses a limit; too-small: no t "
-        "can be checked; not-applicable: the estimator has no back-test"
+    Fields after ``message`` were added with the prediction-interval test; records written before
+    it load with them unset (their ``error``/``coverage`` were the RMSE and the confidence interval's
+    coverage against a 20 % / 90 % rule).
+    """
+
+    status: Literal["back-tested", "fails", "too-small", "not-applicable", "exact"] = Field(
+        description="back-tested: some t passes; fails: the first t checked already fails; too-small: no "
+        "t can be checked; not-applicable: the estimator has no back-test; exact: every query named the "
+        "same items, nothing new to predict"
     )
-    t: float | None = Field(description="largest t of the grid passing both limits, as every smaller t")
-    error: float | None = Field(description="relative RMSE at that t (or at the first t when it fails)")
-    coverage: float | None = Field(description="share of splits whose 95 % interval covered the truth, there")
+    t: float | None = Field(
+        description="largest t the splits reached (held-back / kept queries) passing the test, as every "
+        "smaller t"
+    )
+    error: float | None = Field(
+        description="relative RMSE (to U) at that t (or at the first t when it fails)"
+    )
+    coverage: float | None = Field(
+        description="share of splits whose 95 % prediction interval covered the truth, there"
+    )
     target_t: float = Field(description="the census's t (the extrapolation the estimate makes)")
-    max_error: float = Field(description="limit on the relative RMSE")
-    min_coverage: float = Field(description="limit on the interval coverage")
+    max_error: float = Field(description="limit on |bias| / N_tot (before: on the relative RMSE)")
+    min_coverage: float = Field(description="limit on the prediction interval's coverage (99 % upper bound)")
     estimator: str = Field(description="the predictor back-tested (the census's estimator and k)")
     checked: list[float] = Field(description="the t that could be checked")
     repeats: int = Field(description="random splits per t")
     resamples: int = Field(description="bootstrap resamples per split (the interval)")
     message: str = Field(description="the sentence every surface prints")
+    t_asked: float | None = Field(
+        default=None, description="the grid t behind t (t is what the splits reached)"
+    )
+    kept_queries: int | None = Field(default=None, description="kept queries of a split at t")
+    bias: float | None = Field(default=None, description="bias / mean N_tot of the splits at t")
+    bias_se: float | None = Field(default=None, description="its Monte Carlo standard error")
+    coverage_bound: float | None = Field(
+        default=None, description="one-sided 99 % Wilson upper bound of the prediction-interval coverage"
+    )
+    noise_floor: float | None = Field(
+        default=None, description="sqrt(mean U) / mean U at t: the relative RMSE an oracle would still have"
+    )
+    splits: int | None = Field(default=None, description="splits of the deciding t (added in blocks)")
+    decided: bool | None = Field(
+        default=None, description="the test decided before the split cap (False: decided at the cap)"
+    )
+
+
+class SizePoint(_Record):
+    """The error at one ``t`` of splits keeping ``kept`` queries (the size curve)."""
+
+    t: float
+    kept_queries: int
+    relative_rmse: float | None
+    relative_rmse_se: float | None
+    observed: float
 
 
 class BacktestRow(_Record):
@@ -60,7 +104,28 @@ class BacktestRow(_Record):
     coverage: float = Field(description="share of splits whose interval covered the observed value")
     no_interval: float = Field(description="share of splits whose interval was n/a")
     band: tuple[float, float] | None = Field(description="2.5 %–97.5 % of the predictions")
-    diverged: float = Field(description="share of splits whose prediction overflowed")
+    diverged: float = Field(description="share of splits whose prediction is not finite")
+    repeats: int | None = Field(default=None, description="splits behind this row")
+    ci_method: str | None = Field(default=None, description="what the confidence interval is")
+    pi_method: str | None = Field(default=None, description="what the prediction interval is")
+    pi_coverage: float | None = Field(
+        default=None, description="share of splits whose prediction interval covered U"
+    )
+    pi_no_interval: float | None = Field(
+        default=None, description="share of splits whose prediction interval was n/a"
+    )
+    ci_score: float | None = Field(default=None, description="mean interval score of the confidence interval")
+    pi_score: float | None = Field(default=None, description="mean interval score of the prediction interval")
+    n_total: float | None = Field(default=None, description="mean N_tot of a split: kept N_seen + U")
+    relative_bias_total: float | None = Field(default=None, description="bias / mean N_tot")
+    relative_rmse_total: float | None = Field(default=None, description="RMSE / mean N_tot")
+    noise_floor: float | None = Field(
+        default=None, description="sqrt(mean U): the Poisson estimate of sd(U | kept)"
+    )
+    bias_se: float | None = Field(default=None, description="Monte Carlo s.e. of bias")
+    relative_rmse_se: float | None = Field(default=None, description="Monte Carlo s.e. of relative_rmse")
+    coverage_se: float | None = Field(default=None, description="Monte Carlo s.e. of coverage")
+    pi_coverage_se: float | None = Field(default=None, description="Monte Carlo s.e. of pi_coverage")
 
 
 class BacktestSkip(_Record):
@@ -94,3 +159,8 @@ class Backtest(_Record):
     skipped: list[BacktestSkip]
     horizon: TrustHorizon
     seconds: float
+    size_curve: list[SizePoint] = Field(default_factory=list, description="error against kept size")
+    size_extrapolation: dict[str, float] = Field(
+        default_factory=dict,
+        description="t → relative RMSE extrapolated to kept = all queries (an extrapolation of the fit)",
+    )

@@ -25,6 +25,7 @@ __all__ = [
     "horizon_cell",
     "horizon_text",
     "horizon_value",
+    "size_curve_lines",
     "write_backtest_report",
 ]
 
@@ -34,11 +35,16 @@ BACKTEST_HEADERS = (
     "kept",
     "predicted",
     "observed",
-    "bias",
     "rel. bias",
-    "rel. RMSE",
-    "coverage",
+    "rel. RMSE (floor)",
+    "RMSE/N_tot",
+    "CI cover",
+    "PI cover",
+    "CI / PI score",
 )
+"""Columns: relative bias and RMSE to the mean new items U with their Monte Carlo s.e. and the noise
+floor ``1/sqrt(mean U)``; RMSE relative to the mean N_tot of a split; coverage of the confidence
+(CI) and prediction (PI) interval, ± s.e., with the share of n/a intervals; mean interval scores."""
 
 
 def _num(x: float | None) -> str:
@@ -55,11 +61,27 @@ def _pct(x: float | None) -> str:
     return f"{100 * x:.3g}%" if abs(x) >= 100 else f"{x:.0%}"
 
 
+def _se(x: float | None) -> str:
+    return "" if x is None else f" ± {_pct(x)}"
+
+
+def _cover(share: float | None, se: float | None, na: float | None) -> str:
+    if share is None:
+        return "n/a"
+    return f"{share:.0%}{_se(se)}" + (f" ({na:.0%} n/a)" if na else "")
+
+
+def _score(x: float | None) -> str:
+    return "n/a" if x is None else _num(x)
+
+
 def backtest_rows(bt: Backtest) -> list[list[str]]:
     """The table's rows: one per ``t`` and predictor, every number formatted (n/a where it diverged)."""
     out = []
     for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator))):
-        cover = f"{r.coverage:.0%}" + (f" ({r.no_interval:.0%} n/a)" if r.no_interval else "")
+        scale = r.observed if r.observed > 0 else None
+        bias_se = None if r.bias_se is None or scale is None else r.bias_se / scale
+        floor = f" ({1 / r.observed**0.5:.0%})" if r.observed > 0 else ""
         out.append(
             [
                 f"{r.t:g} ({r.t_effective:.3g})",
@@ -67,13 +89,44 @@ def backtest_rows(bt: Backtest) -> list[list[str]]:
                 str(r.kept_queries),
                 _num(r.predicted),
                 f"{r.observed:,.1f}",
-                _num(r.bias),
-                _pct(r.relative_bias),
-                _pct(r.relative_rmse),
-                cover,
+                _pct(r.relative_bias) + (_se(bias_se) if r.relative_bias is not None else ""),
+                _pct(r.relative_rmse)
+                + (_se(r.relative_rmse_se) if r.relative_rmse is not None else "")
+                + floor,
+                "n/a" if r.relative_rmse_total is None else _pct(r.relative_rmse_total),
+                _cover(r.coverage, r.coverage_se, r.no_interval),
+                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval),
+                f"{_score(r.ci_score)} / {_score(r.pi_score)}",
             ]
         )
     return out
+
+
+def _methods(bt: Backtest) -> list[str]:
+    """One line per predictor: which intervals its rows use."""
+    seen: dict[str, str] = {}
+    for r in bt.rows:
+        if r.pi_method is not None and r.estimator not in seen:
+            seen[r.estimator] = (
+                f"{r.estimator}: confidence interval {r.ci_method}; prediction interval {r.pi_method}"
+            )
+    return list(seen.values())
+
+
+def size_curve_lines(bt: Backtest) -> list[str]:
+    """The size curve: relative RMSE against kept queries at fixed t, and its extrapolation."""
+    if not bt.size_curve:
+        return []
+    lines = ["error against kept size (relative RMSE ± MC s.e.; fitted ∝ kept^-β on log-log):"]
+    for p in bt.size_curve:
+        err = "n/a" if p.relative_rmse is None else f"{p.relative_rmse:.0%}{_se(p.relative_rmse_se)}"
+        lines.append(f"  t = {p.t:g}, kept {p.kept_queries}: {err} (mean new items {p.observed:,.1f})")
+    for t, v in bt.size_extrapolation.items():
+        lines.append(
+            f"  t = {t}: extrapolated to kept = {bt.n_queries} queries: {v:.0%} "
+            "(an extrapolation of the fit, not a measurement)"
+        )
+    return lines
 
 
 def horizon_cell(horizon: TrustHorizon | None) -> str:
@@ -98,10 +151,13 @@ def backtest_table(bt: Backtest) -> str:
     """The terminal table, the skipped ``t`` and the horizon."""
     lines = [
         f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · "
-        f"{bt.repeats} splits per t, {bt.resamples} resamples per split (the {bt.level:.0%} interval)",
+        f"{bt.repeats} splits per t, {bt.resamples} resamples per split "
+        f"(the {bt.level:.0%} confidence interval)",
         text_table(BACKTEST_HEADERS, backtest_rows(bt)),
     ]
     lines += [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
+    lines += _methods(bt)
+    lines += size_curve_lines(bt)
     lines.append(horizon_text(bt.horizon))
     return "\n".join(lines)
 
@@ -172,17 +228,23 @@ def write_backtest_report(out_dir: Path, bt: Backtest, written: Sequence[Path] =
             ),
             h.table(BACKTEST_HEADERS, backtest_rows(bt), numeric=[False] * len(BACKTEST_HEADERS)),
             *(h.paragraph(s) for s in skipped),
+            *(h.paragraph(s) for s in _methods(bt)),
+            *(h.paragraph(s) for s in size_curve_lines(bt)),
         ),
         h.section(
             "Method",
             h.paragraph(
                 f"Each t keeps a random 1/(t+1) of the {bt.n_queries} queries ({bt.repeats} seeded "
                 f"shuffles, seed {bt.seed}) and predicts the items the other queries show that the kept "
-                "ones do not; the "
-                f"interval is the census's log-normal {bt.level:.0%} interval from {bt.resamples} bootstrap "
-                "resamples of the kept queries. Relative RMSE and bias are over the mean observed value; "
-                "coverage is the share of splits whose interval holds the observed value (an n/a interval "
-                "does not). t in parentheses: held-back / kept queries as split."
+                "ones do not. The confidence interval (CI) is the census's log-normal "
+                f"{bt.level:.0%} interval from {bt.resamples} bootstrap resamples of the kept queries; the "
+                "prediction interval (PI) adds the Poisson variance of the new items (closed form "
+                "Σ h² f + Û for the linear estimators). Relative RMSE and bias are over the mean observed "
+                "value, ± their Monte Carlo standard error; the noise floor in parentheses, 1/sqrt(mean U), "
+                "is the error an estimator that knew E U would still make. Coverage is the share of splits "
+                "whose interval holds the observed value (an n/a interval does not); the interval score "
+                "(Gneiting & Raftery 2007) charges width and misses. t in parentheses: held-back / kept "
+                "queries as split."
             ),
         ),
         subtitle=f"{bt.counting} counting · run {bt.run}",

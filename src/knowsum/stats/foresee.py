@@ -10,7 +10,8 @@ predictors, each a vectorised function of a panel (:data:`PREDICTORS`):
   ``Û(t) = Σ_{s≤k} −(−t)^s P(Bin(k, 1/(t+1)) ≥ s) f_s`` (Efron & Thisted 1976); ``heldout`` takes
   each sample's ``k`` from :func:`~knowsum.stats.select_k` (KnowSum §5.1).
 - ``good-toulmin`` — ``Û(t) = −Σ_i (−t)^{X_i}`` (Good & Toulmin 1956): unbiased, its variance
-  explodes beyond ``t = 1``; a value that overflows is NaN.
+  explodes beyond ``t = 1`` — an alternating sum of huge terms, not a rounding error; only a value
+  that is not finite in floating point is NaN.
 - ``inext-abundance`` — iNEXT's q = 0 extrapolation to ``n(1 + t)`` observations,
   ``Û = f̂0 (1 − (1 − f1/(n f̂0 + f1))^{n t})`` with ``f̂0 = (n−1)/n · f1²/(2 f2)`` (``f2 = 0``:
   ``(n−1)/n · f1(f1−1)/2``) (Chao et al. 2014, Ecol. Monogr. 84:45, eq. 9; iNEXT ``D0.hat``).
@@ -27,7 +28,12 @@ predictors, each a vectorised function of a panel (:data:`PREDICTORS`):
   count as evidence of unseen items.
 
 Intervals (:func:`lognormal_bounds`): Chao's (1987) log-normal interval of the census, with the
-variance of the predictor over the bootstrap columns of the same sample.
+variance of the predictor over the bootstrap columns of the same sample — a **confidence** interval
+of ``E U``. The **prediction** interval of the realised ``U`` adds the Poisson variance of ``U``
+(:mod:`knowsum.stats.prediction`): for the linear predictors (:data:`LINEAR`,
+``Û = Σ_s h_s f_s``) the estimate's variance is the closed form ``Σ_s h_s² f_s``
+(:func:`linear_variance`), for the others the bootstrap variance. :func:`score` judges both, with a
+Monte Carlo standard error on every number (:mod:`knowsum.stats._foresee_scores`).
 """
 
 from __future__ import annotations
@@ -36,26 +42,32 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from statistics import NormalDist
 from types import MappingProxyType
 
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
-from scipy.stats import norm
 
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
+from knowsum.stats._foresee_scores import Scores, score
 from knowsum.stats.long_range import pitman_yor_panel, preseq_panel
+from knowsum.stats.prediction import plugin_variance
 from knowsum.stats.unseen import MAX_K
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
 __all__ = [
     "FAMILIES",
+    "FULL_HISTOGRAM",
     "INCIDENCE_PREDICTORS",
+    "LINEAR",
     "PREDICTORS",
     "SGT_KS",
     "Panel",
     "Scores",
+    "linear_variance",
+    "linear_variance_of",
     "lognormal_bounds",
     "panel",
     "score",
@@ -146,6 +158,11 @@ def _good_toulmin(p: Panel) -> FloatArray:
 
 INCIDENCE_PREDICTORS = frozenset({"inext-incidence", "chao2"})
 """Predictors that read :attr:`Panel.incidence` (the others leave ``presence`` unused)."""
+FULL_HISTOGRAM = frozenset({"good-toulmin", "preseq", "pitman-yor"})
+"""Predictors that read every count ``f_s``, not only ``s ≤ MAX_K + 1`` (``panel(full=True)``)."""
+LINEAR = frozenset({*(f"sgt-k{k}" for k in SGT_KS), "sgt-heldout", "good-toulmin"})
+"""Predictors ``Û = Σ_s h_s f_s`` whose variance has the closed form :func:`linear_variance`
+(any ``sgt-k<k>`` name is linear too)."""
 
 
 def panel(
@@ -216,6 +233,46 @@ def _q0_extrapolation(
     return np.where(f1 > 0, f0 * grown, 0.0)
 
 
+def _sgt_k(name: str) -> int | None:
+    """``k`` of a name ``sgt-k<k>`` (``None``: another predictor)."""
+    tail = name.removeprefix("sgt-k")
+    return int(tail) if tail != name and tail.isdigit() else None
+
+
+def linear_variance_of(name: str) -> bool:
+    """Whether predictor ``name`` is linear in the counts (:data:`LINEAR` or any ``sgt-k<k>``)."""
+    return name in LINEAR or _sgt_k(name) is not None
+
+
+def linear_variance(name: str, p: Panel) -> FloatArray | None:
+    """``Σ_s h_s² f_s`` of each sample for a linear predictor (:data:`LINEAR`, ``sgt-k<k>``), the
+    Poisson plug-in variance of ``Û = Σ_s h_s f_s`` (Orlitsky, Suresh & Wu 2016;
+    :func:`~knowsum.stats.prediction.plugin_variance`); ``None`` for any other predictor.
+
+    Smoothed Good–Turing: ``h_s = −(−t)^s P(Bin(k, 1/(t+1)) ≥ s)`` (KnowSum eq. 1);
+    Good–Toulmin: ``h_s² = t^{2s}`` (infinite, then NaN, where it leaves the float range).
+    """
+    k = _sgt_k(name)
+    if k is not None:
+        return plugin_variance(p.hist, binomial_tail_weights(p.t, k, et_q(p.t)))
+    if name == "sgt-heldout":
+        if p.k_heldout is None:
+            raise StatsError("sgt-heldout needs each sample's held-out k (panel(..., k_heldout=...))")
+        out = np.empty(p.n.size)
+        for kk in np.unique(p.k_heldout).tolist():
+            rows = p.k_heldout == kk
+            out[rows] = plugin_variance(p.hist[rows], binomial_tail_weights(p.t, int(kk), et_q(p.t)))
+        return out
+    if name == "good-toulmin":
+        s = np.arange(p.hist.shape[1], dtype=np.float64)
+        with np.errstate(over="ignore", invalid="ignore"):
+            h2 = np.exp(2.0 * s * math.log(p.t))
+            h2[0] = 0.0
+            total = np.where(p.hist > 0, p.hist * h2, 0.0).sum(axis=1)
+        return np.where(np.isfinite(total), total, np.nan)
+    return None
+
+
 def _sgt_fixed(k: int, p: Panel) -> FloatArray:
     return sgt(p, k)
 
@@ -278,72 +335,10 @@ def lognormal_bounds(
     """
     if not 0 < level < 1:
         raise StatsError(f"level must be in (0, 1), got {level!r}")
-    z = float(norm.ppf(0.5 + level / 2))
+    z = NormalDist().inv_cdf(0.5 + level / 2)
     u = np.asarray(point, dtype=np.float64)
     v = np.asarray(variance, dtype=np.float64)
     ok = (u > 0) & np.isfinite(u) & np.isfinite(v) & (v > 0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
         return np.where(ok, u / c, np.nan), np.where(ok, u * c, np.nan)
-
-
-@dataclass(frozen=True, slots=True)
-class Scores:
-    """How one predictor did over the repeats of one ``t``.
-
-    Attributes:
-        predicted: Mean prediction (reported as ``max(Û, 0)``, the census's rule).
-        observed: Mean number of new items the held-back queries showed.
-        bias: ``mean(Û − U)``.
-        relative_bias: ``bias / mean(U)``.
-        relative_rmse: ``sqrt(mean((Û − U)²)) / mean(U)``.
-        coverage: Share of repeats whose interval contains ``U`` (an n/a interval does not).
-        no_interval: Share of repeats whose interval was n/a.
-        band: 2.5 % and 97.5 % quantiles of ``Û`` over the repeats.
-        diverged: Share of repeats whose prediction overflowed (Good–Toulmin at large ``t``).
-    """
-
-    predicted: float
-    observed: float
-    bias: float
-    relative_bias: float
-    relative_rmse: float
-    coverage: float
-    no_interval: float
-    band: tuple[float, float]
-    diverged: float
-
-
-def score(predicted: FloatArray, lower: FloatArray, upper: FloatArray, observed: FloatArray) -> Scores:
-    """Bias, relative RMSE and coverage of ``predicted`` against ``observed`` (one entry per repeat).
-
-    Non-finite predictions count as diverged and make every error NaN (there is no number to judge).
-    """
-    pred = np.asarray(predicted, dtype=np.float64)
-    obs = np.asarray(observed, dtype=np.float64)
-    if pred.shape != obs.shape or pred.size == 0:
-        raise StatsError(f"need as many predictions as observations (>= 1), got {pred.shape} and {obs.shape}")
-    finite = np.isfinite(pred)
-    shown = np.where(finite, np.maximum(pred, 0.0), np.nan)
-    scale = float(obs.mean())
-    err = shown - obs
-    bias = float(err.mean()) if finite.all() else math.nan
-    rmse = float(np.sqrt(np.mean(err * err))) if finite.all() else math.nan
-    has = np.isfinite(lower) & np.isfinite(upper)
-    covered = has & (lower <= obs) & (obs <= upper)
-    band = (
-        (float(np.quantile(shown, 0.025)), float(np.quantile(shown, 0.975)))
-        if finite.all()
-        else (math.nan, math.nan)
-    )
-    return Scores(
-        predicted=float(shown.mean()) if finite.all() else math.nan,
-        observed=scale,
-        bias=bias,
-        relative_bias=bias / scale if scale > 0 else math.nan,
-        relative_rmse=rmse / scale if scale > 0 else math.nan,
-        coverage=float(covered.mean()),
-        no_interval=float((~has).mean()),
-        band=band,
-        diverged=float((~finite).mean()),
-    )

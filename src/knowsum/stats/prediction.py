@@ -32,9 +32,9 @@ share (Wilson 1927, JASA 22:209), which the trust horizon tests against the nomi
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
@@ -51,7 +51,7 @@ __all__ = [
 def _z(level: float) -> float:
     if not 0 < level < 1:
         raise StatsError(f"level must be in (0, 1), got {level!r}")
-    return float(norm.ppf(0.5 + level / 2))
+    return NormalDist().inv_cdf(0.5 + level / 2)
 
 
 def plugin_variance(hist: IntArray | FloatArray, weights: FloatArray) -> FloatArray:

@@ -1,0 +1,146 @@
+"""The trust horizon as a test: one seed scheme, the t the splits reached, exact censuses, stability."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
+from knowsum.census._backtest import run_splits
+from knowsum.census._horizon import horizon_caveat
+from knowsum.cli import main
+from knowsum.records.backtest import Backtest
+from knowsum.stats import Prevalence, StatsWarning
+from knowsum.stats import foresee as fs
+
+pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+
+
+def _zipf(n_queries: int, seed: int = 3, items: int = 2000, per_query: int = 12) -> Prevalence:
+    """The docs' synthetic census: ``n_queries`` queries of 12 items ∝ 1/rank^1.1 from 2,000 items."""
+    rng = np.random.default_rng(seed)
+    p = 1 / np.arange(1, items + 1) ** 1.1
+    keys, queries = [], []
+    for q in range(n_queries):
+        for x in rng.choice(items, per_query, p=p / p.sum()):
+            keys.append(f"i{x}")
+            queries.append(q)
+    return Prevalence.from_items(keys, queries=queries)
+
+
+def _score(tmp_path: Path, queries: list[list[str]], name: str = "run") -> Path:
+    items = tmp_path / f"{name}.jsonl"
+    items.write_text(
+        "".join(json.dumps({"query": f"q{i}", "items": q}) + "\n" for i, q in enumerate(queries))
+    )
+    run = tmp_path / name
+    assert main(["census", "score", str(items), "--out", str(run), "--n-bootstrap", "20"]) == 0
+    return run
+
+
+def test_a_split_depends_only_on_seed_t_and_its_index() -> None:
+    """Split j of t is the same in a short and a long back-test, with or without resamples, and
+    whichever block it is drawn in."""
+    prev = _zipf(60)
+    name = {"sgt-k6": fs.PREDICTORS["sgt-k6"]}
+    long = run_splits(prev, 3.0, name, 20, 8, seed=5)
+    short = run_splits(prev, 3.0, name, 10, 0, seed=5)
+    later = run_splits(prev, 3.0, name, 10, 0, seed=5, start=10)
+    assert not isinstance(long, str) and not isinstance(short, str) and not isinstance(later, str)
+    both = short.extend(later)
+    np.testing.assert_array_equal(long.observed, both.observed)
+    np.testing.assert_array_equal(long.point["sgt-k6"], both.point["sgt-k6"])
+    # the closed-form prediction interval needs no resample: the same with 8 or 0
+    np.testing.assert_array_equal(long.pi_lower["sgt-k6"], both.pi_lower["sgt-k6"])
+    assert np.isnan(short.lower["sgt-k6"]).all()  # no resample: no confidence interval
+    other = run_splits(prev, 3.0, name, 10, 0, seed=6)
+    assert not isinstance(other, str) and not np.array_equal(other.observed, short.observed)
+
+
+def test_the_horizon_cell_is_the_backtest_cell(tmp_path: Path) -> None:
+    """`census score`'s horizon and `census backtest --seed S` print the same numbers for a cell."""
+    rng = np.random.default_rng(1)
+    p = 1 / np.arange(1, 801) ** 1.1
+    run = _score(tmp_path, [[f"i{x}" for x in rng.choice(800, 12, p=p / p.sum())] for _ in range(120)])
+    result, prev = run_prevalence(run)
+    h = result.horizon
+    assert h is not None and h.t_asked is not None and h.splits is not None and h.status == "back-tested"
+    assert trust_horizon(prev, "et", result.k, result.t, seed=0) == h
+    bt = backtest_run(result, prev, str(run), ts=[h.t_asked], repeats=h.splits, resamples=4, seed=0)
+    row = next(r for r in bt.rows if r.estimator == h.estimator)
+    assert row.pi_coverage == h.coverage and row.relative_rmse == h.error
+    assert row.bias is not None and row.n_total is not None and row.bias / row.n_total == h.bias
+    assert bt.horizon == h  # the back-test reports the census's own horizon
+
+
+def test_a_three_query_census_claims_only_what_its_splits_reach() -> None:
+    """Three queries: every split keeps 2 and holds back 1 (t = 0.5), whatever t is asked."""
+    prev = Prevalence.from_items(["a", "b", "c", "a", "d", "e", "f"], queries=[0, 0, 0, 1, 1, 2, 2])
+    h = trust_horizon(prev, "et", 6, 100.0)
+    assert h.checked == [0.5] and (h.t is None or h.t == 0.5)
+    assert h.status == "back-tested" and h.t == 0.5  # 3 items, each new: unbiased within its floor
+    assert "covers t = 100" not in h.message and "back-tested to t = 0.5" in h.message
+    assert horizon_caveat(h) is not None
+
+
+def test_a_census_naming_the_same_items_every_time_is_exact(tmp_path: Path) -> None:
+    run = _score(tmp_path, [["A", "B", "C"]] * 5)
+    result = load_result(run)
+    assert result.horizon is not None and result.horizon.status == "exact"
+    assert "exact" in result.horizon.message and horizon_caveat(result.horizon) is None
+    assert "beyond-horizon" not in [c.kind for c in result.caveats]
+
+
+def test_the_horizon_is_stable_over_seeds() -> None:
+    """The docs' synthetic census (200 queries): the same horizon for every seed tried (the study
+    measures 30 seeds: bench/foresee_study.py)."""
+    prev = _zipf(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StatsWarning)
+        got = {(h.status, h.t) for h in (trust_horizon(prev, "et", 6, 100.0, seed=s) for s in range(4))}
+    assert got == {("back-tested", 3.0)}
+
+
+def test_prediction_interval_covers_at_t1_and_t3() -> None:
+    """On the synthetic census the 95 % prediction interval covers ≥ 85 % of the splits at t = 1, 3."""
+    prev = _zipf(200)
+    for t in (1.0, 3.0):
+        s = run_splits(prev, t, {"sgt-k6": fs.PREDICTORS["sgt-k6"]}, 200, 0, seed=0)
+        assert not isinstance(s, str)
+        o = s.observed
+        share = np.mean((s.pi_lower["sgt-k6"] <= o) & (o <= s.pi_upper["sgt-k6"]))
+        assert share >= 0.85, (t, share)
+
+
+def test_backtest_json_fields_and_an_old_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(2)
+    p = 1 / np.arange(1, 801) ** 1.1
+    run = _score(tmp_path, [[f"i{x}" for x in rng.choice(800, 12, p=p / p.sum())] for _ in range(80)])
+    capsys.readouterr()
+    args = ["census", "backtest", str(run), "--t", "1,3", "--repeats", "20", "--resamples", "4"]
+    assert main([*args, "--estimator", "sgt-k6", "--estimator", "chao1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["backtest"]
+    assert data["version"] == 2
+    for row in data["rows"]:
+        for key in ("pi_coverage", "pi_score", "ci_score", "noise_floor", "bias_se", "relative_rmse_se"):
+            assert key in row
+        assert row["repeats"] == 20 and "of U" in row["pi_method"]
+        assert row["noise_floor"] == pytest.approx(row["observed"] ** 0.5)
+        assert row["n_total"] > row["observed"]
+    sgt = [r for r in data["rows"] if r["estimator"] == "sgt-k6"]
+    assert all("closed form" in r["pi_method"] for r in sgt)
+    assert {p["t"] for p in data["size_curve"]} <= {1.0, 3.0} and data["size_curve"]
+    assert set(data["size_extrapolation"]) <= {"1", "3"}
+    for key in ("t_asked", "kept_queries", "bias", "coverage_bound", "splits", "decided"):
+        assert key in data["horizon"]
+    # a version-1 record (no new field) still loads
+    old = {k: v for k, v in data.items() if k not in ("size_curve", "size_extrapolation")}
+    old["version"] = 1
+    old["rows"] = [{k: r[k] for k in list(r)[:14]} for r in data["rows"]]
+    old["horizon"] = {k: data["horizon"][k] for k in list(data["horizon"])[:12]}
+    loaded = Backtest.model_validate(old)
+    assert loaded.rows[0].pi_coverage is None and loaded.horizon.splits is None
