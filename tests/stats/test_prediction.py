@@ -88,3 +88,13 @@ def test_plugin_and_poisson_variances_match_simulation(estimator: str, t: float)
     if t == 1.0:
         predicted = np.mean(prediction_variance(u_hat, np.array(plugins)))
         assert predicted / np.mean((u_hat - u) ** 2) == pytest.approx(1.0, abs=0.15)
+
+
+def test_a_model_that_states_its_own_future_variance_replaces_the_poisson_bound() -> None:
+    # Pitman–Yor states Var(U | σ̂, θ̂) itself: it replaces max(Û, 0), it is not added to it
+    assert prediction_variance(50.0, 10.0).item() == 60.0
+    assert prediction_variance(50.0, 10.0, 400.0).item() == 410.0
+    lo, hi = prediction_bounds(50.0, 10.0, future_variance=400.0)
+    lo0, hi0 = prediction_bounds(50.0, 10.0)
+    assert lo < lo0 < 50 < hi0 < hi
+    assert math.isnan(float(prediction_variance(50.0, 10.0, math.nan)))

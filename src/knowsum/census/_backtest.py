@@ -294,7 +294,10 @@ def _predict(
         lows[name], highs[name] = fs.lognormal_bounds(shown, var, level)
         closed = fs.linear_variance(name, panel)
         est_var = var if closed is None else closed.reshape(count, lay.boot + 1)[:, 0]
-        pi_lows[name], pi_highs[name] = prediction_bounds(shown, est_var, level)
+        future = fs.future_variance(name, panel)
+        pi_lows[name], pi_highs[name] = prediction_bounds(
+            shown, est_var, level, None if future is None else future.reshape(count, lay.boot + 1)[:, 0]
+        )
         point[name] = values[:, 0]
     return Splits(
         float(t), lay.kept, lay.held / lay.kept, observed, point, lows, highs, seen, pi_lows, pi_highs
@@ -311,6 +314,8 @@ def interval_methods(name: str) -> tuple[str, str]:
             "log-normal, bootstrap variance of Û + Û (of U; knowsum's query bootstrap, "
             "not iNEXT's parametric one)"
         )
+    if fs.future_variance_of(name):
+        return ci, "log-normal, bootstrap variance of Û + the fitted process's Var(U) (of U)"
     return ci, "log-normal, bootstrap variance of Û + Û (of U)"
 
 

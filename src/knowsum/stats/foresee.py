@@ -52,7 +52,7 @@ from numpy.typing import NDArray
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
 from knowsum.stats._foresee_scores import Scores, score
-from knowsum.stats.long_range import pitman_yor_panel, preseq_panel
+from knowsum.stats.long_range import pitman_yor_panel, pitman_yor_variance, preseq_panel
 from knowsum.stats.prediction import plugin_variance
 from knowsum.stats.unseen import MAX_K
 from knowsum.stats.weights import binomial_tail_weights, et_q
@@ -60,12 +60,15 @@ from knowsum.stats.weights import binomial_tail_weights, et_q
 __all__ = [
     "FAMILIES",
     "FULL_HISTOGRAM",
+    "FUTURE_VARIANCES",
     "INCIDENCE_PREDICTORS",
     "LINEAR",
     "PREDICTORS",
     "SGT_KS",
     "Panel",
     "Scores",
+    "future_variance",
+    "future_variance_of",
     "linear_variance",
     "linear_variance_of",
     "lognormal_bounds",
@@ -237,6 +240,24 @@ def _sgt_k(name: str) -> int | None:
     """``k`` of a name ``sgt-k<k>`` (``None``: another predictor)."""
     tail = name.removeprefix("sgt-k")
     return int(tail) if tail != name and tail.isdigit() else None
+
+
+FUTURE_VARIANCES: Mapping[str, Callable[[Panel], FloatArray]] = MappingProxyType(
+    {"pitman-yor": pitman_yor_variance}
+)
+"""Predictors whose model states the variance of the future new items ``U`` itself (the Pitman–Yor
+predictive's ``Var(K_m | data)``), used in the prediction interval instead of the Poisson bound ``Û``."""
+
+
+def future_variance_of(name: str) -> bool:
+    """Whether predictor ``name`` states ``Var(U)`` itself (:data:`FUTURE_VARIANCES`)."""
+    return name in FUTURE_VARIANCES
+
+
+def future_variance(name: str, p: Panel) -> FloatArray | None:
+    """``Var(U)`` of every sample under predictor ``name``'s own model, or ``None`` (Poisson bound)."""
+    found = FUTURE_VARIANCES.get(name)
+    return None if found is None else found(p)
 
 
 def linear_variance_of(name: str) -> bool:

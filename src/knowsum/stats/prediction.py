@@ -65,23 +65,32 @@ def plugin_variance(hist: IntArray | FloatArray, weights: FloatArray) -> FloatAr
     return np.asarray(f[..., :width] @ (h[:width] * h[:width]), dtype=np.float64)
 
 
-def prediction_variance(point: FloatArray | float, estimate_variance: FloatArray | float) -> FloatArray:
-    """``Var̂(Û) + max(Û, 0)``: the estimate's variance plus the Poisson variance of the future
-    ``U`` (see the module docstring). NaN where ``estimate_variance`` is not finite."""
+def prediction_variance(
+    point: FloatArray | float,
+    estimate_variance: FloatArray | float,
+    future_variance: FloatArray | float | None = None,
+) -> FloatArray:
+    """``Var̂(Û) + Var̂(U)``: the estimate's variance plus the future ``U``'s, by default the Poisson
+    bound ``max(Û, 0)`` (see the module docstring); a model that states its own ``Var(U)`` (the
+    Pitman–Yor predictive) passes it as ``future_variance``. NaN where a variance is not finite."""
     u = np.asarray(point, dtype=np.float64)
     v = np.asarray(estimate_variance, dtype=np.float64)
-    return np.asarray(np.where(np.isfinite(v), v + np.maximum(u, 0.0), np.nan))
+    w = np.maximum(u, 0.0) if future_variance is None else np.asarray(future_variance, dtype=np.float64)
+    return np.asarray(np.where(np.isfinite(v) & np.isfinite(w), v + w, np.nan))
 
 
 def prediction_bounds(
-    point: FloatArray | float, estimate_variance: FloatArray | float, level: float = 0.95
+    point: FloatArray | float,
+    estimate_variance: FloatArray | float,
+    level: float = 0.95,
+    future_variance: FloatArray | float | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """The log-normal ``level`` prediction interval of the new items ``U``: ``[Û/C, Û·C]``,
     ``C = exp(z·sqrt(ln(1 + v/Û²)))``, ``v`` = :func:`prediction_variance`. NaN ends (n/a) where
     ``Û ≤ 0`` or the variance is not finite. Add ``N_seen`` to both ends for ``N_tot``."""
     z = _z(level)
     u = np.asarray(point, dtype=np.float64)
-    v = prediction_variance(u, estimate_variance)
+    v = prediction_variance(u, estimate_variance, future_variance)
     ok = (u > 0) & np.isfinite(u) & np.isfinite(v)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
