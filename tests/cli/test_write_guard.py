@@ -6,7 +6,9 @@ every command is then pointed at each of the command's own inputs, at the folder
 a response store: each is refused with one line and a non-zero exit, and not one byte under the test
 folder changes (the store, the prompts, the run folders: hashed before and after). The guard runs
 before the command's body, so no model, store or knowledge base is opened: the mock is named only so
-the commands parse as they would run.
+the commands parse as they would run. Every output option is also pointed inside another run's folder
+(a finished run, and a folder claimed by a run that has not written its record yet, at depth): each
+is refused in one line naming that run, and every file of it is byte-identical afterwards.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 import click
 import pytest
 
-from knowsum._util import outputs
+from knowsum._util import storelock
 from knowsum.cli import cli, main
 from knowsum.cli._outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
 
@@ -119,6 +121,16 @@ def world(tmp_home: Path, tmp_path: Path) -> dict[str, Path]:
         made[name].mkdir()
         (made[name] / "result.json").write_text('{"kind": "census"}\n')
         (made[name] / "report.html").write_text("<!DOCTYPE html>\n")
+    other = tmp_path / "other"
+    (other / "plots").mkdir(parents=True)
+    (other / "result.json").write_text('{"kind": "census"}\n')
+    (other / "report.html").write_text("<!DOCTYPE html>\n")
+    (other / "items.jsonl").write_text('{"query": "q", "items": ["a"]}\n')
+    (other / "plots" / "curve.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    claimed = tmp_path / "claimed"
+    (claimed / "sub").mkdir(parents=True)
+    (claimed / ".knowsum-run.json").write_text('{"model": "m"}\n')
+    made.update(other=other, claimed=claimed)
     return made
 
 
@@ -180,6 +192,51 @@ def test_the_default_store_is_an_input_too(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"is this command's response store ({store})" in err
     assert store.read_bytes() == before
+
+
+INSIDE: dict[str, list[str]] = {
+    "run": ["{other}/sub", "{other}/plots", "{claimed}/sub/run"],
+    "html": ["{other}/report.html", "{other}/new.html", "{claimed}/sub/page.html"],
+    "png": ["{other}/plots/curve.png", "{other}/plots/new.png"],
+    "jsonl": ["{other}/items.jsonl", "{other}/new.jsonl", "{claimed}/x.jsonl"],
+}
+"""Per output kind: paths inside another run's folder (a matching file of the run, a new one, deeper)."""
+
+
+def _inside_cases() -> list[tuple[tuple[str, ...], str, str]]:
+    cases = []
+    for path, command in COMMANDS:
+        for param in command.params:
+            if (kind := output_kind(param)) is None or getattr(param, "hidden", False):
+                continue
+            cases += [(path, max(param.opts, key=len), t) for t in INSIDE[kind]]
+    return cases
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "target"), _inside_cases(), ids=lambda v: str(v).replace(" ", "")
+)
+def test_every_output_inside_another_runs_folder_is_refused(
+    world: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    command: tuple[str, ...],
+    option: str,
+    target: str,
+) -> None:
+    """`store export -o OTHER/items.jsonl`, `--html C/report.html`, `--plot C/plots/curve.png`,
+    `census backtest A --out B/backtest` each once replaced another run's file."""
+    fill = {name: str(path) for name, path in world.items()}
+    args = [*command, *(a.format(**fill) for a in BASE[command]), option, target.format(**fill)]
+    before = _hashes(world["folder"].parent)
+    capsys.readouterr()
+    code = main(args)
+    err = capsys.readouterr().err
+    assert code == 2, args
+    run = world["claimed" if "{claimed}" in target else "other"]
+    assert (
+        err.count("\n") == 1 and f"{option} {target.format(**fill)} is inside the run folder {run}" in err
+    ), err
+    assert _hashes(world["folder"].parent) == before
 
 
 def test_a_hard_or_symbolic_link_to_an_input_is_the_input(
@@ -279,7 +336,7 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
     lock = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)
     fcntl.flock(lock, fcntl.LOCK_EX)
     asked = threading.Event()
-    take = outputs._take
+    take = storelock._take
 
     def spy(fd: int, wait: float) -> bool:
         asked.set()  # the run asks for the lock while the test still holds it
@@ -290,7 +347,7 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
         time.sleep(0.5)
         os.close(lock)
 
-    monkeypatch.setattr(outputs, "_take", spy)
+    monkeypatch.setattr(storelock, "_take", spy)
     monkeypatch.setenv("KNOWSUM_STORE_WAIT", "60")
     releaser = threading.Thread(target=holder_finishes)
     releaser.start()
