@@ -9,15 +9,14 @@ or is covered by the named test. A new ``--json`` command fails here until it is
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
 
-from knowsum.cli import cli, main
+from knowsum.cli import main
 from knowsum.records.census import load_result
+from tests.cli.test_write_guard import COMMANDS
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 
@@ -52,19 +51,8 @@ JSON_COMMANDS: dict[str, str] = {
 }
 
 
-def _walk(group: click.Group, ctx: click.Context, path: tuple[str, ...] = ()) -> Iterator[str]:
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        assert command is not None
-        if isinstance(command, click.Group):
-            yield from _walk(command, ctx, (*path, name))
-        elif any(p.name == "as_json" for p in command.params):
-            yield " ".join((*path, name))
-
-
 def test_every_json_command_is_classified() -> None:
-    with click.Context(cli) as ctx:
-        found = set(_walk(cli, ctx))
+    found = {" ".join(path) for path, command in COMMANDS if any(p.name == "as_json" for p in command.params)}
     assert found == set(JSON_COMMANDS), (found - set(JSON_COMMANDS), set(JSON_COMMANDS) - found)
 
 

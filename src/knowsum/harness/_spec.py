@@ -41,7 +41,7 @@ def as_task_args(message: str, config: type[BaseModel]) -> str:
         name = match.group(1).replace("-", "_")
         return f"-T {name}=" if name in config.model_fields else match.group(0)
 
-    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", spell, message)
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)(?: (?=[^\s-]))?", spell, message)
 
 
 def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
