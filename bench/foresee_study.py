@@ -197,6 +197,7 @@ def study(
     seeds: list[int],
     counts: list[str],
     stable: int,
+    estimators: list[str] | None = None,
 ) -> None:
     """Score, back-test (every seed) and print one table per counting mode, then the horizon's
     stability, the size curve and KnowSum's own protocol."""
@@ -212,7 +213,13 @@ def study(
             bts = []
             for seed in seeds:
                 done = backtest_census(
-                    run, Path(tmp) / f"bt-{count}-{seed}", ts, repeats, resamples, seed=seed
+                    run,
+                    Path(tmp) / f"bt-{count}-{seed}",
+                    ts,
+                    repeats,
+                    resamples,
+                    seed=seed,
+                    estimators=estimators,
                 )
                 bts.append(done.result)
             bt = bts[0]
@@ -252,6 +259,7 @@ def main() -> None:
     parser.add_argument("--seeds", default="0,1,2,3,4", help="back-test seeds (cells are averaged)")
     parser.add_argument("--count", default="mention,incidence", help="counting modes")
     parser.add_argument("--stability", type=int, default=30, help="seeds of the horizon stability count")
+    parser.add_argument("--estimator", default="", help="comma-separated predictors (default: every one)")
     args = parser.parse_args()
     if args.from_run is not None:
         from_run(args.from_run, args.fixture)
@@ -266,6 +274,7 @@ def main() -> None:
         [int(x) for x in args.seeds.split(",")],
         args.count.split(","),
         args.stability,
+        [e for e in args.estimator.split(",") if e] or None,
     )
 
 

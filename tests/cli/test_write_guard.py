@@ -6,7 +6,9 @@ every command is then pointed at each of the command's own inputs, at the folder
 a response store: each is refused with one line and a non-zero exit, and not one byte under the test
 folder changes (the store, the prompts, the run folders: hashed before and after). The guard runs
 before the command's body, so no model, store or knowledge base is opened: the mock is named only so
-the commands parse as they would run.
+the commands parse as they would run. Every output option is also pointed inside another run's folder
+(a finished run, and a folder claimed by a run that has not written its record yet, at depth): each
+is refused in one line naming that run, and every file of it is byte-identical afterwards.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 import click
 import pytest
 
-from knowsum._util import outputs
+from knowsum._util import storelock
 from knowsum.cli import cli, main
 from knowsum.cli._outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
 
@@ -119,6 +121,16 @@ def world(tmp_home: Path, tmp_path: Path) -> dict[str, Path]:
         made[name].mkdir()
         (made[name] / "result.json").write_text('{"kind": "census"}\n')
         (made[name] / "report.html").write_text("<!DOCTYPE html>\n")
+    other = tmp_path / "other"
+    (other / "plots").mkdir(parents=True)
+    (other / "result.json").write_text('{"kind": "census"}\n')
+    (other / "report.html").write_text("<!DOCTYPE html>\n")
+    (other / "items.jsonl").write_text('{"query": "q", "items": ["a"]}\n')
+    (other / "plots" / "curve.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    claimed = tmp_path / "claimed"
+    (claimed / "sub").mkdir(parents=True)
+    (claimed / ".knowsum-run.json").write_text('{"model": "m"}\n')
+    made.update(other=other, claimed=claimed)
     return made
 
 
@@ -130,9 +142,19 @@ def _hashes(folder: Path) -> dict[str, str]:
     }
 
 
+INSIDE: dict[str, list[str]] = {
+    "run": ["{other}/sub", "{other}/plots", "{claimed}/sub/run"],
+    "html": ["{other}/report.html", "{other}/new.html", "{claimed}/sub/page.html"],
+    "png": ["{other}/plots/curve.png", "{other}/plots/new.png"],
+    "jsonl": ["{other}/items.jsonl", "{other}/new.jsonl", "{claimed}/x.jsonl"],
+}
+"""Per output kind: paths inside another run's folder (a matching file of the run, a new one, deeper)."""
+
+
 def _cases() -> list[tuple[tuple[str, ...], str, str]]:
     """(command, output option, target) for every output option of every command and every target:
-    each input the command's base line names, the folder holding them, and a response store."""
+    each input the command's base line names, the folder holding them, a response store, and paths
+    inside another run's folder (:data:`INSIDE`)."""
     cases = []
     for path, command in COMMANDS:
         for param in command.params:
@@ -142,29 +164,38 @@ def _cases() -> list[tuple[tuple[str, ...], str, str]]:
             assert base is not None, f"add a base command line for `knowsum {' '.join(path)}` to BASE"
             targets = [arg for arg in base if "{" in arg] + ["{folder}", "{store}"]
             option = max(param.opts, key=len)
-            cases += [(path, option, t) for t in dict.fromkeys(targets)]
+            cases += [
+                (path, option, t) for t in dict.fromkeys([*targets, *INSIDE[output_kind(param) or "run"]])
+            ]
     return cases
 
 
 @pytest.mark.parametrize(("command", "option", "target"), _cases(), ids=lambda v: str(v).replace(" ", ""))
-def test_every_output_over_an_input_or_a_store_is_refused(
+def test_every_output_over_an_input_a_store_or_into_another_run_is_refused(
     world: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
     command: tuple[str, ...],
     option: str,
     target: str,
 ) -> None:
+    """Over an input or a store; or inside another run's folder: `store export -o OTHER/items.jsonl`,
+    `--html C/report.html`, `--plot C/plots/curve.png`, `census backtest A --out B/backtest` each once
+    replaced another run's file."""
     fill = {name: str(path) for name, path in world.items()}
-    args = [*command, *(a.format(**fill) for a in BASE[command]), option, target.format(**fill)]
+    given = target.format(**fill)
+    args = [*command, *(a.format(**fill) for a in BASE[command]), option, given]
     before = _hashes(world["folder"].parent)
     capsys.readouterr()
     code = main(args)
     err = capsys.readouterr().err
-    assert code != 0, args
-    # refused by the guard, or (a folder given for a file, a file for a folder) by click's path type
-    assert err.count("\n") == 1 and err.startswith("knowsum: error: ") and option in err, err
-    assert target.format(**fill) in err
     assert _hashes(world["folder"].parent) == before  # not one byte written, nothing created
+    assert code != 0, args
+    assert err.count("\n") == 1 and err.startswith("knowsum: error: ") and option in err, err
+    if "{other}" in target or "{claimed}" in target:
+        run = world["claimed" if "{claimed}" in target else "other"]
+        assert code == 2 and f"{option} {given} is inside the run folder {run}" in err, err
+    else:  # refused by the guard, or (a folder given for a file, a file for a folder) by click's path type
+        assert given in err
 
 
 def test_the_default_store_is_an_input_too(
@@ -279,7 +310,7 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
     lock = os.open(store.with_name(store.name + ".lock"), os.O_RDWR)
     fcntl.flock(lock, fcntl.LOCK_EX)
     asked = threading.Event()
-    take = outputs._take
+    take = storelock._take
 
     def spy(fd: int, wait: float) -> bool:
         asked.set()  # the run asks for the lock while the test still holds it
@@ -290,7 +321,7 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
         time.sleep(0.5)
         os.close(lock)
 
-    monkeypatch.setattr(outputs, "_take", spy)
+    monkeypatch.setattr(storelock, "_take", spy)
     monkeypatch.setenv("KNOWSUM_STORE_WAIT", "60")
     releaser = threading.Thread(target=holder_finishes)
     releaser.start()

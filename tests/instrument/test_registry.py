@@ -90,8 +90,9 @@ def test_a_broken_plugin_is_refused_in_one_line_naming_it(
     real = [*installed(INSTRUMENTS)]
     installed.cache_clear()
     monkeypatch.setattr("knowsum.instrument._registry.entry_points", lambda group: [entry])
+    assert entry.name not in instruments()  # left out: a broken plug-in costs only itself
     with pytest.raises(ConfigError) as err:
-        instruments()
+        get_instrument(entry.name)
     text = str(err.value)
     assert message in text and repr(entry.name) in text and entry.value in text and "\n" not in text
     assert real  # the real registry was readable before
@@ -102,8 +103,8 @@ def test_two_packages_registering_one_name_are_refused(
 ) -> None:
     twice = [EntryPoint("census", "knowsum.census:INSTRUMENT", INSTRUMENTS)] * 2
     monkeypatch.setattr("knowsum.instrument._registry.entry_points", lambda group: twice)
-    with pytest.raises(ConfigError, match="'census' is registered twice"):
-        instruments()
+    with pytest.raises(ConfigError, match=r"'census' .* is registered twice"):
+        get_instrument("census")
 
 
 def test_knowsum_instruments_lists_each_with_its_package(capsys: pytest.CaptureFixture[str]) -> None:

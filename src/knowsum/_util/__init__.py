@@ -9,7 +9,8 @@
   the one wording of a value that is not among the known ones;
 - :func:`check_output`, :func:`claim_folder`: the one write guard every output passes (never over
   an input, a store or another kind of file; writable; a run folder keeps its run's identity);
-  :func:`sampling_lock`: one run at a time samples into a store;
+  :func:`run_folders_above`, :func:`enclosing_run`: the run folders a path lies in;
+  :func:`sampling_lock`: one run at a time samples into a database file (any name of it);
 - :func:`slug`: a file-name-safe form of a model id or task, for run folders;
 - :func:`read_text_file`, :func:`check_file`: a user's UTF-8 text file, or one line saying what is
   wrong with it.
@@ -21,12 +22,22 @@ from knowsum._util import paths
 from knowsum._util.atomic import atomic_write
 from knowsum._util.diskfaults import disk_fault, nearest_folder
 from knowsum._util.names import slug
-from knowsum._util.outputs import OUTPUT_KINDS, OutputKind, check_output, claim_folder, sampling_lock
+from knowsum._util.outputs import (
+    CLAIM_NAME,
+    OUTPUT_KINDS,
+    OutputKind,
+    check_output,
+    claim_folder,
+    enclosing_run,
+    run_folders_above,
+)
+from knowsum._util.storelock import sampling_lock
 from knowsum._util.textfile import check_file, read_text_file
 from knowsum._util.validation import config_error, known_values
 from knowsum._util.wheels import cached_wheel, download_wheel, sweep
 
 __all__ = [
+    "CLAIM_NAME",
     "OUTPUT_KINDS",
     "OutputKind",
     "atomic_write",
@@ -37,10 +48,12 @@ __all__ = [
     "config_error",
     "disk_fault",
     "download_wheel",
+    "enclosing_run",
     "known_values",
     "nearest_folder",
     "paths",
     "read_text_file",
+    "run_folders_above",
     "sampling_lock",
     "slug",
     "sweep",

@@ -17,20 +17,19 @@
 so a run that was stopped before it wrote its record is still known as that run's: another run is
 refused there (or, with ``overwrite``, the folder is emptied first).
 
-:func:`sampling_lock` holds an advisory lock beside a response store while a run samples into it:
-a second run on the same store is refused at once (it would plan and ask the same pending requests
-again) instead of doubling the work.
+:func:`run_folders_above` names the run folders (a folder holding ``result.json`` or
+``.knowsum-run.json``) a path lies in: an output given ``owned`` runs is refused inside any other
+(a run folder is written only by the command writing that run).
+
+The sampling lock of a response store is :mod:`knowsum._util.storelock`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import shutil
-import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -40,11 +39,13 @@ from knowsum.errors import OutputError
 __all__ = [
     "CLAIM_NAME",
     "OUTPUT_KINDS",
+    "RUN_MARKERS",
     "SQLITE_MAGIC",
     "OutputKind",
     "check_output",
     "claim_folder",
-    "sampling_lock",
+    "enclosing_run",
+    "run_folders_above",
 ]
 
 OutputKind = Literal["run", "jsonl", "json", "html", "png"]
@@ -64,6 +65,35 @@ OUTPUT_KINDS: dict[str, str] = {
 
 CLAIM_NAME = ".knowsum-run.json"
 """The file in a run folder that names the run writing it (written before anything is asked)."""
+
+RUN_MARKERS = ("result.json", CLAIM_NAME)
+"""A folder holding one of these is a knowsum run folder (a record, or a run's claim)."""
+
+
+def run_folders_above(path: str | os.PathLike[str]) -> list[Path]:
+    """The run folders ``path`` lies inside (its parents holding one of :data:`RUN_MARKERS`), nearest
+    first, by resolved path; ``path`` itself is not one of them."""
+    parents = Path(path).resolve().parents
+    return [p for p in parents if any((p / marker).is_file() for marker in RUN_MARKERS)]
+
+
+def enclosing_run(path: str | os.PathLike[str]) -> Path | None:
+    """The run folder ``path`` is (when it is one) or lies inside (the nearest); ``None`` if neither."""
+    here = Path(path).resolve()
+    if here.is_dir() and any((here / marker).is_file() for marker in RUN_MARKERS):
+        return here
+    return next(iter(run_folders_above(here)), None)
+
+
+def _refuse_other_run(target: Path, option: str, owned: Iterable[Path]) -> None:
+    """Refuse ``target`` inside a run folder that is not one of the ``owned`` runs being written."""
+    mine = [p for p in owned if p.exists()]
+    for run in run_folders_above(target):
+        if not any(_same(run, p) for p in mine):
+            raise OutputError(
+                f"{option} {target} is inside the run folder {run}: a run's folder is written only by "
+                "the command writing that run; give a path outside it"
+            )
 
 
 def _text_head(head: bytes) -> str:
@@ -176,6 +206,7 @@ def check_output(
     inputs: Mapping[str, Iterable[Path]] | None = None,
     *,
     option: str = "output",
+    owned: Iterable[Path] | None = None,
 ) -> Path:
     """Check that ``path`` may be written as an output of ``kind``; call it before asking the model.
 
@@ -184,6 +215,9 @@ def check_output(
         kind: What is written there (:data:`OUTPUT_KINDS`).
         inputs: What the command reads, by what it is (``"response store"``) → its paths.
         option: How the output was given (``--out``, ``-o/--output``…), named in the message.
+        owned: The run folders this command writes (its own ``--out``, the run a study is added
+            to): the output may not lie inside any other run folder. ``None``: not checked (a run
+            writing its own sub-runs).
 
     Returns:
         ``path`` as a :class:`~pathlib.Path`.
@@ -192,9 +226,11 @@ def check_output(
         OutputError: the output is one of ``inputs`` (or, a run folder, holds one), is an existing
             file that is not a knowsum output of ``kind`` (a SQLite database never is), is a folder
             where a file is expected (or a file where a folder is), is a file in a missing folder,
-            or cannot be written by this user.
+            or cannot be written by this user; or lies inside a run folder not ``owned``.
     """
     target = Path(path)
+    if owned is not None:
+        _refuse_other_run(target, option, owned)
     pairs = [(label, Path(p)) for label, paths in (inputs or {}).items() for p in paths]
     _refuse_input(target, kind, option, pairs)
     if target.is_symlink() and kind != "run":
@@ -250,61 +286,3 @@ def claim_folder(out: Path, identity: Mapping[str, str], *, overwrite: bool = Fa
     with atomic_write(out / CLAIM_NAME, "w") as fh:
         fh.write(json.dumps(dict(identity), sort_keys=True) + "\n")
     return out
-
-
-STORE_WAIT_ENV = "KNOWSUM_STORE_WAIT"
-"""Seconds a run waits for another run sampling into its store before it is refused (default 0: at
-once). Runs that wait go one after the other, and each asks only what the store does not hold yet."""
-
-
-def _store_wait() -> float:
-    raw = os.environ.get(STORE_WAIT_ENV, "0")
-    try:
-        wait = float(raw)
-    except ValueError:
-        raise OutputError(f"${STORE_WAIT_ENV}={raw!r}: must be a number of seconds >= 0") from None
-    if not wait >= 0 or wait == float("inf"):
-        raise OutputError(f"${STORE_WAIT_ENV}={raw!r}: must be a number of seconds >= 0")
-    return wait
-
-
-def _take(fd: int, wait: float) -> bool:
-    """Take the lock on ``fd``, polling for up to ``wait`` seconds; whether it was taken."""
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
-
-
-@contextlib.contextmanager
-def sampling_lock(store: Path) -> Iterator[None]:
-    """Hold ``STORE.lock`` (an advisory ``flock``, released when the run ends or dies) while a run
-    samples into ``store``; the file keeps the holder's process id for the message. With
-    ``$KNOWSUM_STORE_WAIT`` seconds, a run waits that long for the holder to finish first.
-
-    Raises:
-        OutputError: another process holds it (another run is sampling into this store).
-    """
-    lock = store.with_name(store.name + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    wait = _store_wait()
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        if not _take(fd, wait):
-            holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip() or "?"
-            raise OutputError(
-                f"another knowsum run (process {holder}) is sampling into the store {store}: two runs on "
-                "one store would ask the same requests twice; wait for it to finish (then rerun: what it "
-                f"stored is not asked again; ${STORE_WAIT_ENV}=SECONDS waits for it), or give this run "
-                "another --store"
-            )
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        yield
-    finally:
-        os.close(fd)  # releases the lock

@@ -35,7 +35,7 @@ from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._horizon import trust_horizon
 from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
-from knowsum.census._plugins import CensusTask, TaskInfo, plugin_tasks, task_catalogue
+from knowsum.census._plugins import CensusTask, TaskInfo, broken_tasks, plugin_tasks, task_catalogue
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
 from knowsum.census._run import (
@@ -113,6 +113,7 @@ __all__ = [
     "analyse",
     "backtest_census",
     "backtest_run",
+    "broken_tasks",
     "census_requests",
     "check_coverage",
     "compare_results",

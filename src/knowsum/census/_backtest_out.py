@@ -28,7 +28,7 @@ from knowsum.census._backtest import (
 from knowsum.census._horizon import horizon_predictor, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
 from knowsum.errors import InputError, UnknownNameError
-from knowsum.records import Run
+from knowsum.records import Run, holds_only
 from knowsum.records.backtest import Backtest, SizePoint
 from knowsum.records.census import CensusResult
 from knowsum.report.backtest import write_backtest_report
@@ -71,7 +71,7 @@ def backtest_census(
         raise InputError(f"--out: invalid out={target}: that is the run itself; give another folder")
     if target.exists() and not target.is_dir():
         raise InputError(f"--out: invalid out={target}: a file, not a folder")
-    if target.is_dir() and any(target.iterdir()) and not (target / "backtest.json").is_file():
+    if target.is_dir() and not holds_only(target, ("backtest.json", "report.html", "plots/backtest.png")):
         raise InputError(
             f"--out: invalid out={target}: a folder holding other files (not a back-test); "
             "give a new folder or a previous back-test's"

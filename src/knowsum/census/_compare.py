@@ -14,7 +14,7 @@ from pathlib import Path
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
 from knowsum.errors import ConfigError
-from knowsum.records import REPORT_NAME, PublishedRow, caveat_notes, comparable_records
+from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
@@ -57,7 +57,8 @@ def compare_results(
             "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only",
             relaxed = "All math concepts").
         allow_mixed: Rank runs that measured different things (task, prompt, KB release, criterion,
-            counting), each such row carrying a ``differs`` caveat, instead of refusing them.
+            counting, t, k, estimator, interval method), each such row carrying a ``differs``
+            caveat (on every table of the comparison), instead of refusing them.
 
     Raises:
         InputFileError: a run without a readable census result.
@@ -169,7 +170,10 @@ def equal_coverage(
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
-                caveats=caveat_notes([c for c in found if c is not None]),
+                caveats=[
+                    *(c for c in r.caveats if c.kind == DIFFERS),  # the mark of its run, on this table too
+                    *caveat_notes([c for c in found if c is not None]),
+                ],
             )
         )
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from knowsum._util import read_text_file
 from knowsum.errors import ConfigError, InputFileError
-from knowsum.records import caveat_notes, comparable_records
-from knowsum.records.census import CensusResult, Overlap, SharedValue, load_result
+from knowsum.records import caveat_notes, check_comparable, comparable_records, difference_note
+from knowsum.records.census import ESTIMATION_SETTINGS, CensusResult, Overlap, SharedValue, load_result
 from knowsum.stats import (
     SharedEstimate,
     chao1_shared,
@@ -88,7 +88,8 @@ def _check_same(a: CensusResult, b: CensusResult, runs: tuple[Path, Path]) -> No
             f"{runs[0]} and {runs[1]} are the same run twice: a run shares every item with itself; "
             "give two different runs"
         )
-    comparable_records([a, b], runs, option="")  # one task, prompt, KB release, criterion, counting
+    # one task, prompt, KB release, criterion, counting; t, k, estimator… only mark (overlap_runs)
+    comparable_records([a, b], runs, option="", ignore=ESTIMATION_SETTINGS)
     if a.task_kind == "diversity":
         raise ConfigError(
             f"{runs[0]}: diversity runs cluster their own answers (keys C0, C1… differ between runs): "
@@ -137,6 +138,7 @@ def overlap_runs(run_a: Path, run_b: Path, *, level: float = 0.95) -> Overlap:
         ests = [chao1_shared(x1, x2, conf=level), chao1_shared_bc(x1, x2, conf=level)]
     observed = observed_shared(x1, x2)
     own = {f"{run_a} ({a.model})": _own(a), f"{run_b} ({b.model})": _own(b)}
+    runs = [str(run_a), str(run_b)]
     above = [shared_above_own(e.estimate, own, e.estimator) for e in ests]
     return Overlap(
         runs=(str(run_a), str(run_b)),
@@ -149,5 +151,8 @@ def overlap_runs(run_a: Path, run_b: Path, *, level: float = 0.95) -> Overlap:
         observed_shared=observed.observed_shared,
         estimates=[_value(observed), *(_value(e) for e in ests)],
         level=level,
-        caveats=caveat_notes([c for c in above if c is not None]),
+        caveats=[
+            *caveat_notes([c for c in above if c is not None]),
+            *(difference_note(m) for m in check_comparable([a, b], runs, allow_mixed=True) if m),
+        ],
     )

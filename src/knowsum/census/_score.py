@@ -54,7 +54,7 @@ def _lines(path: Path) -> list[tuple[int, str]]:
     return kept
 
 
-def _json_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
+def _json_query(path: Path, no: int, raw: str) -> tuple[str | int, list[str]]:
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -69,7 +69,7 @@ def _json_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
     blank = next((i for i, x in enumerate(items, 1) if not x.strip()), None)
     if blank is not None:  # as a TSV line with an empty item is rejected
         raise InputFileError(path, f"item {blank} is blank: remove it or give the item's text", no, raw)
-    return str(query), list(items)
+    return query, list(items)
 
 
 def _tsv_query(path: Path, no: int, raw: str) -> tuple[str, list[str]]:
@@ -94,14 +94,26 @@ def read_items(path: str | Path) -> ItemsFile:
         ``(format, [(query, items), …])`` in order of first appearance.
 
     Raises:
-        InputFileError: missing/unreadable/empty file, or a malformed line (names file and line).
+        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), or a
+            query given as a number on one line and as a text on another (``1`` and ``"1"``).
     """
     path = Path(path)
     lines = _lines(path)
     fmt: ItemsFormat = "jsonl" if lines[0][1].lstrip().startswith("{") else "tsv"
     grouped: dict[str, list[str]] = {}
+    spelled: dict[str, tuple[str | int, int]] = {}  # each query's first spelling and its line
     for no, raw in lines:
-        query, items = (_json_query if fmt == "jsonl" else _tsv_query)(path, no, raw)
+        given, items = (_json_query if fmt == "jsonl" else _tsv_query)(path, no, raw)
+        query = str(given)
+        first, at = spelled.setdefault(query, (given, no))
+        if type(first) is not type(given):  # 1 and "1" are two queries to whoever wrote them
+            raise InputFileError(
+                path,
+                f"query {given!r} is {first!r} on line {at}: a number and a text would be merged into "
+                "one query; spell each query one way",
+                no,
+                raw,
+            )
         grouped.setdefault(query, []).extend(x.strip() for x in items)
     return fmt, list(grouped.items())
 

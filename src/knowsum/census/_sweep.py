@@ -19,14 +19,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from knowsum._util import atomic_write, config_error
+from knowsum._util import atomic_write, config_error, enclosing_run
 from knowsum.census._config import CensusConfig, PromptVariant
 from knowsum.census._run import census_identity, default_out, run_census
 from knowsum.census._tasks import resolve_task
-from knowsum.errors import ConfigError
+from knowsum.errors import ConfigError, OutputError
 from knowsum.models import Backend, ResponseStore
 from knowsum.records import claim_run_dir
 from knowsum.records.census import CensusResult
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells", "sweep_configs"]
 
@@ -135,6 +136,7 @@ def run_sweep(
     Raises:
         ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
             sampling); the errors of :func:`knowsum.census.run_census`.
+        OutputError: ``out`` is a run folder, or lies inside one.
     """
     from knowsum.report.census import write_census_sweep
 
@@ -142,6 +144,11 @@ def run_sweep(
     say = echo or (lambda _m: None)
     single = default_out(base, backend.model_id)
     root = out or single.with_name(f"sweep-{single.name}")
+    if (run := enclosing_run(root)) is not None:  # a cell folder is a run's, not a sweep's
+        raise OutputError(
+            f"--out {root} is the run folder {run}, or inside it: a sweep writes its cells into a "
+            "folder of its own; give another --out"
+        )
     for cell, cfg, n_ans in configs:  # every cell folder is checked before anything is asked
         identity = census_identity(cfg, resolve_task(cfg), backend.model_id)
         claim_run_dir(root / cell.slug(n_ans), "census", identity, overwrite=overwrite)
@@ -171,6 +178,8 @@ def run_sweep(
             "interval_method": r.interval_method,
             "skr": r.skr,
             "k": r.k,
+            "caveats": caveat_dicts(r.caveats),
+            "horizon": None if r.horizon is None else r.horizon.model_dump(mode="json"),
         }
         for (label, r, _), (_, _, d) in zip(entries, done, strict=True)
     ]

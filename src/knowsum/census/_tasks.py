@@ -87,11 +87,13 @@ def _diversity_prompt(variant: str) -> str:
 def _plugin_task(cfg: CensusConfig) -> Task:
     """A task an installed package registers (:class:`knowsum.census.CensusTask`), with the config's
     answers, prompt, decoder and max_tokens overrides."""
-    from knowsum.census._plugins import plugin_tasks
+    from knowsum.census._plugins import broken_tasks, plugin_tasks
 
     found = plugin_tasks()
     spec = found.get(cfg.task)
     if spec is None:
+        if (why := broken_tasks().get(cfg.task)) is not None:
+            raise ConfigError(why)
         raise UnknownNameError("census task", cfg.task, [*BUILTIN_TASKS, *found])
     n = cfg.answers or spec.answers
     return Task(

@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Literal
 
 from knowsum.census._tasks import CONCEPT_WORDS, Task
 from knowsum.census._words import words_rule
-from knowsum.kb import PAPER_FIG10, STRICT_RULE, assign_categories, category_counts, normalize_text
+from knowsum.errors import ConfigError
+from knowsum.kb import PAPER_FIG10, STRICT_RULE, Ontology, assign_categories, category_counts, normalize_text
 from knowsum.records.census import KBCategories
 
 if TYPE_CHECKING:
-    from knowsum.kb import Match, Ontology
+    from knowsum.kb import Match
 
 __all__ = [
     "ANATOMICAL",
@@ -212,6 +213,24 @@ class KBVerifier(Verifier):
         return out
 
 
+def _vocabulary(task: Task) -> Ontology:
+    """A plug-in task's vocabulary, built; what its ``vocabulary()`` raises is one line naming it."""
+    assert task.vocabulary is not None
+    try:
+        vocabulary = task.vocabulary()
+    except Exception as exc:  # plug-in code: its failure is named, never a traceback
+        raise ConfigError(
+            f"census task {task.name!r}: its vocabulary() failed: {type(exc).__name__}: {exc}; "
+            "fix or uninstall the package that registers it"
+        ) from None
+    if not isinstance(vocabulary, Ontology):
+        raise ConfigError(
+            f"census task {task.name!r}: its vocabulary() returned a {type(vocabulary).__name__}, "
+            "not a knowsum.kb.Ontology"
+        )
+    return vocabulary
+
+
 def make_verifier(task: Task, criterion: str, cutoff: float) -> Verifier:
     """The verifier of ``task`` (loads its KB; diversity tasks get the pass-through verifier).
 
@@ -219,7 +238,7 @@ def make_verifier(task: Task, criterion: str, cutoff: float) -> Verifier:
         KBNotInstalledError: the task's KB is not installed (the message gives the command).
     """
     if task.vocabulary is not None:
-        return KBVerifier(task, criterion, task.vocabulary(), cutoff)
+        return KBVerifier(task, criterion, _vocabulary(task), cutoff)
     if task.kb is None:
         return Verifier(task, criterion)
     from knowsum.kb import load_ontology

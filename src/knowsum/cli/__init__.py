@@ -118,12 +118,50 @@ def _interrupted(before: dict[Path, tuple[int, int]]) -> str:
     return f"knowsum: interrupted: {kept}; rerun the same command to continue where it stopped"
 
 
+def _plugin_failure(exc: BaseException) -> str | None:
+    """One line naming the plug-in whose code raised ``exc`` (a frame of its package's modules in the
+    traceback), or ``None`` when no plug-in's code is in it."""
+    if "knowsum.instrument" not in sys.modules:  # no plug-in was loaded
+        return None
+    from knowsum.instrument import CENSUS_TASKS, INSTRUMENTS, installed
+
+    roots = {
+        i.target.partition(":")[0].split(".")[0]: i
+        for group in (INSTRUMENTS, CENSUS_TASKS)
+        for i in installed(group)
+        if i.package != "knowsum"
+    }
+    tb = exc.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if (found := roots.get(module.split(".")[0])) is not None:
+            text = " ".join(str(exc).split())[:300]
+            return (
+                f"plug-in {found.name!r} (package {found.package}: {found.target}) failed: "
+                f"{type(exc).__name__}: {text}; fix or uninstall {found.package}"
+            )
+        tb = tb.tb_next
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI on ``argv`` (default: ``sys.argv[1:]``) and return the exit code.
 
     An interrupt (Ctrl-C) says how many responses this command stored and that rerunning it continues:
-    every response is kept in the store as it arrives, and a rerun asks only for what is missing.
+    every response is kept in the store as it arrives, and a rerun asks only for what is missing. An
+    error raised in a plug-in's code is one line naming the plug-in and its package (exit 2).
     """
+    try:
+        return _main(argv)
+    except Exception as exc:
+        line = _plugin_failure(exc)
+        if line is None:
+            raise
+        click.echo(f"knowsum: error: {line}", err=True)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     before = _stored()
     try:

@@ -22,6 +22,7 @@ from knowsum.cli._options import (
 )
 from knowsum.errors import ConfigError
 from knowsum.report.census import sensitivity_tables, sweep_table
+from knowsum.stats.caveats import caveat_dicts
 
 __all__ = ["comma_list", "sensitivity", "sweep"]
 
@@ -32,13 +33,15 @@ def comma_list(option: str, raw: str | None, cast: Callable[[str], V], fallback:
     """A comma-separated option value (``0.7,1``); ``fallback`` when not given."""
     if raw is None:
         return fallback
+    parts = [x.strip() for x in raw.split(",")]
+    if not any(parts):
+        raise ConfigError(f"{option}: no value in {raw!r}")
+    if not all(parts):  # "1,,3" or "1,": a value left out is a typo, not a shorter list
+        raise ConfigError(f"{option}: an empty value in {raw!r}: give comma-separated values (1,3)")
     try:
-        values = [cast(x.strip()) for x in raw.split(",") if x.strip()]
+        return [cast(x) for x in parts]
     except ValueError:
         raise ConfigError(f"{option}: expected comma-separated values, got {raw!r}") from None
-    if not values:
-        raise ConfigError(f"{option}: no value in {raw!r}")
-    return values
 
 
 def _variant(x: str) -> Any:
@@ -82,6 +85,7 @@ def sensitivity(
                 "run": str(run_dir),
                 "report": str(done.report),
                 "sensitivity": json.loads(study.model_dump_json()),
+                "caveats": caveat_dicts(done.result.caveats),  # the run's, which its figures share
             }
         )
     else:

@@ -5,9 +5,13 @@ writes, and as which kind) or :data:`INPUT_OPTIONS` (what it reads, as messages 
 :func:`guard_tree` wraps every command of the tree so that, before its body runs (before a model is
 opened or a store touched), each output it was given goes through :func:`knowsum._util.check_output`
 with all of the command's inputs — the response store included, the default one when ``--store`` is
-not given. A test walks the command tree and fails on any path parameter classified in neither table.
+not given; a run given by a file inside it (``RUN/result.json``) is protected as its whole folder.
+No output lands inside a run folder the command is not writing: its own ``--out``, or the run a
+study of it is added to (``census backtest RUN``: ``RUN/backtest``). A test walks the command tree
+and fails on any path parameter classified in neither table.
 A command that samples a run into a store holds the store's sampling lock while it runs
-(:func:`knowsum._util.sampling_lock`): a second run on the same store is refused, not run twice.
+(:func:`knowsum._util.sampling_lock`): a second run on the same database file is refused, not run
+twice. A run whose store comes from ``--config`` takes the lock itself once it has read the config.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 import click
 
-from knowsum._util import OutputKind, check_output, paths, sampling_lock
+from knowsum._util import OutputKind, check_output, enclosing_run, paths, sampling_lock
 
 __all__ = [
     "INPUT_OPTIONS",
@@ -70,6 +74,12 @@ INPUT_OPTIONS: dict[str, str] = {
 }
 """Parameter name → what the command reads there (named when an output would replace it)."""
 
+RUN_INPUTS = frozenset({"run", "run folder", "profile", "pooled run"})
+"""The inputs that are run folders: given by a file inside one, the whole folder is the input."""
+
+STUDIED = "run folder"
+"""The input run a command with a run-folder output adds its study to (written inside that run)."""
+
 _RENAMED = "_renamed_"
 
 
@@ -103,13 +113,22 @@ def _spelling(param: click.Parameter) -> str:
     return "/".join(sorted(opts, key=len))
 
 
-def guard(outputs: Iterable[tuple[str, OutputKind, Any]], inputs: Mapping[str, Any]) -> None:
+def guard(
+    outputs: Iterable[tuple[str, OutputKind, Any]],
+    inputs: Mapping[str, Any],
+    studied: Iterable[Path] = (),
+) -> None:
     """Check each output ``(option, kind, value)`` against the command's ``inputs`` (what → value),
-    values being paths, texts, tuples of them or ``None``; see :func:`check_output`."""
+    values being paths, texts, tuples of them or ``None``; see :func:`check_output`. The run folders
+    among the outputs and the ``studied`` runs are the only run folders an output may lie in."""
     read = {label: [p for p in _paths(value) if p.name != "-"] for label, value in inputs.items()}
-    for option, kind, value in outputs:
-        for path in _paths(value):
-            check_output(path, kind, read, option=option)
+    for label in RUN_INPUTS & read.keys():
+        read[label] += [run for p in read[label] if p.is_file() and (run := enclosing_run(p)) is not None]
+    given = [(option, kind, list(_paths(value))) for option, kind, value in outputs]
+    owned = [*studied, *(p for _, kind, found in given if kind == "run" for p in found)]
+    for option, kind, found in given:
+        for path in found:
+            check_output(path, kind, read, option=option, owned=owned)
 
 
 def check_command(command: click.Command, params: dict[str, Any]) -> None:
@@ -125,7 +144,8 @@ def check_command(command: click.Command, params: dict[str, Any]) -> None:
             inputs.setdefault(INPUT_OPTIONS[name], []).append(value)
         elif (kind := output_kind(param)) is not None:
             outputs.append((_spelling(param), kind, value))
-    guard(outputs, inputs)
+    studied = list(_paths(inputs.get(STUDIED))) if any(k == "run" for _, k, _ in outputs) else []
+    guard(outputs, inputs, studied)
 
 
 def _samples_a_run(command: click.Command) -> bool:
@@ -140,7 +160,7 @@ def _guarded(command: click.Command, callback: Callable[..., Any]) -> Callable[.
     def run(*args: Any, **kw: Any) -> Any:
         params = click.get_current_context().params
         check_command(command, params)
-        if not _samples_a_run(command):
+        if not _samples_a_run(command) or (params.get("config_path") and not params.get("store_path")):
             return callback(*args, **kw)
         with sampling_lock(Path(params.get("store_path") or paths.store_path())):
             return callback(*args, **kw)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import click
 
-from knowsum._util import paths
+from knowsum._util import paths, sampling_lock
 from knowsum.census import (
     CensusResult,
     check_coverage,
@@ -108,13 +109,17 @@ def run(
     and asks the model only for what is missing. Writes result.json, items.jsonl, plots/ and
     report.html into the run directory.
     """
+    store_given = kw.get("store_path") is not None
     cfg, model, settings = census_settings(task, config_path, kw, "census run")
     if config_path is not None:  # the file may name the run folder and the store: the same guard
         kept = settings.store or paths.store_path()
         inputs = {"response store": kept, "config file": config_path, "pooled run": cfg.pool_with}
         guard([("out (from --config)", "run", settings.out)], inputs)
-    plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
-    done = run_opened(run_census, (cfg,), model, settings, plan=plan, overwrite=overwrite)
+    # the config's store is the one sampled: locked here (the command's guard locks a --store only)
+    held = sampling_lock(settings.store or paths.store_path()) if config_path and not store_given else None
+    with held or contextlib.nullcontext():
+        plan = prepare_census(cfg)  # a bad task or a missing KB fails before the model is opened
+        done = run_opened(run_census, (cfg,), model, settings, plan=plan, overwrite=overwrite)
     print_run(done, markdown=markdown, as_json=as_json)
 
 
@@ -162,8 +167,10 @@ def compare(
     "Anatomical disease", relaxed = "Human diseases"; theorems strict = "Theorem only", relaxed =
     "All math concepts") are ranked with the runs, each marked "MODEL · KnowSum Table 1".
 
-    Runs that measured different things (task, prompt, KB release, criterion, counting) are refused;
-    with --allow-mixed they are ranked with each such row marked. A run given twice is refused.
+    Runs that measured different things (task, prompt, KB release, criterion, counting) or whose
+    figures were computed differently (t, k, estimator, interval method) are refused; with
+    --allow-mixed they are ranked with each such row marked on every table (and a t column when
+    their t differ). A run given twice is refused.
     """
     coverage = None if at_coverage is None else _coverage(at_coverage)
     check_coverage(coverage)  # an invalid option before any run is read

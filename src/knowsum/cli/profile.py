@@ -261,17 +261,23 @@ def compare_cmd(
     Profiles of different budgets are refused (their figures differ by sample size, not by model)
     unless --allow-mixed; the same profile given twice is always refused."""
     from knowsum.profile import load_profile
-    from knowsum.records import check_comparable
+    from knowsum.records import DIFFERS, comparable_records
     from knowsum.report.profile import compare_table, compare_text, write_profile_compare
 
-    results = [load_profile(d) for d in dirs]
-    marks = check_comparable(results, [str(d) for d in dirs], allow_mixed=allow_mixed)
-    for d, mark in zip(dirs, marks, strict=True):
+    results = comparable_records([load_profile(d) for d in dirs], dirs, allow_mixed=allow_mixed)
+    differs = [next((c.mark for c in r.caveats if c.kind == DIFFERS), "") for r in results]
+    for d, mark in zip(dirs, differs, strict=True):
         if mark:
             note(f"{d}: {mark}")
     if as_json:
         headers, rows = compare_table(results, published)
-        echo_json({"headers": headers, "rows": rows})
+        echo_json(
+            {
+                "headers": headers,
+                "rows": rows,
+                "differs": {str(d): m for d, m in zip(dirs, differs, strict=True)},
+            }
+        )
     else:
         click.echo(compare_text(results, published=published, markdown=markdown))
     if html_path is not None:

@@ -23,8 +23,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from knowsum.errors import InputFileError, NotInstalledError
-from knowsum.harness._replay import Answer, ReplayBackend
-from knowsum.harness._spec import make_config, run_instrument
+from knowsum.harness._replay import Answer, ReplayBackend, request_id
+from knowsum.harness._spec import make_config, requests_of, run_instrument
 from knowsum.models import ResponseStore
 from knowsum.records import Record, Run
 
@@ -99,7 +99,9 @@ def read_log(path: str | Path, instrument: str) -> LogRun:
     Raises:
         NotInstalledError: inspect_ai is not installed.
         InputFileError: not an inspect log, not a knowsum task's, another instrument's, a run that
-            did not finish, or a sample without its request id (each says what to do).
+            did not finish, a sample without its request id, a request answered more than once
+            (``--epochs``), or a task's request it does not answer (``--limit``): each says what
+            to do. Every reply of the log is read back, or the log is refused: none is dropped.
     """
     path = Path(path)
     log = _inspect_log(path)
@@ -126,8 +128,23 @@ def read_log(path: str | Path, instrument: str) -> LogRun:
         rid = (sample.metadata or {}).get(REQUEST_KEY)
         if not isinstance(rid, str):
             raise InputFileError(path, f"sample {sample.id} has no {REQUEST_KEY} in its metadata")
+        if rid in answers:  # --epochs N: N replies to one request, of which a run could use only one
+            raise InputFileError(
+                path,
+                f"sample {sample.id} is answered more than once (epoch {getattr(sample, 'epoch', '?')}: "
+                "inspect eval --epochs): knowsum reads one reply per request and drops none; for more "
+                f"samples ask for them as the task's own (-T queries=N), with one epoch",
+            )
         answers[rid] = _answer(sample)
     config = make_config(instrument, meta.get("config") or {})
+    wanted = {request_id(r) for r in requests_of(instrument, config)}
+    if not wanted <= answers.keys():  # --limit N: the replay would score only what was asked
+        raise InputFileError(
+            path,
+            f"the log answers {len(wanted & answers.keys())} of the task's {len(wanted)} requests (cut by "
+            "inspect eval --limit?): the run would be scored on part of its queries; rerun the task "
+            "without --limit, or ask for fewer queries with its own arguments (-T queries=N)",
+        )
     return LogRun(path, instrument, config, str(log.eval.model), answers, _metrics(log))
 
 
@@ -181,8 +198,8 @@ def run_from_log(
         overwrite: Empty ``out`` first when it holds another run.
 
     Raises:
-        What :func:`read_log` raises; InputError: ``out`` holds another run; BackendError: the log
-        lacks replies to some of the task's requests.
+        What :func:`read_log` raises (a log lacking replies to some of the task's requests among
+        it); InputError: ``out`` holds another run.
     """
     log = read_log(path, instrument)
     done = replay(

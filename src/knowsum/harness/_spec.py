@@ -9,11 +9,12 @@ entry point, here on the harness's answers through a :class:`~knowsum.harness.Re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from knowsum._util import config_error
 from knowsum.errors import ConfigError
@@ -21,7 +22,26 @@ from knowsum.instrument import KBs, get_instrument
 from knowsum.models import Backend, Request, ResponseStore
 from knowsum.records import Record, Run
 
-__all__ = ["make_config", "requests_of", "run_instrument"]
+__all__ = ["as_task_args", "make_config", "requests_of", "run_instrument"]
+
+
+def _takes_bool(annotation: Any) -> bool:
+    try:
+        TypeAdapter(annotation).validate_python(True, strict=True)
+    except (ValidationError, TypeError, ValueError):
+        return False
+    return True
+
+
+def as_task_args(message: str, config: type[BaseModel]) -> str:
+    """``message`` with each command-line option that is a field of ``config`` (``--popularity``)
+    spelled as inspect's task argument (``-T popularity=``)."""
+
+    def spell(match: re.Match[str]) -> str:
+        name = match.group(1).replace("-", "_")
+        return f"-T {name}=" if name in config.model_fields else match.group(0)
+
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)(?: (?=[^\s-]))?", spell, message)
 
 
 def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
@@ -37,6 +57,13 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     """
     config_type = get_instrument(instrument).Config
     given = {k: v for k, v in args.items() if v is not None}
+    for key, value in given.items():  # inspect reads -T queries=true as True, which pydantic takes as 1
+        field = config_type.model_fields.get(key)
+        if isinstance(value, bool) and field is not None and not _takes_bool(field.annotation):
+            raise ConfigError(
+                f"knowsum/{instrument}: -T {key}={str(value).lower()} is a yes/no value, but {key} is not "
+                f"a yes/no setting: give -T {key}=VALUE ({field.description or key})"
+            )
     if instrument == "recall" and "per_bucket" in given and "select" not in given:
         given["select"] = "stratified"
     try:

@@ -25,6 +25,7 @@ before any model is asked.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import json
@@ -48,9 +49,9 @@ from knowsum.genebench import GenebenchConfig
 from knowsum.harness._figures import Figures, figures
 from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
 from knowsum.harness._replay import Answer, request_id
-from knowsum.harness._spec import make_config, requests_of
+from knowsum.harness._spec import as_task_args, make_config, requests_of
 from knowsum.harness.tokenizer import use_tokenizer
-from knowsum.instrument import instruments
+from knowsum.instrument import broken_instruments, get_instrument, instruments
 from knowsum.models import Request
 from knowsum.recall import RecallConfig
 
@@ -224,8 +225,10 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
         itemize = _census_items(config) if isinstance(config, CensusConfig) else None
-    except KnowsumError as exc:
+    except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
+        with contextlib.suppress(KnowsumError):
+            text = as_task_args(text, get_instrument(instrument).Config)
         raise PrerequisiteError(
             text if text.startswith("knowsum/") else f"knowsum/{instrument}: {text}"
         ) from None
@@ -321,11 +324,9 @@ def register_plug_ins() -> list[str]:
     """Register ``knowsum/<name>`` for every plug-in instrument installed (done when this module is
     imported); returns their names. A plug-in that fails to load is reported (a warning naming it
     and why) and knowsum's own tasks stay usable."""
-    try:
-        found = {n: i for n, i in instruments().items() if n not in _OWN}
-    except KnowsumError as exc:
-        logging.getLogger(__name__).warning("knowsum: plug-in instruments not registered as tasks: %s", exc)
-        return []
+    found = {n: i for n, i in instruments().items() if n not in _OWN}
+    for line in broken_instruments().values():  # left out: the others stay usable
+        logging.getLogger(__name__).warning("knowsum: not registered as a task: %s", line)
     for name, inst in found.items():
         _task_function(name, inst.Config, f"{inst.title} (the {name} instrument, a knowsum plug-in).")
     return list(found)

@@ -9,23 +9,34 @@ Two entry-point groups, each entry's value an object (``"package.module:OBJECT"`
 
 knowsum registers its own three instruments the same way (its ``pyproject.toml``), so the code that
 composes instruments treats a plug-in and a built-in alike. The entry's name must be the object's
-``name``; an entry that fails to load is reported with its package, not skipped.
+``name``. A broken plug-in costs only itself: one that fails to load (any exception, ``SystemExit``
+included), whose ``name`` fails, whose fields are refused (:func:`check_instrument`, the census
+task's own check), that two packages register, or that shadows one of knowsum's own, is left out of
+:func:`plugins` and named — package and why, in one line — by :func:`broken`; every listing shows
+the healthy ones and one line per broken one, and using a broken one by name is refused with that
+line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, TypeVar
 
-from knowsum.errors import ConfigError, UnknownNameError
+from pydantic import BaseModel
+
+from knowsum.errors import ConfigError, KnowsumError, UnknownNameError
 from knowsum.instrument._base import Instrument
 
 __all__ = [
     "CENSUS_TASKS",
     "INSTRUMENTS",
     "Installed",
+    "broken",
+    "broken_instruments",
+    "check_instrument",
     "get_instrument",
     "installed",
     "instruments",
@@ -47,10 +58,12 @@ class Installed:
 
     Attributes:
         name: The entry point's name (the instrument's or task's name).
-        obj: The loaded object.
+        obj: The loaded object (``None`` when it did not load).
         package: The distribution that registers it (``knowsum``, ``knowsum-chem``).
         version: That distribution's version.
         target: The entry point's value (``knowsum_chem:COMPOUNDS``).
+        problem: Why it cannot be used (``failed to load: …``, ``is registered twice…``), in one
+            line; ``""`` when it loaded.
     """
 
     name: str
@@ -58,80 +71,131 @@ class Installed:
     package: str
     version: str
     target: str
+    problem: str = ""
 
 
-def _load(ep: EntryPoint, group: str) -> Installed:
+def _why(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())[:300]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _load(ep: EntryPoint) -> Installed:
+    """The entry point loaded; a failure (an exception, ``SystemExit``, a ``name`` that raises or is
+    not the entry's name) is kept as its :attr:`Installed.problem`, never raised."""
     dist = ep.dist
     package = dist.metadata["Name"] if dist is not None else "?"
+    found = Installed(ep.name, None, package, dist.version if dist is not None else "", ep.value)
     try:
         obj = ep.load()
-    except Exception as exc:  # a broken plug-in: say which one and why, in one line
-        raise ConfigError(
-            f"plug-in {ep.name!r} ({group}, package {package}: {ep.value}) failed to load: "
-            f"{type(exc).__name__}: {exc}; reinstall or uninstall {package}"
-        ) from None
-    own = getattr(obj, "name", None)
+    except (Exception, SystemExit) as exc:  # a broken plug-in: say which one and why, in one line
+        return replace(found, problem=f"failed to load: {_why(exc)}; reinstall or uninstall {package}")
+    try:
+        own = getattr(obj, "name", None)
+    except (Exception, SystemExit) as exc:
+        return replace(found, problem=f"has a name that fails: {_why(exc)}")
     if own != ep.name:
-        raise ConfigError(
-            f"plug-in {ep.name!r} ({group}, package {package}: {ep.value}) is an object named {own!r}: "
-            "the entry point's name must be the object's name"
+        return replace(
+            found, problem=f"is an object named {own!r}: the entry point's name must be the object's name"
         )
-    return Installed(ep.name, obj, package, dist.version if dist is not None else "", ep.value)
+    return replace(found, obj=obj)
 
 
 @cache
 def installed(group: str) -> tuple[Installed, ...]:
-    """Everything registered under ``group``: knowsum's own first, then plug-ins by name.
-
-    Raises:
-        ConfigError: an entry fails to load, or two packages register the same name.
-    """
-    found = [_load(ep, group) for ep in entry_points(group=group)]
-    names = [i.name for i in found]
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        who = [f"{i.package}" for i in found if i.name == twice[0]]
-        raise ConfigError(f"{group} {twice[0]!r} is registered twice (by {', '.join(who)}): uninstall one")
+    """Everything registered under ``group``: knowsum's own first, then plug-ins by name; an entry that
+    cannot be used carries its :attr:`~Installed.problem` (a plug-in that fails to load, two packages
+    registering one name, a package other than knowsum naming one of knowsum's instruments)."""
+    found = [_load(ep) for ep in entry_points(group=group)]
+    own = {i.name for i in found if i.package == "knowsum"}
+    for n, item in enumerate(found):
+        if item.name in own and item.package != "knowsum":
+            found[n] = replace(item, obj=None, problem="shadows knowsum's own entry of that name: rename it")
+    names = [i.name for i in found if not i.problem]
+    for n, item in enumerate(found):
+        if not item.problem and names.count(item.name) > 1:
+            who = ", ".join(i.package for i in found if i.name == item.name)
+            found[n] = replace(item, obj=None, problem=f"is registered twice (by {who}): uninstall one")
     return tuple(sorted(found, key=lambda i: (_ORDER.index(i.name) if i.name in _ORDER else 99, i.name)))
 
 
-def plugins(group: str, kind: type[T], what: str) -> dict[str, T]:
-    """The objects registered under ``group``, by name, each checked to be a ``kind``.
+def _problem(item: Installed, kind: type[Any], what: str, check: Callable[[Any], None] | None) -> str:
+    if item.problem:
+        return item.problem
+    if not isinstance(item.obj, kind):
+        return f"is not a {what}"
+    if check is not None:
+        try:
+            check(item.obj)
+        except (Exception, SystemExit) as exc:
+            return str(exc) if isinstance(exc, KnowsumError) else f"fails its check: {_why(exc)}"
+    return ""
+
+
+def broken(
+    group: str, kind: type[Any], what: str, check: Callable[[Any], None] | None = None
+) -> dict[str, str]:
+    """The entries of ``group`` that cannot be used, by name: one line each naming the plug-in, its
+    package and why (see :func:`plugins`)."""
+    return {
+        i.name: f"plug-in {i.name!r} ({group}, package {i.package}: {i.target}) {p}"
+        for i in installed(group)
+        if (p := _problem(i, kind, what, check))
+    }
+
+
+def plugins(group: str, kind: type[T], what: str, check: Callable[[T], None] | None = None) -> dict[str, T]:
+    """The usable objects registered under ``group``, by name: each loaded, named as its entry, a
+    ``kind``, and passing ``check`` (which raises on a field it refuses). The others are left out —
+    a broken plug-in costs only itself — and :func:`broken` names them.
 
     Args:
         group: The entry-point group (:data:`INSTRUMENTS`, :data:`CENSUS_TASKS`).
         kind: The class every entry must be an instance of.
         what: How the message names ``kind`` (``knowsum.Instrument``).
+        check: Validates an entry's fields (raises with one line saying what is wrong).
+    """
+    return {i.name: i.obj for i in installed(group) if not _problem(i, kind, what, check)}
+
+
+def check_instrument(inst: Instrument[Any, Any]) -> None:
+    """Refuse an instrument whose class attributes are missing or of the wrong type (one line).
 
     Raises:
-        ConfigError: an entry does not load or is not a ``kind`` (names the entry and its package).
+        ConfigError: ``title`` is not a non-empty text, ``paper`` not a text, or ``Config``,
+            ``Record`` or ``Budget`` not a pydantic model class.
     """
-    out: dict[str, T] = {}
-    for item in installed(group):
-        if not isinstance(item.obj, kind):
-            raise ConfigError(
-                f"plug-in {item.name!r} ({group}, package {item.package}: {item.target}) is not a {what}"
-            )
-        out[item.name] = item.obj
-    return out
+    for attr in ("title", "paper"):
+        value = getattr(inst, attr, None)
+        if not isinstance(value, str) or (attr == "title" and not value.strip()):
+            raise ConfigError(f"has no {attr} (a text): set the class attribute {attr}")
+    for attr in ("Config", "Record", "Budget"):
+        value = getattr(inst, attr, None)
+        if not (isinstance(value, type) and issubclass(value, BaseModel)):
+            raise ConfigError(f"has no {attr} (a pydantic model class): set the class attribute {attr}")
 
 
 def instruments() -> dict[str, Instrument[Any, Any]]:
-    """The installed instruments by name, knowsum's own first (census, recall, genebench).
+    """The usable installed instruments by name, knowsum's own first (census, recall, genebench); a
+    broken plug-in is left out (:func:`broken_instruments` names it)."""
+    return plugins(INSTRUMENTS, Instrument, "knowsum.Instrument", check_instrument)  # type: ignore[type-abstract]  # mypy: an ABC as type[T]
 
-    Raises:
-        ConfigError: an entry does not load or is not an :class:`Instrument`.
-    """
-    return plugins(INSTRUMENTS, Instrument, "knowsum.Instrument")  # type: ignore[type-abstract]  # mypy: an ABC as type[T]
+
+def broken_instruments() -> dict[str, str]:
+    """The instrument plug-ins that cannot be used, by name: one line each saying why."""
+    return broken(INSTRUMENTS, Instrument, "knowsum.Instrument", check_instrument)
 
 
 def get_instrument(name: str) -> Instrument[Any, Any]:
     """The installed instrument ``name``.
 
     Raises:
+        ConfigError: a plug-in of that name is broken (one line: its package and why).
         UnknownNameError: none of that name (lists the installed ones).
     """
     every = instruments()
     if name not in every:
+        bad = broken_instruments()
+        if name in bad:
+            raise ConfigError(bad[name])
         raise UnknownNameError("instrument", name, list(every))
     return every[name]

@@ -33,7 +33,7 @@ from knowsum.errors import InputError
 from knowsum.instrument import Instrument, Step, get_instrument
 from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
 from knowsum.profile._plan import ProfilePlan
-from knowsum.records import Record, Run, Usage, load_record
+from knowsum.records import Record, Run, Usage, is_run_like, load_record
 from knowsum.records.profile import InstrumentProfile, ProfileResult
 
 __all__ = [
@@ -137,7 +137,9 @@ def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = F
     if not out.is_dir():
         raise InputError(f"{out}: is a file, not a profile folder: give another --out")
     entries = [e for e in out.iterdir() if not e.name.startswith(".")]
-    foreign = [e.name for e in entries if not (e.is_dir() or e.name in (RESULT_FILE, PAGE_NAME))]
+    foreign = [
+        e.name for e in entries if not (is_run_like(e) if e.is_dir() else e.name in (RESULT_FILE, PAGE_NAME))
+    ]
     if foreign:
         raise InputError(f"{out}: holds files that are not a profile's ({foreign[0]}): give another --out")
     if not (out / RESULT_FILE).is_file():

@@ -29,6 +29,7 @@ from knowsum.records._comparable import (
     DIFFERS,
     check_comparable,
     comparable_records,
+    difference_note,
     differences,
     text_hash,
     with_difference,
@@ -42,6 +43,8 @@ from knowsum.records._rundir import (
     Run,
     claim_run_dir,
     default_run_dir,
+    holds_only,
+    is_run_like,
     write_run_dir,
 )
 from knowsum.records._usage import Usage
@@ -64,7 +67,10 @@ __all__ = [
     "claim_run_dir",
     "comparable_records",
     "default_run_dir",
+    "difference_note",
     "differences",
+    "holds_only",
+    "is_run_like",
     "load_record",
     "now_iso",
     "published_label",

@@ -4,16 +4,17 @@ Every command that puts runs side by side (``census compare`` and its ``--at-cov
 ``census overlap``, ``recall compare``, ``genebench compare``) asks :func:`check_comparable`. Two
 runs are comparable when what they measured agrees — each record class says what that is in
 :meth:`~knowsum.records.Record.comparable_on` (a census: task, prompt by its hash, knowledge base and
-release, criterion, counting) — and they are not the same run twice (same instrument, identity, model
-and creation time). Runs that differ are refused with one line naming what differs; with
-``allow_mixed`` each row is marked with what differs from the first run instead. The same run twice
+release, criterion, counting, and t, k, estimator and interval method; a profile: its budget) —
+and they are not the same run twice (same instrument, identity, model and creation time). Runs that
+differ are refused with one line naming what differs; with ``allow_mixed`` each row is marked with
+what differs from the first run instead. The same run twice
 is always refused: a row beside itself says nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TypedDict, TypeVar, Unpack
 
 from knowsum.errors import ConfigError
@@ -25,6 +26,7 @@ __all__ = [
     "Mixing",
     "check_comparable",
     "comparable_records",
+    "difference_note",
     "differences",
     "text_hash",
     "with_difference",
@@ -44,10 +46,13 @@ class Mixing(TypedDict, total=False):
             (default ``False``).
         option: The option that allows mixed runs, named in the refusal (default ``--allow-mixed``;
             ``""``: none exists).
+        ignore: Settings of :meth:`~knowsum.records.Record.comparable_on` not compared here (a
+            comparison the figure does not enter, e.g. the items two runs share).
     """
 
     allow_mixed: bool
     option: str
+    ignore: Collection[str]
 
 
 def text_hash(text: str) -> str:
@@ -59,16 +64,17 @@ def _same_run(a: Record, b: Record) -> bool:
     return (a.kind, a.identity, a.model, a.created) == (b.kind, b.identity, b.model, b.created)
 
 
-def differences(a: Record, b: Record) -> list[str]:
+def differences(a: Record, b: Record, ignore: Collection[str] = ()) -> list[str]:
     """What ``b`` measured differently from ``a``: ``"task diseases vs custom"``, … (empty: comparable).
-    Only what both records name is compared (a recall run of GO names no DOID release)."""
+    Only what both records name is compared (a recall run of GO names no DOID release), but what is
+    in ``ignore``."""
     if a.kind != b.kind:
         return [f"instrument {a.kind} vs {b.kind}"]
     on_a, on_b = a.comparable_on(), b.comparable_on()
     return [
         f"{what} {on_a[what] or 'none'} vs {on_b[what] or 'none'}"
         for what in on_a
-        if what in on_b and on_a[what] != on_b[what]
+        if what in on_b and what not in ignore and on_a[what] != on_b[what]
     ]
 
 
@@ -93,9 +99,10 @@ def check_comparable(records: Sequence[Record], labels: Sequence[str], **mixing:
                     "says nothing; give each run once"
                 )
     allow_mixed, option = mixing.get("allow_mixed", False), mixing.get("option", "--allow-mixed")
+    ignore = mixing.get("ignore", ())
     marks = [""] if records else []  # the first row is the reference (no runs: no rows)
     for j, r in enumerate(records[1:], 1):
-        i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r))), (0, []))
+        i, found = next(((i, d) for i in range(j) if (d := differences(records[i], r, ignore))), (0, []))
         if found and not allow_mixed:
             how = f", or pass {option} to show them with each row marked" if option else ""
             raise ConfigError(
@@ -106,16 +113,20 @@ def check_comparable(records: Sequence[Record], labels: Sequence[str], **mixing:
     return marks
 
 
-def with_difference(record: R, mark: str) -> R:
-    """``record`` with a ``differs`` caveat carrying ``mark`` (:func:`check_comparable`; ``""``: as is)."""
-    if not mark:
-        return record
-    note = CaveatNote(
+def difference_note(mark: str) -> CaveatNote:
+    """The ``differs`` caveat of a row marked ``mark`` by :func:`check_comparable`."""
+    return CaveatNote(
         kind=DIFFERS,
         mark=mark,
         message=f"{mark}: ranked beside runs that measured something else (--allow-mixed)",
     )
-    return record.model_copy(update={"caveats": [*record.caveats, note]})
+
+
+def with_difference(record: R, mark: str) -> R:
+    """``record`` with a ``differs`` caveat carrying ``mark`` (:func:`check_comparable`; ``""``: as is)."""
+    if not mark:
+        return record
+    return record.model_copy(update={"caveats": [*record.caveats, difference_note(mark)]})
 
 
 def comparable_records(records: Sequence[R], labels: Sequence[object], **mixing: Unpack[Mixing]) -> list[R]:

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from knowsum._util import atomic_write, check_output, slug
+from knowsum._util import CLAIM_NAME, atomic_write, check_output, slug
 from knowsum.errors import InputError
 from knowsum.records._base import INSTRUMENTS, Record
 
@@ -41,6 +41,8 @@ __all__ = [
     "Run",
     "claim_run_dir",
     "default_run_dir",
+    "holds_only",
+    "is_run_like",
     "write_run_dir",
 ]
 
@@ -129,9 +131,12 @@ def write_run_dir(
     return written
 
 
-_RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv", ".tmp", ".txt")
-"""What a run directory holds (besides ``plots/``): a folder of these only may be emptied by
-``overwrite`` even when its ``result.json`` is gone (a write that was interrupted)."""
+_RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv")
+"""What a run directory holds (besides its sub-folders): a folder of these only may be emptied by
+``overwrite`` (also when its ``result.json`` is gone: a write that was interrupted)."""
+
+_RUN_SUBDIRS = {PLOTS_DIR: (".png",), "backtest": (".json", ".html", ".png")}
+"""The sub-folders a run writes (its figures, a back-test of it) and what they hold."""
 
 
 def _old_record(result: Path) -> dict[str, Any] | None:
@@ -144,13 +149,48 @@ def _old_record(result: Path) -> dict[str, Any] | None:
     return data
 
 
-def _run_like(out: Path) -> bool:
-    """Whether every entry of ``out`` is something a knowsum run writes."""
+def _own_file(entry: Path, suffixes: Sequence[str]) -> bool:
+    """Whether ``entry`` is a file a run writes: one of ``suffixes``, its claim, or a temporary file
+    of an interrupted write (``.NAME.XXXX.tmp``)."""
+    if entry.is_symlink() or not entry.is_file():
+        return False
+    if entry.name.startswith("."):
+        return entry.name == CLAIM_NAME or entry.name.endswith(".tmp")
+    return entry.suffix in suffixes
+
+
+def _run_like(out: Path, suffixes: Sequence[str] = _RUN_SUFFIXES) -> bool:
+    """Whether every entry of ``out`` (and of its sub-folders) is something a knowsum run writes."""
     for entry in out.iterdir():
         if entry.is_dir() and not entry.is_symlink():
-            if entry.name != PLOTS_DIR:
+            inner = _RUN_SUBDIRS.get(entry.name) if suffixes is _RUN_SUFFIXES else None
+            if inner is None or not _run_like(entry, inner):
                 return False
-        elif entry.suffix not in _RUN_SUFFIXES and not entry.name.startswith("."):
+        elif not _own_file(entry, suffixes):
+            return False
+    return True
+
+
+def is_run_like(out: Path) -> bool:
+    """Whether ``out`` holds only what a knowsum run writes (its data, pages, figures, a back-test):
+    the only folders ``--overwrite`` may empty."""
+    return out.is_dir() and not out.is_symlink() and _run_like(out)
+
+
+def holds_only(folder: Path, names: Collection[str]) -> bool:
+    """Whether every file under ``folder`` is one of ``names`` (paths relative to it, ``plots/x.png``)
+    or a temporary file of an interrupted write: a folder a study may be (re)written into, its own
+    leftovers included (a figure written before a killed command wrote its record)."""
+    folders = {str(Path(n).parent) for n in names}
+    for entry in folder.rglob("*"):
+        rel = entry.relative_to(folder).as_posix()
+        if entry.is_dir() and not entry.is_symlink():
+            if rel not in folders:
+                return False
+        elif (
+            not (rel in names or (entry.name.startswith(".") and entry.name.endswith(".tmp")))
+            or entry.is_symlink()
+        ):
             return False
     return True
 
@@ -190,6 +230,14 @@ def _empty(out: Path) -> None:
             entry.unlink()
 
 
+def _refuse_foreign(out: Path) -> None:
+    if not _run_like(out):
+        raise InputError(
+            f"{out}: holds files that are not a knowsum run; --overwrite only replaces a run "
+            "directory: give another --out"
+        )
+
+
 def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrite: bool = False) -> Path:
     """Make sure a run of ``kind`` with ``identity`` may be written into ``out``; call it before sampling.
 
@@ -211,8 +259,9 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
     Raises:
         InputError: ``out`` is a file, cannot be written by this user (``OutputError``), holds
             another run (the message names the first differing setting, its value there and the one
-            asked), holds files but no finished run, or holds files a run does not write (these are
-            never deleted, even with ``overwrite``).
+            asked), holds files but no finished run, or holds files a run does not write (a store,
+            notes, other folders: these are never deleted, and such a folder is refused even with
+            ``overwrite``).
     """
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: is a file, not a run directory: give another --out")
@@ -223,11 +272,7 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         return out
     data = _old_record(out / RESULT_NAME)
     if data is None:
-        if not _run_like(out):
-            raise InputError(
-                f"{out}: holds files that are not a knowsum run; --overwrite only replaces a run "
-                "directory: give another --out"
-            )
+        _refuse_foreign(out)
         if overwrite:
             _empty(out)
             return out
@@ -239,6 +284,7 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
     if diff is None:
         return out
     if overwrite:
+        _refuse_foreign(out)
         _empty(out)
         return out
     setting, old, new = diff

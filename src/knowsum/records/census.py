@@ -41,6 +41,7 @@ from knowsum.records._census_richness import (
 from knowsum.records.backtest import TrustHorizon
 
 __all__ = [
+    "ESTIMATION_SETTINGS",
     "RESULT_VERSION",
     "CensusResult",
     "ChaoEstimate",
@@ -62,6 +63,10 @@ __all__ = [
     "TopItem",
     "load_result",
 ]
+
+ESTIMATION_SETTINGS = ("t", "k", "estimator", "interval method")
+"""What a census's figure (``Û(t)``, ``N̂_tot``, its interval) depends on beyond what was measured: runs
+that differ only in these share their items (``census overlap`` marks them, it does not refuse)."""
 
 RESULT_VERSION = 6
 """Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
@@ -333,13 +338,21 @@ class CensusResult(Record):
     def comparable_on(self) -> dict[str, str]:
         """Task, prompt (by hash: two custom tasks may share a name; items scored from a file were
         asked elsewhere, by a prompt the record does not hold), KB and release, criterion and
-        counting: what two censuses must share to be ranked side by side."""
+        counting — what was measured — and t, k, estimator and interval method — what changes the
+        figure (:data:`ESTIMATION_SETTINGS`): what two censuses must share to be ranked side by side.
+        A k chosen from the data (held out, or by formula) is compared by how it was chosen, a k
+        given (or the default) by its value."""
+        chosen = self.k is None or self.k_source in ("held-out", "formula", "none")
         return {
             "task": self.task,
             "prompt": "(scored items)" if self.backend == "items" else text_hash(self.prompt),
             **super().comparable_on(),
             "criterion": self.criterion,
             "counting": self.counting,
+            "t": f"{self.t:g}",
+            "k": self.k_source if chosen else f"{self.k}",
+            "estimator": self.estimator,
+            "interval method": self.interval_method,
         }
 
     @classmethod

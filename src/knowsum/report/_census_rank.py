@@ -120,35 +120,50 @@ def _total(row: _Ranked) -> float:
 
 
 def ranks(values: Sequence[float]) -> list[int]:
-    """Rank of each value, 1 = largest (ties keep input order)."""
-    order = sorted(range(len(values)), key=lambda i: -values[i])
-    out = [0] * len(values)
-    for pos, i in enumerate(order, 1):
-        out[i] = pos
-    return out
+    """Rank of each value, 1 = largest; equal values share a rank (competition ranking: 1, 1, 3), so a
+    tie never shows as a change of place."""
+    return [1 + sum(other > v for other in values) for v in values]
 
 
 def _ranked(given: Sequence[CensusRow]) -> list[tuple[_Ranked, int, int]]:
-    """``(row, rank by N_seen, rank by N̂_tot)`` of the :func:`_grouped` rows, ordered by rank of ``N̂_tot``."""
+    """``(row, rank by N_seen, rank by N̂_tot)`` of the :func:`_grouped` rows, ordered by rank of ``N̂_tot``
+    (ties: by rank of ``N_seen``, then as given)."""
     rows = _grouped(given)
     seen = ranks([float(r.n_seen) for r in rows])
     total = ranks([_total(r) for r in rows])
-    return sorted(zip(rows, seen, total, strict=True), key=lambda x: x[2])
+    return sorted(zip(rows, seen, total, strict=True), key=lambda x: (x[2], x[1]))
+
+
+def _differ_in_t(rows: Sequence[_Ranked]) -> bool:
+    return len({r.t for r in rows if isinstance(r, CensusResult)}) > 1
+
+
+def _horizon(r: CensusResult) -> str:
+    """The trust-horizon cell: a run written before horizons is not one whose back-test failed."""
+    if r.horizon is None:
+        return "n/a: not in this record"
+    shown = horizon_value(r.horizon)
+    return "none: no t passed" if shown == "–" else shown
 
 
 def compare_table(rows: Sequence[CensusRow]) -> tuple[list[str], list[list[Any]]]:
     """The comparison as ``(headers, rows)``, ordered by rank of N̂_tot: one row per run with N_seen,
-    N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change (``+2`` = two places higher by N̂_tot
+    N̂_tot, SKR, rank by N_seen, rank by N̂_tot, and the change (``↑2`` = two places higher by N̂_tot
     than by N_seen; paper Fig. 1). A published row reads ``MODEL · KnowSum Table 1`` and names its
-    criterion."""
+    criterion. When the runs extrapolate to different ``t``, a ``t`` column follows the task (and the
+    rows carry their ``differs`` marks: :func:`knowsum.records.check_comparable`)."""
+    ranked = _ranked(rows)
+    with_t = _differ_in_t([r for r, _, _ in ranked])
     out: list[list[Any]] = []
-    for r, a, b in _ranked(rows):
+    for r, a, b in ranked:
         change = "=" if a == b else (f"↑{a - b}" if b < a else f"↓{b - a}")
         task = f"{r.task} ({r.criterion})" if isinstance(r, _Table1Row) else r.task
         shown = "" if isinstance(r, _Table1Row) else marks(r.caveats)
-        horizon = "n/a: published" if isinstance(r, _Table1Row) else horizon_value(r.horizon)
-        out.append([row_label(r), task, r.n_seen, r.n_total, r.skr, a, b, change, shown, horizon])
-    return list(COMPARE_HEADERS), out
+        horizon = "n/a: published" if isinstance(r, _Table1Row) else _horizon(r)
+        t = ["published" if isinstance(r, _Table1Row) else f"{r.t:g}"] if with_t else []
+        out.append([row_label(r), task, *t, r.n_seen, r.n_total, r.skr, a, b, change, shown, horizon])
+    headers = list(COMPARE_HEADERS)
+    return ([*headers[:2], "t", *headers[2:]] if with_t else headers), out
 
 
 def compare_text(rows: Sequence[CensusRow], *, markdown: bool = False) -> str:
@@ -173,6 +188,7 @@ def compare_data(rows: Sequence[CensusRow]) -> list[dict[str, Any]]:
                 "task": r.task,
                 "criterion": r.criterion,
                 "published": published,
+                "t": None if isinstance(r, _Table1Row) else r.t,
                 "n_seen": r.n_seen,
                 "n_total": num(r.n_total),
                 "skr": num(r.skr),
@@ -192,10 +208,13 @@ def compare_html(
     """The comparison as a self-contained HTML page (bar plot of N_seen vs N̂_tot, rank table, then the
     ``extra`` sections, e.g. the ranking at equal coverage)."""
     cells: list[list[Any]] = []
-    for row in compare_table(rows)[1]:
-        change = row[7]
+    headers, table = compare_table(rows)
+    at = headers.index("change")
+    for row in table:
+        change = row[at]
         cls = "up" if change.startswith("↑") else "down" if change.startswith("↓") else ""
-        cells.append([*row[:7], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), *row[8:]])
+        cells.append([*row[:at], h.Markup(f'<span class="{cls}">{h.escape(change)}</span>'), *row[at + 1 :]])
+    numeric = [h_ not in ("model", "task", "t", "change", "caveats", "trust horizon") for h_ in headers]
     ranked = _grouped(rows)
     labels = [f"{row_label(r)} · {r.task}" for r in ranked]
     fig = p.grouped_bars(
@@ -207,7 +226,7 @@ def compare_html(
     parts = [
         h.section(
             "Ranking",
-            h.table(COMPARE_HEADERS, cells, numeric=[False, False, *[True] * 5, False, False, False]),
+            h.table(headers, cells, numeric=numeric),
         ),
         *extra,
         h.section("Seen vs total", h.figure(fig, alt="N_seen and N_tot per model", name="compare")),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from knowsum.records import DIFFERS
 from knowsum.records.profile import Measure, ProfileResult
 from knowsum.report import _html as h
 from knowsum.report._caveats import interval_text, marks
@@ -222,7 +223,9 @@ def compare_table(
     """One row per measure, one column per profile (+ the papers' range), and for census N̂_tot rows
     the rank change: a model's rank by N_seen → its rank by N̂_tot among the profiles (and, with
     ``published``, the paper's models). With measures of several instruments, a row naming the
-    instrument (``census:``) opens each one's rows; instruments in the order the profiles list them."""
+    instrument (``census:``) opens each one's rows; instruments in the order the profiles list them.
+    Profiles carrying a ``differs`` caveat (``--allow-mixed``: :func:`knowsum.records.comparable_records`)
+    get a first row ``differs`` naming what differs from the first profile, in their column."""
     names = [f"{r.model} ({r.budget})" for r in results]
     fullest = sorted(results, key=lambda r: -len(r.measures()))  # its order first, then the others' extras
     of = {m.key: m.instrument for r in fullest for m in r.measures()}
@@ -233,6 +236,9 @@ def compare_table(
     headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
     several = len(set(of.values())) > 1
     rows: list[list[str]] = []
+    differs = [marks(c for c in r.caveats if c.kind == DIFFERS) for r in results]
+    if any(differs):  # profiles shown side by side with --allow-mixed: each column says what differs
+        rows.append(["differs", *differs, *([""] if published else []), ""])
     for i, key in enumerate(keys):
         ref = next(b[key] for b in by if key in b)
         if several and (i == 0 or of[keys[i - 1]] != ref.instrument):

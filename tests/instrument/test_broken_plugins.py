@@ -1,0 +1,104 @@
+"""A broken plug-in costs only itself: every shape of it, on every listing and use, is one line.
+
+Each broken shape is registered beside the real entry points (a patched entry-point list, as a package
+would add it): ``knowsum instruments`` and ``knowsum census tasks`` (text and ``--json``) list the
+healthy ones, name the broken one in one line with its package and why, and exit 1 (documented in
+their help); knowsum's own instruments and tasks stay usable; using the broken one by name is one
+line; no traceback anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint, entry_points
+
+import pytest
+
+from knowsum.census import CensusConfig, resolve_task
+from knowsum.cli import main
+from knowsum.errors import ConfigError
+from knowsum.harness._spec import make_config
+from knowsum.instrument import CENSUS_TASKS, INSTRUMENTS, get_instrument, installed, instruments
+
+TARGET = "tests.instrument._broken:"
+
+SHAPES = {
+    # group, entry name, object: the message's part saying why
+    "import fails": (INSTRUMENTS, "gone", "knowsum_no_such_module:X", "failed to load: ModuleNotFoundError"),
+    "SystemExit at import": (INSTRUMENTS, "exits", TARGET + "EXITS", "failed to load: SystemExit"),
+    "name raises": (INSTRUMENTS, "badname", TARGET + "NAME_RAISES", "has a name that fails: KeyError"),
+    "no title": (INSTRUMENTS, "notitle", TARGET + "NO_TITLE", "has no title (a text)"),
+    "shadows census": (INSTRUMENTS, "census", "knowsum.census:INSTRUMENT", "shadows knowsum's own"),
+    "decoder bogus": (CENSUS_TASKS, "bogus", TARGET + "BOGUS_DECODER", "invalid decoder='bogus'"),
+    "answers 0": (CENSUS_TASKS, "noanswers", TARGET + "NO_ANSWERS", "invalid answers=0"),
+    "prompt without {n}": (CENSUS_TASKS, "non", TARGET + "NO_N", "invalid prompt='List some things.'"),
+    "shadows diseases": (CENSUS_TASKS, "diseases", TARGET + "SHADOWS", "shadows knowsum's built-in task"),
+}
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    installed.cache_clear()
+    yield
+    installed.cache_clear()
+
+
+def _register(monkeypatch: pytest.MonkeyPatch, group: str, name: str, target: str) -> None:
+    real = {g: list(entry_points(group=g)) for g in (INSTRUMENTS, CENSUS_TASKS)}
+    extra = EntryPoint(name, target, group)
+    monkeypatch.setattr(
+        "knowsum.instrument._registry.entry_points",
+        lambda group: [*real.get(group, []), *([extra] if group == extra.group else [])],
+    )
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_broken_plugin_is_one_line_on_every_listing(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], shape: str
+) -> None:
+    group, name, target, why = SHAPES[shape]
+    _register(monkeypatch, group, name, target)
+    listing = ["instruments"] if group == INSTRUMENTS else ["census", "tasks"]
+    capsys.readouterr()
+    assert main([*listing, "--json"]) == 1
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    (line,) = data["broken"]
+    assert why in line and target in line and "\n" not in line
+    assert err.count("\n") == 1 and why in err and "Traceback" not in err
+    healthy = [row["name"] for row in data["instruments" if group == INSTRUMENTS else "tasks"]]
+    assert {"census", "recall", "genebench"} <= set(healthy) or {"diseases", "theorems"} <= set(healthy)
+    assert healthy.count(name) <= 1  # a shadowing entry is not listed beside the built-in
+    assert main(listing) == 1
+    out, err = capsys.readouterr()
+    assert "package" in out.splitlines()[0] and err.count("\n") == 1 and why in err
+    # knowsum's own stay usable: the census instrument, its inspect configuration, a built-in task
+    assert get_instrument("census").name == "census" and "census" in instruments()
+    assert make_config("census", {"task": "diseases"}).task == "diseases"  # type: ignore[attr-defined]
+    assert resolve_task(CensusConfig(task="diseases")).name == "diseases"
+
+
+@pytest.mark.parametrize("shape", [s for s, v in SHAPES.items() if v[1] not in ("census", "diseases")])
+def test_using_a_broken_plugin_by_name_is_one_line(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch, shape: str
+) -> None:
+    group, name, target, why = SHAPES[shape]
+    _register(monkeypatch, group, name, target)
+    with pytest.raises(ConfigError) as err:
+        get_instrument(name) if group == INSTRUMENTS else resolve_task(CensusConfig(task=name))
+    assert why in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_vocabulary_that_raises_is_one_line(
+    fresh_registry: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_home: object,
+) -> None:
+    """A task whose vocabulary() raises: `census run` says so in one line (was: a traceback)."""
+    _register(monkeypatch, CENSUS_TASKS, "boom", TARGET + "VOCABULARY_RAISES")
+    capsys.readouterr()
+    assert main(["census", "run", "boom", "-m", "mock", "--queries", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "census task 'boom': its vocabulary() failed: RuntimeError" in err, err
