@@ -68,7 +68,11 @@ def test_plugin_and_poisson_variances_match_simulation(estimator: str, t: float)
     p /= p.sum()
     n = 1500.0
     s_max = 60
-    h = good_toulmin_weights(t, s_max) if estimator == "good-toulmin" else binomial_tail_weights(t, 6, et_q(t), s_max)
+    h = (
+        good_toulmin_weights(t, s_max)
+        if estimator == "good-toulmin"
+        else binomial_tail_weights(t, 6, et_q(t), s_max)
+    )
     u_hats, us, plugins = [], [], []
     for _ in range(400):
         now = _poisson_census(rng, p, n)
