@@ -186,21 +186,24 @@ def _draw_items(
     if not community.distinct:
         return qid, items.astype(np.int64)
     size = community.size
-    keep = np.ones(qid.size, dtype=bool)
-    for _ in range(REDRAWS):
-        key = qid * size + items
+    sub = np.arange(qid.size)  # the mentions still to check: after the first round, only the queries
+    for _ in range(REDRAWS):  # that held a duplicate
+        key = qid[sub] * size + items[sub]
         _, first = np.unique(key, return_index=True)
-        dup = np.ones(qid.size, dtype=bool)
+        dup = np.ones(sub.size, dtype=bool)
         dup[first] = False
         if not dup.any():
-            break
-        redraw = rng.random(int(dup.sum())) * cdf[-1]
-        items[dup] = np.minimum(np.searchsorted(cdf, redraw, side="right"), size - 1)
-    else:
-        key = qid * size + items
-        _, first = np.unique(key, return_index=True)
-        keep[:] = False
-        keep[first] = True
+            return qid, items.astype(np.int64)
+        where = sub[dup]
+        redraw = rng.random(where.size) * cdf[-1]
+        items[where] = np.minimum(np.searchsorted(cdf, redraw, side="right"), size - 1)
+        hit = np.zeros(lengths.size, dtype=bool)
+        hit[qid[where]] = True
+        sub = np.flatnonzero(hit[qid])
+    key = qid * size + items  # still repeating after the last round: drop the repeats
+    _, first = np.unique(key, return_index=True)
+    keep = np.zeros(qid.size, dtype=bool)
+    keep[first] = True
     return qid[keep], items[keep].astype(np.int64)
 
 

@@ -20,12 +20,15 @@ from typing import Literal
 
 import numpy as np
 
-from knowsum.stats._errors import StatsWarning
+from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats.community import Community, simulate
 from knowsum.stats.prediction import interval_score
 from knowsum.stats.summary import summarize
 
-__all__ = ["CoverageStudy", "coverage_study"]
+__all__ = ["SYNTHETIC", "CoverageStudy", "coverage_study", "synthetic_community"]
+
+SYNTHETIC = ("zipf", "lognormal", "head-flat")
+"""The synthetic communities of :func:`synthetic_community`, unlike any census knowsum has seen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,33 @@ class CoverageStudy:
     def score_ratio(self) -> float:
         """Prediction interval's mean score / confidence interval's."""
         return self.prediction_score / self.confidence_score if self.confidence_score > 0 else math.nan
+
+
+def synthetic_community(name: str, seed: int = 1) -> Community:
+    """One of three communities with answer lengths, empty answers and tails unlike a theorem census:
+
+    - ``zipf``: 2,000 items, ``p_i ∝ i^(−1.1)``; answers Poisson(3) long, 20 % empty; items may repeat
+      within an answer;
+    - ``lognormal``: 800 items with log-normal(0, 1.5) abundances; answers 1–12 items long (uniform),
+      never empty, never repeating an item;
+    - ``head-flat``: 10 items holding half the mass, then a flat tail of 5,000; answers of 0 (40 %),
+      1 or 2 items.
+    """
+    rng = np.random.default_rng(seed)
+    if name == "zipf":
+        p = np.arange(1, 2001, dtype=np.float64) ** -1.1
+        lengths = np.where(rng.random(400) < 0.2, 0, rng.poisson(3, 400))
+        distinct = False
+    elif name == "lognormal":
+        p = np.exp(rng.normal(0.0, 1.5, 800))
+        lengths, distinct = rng.integers(1, 13, 400), True
+    elif name == "head-flat":
+        p = np.r_[np.full(10, 0.05), np.full(5000, 0.5 / 5000)]
+        lengths = np.where(rng.random(400) < 0.4, 0, 1 + (rng.random(400) < 0.2))
+        distinct = False
+    else:
+        raise StatsError(f"unknown synthetic community {name!r}; known: {', '.join(SYNTHETIC)}")
+    return Community(p / p.sum(), 0, 0, 1.0, np.asarray(lengths, dtype=np.int64), distinct)
 
 
 def _se(p: float, n: int) -> float:
