@@ -34,7 +34,7 @@ from knowsum.stats import Prevalence, StatsWarning, summarize
 from knowsum.stats.community import MAX_DRAWS, Community, fit_community, own_t_check
 from knowsum.stats.unseen import plan_estimator
 
-__all__ = ["MAX_DOUBLINGS", "MIN_COVERAGE", "CensusPlan", "PlanRow", "pilot_sample", "plan_census"]
+__all__ = ["MAX_DOUBLINGS", "MIN_COVERAGE", "PlanRow", "SizePlan", "pilot_sample", "plan_census"]
 
 MIN_COVERAGE = 0.90
 """The plan's least prediction-interval coverage over the simulated censuses."""
@@ -61,7 +61,7 @@ class PlanRow:
 
 
 @dataclass(frozen=True, slots=True)
-class CensusPlan:
+class SizePlan:
     """The rows of :func:`plan_census` and the size it recommends (``None``: none of the sizes tried)."""
 
     t: float
@@ -72,6 +72,11 @@ class CensusPlan:
     replicates: int
     rows: tuple[PlanRow, ...]
     n_queries: int | None
+
+    @property
+    def min_coverage(self) -> float:
+        """The least prediction-interval coverage a size must reach (:data:`MIN_COVERAGE`)."""
+        return MIN_COVERAGE
 
     def to_dict(self) -> dict[str, object]:
         """The ``--json`` object."""
@@ -86,10 +91,7 @@ class CensusPlan:
             "undetected": self.community.f0,
             "replicates": self.replicates,
             "recommended_queries": self.n_queries,
-            "rows": [
-                {f: getattr(r, f) for f in PlanRow.__slots__}
-                for r in self.rows
-            ],
+            "rows": [{f: getattr(r, f) for f in PlanRow.__slots__} for r in self.rows],
         }
 
 
@@ -137,9 +139,7 @@ def pilot_sample(path: Path) -> Prevalence:
     return _prevalence(rows, len(grouped), path)
 
 
-def plan_census(
-    prev: Prevalence, t: float, target: float, replicates: int = 100, seed: int = 0
-) -> CensusPlan:
+def plan_census(prev: Prevalence, t: float, target: float, replicates: int = 100, seed: int = 0) -> SizePlan:
     """Simulated error and coverage of ``N̂_tot`` at ``t`` over doubling census sizes (module docstring).
 
     Raises:
@@ -169,4 +169,4 @@ def plan_census(
             break
         if row.mean_new < 1:  # the fitted community is exhausted: larger censuses see nothing new
             break
-    return CensusPlan(t, target, k, pilot, community, replicates, tuple(rows), chosen)
+    return SizePlan(t, target, k, pilot, community, replicates, tuple(rows), chosen)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from knowsum.census._plan import MIN_COVERAGE, CensusPlan, pilot_sample, plan_census
+from knowsum.census import SizePlan, pilot_sample, plan_census
 from knowsum.cli._options import echo_json, json_option
 from knowsum.report import text_table
 
@@ -18,7 +18,7 @@ def _pct(x: float, spec: str = ".0%") -> str:
     return format(x, spec) if math.isfinite(x) else "n/a"
 
 
-def _table(p: CensusPlan) -> str:
+def _table(p: SizePlan) -> str:
     rows = [
         [f"{r.n_queries:,}", f"{_pct(r.error_total, '.1%')} ± {_pct(r.error_se, '.1%')}", _pct(r.error),
          _pct(r.noise_floor), f"{r.coverage:.0%} ± {r.coverage_se:.0%}", "yes" if r.passes(p.target) else ""]
@@ -70,7 +70,7 @@ def plan(pilot: Path, t: float, error: float, replicates: int, seed: int, as_jso
     click.echo(_table(found))
     last = found.rows[-1]
     if found.n_queries is not None:
-        meets = f"error of N_tot ≤ {error:.0%}, coverage ≥ {MIN_COVERAGE:.0%}"
+        meets = f"error of N_tot ≤ {error:.0%}, coverage ≥ {found.min_coverage:.0%}"
         click.echo(f"plan: {found.n_queries:,} queries ({meets}; a lower bound: see --help)")
     elif last.mean_new < 1:
         click.echo(
@@ -81,7 +81,7 @@ def plan(pilot: Path, t: float, error: float, replicates: int, seed: int, as_jso
     else:
         click.echo(
             f"plan: none of the sizes tried up to {last.n_queries:,} queries meets error ≤ {error:.0%} with "
-            f"coverage ≥ {MIN_COVERAGE:.0%}; take a smaller t or a looser error"
+            f"coverage ≥ {found.min_coverage:.0%}; take a smaller t or a looser error"
         )
     click.echo(
         "noise floor: U(t) varies by about sqrt(E U) itself, so the error relative to U cannot fall below "
