@@ -27,6 +27,15 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+_SAME = (
+    "t", "n_queries", "replicates", "community_size", "undetected", "coverage_hat", "distinct",
+    "mean_new", "mean_total", "coverage", "coverage_se", "unavailable",
+)  # fmt: skip
+"""Fields the record copies from the simulated check as they are."""
+_FINITE = ("error", "error_total", "error_se", "bias", "noise_floor")
+"""Fields the record copies with NaN as ``None``."""
+
+
 def own_t_record(check: cm.OwnTCheck, estimator: str, k: int | None, seed: int | None) -> OwnTCheck:
     """The record of a simulated check, with the sentence printed beside ``N̂_tot``."""
     err, err_se = _finite(check.error_total), _finite(check.error_se)
@@ -40,29 +49,9 @@ def own_t_record(check: cm.OwnTCheck, estimator: str, k: int | None, seed: int |
         f"{check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the simulated "
         "error is optimistic), the census's k kept"
     )
-    return OwnTCheck(
-        t=check.t,
-        n_queries=check.n_queries,
-        replicates=check.replicates,
-        seed=seed,
-        estimator=estimator,
-        k=k,
-        community_size=check.community_size,
-        undetected=check.undetected,
-        coverage_hat=check.coverage_hat,
-        distinct=check.distinct,
-        mean_new=check.mean_new,
-        mean_total=check.mean_total,
-        error=err_u,
-        error_total=err,
-        error_se=err_se,
-        bias=bias,
-        coverage=check.coverage,
-        coverage_se=check.coverage_se,
-        unavailable=check.unavailable,
-        noise_floor=_finite(check.noise_floor),
-        message=message,
-    )
+    same = {name: getattr(check, name) for name in _SAME}
+    finite = {name: _finite(getattr(check, name)) for name in _FINITE}
+    return OwnTCheck(**same, **finite, seed=seed, estimator=estimator, k=k, message=message)
 
 
 def own_t_caveat(check: OwnTCheck) -> Caveat:
