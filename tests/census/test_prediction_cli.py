@@ -115,3 +115,18 @@ def test_records_written_before_prediction_intervals_still_load(name: str) -> No
     assert result.prediction_interval is None and result.own_t_check is None
     data = summary_data(result)
     assert data["prediction_interval"] is None and data["own_t_text"] == "–"
+
+
+def test_census_score_json_names_the_prediction_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["census", "score", str(STUDY), "--out", str(tmp_path / "run"), "--t", "1", "--json"]
+    code, out = _run([*args, "--n-bootstrap", "50"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["interval"] is not None and data["interval_total"] is not None
+    lo, hi = data["prediction_interval_total"]
+    assert lo < data["n_total"] < hi
+    assert data["prediction_interval"] == pytest.approx([lo - data["n_seen"], hi - data["n_seen"]])
+    assert data["own_t_check"]["t"] == 1.0 and data["own_t_text"].startswith(
+        f"{data['own_t_check']['error_total']:.0%} of N_tot at t = 1"
+    )
