@@ -215,7 +215,8 @@ def range_caveat(estimator: str, t: float | None, n: int) -> Caveat | None:
     else:
         rmse = n * t * n ** (-0.5 / t)
         why = (
-            f"beyond supported range: t = {t:g} extrapolates past t ≈ {limit:.3g}. Orlitsky, Suresh & Wu's "
+            f"beyond supported range: t = {t:g} extrapolates past t ≈ {limit:.3g} (the range grows as "
+            "t ∝ log n). Orlitsky, Suresh & Wu's "
             "guarantee (PNAS 2016, Theorem 1) bounds the worst-case error only relative to n·t, "
             "E(Û − U)² ≲ (n·t)²·n^(−1/t), and that bound passes "
             f"{OSW_NMSE_LIMIT:g}·(n·t)² here (n = {n:,}): it allows an error of {rmse:,.3g} items, so it "

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -285,7 +285,7 @@ class OwnTCheck:
     undetected: int = 0
     coverage_hat: float = 1.0
     distinct: bool = False
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
 
 
 def score_linear(
