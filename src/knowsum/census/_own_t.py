@@ -23,6 +23,11 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.0%}"
 
 
+def _signed(x: float | None) -> str:
+    """``+12%`` / ``-3%``, ``+0%`` for what rounds to zero (never ``-0%``), ``n/a`` without a value."""
+    return "n/a" if x is None else f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
+
+
 def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
@@ -43,7 +48,7 @@ def own_t_record(check: cm.OwnTCheck, estimator: str, k: int | None, seed: int |
     seen = check.community_size - check.undetected
     message = (
         f"at t = {check.t:g} from this census: expected error {_pct(err)} of N_tot (±{_pct(err_se)} MC; "
-        f"{_pct(err_u)} of the new items U, bias {'n/a' if bias is None else f'{bias:+.0%}'}), prediction "
+        f"{_pct(err_u)} of the new items U, bias {_signed(bias)}), prediction "
         f"interval covers {check.coverage:.0%} (±{check.coverage_se:.0%}) — simulated: {check.replicates} "
         f"censuses of {check.n_queries:,} queries from the fitted community ({seen:,} seen items + "
         f"{check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the simulated "

@@ -8,6 +8,11 @@ from knowsum.stats.summary import EstimateReport
 __all__ = ["prediction_lines"]
 
 
+def _signed(x: float) -> str:
+    """``+12%`` / ``−3%``, and ``+0%`` for what rounds to zero (never ``-0%``)."""
+    return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
+
+
 def _fmt(x: float) -> str:
     return f"{x:.3g}" if abs(x) >= 1e9 else f"{x:,.1f}"
 
@@ -43,7 +48,7 @@ def _own_t_lines(report: EstimateReport) -> list[str]:
         return [f"  simulated at own t: n/a: {report.own_t_reason}"] if report.own_t_reason else []
     return [
         f"  simulated at t = {check.t:g}: error {check.error_total:.0%} of N_tot ({check.error:.0%} of U, "
-        f"bias {check.bias:+.0%}), prediction interval covers {check.coverage:.0%} "
+        f"bias {_signed(check.bias)}), prediction interval covers {check.coverage:.0%} "
         f"(±{check.coverage_se:.0%}) over {check.replicates} samples from the fitted community "
         f"({check.undetected:,} unseen items of equal probability: optimistic at large t)"
     ]
