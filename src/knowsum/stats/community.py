@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -353,14 +354,9 @@ def own_t_check(
     sims = simulate(community, n_queries, plan.t, replicates, rng)
     weights = plan.weights(max(sims.hist.shape[1] - 1, 1))
     check = score_linear(sims, weights, plan.t, n_queries, level)
-    return replace(
-        check,
-        community_size=community.size,
-        undetected=community.f0,
-        coverage_hat=community.coverage,
-        distinct=community.distinct,
-        seconds=time.perf_counter() - t0,
-    )
+    fitted: dict[str, Any] = {"community_size": community.size, "undetected": community.f0}
+    fitted |= {"coverage_hat": community.coverage, "distinct": community.distinct}
+    return replace(check, **fitted, seconds=time.perf_counter() - t0)
 
 
 def check_at_own_t(
