@@ -57,7 +57,11 @@ def test_a_clamped_census_shows_na_on_every_surface(
     assert code == 0, err
     na = f"n/a: {ZERO_REASON}"
     rows = {line.split("  ")[0]: line for line in out.splitlines()}
-    for label in ("U(t) 95% interval (lognormal)", "N_tot interval", "SKR interval"):
+    for label in (
+        "U(t) 95% confidence interval (lognormal)",
+        "N_tot confidence interval",
+        "SKR confidence interval",
+    ):
         assert rows[label].rstrip().endswith(na), rows[label]
     assert "[0, 0]" not in out and "[6, 6]" not in out and "[1, 1]" not in out
     assert "Û clamped at 0" in rows["caveats"] and "interval n/a" in rows["caveats"]
@@ -160,8 +164,8 @@ def test_hill_numbers_out_of_order_are_marked(tmp_path: Path, capsys: pytest.Cap
     record = json.loads((run / "result.json").read_text())
     est = record["richness"]["hill"]["estimated"]
     assert est[2] > est[0]
-    # the only other caveat such a small census may carry is its back-tested horizon
-    assert [c["kind"] for c in record["caveats"] if c["kind"] != "beyond-horizon"] == ["hill-order"]
+    # the only other caveat such a census carries is its simulated error at its own t
+    assert [c["kind"] for c in record["caveats"] if c["kind"] != "own-t-error"] == ["hill-order"]
     assert "hill-order" in {c["kind"] for c in record["richness"]["caveats"]}
     code, out, _ = _main(["census", "compare", str(run)], capsys)
     assert code == 0 and "Hill numbers out of order" in out

@@ -43,7 +43,8 @@ def test_demo_table(capsys: pytest.CaptureFixture[str]) -> None:
         "Û(t)",
         "N̂_tot",
         "SKR(t)",
-        "95% interval",
+        "95% confidence interval",
+        "95% prediction interval",
     ):
         assert label in out
     assert "bootstrap: 1,000 resamples (multinomial on the counts), seed 0" in out
@@ -370,7 +371,7 @@ def test_interval_method_is_lognormal_by_default_and_named(capsys: pytest.Captur
     lo, hi = record["interval_total"]  # type: ignore[misc]
     assert record["n_seen"] <= lo < record["n_total"] < hi  # type: ignore[operator]
     code, out, _ = run(capsys, str(FISHER), "--t", "1", "--k", "6", "--n-bootstrap", "200")
-    assert code == 0 and "95% interval (lognormal)" in out and "log-normal (Chao 1987)" in out
+    assert code == 0 and "95% confidence interval (lognormal)" in out and "log-normal (Chao 1987)" in out
 
 
 def test_percentile_interval_on_request(capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,6 +35,7 @@ from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._horizon import trust_horizon
 from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
+from knowsum.census._plan import SizePlan, pilot_sample, plan_census
 from knowsum.census._plugins import CensusTask, TaskInfo, broken_tasks, plugin_tasks, task_catalogue
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
@@ -101,6 +102,7 @@ __all__ = [
     "PublishedRow",
     "RunSettings",
     "Sensitivity",
+    "SizePlan",
     "StopInfo",
     "SweepCell",
     "SweepOutcome",
@@ -124,6 +126,8 @@ __all__ = [
     "load_result",
     "make_verifier",
     "overlap_runs",
+    "pilot_sample",
+    "plan_census",
     "plugin_tasks",
     "prepare_census",
     "published_rows",

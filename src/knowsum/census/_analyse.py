@@ -20,7 +20,8 @@ from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, heldout_check
-from knowsum.census._horizon import horizon_caveat, too_small_horizon, trust_horizon
+from knowsum.census._horizon import too_small_horizon, trust_horizon
+from knowsum.census._own_t import own_t_caveat, own_t_record
 from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
@@ -36,6 +37,7 @@ from knowsum.records.census import (
 )
 from knowsum.stats import Prevalence, summarize
 from knowsum.stats.caveats import CaveatFields
+from knowsum.stats.predict_unseen import PredictionInterval
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["Analysis", "analyse", "count_flags", "prevalence_of", "verify_items"]
@@ -197,6 +199,18 @@ def _counts(verdicts: Sequence[Verdict], counted: int, responses: int, failed: i
     )
 
 
+def _prediction_fields(pred: PredictionInterval | None) -> dict[str, Any]:
+    """The record's prediction-interval fields (:mod:`knowsum.stats.predict_unseen`)."""
+    if pred is None:
+        return {}
+    return {
+        "prediction_interval": pred.unseen,
+        "prediction_interval_total": pred.total,
+        "prediction_reason": pred.reason,
+        "prediction_method": pred.method,
+    }
+
+
 def analyse(
     cfg: CensusConfig,
     task: Task,
@@ -258,6 +272,7 @@ def analyse(
             interval_total=None if reason else d["interval_total"],
             interval_skr=None if reason else d["interval_skr"],
             interval_reason=reason,
+            **_prediction_fields(summary.prediction),
             k=summary.estimate.k,
             k_source=summary.k_source,
             k_errors={}
@@ -290,9 +305,12 @@ def analyse(
         t0 = time.perf_counter()
         fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
         timings["horizon"] = time.perf_counter() - t0
-    beyond = horizon_caveat(fields["horizon"])
-    if beyond is not None and prev is not None:
-        caveats.append(beyond)
+        if summary.own_t is not None:  # the caveat beside N̂_tot: the simulated error at the census's own t
+            check = own_t_record(summary.own_t, cfg.estimator, summary.estimate.k, cfg.seed)
+            fields["own_t_check"] = check
+            caveats.append(own_t_caveat(check))
+            timings["own_t"] = summary.own_t.seconds
+        fields["own_t_reason"] = summary.own_t_reason
     n_obs = prev.n_observations if prev is not None else 0
     unique = {id(v): v for v in verdicts}.values()
     names = {str(v.key): v.name or "" for v in unique if v.key is not None}

@@ -22,6 +22,7 @@ import numpy as np
 from knowsum.records.census import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
 from knowsum.stats.bootstrap import bootstrap_plans
+from knowsum.stats.predict_unseen import curve_bounds
 from knowsum.stats.unseen import apply_plan, plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
@@ -53,7 +54,9 @@ def curve(
     method: IntervalMethod = "lognormal",
     grid: Sequence[float] | None = None,
 ) -> list[CurvePoint]:
-    """The extrapolation curve with bootstrap bands (``n_resamples = 0``: no bands).
+    """The extrapolation curve with bootstrap (confidence) bands (``n_resamples = 0``: no bands) and
+    the prediction band of ``U(t)`` of a linear estimator
+    (:func:`~knowsum.stats.predict_unseen.curve_bounds`).
 
     Every ``t`` is re-estimated on the same resamples, drawn by the resampler of the headline
     interval (:func:`knowsum.stats.bootstrap.bootstrap_plans`): with the run's ``n_resamples``,
@@ -69,9 +72,11 @@ def curve(
         boots = (
             bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method) if n_resamples else None
         )
+    predicted = curve_bounds(plans, prev, [e.estimate for e in estimates], level)
     out = []
     for i, (ti, est) in enumerate(zip(grid, estimates, strict=True)):
         lo = hi = slo = shi = None
+        band = predicted[i]
         if boots is not None:
             lo, hi = (_finite(x) for x in boots[i].unseen)
             slo, shi = (_finite(x) for x in boots[i].skr)
@@ -82,6 +87,8 @@ def curve(
                 unseen_raw=est.raw,
                 unseen_lower=lo,
                 unseen_upper=hi,
+                unseen_pred_lower=None if band is None else band[0],
+                unseen_pred_upper=None if band is None else band[1],
                 n_total=est.n_total,
                 skr=_finite(est.skr),
                 skr_lower=slo,

@@ -132,6 +132,9 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
         horizon = "trust horizon: " + (r.horizon.message if r.horizon is not None else "not computed")
         seen = f"distinct verified items, {crit} criterion (KnowSum §4.1); a count, no interval"
         total = f"N_seen + Û(t), t = {r.t:g}, {r.estimator} (smoothed Good–Turing), {k}; {boot}"
+        if r.prediction_interval_total is not None:  # what t times as many queries will show
+            lo, hi = r.prediction_interval_total
+            total += f"; {r.level:.0%} prediction interval [{lo:,.4g}, {hi:,.4g}]"
         rows = (
             ("n_seen", "N_seen", r.n_seen, None, seen),
             ("n_total", "N̂_tot", r.n_total, r.interval_total, total),

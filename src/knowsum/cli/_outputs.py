@@ -71,6 +71,7 @@ INPUT_OPTIONS: dict[str, str] = {
     "summaries": "summaries file",
     "abstracts": "abstracts file",
     "inspect_log": "inspect log",
+    "pilot": "pilot run or items file",
 }
 """Parameter name → what the command reads there (named when an output would replace it)."""
 

@@ -1,4 +1,4 @@
-"""``knowsum census run|compare|score|sensitivity|sweep|tasks``: the KnowSum census, command line."""
+"""``knowsum census run|compare|score|plan|sensitivity|sweep|tasks``: the KnowSum census, command line."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from knowsum.cli._census_options import (
     run_options,
 )
 from knowsum.cli._census_overlap import overlap
+from knowsum.cli._census_plan import plan
 from knowsum.cli._census_score import score
 from knowsum.cli._census_studies import sensitivity, sweep
 from knowsum.cli._common import model_options, store_option
@@ -74,10 +75,12 @@ def census() -> None:
       knowsum census score items.jsonl --kb mesh --model my-llm
       knowsum census sensitivity census-runs/diseases-qwen2.5-coder-1.5b-instruct
       knowsum census sweep theorems --answers 10,20 --prompt-variant full,simple
+      knowsum census plan census-runs/theorems-smollm2-135m-instruct --t 100 --error 0.2
     """
 
 
 census.add_command(score)
+census.add_command(plan)
 census.add_command(overlap)
 census.add_command(sensitivity)
 census.add_command(sweep)

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowsum.records import Record, load_record, text_hash
 from knowsum.records._census_migrate import clamp_v2
+from knowsum.records._census_own_t import OwnTCheck
 from knowsum.records._census_richness import (
     ChaoEstimate,
     CoverageRank,
@@ -56,6 +57,7 @@ __all__ = [
     "KBCategories",
     "KPoint",
     "Overlap",
+    "OwnTCheck",
     "RichnessInfo",
     "Sensitivity",
     "SharedValue",
@@ -145,13 +147,16 @@ class Counts(_Record):
 
 
 class CurvePoint(_Record):
-    """``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` at one ``t``, with bootstrap bands."""
+    """``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` at one ``t``, with bootstrap (confidence) bands and the
+    prediction band of ``U(t)`` (what ``t·n`` further observations will show)."""
 
     t: float
     unseen: float = Field(description="Û(t) as reported, max(Û, 0)")
     unseen_raw: float | None = Field(None, description="Û(t) as computed (may be negative)")
-    unseen_lower: float | None = None
-    unseen_upper: float | None = None
+    unseen_lower: float | None = Field(None, description="confidence interval of Û(t), lower end")
+    unseen_upper: float | None = Field(None, description="confidence interval of Û(t), upper end")
+    unseen_pred_lower: float | None = Field(None, description="prediction interval of U(t), lower end")
+    unseen_pred_upper: float | None = Field(None, description="prediction interval of U(t), upper end")
     n_total: float
     skr: float | None
     skr_lower: float | None = None
@@ -279,13 +284,26 @@ class CensusResult(Record):
     )
     n_total: float | None = Field(description="N̂_tot = N_seen + Û(t) (≥ N_seen)")
     skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot, in (0, 1]")
-    interval: tuple[float, float] | None = Field(description="bootstrap interval of Û(t)")
-    interval_total: tuple[float, float] | None = None
+    interval: tuple[float, float] | None = Field(
+        description="confidence interval of Û(t) (bootstrap): the uncertainty of the estimate"
+    )
+    interval_total: tuple[float, float] | None = Field(None, description="confidence interval of N̂_tot")
     interval_skr: tuple[float, float] | None = Field(None, description="from the N̂_tot interval (lognormal)")
     interval_reason: str | None = Field(
         None,
         description="why the intervals are not shown (a bootstrap that cannot vary: too few observations)",
     )
+    prediction_interval: tuple[float, float] | None = Field(
+        None,
+        description="prediction interval of U(t): the new items t·n further observations will show "
+        "(the estimate's variance plus the future sample's; None: n/a, see prediction_reason, or written "
+        "before it)",
+    )
+    prediction_interval_total: tuple[float, float] | None = Field(
+        None, description="prediction interval of N_tot(t) = N_seen + U(t)"
+    )
+    prediction_reason: str | None = Field(None, description="why the prediction interval is not shown")
+    prediction_method: str | None = Field(None, description="how the prediction interval was formed")
     level: float
     interval_method: Literal["lognormal", "percentile"] = Field(
         "lognormal",
@@ -326,6 +344,13 @@ class CensusResult(Record):
         None,
         description="how far the run's own queries back-test its estimator (None: written before it)",
     )
+    own_t_check: OwnTCheck | None = Field(
+        None,
+        description="the estimator's error and prediction-interval coverage at the census's own t, on "
+        "censuses simulated from a community fitted to it (None: not possible, see own_t_reason, or "
+        "written before it)",
+    )
+    own_t_reason: str | None = Field(None, description="why there is no own_t_check")
     timings: dict[str, float] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
 

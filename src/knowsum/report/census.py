@@ -30,6 +30,7 @@ from knowsum.report._census_coverage import coverage_data, coverage_html, covera
 from knowsum.report._census_kb import category_plot
 from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
 from knowsum.report._census_overlap import overlap_data, overlap_table
+from knowsum.report._census_predict import own_t_cell, prediction_cell
 from knowsum.report._census_rank import (
     CensusRow,
     compare_data,
@@ -168,14 +169,17 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
         ["N_seen", result.n_seen],
         [f"U(t), t = {result.t:g}", unseen_cell(result.n_unseen, result.n_unseen_raw)],
         [
-            f"U(t) {result.level:.0%} interval ({result.interval_method})",
+            f"U(t) {result.level:.0%} confidence interval ({result.interval_method})",
             _fmt_interval(result.interval, result),
         ],
+        [f"U(t) {result.level:.0%} prediction interval", prediction_cell(result, result.prediction_interval)],
         ["N_tot (estimated)", result.n_total],
-        ["N_tot interval", _fmt_interval(result.interval_total, result)],
+        ["N_tot confidence interval", _fmt_interval(result.interval_total, result)],
+        ["N_tot prediction interval", prediction_cell(result, result.prediction_interval_total)],
+        ["error at own t (simulated)", own_t_cell(result)],
         ["trust horizon", horizon_cell(result.horizon)],
         ["SKR", result.skr],
-        ["SKR interval", _fmt_interval(result.interval_skr, result)],
+        ["SKR confidence interval", _fmt_interval(result.interval_skr, result)],
         ["k", _k_cell(result)],
         *richness_rows(result),
     ]
@@ -231,6 +235,12 @@ def summary_data(result: CensusResult) -> dict[str, Any]:
             "interval_method": result.interval_method,
             "n_total": result.n_total,
             "interval_total": result.interval_total,
+            "prediction_interval": result.prediction_interval,
+            "prediction_interval_total": result.prediction_interval_total,
+            "prediction_reason": result.prediction_reason,
+            "prediction_method": result.prediction_method,
+            "own_t_check": None if result.own_t_check is None else result.own_t_check.model_dump(mode="json"),
+            "own_t_text": own_t_cell(result),
             "horizon": None if result.horizon is None else result.horizon.model_dump(mode="json"),
             "horizon_text": horizon_cell(result.horizon),
             "skr": result.skr,
@@ -259,7 +269,9 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
         (
             "N_tot",
             result.n_total,
-            f"t = {result.t:g}; {_fmt_interval(result.interval_total, result)} {result.interval_method}",
+            f"t = {result.t:g}; confidence {_fmt_interval(result.interval_total, result)} "
+            f"{result.interval_method}; "
+            f"prediction {prediction_cell(result, result.prediction_interval_total)}",
         ),
         (
             "U(t)",

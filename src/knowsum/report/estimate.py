@@ -17,6 +17,7 @@ from knowsum.records import caveat_notes
 from knowsum.records.estimate import CurveSummary, PointSummary, RichnessReport
 from knowsum.report._caveats import caveat_lines, marks
 from knowsum.report._estimate_plot import plot_richness_curve
+from knowsum.report._estimate_predict import prediction_lines
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import EstimateReport, summary_dict
 
@@ -114,7 +115,7 @@ def _head(report: EstimateReport) -> list[str]:
 
 def _body(report: EstimateReport) -> list[str]:
     boot = report.bootstrap
-    level = f"{boot.level:.0%} interval ({boot.interval})" if boot else "interval"
+    level = f"{boot.level:.0%} confidence interval ({boot.interval})" if boot else "confidence interval"
     queries = f", {report.n_queries:,} queries" if report.n_queries else ""
     rows = [("", "estimate", level)]
     rows.append(("observations  n", _fmt(report.n_observations) + queries, ""))
@@ -145,7 +146,7 @@ def _body(report: EstimateReport) -> list[str]:
                 else f"[{_fmt(iv[0], digits, whole=clamped)}, {_fmt(iv[1], digits, whole=clamped)}]"
             )
         rows.append((label, _fmt(value, digits, whole=clamped), f"{shown}   {mark}"))
-    return [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows]
+    return [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows] + prediction_lines(report)
 
 
 def _tail(report: EstimateReport) -> list[str]:

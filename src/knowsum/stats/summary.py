@@ -22,8 +22,10 @@ from typing import Any, Generic, Literal, TypeVar, overload
 from knowsum.stats._errors import StatsWarning
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
 from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_unavailable
+from knowsum.stats.community import OwnTCheck, check_at_own_t
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
+from knowsum.stats.predict_unseen import PredictionInterval, predict_unseen
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import (
     DEFAULT_K,
@@ -82,6 +84,12 @@ class Summary:
         caveats: The estimate's caveats, then ``interval n/a`` when the interval cannot be a
             ``level`` interval (:attr:`interval_reason`).
         interval_reason: Why the interval is not shown (``n/a: REASON``), or ``None``.
+        prediction: The prediction interval of ``U(t)`` and ``N_tot(t)`` (what ``t·n`` further
+            observations will show: :mod:`knowsum.stats.predict_unseen`), beside the confidence
+            interval :attr:`interval`.
+        own_t: The estimator's error and prediction-interval coverage at its own ``t`` on samples
+            simulated from a community fitted to this one (:mod:`knowsum.stats.community`), or ``None``.
+        own_t_reason: Why there is no :attr:`own_t`, or ``None``.
     """
 
     estimate: UnseenEstimate
@@ -92,6 +100,9 @@ class Summary:
     n_queries: int | None
     caveats: tuple[Caveat, ...] = ()
     interval_reason: str | None = None
+    prediction: PredictionInterval | None = None
+    own_t: OwnTCheck | None = None
+    own_t_reason: str | None = None
 
     estimator = _Figure(lambda e: e.estimator, "Estimator name.")
     n_observations = _Figure(lambda e: e.n_observations, "``n``.")
@@ -115,7 +126,7 @@ class Summary:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """Bootstrap interval of ``Û(t)`` (``None`` without bootstrap)."""
+        """Bootstrap (confidence) interval of ``Û(t)`` (``None`` without bootstrap)."""
         return self.estimate.interval
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,7 +177,7 @@ class EstimateReport(Summary):
 def summary_dict(s: Summary) -> dict[str, Any]:
     """The JSON-ready dict of an estimate, in one key order for every caller (:meth:`Summary.to_dict`,
     ``knowsum estimate --json``); ``n_unseen`` is ``max(n_unseen_raw, 0)``, NaN stays NaN."""
-    boot, sel = s.bootstrap, s.selection
+    boot, sel, pred = s.bootstrap, s.selection, s.prediction
     return {
         "n_observations": s.n_observations,
         "n_queries": s.n_queries,
@@ -183,6 +194,13 @@ def summary_dict(s: Summary) -> dict[str, Any]:
         "interval_total": None if boot is None or s.interval_reason else list(boot.total),
         "interval_skr": None if boot is None or s.interval_reason else list(boot.skr),
         "interval_reason": s.interval_reason,
+        "interval_kind": "confidence",
+        "prediction_interval": None if pred is None or pred.unseen is None else list(pred.unseen),
+        "prediction_interval_total": None if pred is None or pred.total is None else list(pred.total),
+        "prediction_reason": None if pred is None else pred.reason,
+        "prediction_method": None if pred is None else pred.method,
+        "own_t_check": None if s.own_t is None else own_t_dict(s.own_t),
+        "own_t_reason": s.own_t_reason,
         "interval_method": None if boot is None else boot.interval,
         "level": None if boot is None else boot.level,
         "n_bootstrap": 0 if boot is None else boot.n_resamples,
@@ -207,6 +225,12 @@ def summary_dict(s: Summary) -> dict[str, Any]:
         "notes": list(s.notes),
         "caveats": caveat_dicts(s.caveats),
     }
+
+
+def own_t_dict(check: OwnTCheck) -> dict[str, Any]:
+    """The JSON object of a simulated check at the estimator's own ``t`` (without its time, so that the
+    same sample and seed give the same object)."""
+    return {f.name: getattr(check, f.name) for f in fields(check) if f.name != "seconds"}
 
 
 @contextmanager
@@ -255,6 +279,7 @@ def summarize(
     fractions: Sequence[float] = DEFAULT_FRACTIONS,
     n_shuffles: int = 100,
     interval: IntervalMethod = "lognormal",
+    own_t: bool = True,
 ) -> Summary:
     """Held-out choice of ``k`` (when ``k="auto"``), the estimate, and its bootstrap interval.
 
@@ -273,6 +298,9 @@ def summarize(
         interval: ``lognormal`` (Chao 1987's log-transformed interval, whose lower end of ``N̂_tot``
             is never below ``N_seen``) or ``percentile`` (re-centred bootstrap percentiles); see
             :mod:`knowsum.stats.intervals`.
+        own_t: Simulate the estimator at its own ``t`` from a community fitted to ``prev``
+            (:mod:`knowsum.stats.community`): the simulated bias widens the prediction interval, and
+            :attr:`Summary.own_t` carries the simulated error and coverage. ``False`` skips it.
     """
     plan = plan_estimator(prev, estimator, t, None if k == "auto" else k)
     select = {"candidates": candidates, "fractions": fractions, "n_shuffles": n_shuffles, "seed": seed}
@@ -290,7 +318,23 @@ def summarize(
     reason = _interval_reason(estimate, boot)
     if reason is not None:
         caveats.append(interval_unavailable(reason))
-    return Summary(estimate, k_source, selection, boot, tuple(notes), prev.n_queries, tuple(caveats), reason)
+    shown = None if reason else estimate.interval
+    check, _, check_reason = check_at_own_t(prev, plan, seed) if own_t else (None, None, "not asked")
+    bias = None if check is None else check.bias_items
+    prediction = predict_unseen(plan, prev, estimate, shown, reason, level, bias)
+    return Summary(
+        estimate,
+        k_source,
+        selection,
+        boot,
+        tuple(notes),
+        prev.n_queries,
+        tuple(caveats),
+        reason,
+        prediction,
+        check,
+        check_reason,
+    )
 
 
 NO_EVIDENCE_REASON = "no singletons, so no evidence of unseen items"
