@@ -98,3 +98,25 @@ def test_a_model_that_states_its_own_future_variance_replaces_the_poisson_bound(
     lo0, hi0 = prediction_bounds(50.0, 10.0)
     assert lo < lo0 < 50 < hi0 < hi
     assert math.isnan(float(prediction_variance(50.0, 10.0, math.nan)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("per_query", [1, 12])
+def test_the_census_prediction_interval_holds_its_confidence_interval(seed: int, per_query: int) -> None:
+    """A prediction interval adds the future's randomness to the estimate's: it is never narrower than
+    the log-normal confidence interval of the same Û (here with answers of 1 and of 12 items, where the
+    query bootstrap varies more than the Poisson plug-in Σ h_s² f_s)."""
+    from knowsum.stats import Prevalence, summarize
+
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, 801) ** 1.2
+    p /= p.sum()
+    queries = 120
+    items = [int(x) for q in range(queries) for x in rng.choice(800, size=per_query, replace=False, p=p)]
+    prev = Prevalence.from_items([str(i) for i in items], queries=[i // per_query for i in range(len(items))])
+    for t in (1.0, 3.0, 100.0):
+        s = summarize(prev, "et", t=t, k=6, n_bootstrap=200, seed=seed, own_t=False)
+        assert s.prediction is not None and s.prediction.unseen is not None
+        lo, hi = s.estimate.interval
+        plo, phi = s.prediction.unseen
+        assert plo <= lo + 1e-9 and phi >= hi - 1e-9, (t, (lo, hi), (plo, phi))

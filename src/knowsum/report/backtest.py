@@ -75,10 +75,47 @@ def _score(x: float | None) -> str:
     return "n/a" if x is None else _num(x)
 
 
+NO_ESTIMATE = frozenset({"preseq", "pitman-yor"})
+"""Predictors whose NaN means "no estimate on this split" (no stable rational function, no fit), not
+a diverging series."""
+
+
+def _missing(r: BacktestRow) -> str | None:
+    """Why a row has no errors: the predictor diverged (Good–Toulmin's series), or it gives no
+    estimate on some splits (preseq without a stable rational function, Pitman–Yor without a fit)."""
+    if r.predicted is not None:
+        return None
+    if r.estimator in NO_ESTIMATE:
+        return f"n/a: no estimate on {r.diverged:.0%} of splits"
+    return "n/a: diverged"
+
+
 def backtest_rows(bt: Backtest) -> list[list[str]]:
-    """The table's rows: one per ``t`` and predictor, every number formatted (n/a where it diverged)."""
+    """The table's rows: one per ``t`` and predictor, every number formatted (n/a where it diverged
+    or where the predictor gave no estimate on some splits: its errors would be those of a chosen subset)."""
     out = []
     for r in sorted(bt.rows, key=lambda r: (r.t, bt.estimators.index(r.estimator))):
+        missing = _missing(r)
+        if missing is not None and r.estimator in NO_ESTIMATE:
+            cover = (
+                _cover(r.coverage, r.coverage_se, r.no_interval),
+                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval),
+            )
+            out.append(
+                [
+                    f"{r.t:g} ({r.t_effective:.3g})",
+                    r.estimator,
+                    str(r.kept_queries),
+                    missing,
+                    f"{r.observed:,.1f}",
+                    "n/a",
+                    "n/a",
+                    "n/a",
+                    *cover,
+                    f"{_score(r.ci_score)} / {_score(r.pi_score)}",
+                ]
+            )
+            continue
         scale = r.observed if r.observed > 0 else None
         bias_se = None if r.bias_se is None or scale is None else r.bias_se / scale
         floor = f" ({1 / r.observed**0.5:.0%})" if r.observed > 0 else ""

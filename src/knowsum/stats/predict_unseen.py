@@ -42,6 +42,7 @@ from knowsum.stats.unseen import EstimatorPlan, UnseenEstimate
 
 __all__ = [
     "BIAS_METHOD",
+    "BOOT_METHOD",
     "CHAO1_METHOD",
     "LINEAR_METHOD",
     "PredictionInterval",
@@ -52,6 +53,11 @@ __all__ = [
 
 LINEAR_METHOD = "log-normal (Chao 1987) around Û with v = Σ h_s² f_s (Poisson plug-in) + Û (Poisson U)"
 """How the prediction interval of a linear estimator is formed."""
+BOOT_METHOD = (
+    "log-normal (Chao 1987) around Û with v = bootstrap variance of Û over whole queries (above the "
+    "Poisson plug-in Σ h_s² f_s here) + Û (Poisson U)"
+)
+"""How the prediction interval of a linear estimator is formed when the query bootstrap varies more."""
 BIAS_METHOD = " + b̂² (the bias simulated at this t from the community fitted to the sample)"
 """Appended to :data:`LINEAR_METHOD` when the simulated bias widens the interval."""
 CHAO1_METHOD = "t = ∞: U = f0 is not random, so the prediction interval is the confidence interval"
@@ -99,6 +105,7 @@ def predict_unseen(
     confidence_reason: str | None,
     level: float = 0.95,
     bias: float | None = None,
+    bootstrap_variance: float | None = None,
 ) -> PredictionInterval:
     """The ``level`` prediction interval of ``estimate`` (see the module docstring).
 
@@ -110,6 +117,11 @@ def predict_unseen(
         confidence_reason: Why that interval is n/a, or ``None``.
         level: Coverage.
         bias: The simulated bias ``b̂`` of the estimator at this ``t`` (items), or ``None``.
+        bootstrap_variance: The variance of ``Û*`` over the confidence interval's resamples, or
+            ``None``. ``Var̂(Û)`` is the larger of it and ``Σ h_s² f_s``: resampling whole queries
+            keeps the items one answer names together, which the Poisson plug-in assumes away, and a
+            prediction interval narrower than the confidence interval of the same ``Û`` would
+            contradict it.
     """
     n_seen = float(prev.n_seen)
     if plan.weights is None:
@@ -118,8 +130,14 @@ def predict_unseen(
             return _na(why, math.nan, CHAO1_METHOD)
         lo, hi = confidence
         return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), math.nan, CHAO1_METHOD)
-    variance = linear_variance(plan, prev) + (bias or 0.0) ** 2
-    method = LINEAR_METHOD + (BIAS_METHOD if bias is not None else "")
+    closed = linear_variance(plan, prev)
+    boot = (
+        bootstrap_variance if bootstrap_variance is not None and math.isfinite(bootstrap_variance) else None
+    )
+    variance = max(closed, boot if boot is not None else 0.0) + (bias or 0.0) ** 2
+    method = (BOOT_METHOD if boot is not None and boot > closed else LINEAR_METHOD) + (
+        BIAS_METHOD if bias is not None else ""
+    )
     kinds = {c.kind for c in estimate.caveats}
     if CaveatKind.NO_SINGLETONS in kinds:
         return _na("no singletons, so no evidence of unseen items", variance, method)

@@ -321,7 +321,8 @@ def summarize(
     shown = None if reason else estimate.interval
     check, _, check_reason = check_at_own_t(prev, plan, seed) if own_t else (None, None, "not asked")
     bias = None if check is None else check.bias_items
-    prediction = predict_unseen(plan, prev, estimate, shown, reason, level, bias)
+    boot_var = None if boot is None or reason else boot.unseen_se**2
+    prediction = predict_unseen(plan, prev, estimate, shown, reason, level, bias, boot_var)
     return Summary(
         estimate,
         k_source,

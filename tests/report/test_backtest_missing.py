@@ -1,0 +1,36 @@
+"""A back-test row whose predictor gave no estimate on some splits says so (not "diverged")."""
+
+from __future__ import annotations
+
+from knowsum.records.backtest import BacktestRow
+from knowsum.report.backtest import _missing
+
+
+def _row(estimator: str, predicted: float | None, diverged: float) -> BacktestRow:
+    fields = {name: None for name, f in BacktestRow.model_fields.items() if not f.is_required()}
+    return BacktestRow.model_validate(
+        {
+            **{k: v for k, v in fields.items() if k in BacktestRow.model_fields},
+            "estimator": estimator,
+            "family": estimator,
+            "t": 3.0,
+            "t_effective": 3.0,
+            "kept_queries": 10,
+            "predicted": predicted,
+            "observed": 5.0,
+            "bias": None,
+            "relative_bias": None,
+            "relative_rmse": None,
+            "coverage": 0.1,
+            "no_interval": 0.7,
+            "band": None,
+            "diverged": diverged,
+        }
+    )
+
+
+def test_no_estimate_is_told_apart_from_a_diverging_series() -> None:
+    assert _missing(_row("preseq", None, 0.69)) == "n/a: no estimate on 69% of splits"
+    assert _missing(_row("pitman-yor", None, 0.03)) == "n/a: no estimate on 3% of splits"
+    assert _missing(_row("good-toulmin", None, 0.5)) == "n/a: diverged"
+    assert _missing(_row("preseq", 12.0, 0.0)) is None
