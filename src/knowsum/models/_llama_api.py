@@ -57,6 +57,7 @@ LOW_LEVEL_API: tuple[str, ...] = (
     "llama_batch_free",
     "llama_decode",
     "llama_free",
+    "llama_set_n_threads",
     "llama_vocab_is_eog",
     "llama_token_to_piece",
     "llama_sampler_sample",

@@ -1,0 +1,179 @@
+"""How many CPU threads llama.cpp decodes with: fixed by ``$KNOWSUM_THREADS``, else chosen by measurement.
+
+Why it matters: knowsum's llama.cpp build runs its threads as an OpenMP team, and ggml ends every
+operation of the compute graph with a team barrier (``#pragma omp barrier`` in ``ggml_barrier``,
+hundreds per token). A thread that reaches the barrier spin-waits for the others (libgomp spins about
+300,000 iterations before it sleeps). When another process holds a core, the team member that shares
+it is descheduled for a whole scheduler slice, and its partner burns its own core spinning meanwhile:
+on 2 cores, a census with 2 threads beside one busy process ran at 0.08 of its quiet speed, where 0.5
+is what half the CPU should give. One thread never waits at a barrier, so it slows in proportion to the
+CPU it gets; on an idle machine, though, 2 threads are 1.4-1.5x faster than one.
+
+Which count is faster therefore depends on what else runs, and that changes during a run. The default
+(:class:`ThreadTuner`) measures it: it times every decoding step, now and then runs a short probe of
+the other thread counts, and keeps the fastest. A probe comes at once when steps suddenly take
+:attr:`ThreadTuner.jump` times longer (someone took a core); otherwise the probes thin out (doubling
+gaps, and a hopeless count is dropped after one step) while they keep confirming the current choice,
+so an idle machine pays about 1 % for them. A thread count only changes how fast a step runs, never
+what it computes (``tests/models/test_threads.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections import deque
+
+from knowsum.errors import ConfigError
+
+__all__ = ["ThreadTuner", "available_cores", "candidates", "fixed_threads"]
+
+
+def available_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask; all cores where that is unknown)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def fixed_threads() -> int | None:
+    """``$KNOWSUM_THREADS`` as a fixed thread count; ``None`` when unset or ``auto`` (measured choice).
+
+    Raises:
+        ConfigError: anything else than a whole number >= 1 or ``auto``.
+    """
+    env = os.environ.get("KNOWSUM_THREADS", "").strip().lower()
+    if env in ("", "auto"):
+        return None
+    if not env.isdigit() or int(env) < 1:
+        raise ConfigError(f"KNOWSUM_THREADS must be 'auto' or a whole number >= 1, got {env!r}")
+    return int(env)
+
+
+def candidates(most: int) -> list[int]:
+    """The thread counts the tuner chooses among: 1, half, all but one, and all of ``most`` cores."""
+    return sorted({1, max(1, most // 2), max(1, most - 1), max(1, most)})
+
+
+class ThreadTuner:
+    """Chooses the thread count of each decoding step from the measured time of the previous ones.
+
+    Call :meth:`threads` before a step and :meth:`record` with its count and duration after it. The
+    tuner starts at ``most`` threads. After ``gap`` steps (``first_gap`` at first, then doubling up to
+    ``last_gap`` while probes confirm the choice), or at once when the median of the last ``probe``
+    steps exceeds ``jump`` times the median measured when the count was chosen, it probes: every
+    other count in :func:`candidates` runs ``settle`` steps (not timed: a resized OpenMP team starts
+    cold) and then ``probe`` timed steps, or a single one if that took over ``abort`` times the current
+    count's recent median. It moves to the count whose median step time beats the current count's
+    recent median by more than ``margin``. Medians keep a probe robust to single slow steps. Steps
+    must be comparable (the same rows per decode), as the batched decoder's are; the sequential path
+    records seconds per generated token.
+
+    Args:
+        most: the largest thread count (the cores this process may use).
+        probe: timed steps per probed count, and the window of recent steps.
+        settle: steps run untimed after each change of count.
+        first_gap, last_gap: steps between probes, at first and at most.
+        jump: slow-down of recent steps (vs the chosen count's median) that triggers a probe at once.
+        margin: relative gain another count must show to be chosen.
+        abort: slow-down (vs the current count) after which a probed count is dropped after one step.
+    """
+
+    def __init__(
+        self,
+        most: int,
+        *,
+        probe: int = 5,
+        settle: int = 1,
+        first_gap: int = 8,
+        last_gap: int = 512,
+        jump: float = 1.5,
+        margin: float = 0.03,
+        abort: float = 2.0,
+    ) -> None:
+        if most < 1 or probe < 1 or settle < 0 or not 1 <= first_gap <= last_gap:
+            raise ConfigError(
+                f"invalid thread tuner: most={most}, probe={probe}, gaps {first_gap}-{last_gap}"
+            )
+        self.choices = candidates(most)
+        self.current = most
+        self.probe, self.settle, self.jump, self.margin, self.abort = probe, settle, jump, margin, abort
+        self.first_gap, self.last_gap, self.gap = first_gap, last_gap, first_gap
+        self.switches = 0
+        """How many times the chosen count changed (for benchmarks and logs)."""
+        self.used: dict[int, int] = dict.fromkeys(self.choices, 0)
+        """Steps recorded per thread count."""
+        self._recent: deque[float] = deque(maxlen=probe)
+        self._reference: float | None = None
+        self._since = 0
+        self._skip = 0  # untimed steps left at the current count (after a change back from a probe)
+        self._trial: list[int] = []
+        self._taken: dict[int, list[float]] = {}
+        self._seen = 0
+        self._baseline = 0.0
+
+    def threads(self) -> int:
+        """The thread count for the next step."""
+        return self._trial[0] if self._trial else self.current
+
+    def record(self, threads: int, seconds: float) -> None:
+        """Note that a step ran ``seconds`` on ``threads`` threads (a stale count is ignored)."""
+        self.used[threads] = self.used.get(threads, 0) + 1
+        if self._trial:
+            self._probing(threads, seconds)
+        elif threads == self.current:
+            if self._skip:
+                self._skip -= 1
+                return
+            self._recent.append(seconds)
+            self._since += 1
+            if len(self._recent) < self.probe:
+                return
+            now = statistics.median(self._recent)
+            if self._reference is None:
+                self._reference = now
+            if now > self.jump * self._reference:
+                self.gap = self.first_gap
+                self._start(now)
+            elif self._since >= self.gap:
+                self._start(now)
+
+    def _start(self, baseline: float) -> None:
+        self._trial = [c for c in self.choices if c != self.current]
+        self._taken = {c: [] for c in self._trial}
+        self._baseline, self._seen = baseline, 0
+        if not self._trial:  # a single candidate: nothing to compare
+            self._done()
+
+    def _probing(self, threads: int, seconds: float) -> None:
+        if threads != self._trial[0]:
+            return
+        self._seen += 1
+        if self._seen > self.settle:
+            self._taken[threads].append(seconds)
+        # a count far slower than the current one (2 threads spinning beside a busy process) is
+        # dropped after one timed step: probing it costs little however long it would be probed
+        hopeless = self._seen > self.settle and seconds > self.abort * self._baseline
+        if hopeless or self._seen >= self.settle + self.probe:
+            self._trial.pop(0)
+            self._seen = 0
+            if not self._trial:
+                self._done()
+
+    def _done(self) -> None:
+        """Keep the current count or move to the fastest probed one."""
+        best, best_time = self.current, self._baseline
+        for count, times in self._taken.items():
+            t = statistics.median(times)
+            if t < best_time * (1 - self.margin):
+                best, best_time = count, t
+        if best != self.current:
+            self.current, self.gap = best, self.first_gap
+            self.switches += 1
+        else:
+            self.gap = min(2 * self.gap, self.last_gap)
+        self._skip = self.settle  # the team may resize again (back from a probe)
+        self._reference = best_time
+        self._recent.clear()
+        self._since = 0
