@@ -26,7 +26,7 @@ from collections import deque
 
 from knowsum.errors import ConfigError
 
-__all__ = ["ThreadTuner", "available_cores", "candidates", "fixed_threads"]
+__all__ = ["ThreadTuner", "available_cores", "candidates", "first_guess", "fixed_threads"]
 
 
 def available_cores() -> int:
@@ -56,13 +56,27 @@ def candidates(most: int) -> list[int]:
     return sorted({1, max(1, most // 2), max(1, most - 1), max(1, most)})
 
 
+def first_guess(most: int) -> int:
+    """The count to start from: the cores not taken by other work, by the 1-minute load average.
+
+    Only a start: the load average lags by about a minute, and the tuner's first probe comes after a
+    few steps. But on a busy machine a start at every core costs its first steps many times over.
+    """
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average on this platform
+        return most
+    return max(1, min(most, round(most - load)))
+
+
 class ThreadTuner:
     """Chooses the thread count of each decoding step from the measured time of the previous ones.
 
     Call :meth:`threads` before a step and :meth:`record` with its count and duration after it. The
-    tuner starts at ``most`` threads. After ``gap`` steps (``first_gap`` at first, then doubling up to
-    ``last_gap`` while probes confirm the choice), or at once when the median of the last ``probe``
-    steps exceeds ``jump`` times the median measured when the count was chosen, it probes: every
+    tuner starts at ``start`` threads (default ``most``). After ``gap`` steps (``first_gap`` at first,
+    then doubling up to ``last_gap`` while probes confirm the choice), or at once when the median of
+    the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen, it
+    probes: every
     other count in :func:`candidates` runs ``settle`` steps (not timed: a resized OpenMP team starts
     cold) and then ``probe`` timed steps, or a single one if that took over ``abort`` times the current
     count's recent median. It moves to the count whose median step time beats the current count's
@@ -72,6 +86,7 @@ class ThreadTuner:
 
     Args:
         most: the largest thread count (the cores this process may use).
+        start: the first count (:func:`first_guess` in the local backend); the nearest candidate.
         probe: timed steps per probed count, and the window of recent steps.
         settle: steps run untimed after each change of count.
         first_gap, last_gap: steps between probes, at first and at most.
@@ -84,6 +99,7 @@ class ThreadTuner:
         self,
         most: int,
         *,
+        start: int | None = None,
         probe: int = 5,
         settle: int = 1,
         first_gap: int = 8,
@@ -97,7 +113,7 @@ class ThreadTuner:
                 f"invalid thread tuner: most={most}, probe={probe}, gaps {first_gap}-{last_gap}"
             )
         self.choices = candidates(most)
-        self.current = most
+        self.current = min(self.choices, key=lambda c: abs(c - (start or most)))
         self.probe, self.settle, self.jump, self.margin, self.abort = probe, settle, jump, margin, abort
         self.first_gap, self.last_gap, self.gap = first_gap, last_gap, first_gap
         self.switches = 0
