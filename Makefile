@@ -129,6 +129,7 @@ bench: data
 	$(PY) bench/bench_models_local.py
 	$(PY) bench/bench_server_texts.py
 	$(PY) bench/bench_models_batched.py --samples 8 --rounds 1
+	$(PY) bench/bench_contention.py
 	$(PY) bench/soak.py
 
 clean:

@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 from knowsum.census._config import CensusConfig
 from knowsum.census._tasks import census_requests, resolve_task
@@ -60,7 +61,7 @@ def _one(args: argparse.Namespace) -> None:
     secs = time.perf_counter() - start
     tuner = b.tuner
     asyncio.run(b.aclose())
-    out = {"tokens": sum(r.completion_tokens for r in got), "seconds": secs}
+    out: dict[str, Any] = {"tokens": sum(r.completion_tokens for r in got), "seconds": secs}
     if tuner is not None:
         out.update(final=tuner.current, switches=tuner.switches, used=tuner.used)
     print(json.dumps(out))
