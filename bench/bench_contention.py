@@ -77,8 +77,9 @@ def _table(secs: dict[tuple[str, int], list[float]], tokens: int, capped: set[tu
     print(f"{'config':<14} {'busy':>4} {'seconds':>8} {'tok/s':>8} {'vs own quiet':>12} {'vs old quiet':>12}")
     for (config, k), ss in secs.items():
         mark = "<" if (config, k) in capped else ""
+        quiet_capped = bool(mark) and (config, 0) in capped  # two bounds: no ratio
         rate, quiet = speed((config, k)), speed((config, 0))
-        own = f"{mark}{rate / quiet:.2f}" if rate and quiet else "-"
+        own = f"{mark}{rate / quiet:.2f}" if rate and quiet and not quiet_capped else "-"
         vs_old = f"{mark}{rate / old:.2f}" if rate and old else "-"
         shown = f"{mark}{rate or 0:.1f}"
         print(f"{config:<14} {k:>4} {statistics.median(ss):8.1f} {shown:>8} {own:>12} {vs_old:>12}")

@@ -75,8 +75,8 @@ class ThreadTuner:
     Call :meth:`threads` before a step and :meth:`record` with its count and duration after it. The
     tuner starts at ``start`` threads (default ``most``). After ``gap`` steps (``first_gap`` at first,
     then doubling up to ``last_gap`` while probes confirm the choice), or at once when the median of
-    the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen, it
-    probes: every
+    the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen (but
+    not within ``first_gap`` steps of the last probe), it probes: every
     other count in :func:`candidates` runs ``settle`` steps (not timed: a resized OpenMP team starts
     cold) and then ``probe`` timed steps, or a single one if that took over ``abort`` times the current
     count's recent median. It moves to the count whose median step time beats the current count's
@@ -88,7 +88,8 @@ class ThreadTuner:
         most: the largest thread count (the cores this process may use).
         start: the first count (:func:`first_guess` in the local backend); the nearest candidate.
         probe: timed steps per probed count, and the window of recent steps.
-        settle: steps run untimed after each change of count.
+        settle: steps run untimed after each change of count (0: an OpenMP team resizes in
+            microseconds, and an untimed step at a hopeless count costs as much as a timed one).
         first_gap, last_gap: steps between probes, at first and at most.
         jump: slow-down of recent steps (vs the chosen count's median) that triggers a probe at once.
         margin: relative gain another count must show to be chosen.
@@ -101,7 +102,7 @@ class ThreadTuner:
         *,
         start: int | None = None,
         probe: int = 5,
-        settle: int = 1,
+        settle: int = 0,
         first_gap: int = 8,
         last_gap: int = 512,
         jump: float = 1.5,
@@ -149,10 +150,8 @@ class ThreadTuner:
             now = statistics.median(self._recent)
             if self._reference is None:
                 self._reference = now
-            if now > self.jump * self._reference:
-                self.gap = self.first_gap
-                self._start(now)
-            elif self._since >= self.gap:
+            jumped = now > self.jump * self._reference and self._since >= self.first_gap
+            if jumped or self._since >= self.gap:
                 self._start(now)
 
     def _start(self, baseline: float) -> None:
