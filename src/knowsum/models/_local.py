@@ -29,7 +29,14 @@ from knowsum.models._base import Backend
 from knowsum.models._batched import BatchDecoder, Generated
 from knowsum.models._llama_api import BUILD_CMAKE_ARGS, check_build
 from knowsum.models._params import Request, Response
-from knowsum.models._threads import ThreadTuner, available_cores, first_guess, fixed_threads
+from knowsum.models._threads import (
+    SEQUENTIAL,
+    Probing,
+    ThreadTuner,
+    available_cores,
+    first_guess,
+    fixed_threads,
+)
 
 __all__ = ["LocalBackend", "load_llama"]
 
@@ -132,11 +139,8 @@ class LocalBackend(Backend):
         # measures fastest right now
         self.tuner: ThreadTuner | None = None
         if not self.n_threads:
-            sequential = {"probe": 3, "settle": 0, "first_gap": 4, "last_gap": 128}
-            most = available_cores()
-            self.tuner = ThreadTuner(
-                most, start=first_guess(most), **(sequential if self.n_parallel == 1 else {})
-            )
+            most, how = available_cores(), SEQUENTIAL if self.n_parallel == 1 else Probing()
+            self.tuner = ThreadTuner(most, start=first_guess(most), how=how)
         # part of every store key: a batched sample's text depends on n_parallel, so responses decoded
         # with another batch size (or sequentially, plain ``api``) are never served for these requests
         self.endpoint = api if self.n_parallel == 1 else f"{api}+batch{self.n_parallel}"

@@ -23,10 +23,19 @@ from __future__ import annotations
 import os
 import statistics
 from collections import deque
+from dataclasses import dataclass
 
 from knowsum.errors import ConfigError
 
-__all__ = ["ThreadTuner", "available_cores", "candidates", "first_guess", "fixed_threads"]
+__all__ = [
+    "SEQUENTIAL",
+    "Probing",
+    "ThreadTuner",
+    "available_cores",
+    "candidates",
+    "first_guess",
+    "fixed_threads",
+]
 
 
 def available_cores() -> int:
@@ -69,6 +78,34 @@ def first_guess(most: int) -> int:
     return max(1, min(most, round(most - load)))
 
 
+@dataclass(frozen=True, slots=True)
+class Probing:
+    """How :class:`ThreadTuner` probes (the defaults suit the batched decoder's steps).
+
+    Attributes:
+        probe: timed steps per probed count, and the window of recent steps.
+        settle: steps run untimed after each change of count (0: an OpenMP team resizes in
+            microseconds, and an untimed step at a hopeless count costs as much as a timed one).
+        first_gap: steps between probes at first (and at least between two probes).
+        last_gap: steps between probes at most.
+        jump: slow-down of recent steps (vs the chosen count's median) that brings a probe forward.
+        margin: relative gain another count must show to be chosen.
+        abort: slow-down (vs the current count) after which a probed count is dropped after one step.
+    """
+
+    probe: int = 5
+    settle: int = 0
+    first_gap: int = 8
+    last_gap: int = 512
+    jump: float = 1.5
+    margin: float = 0.03
+    abort: float = 2.0
+
+
+SEQUENTIAL = Probing(probe=3, first_gap=4, last_gap=128)
+"""Probing for the sequential path, whose steps are whole requests (timed per generated token)."""
+
+
 class ThreadTuner:
     """Chooses the thread count of each decoding step from the measured time of the previous ones.
 
@@ -76,52 +113,31 @@ class ThreadTuner:
     tuner starts at ``start`` threads (default ``most``). After ``gap`` steps (``first_gap`` at first,
     then doubling up to ``last_gap`` while probes confirm the choice), or at once when the median of
     the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen (but
-    not within ``first_gap`` steps of the last probe), it probes: every
-    other count in :func:`candidates` runs ``settle`` steps (not timed: a resized OpenMP team starts
-    cold) and then ``probe`` timed steps, or a single one if that took over ``abort`` times the current
-    count's recent median. It moves to the count whose median step time beats the current count's
-    recent median by more than ``margin``. Medians keep a probe robust to single slow steps. Steps
-    must be comparable (the same rows per decode), as the batched decoder's are; the sequential path
-    records seconds per generated token.
+    not within ``first_gap`` steps of the last probe), it probes: every other count in
+    :func:`candidates` runs ``settle`` untimed steps and then ``probe`` timed steps, or a single one
+    if that took over ``abort`` times the current count's recent median. It moves to the count whose
+    median step time beats the current count's recent median by more than ``margin``. Medians keep a
+    probe robust to single slow steps. Steps must be comparable (the same rows per decode), as the
+    batched decoder's are; the sequential path records seconds per generated token.
 
     Args:
         most: the largest thread count (the cores this process may use).
         start: the first count (:func:`first_guess` in the local backend); the nearest candidate.
-        probe: timed steps per probed count, and the window of recent steps.
-        settle: steps run untimed after each change of count (0: an OpenMP team resizes in
-            microseconds, and an untimed step at a hopeless count costs as much as a timed one).
-        first_gap, last_gap: steps between probes, at first and at most.
-        jump: slow-down of recent steps (vs the chosen count's median) that triggers a probe at once.
-        margin: relative gain another count must show to be chosen.
-        abort: slow-down (vs the current count) after which a probed count is dropped after one step.
+        how: the probing settings (:class:`Probing`).
     """
 
-    def __init__(
-        self,
-        most: int,
-        *,
-        start: int | None = None,
-        probe: int = 5,
-        settle: int = 0,
-        first_gap: int = 8,
-        last_gap: int = 512,
-        jump: float = 1.5,
-        margin: float = 0.03,
-        abort: float = 2.0,
-    ) -> None:
-        if most < 1 or probe < 1 or settle < 0 or not 1 <= first_gap <= last_gap:
-            raise ConfigError(
-                f"invalid thread tuner: most={most}, probe={probe}, gaps {first_gap}-{last_gap}"
-            )
+    def __init__(self, most: int, *, start: int | None = None, how: Probing = Probing()) -> None:
+        if most < 1 or how.probe < 1 or how.settle < 0 or not 1 <= how.first_gap <= how.last_gap:
+            raise ConfigError(f"invalid thread tuner: most={most}, {how}")
+        self.how = how
         self.choices = candidates(most)
         self.current = min(self.choices, key=lambda c: abs(c - (start or most)))
-        self.probe, self.settle, self.jump, self.margin, self.abort = probe, settle, jump, margin, abort
-        self.first_gap, self.last_gap, self.gap = first_gap, last_gap, first_gap
+        self.gap = how.first_gap
         self.switches = 0
         """How many times the chosen count changed (for benchmarks and logs)."""
         self.used: dict[int, int] = dict.fromkeys(self.choices, 0)
         """Steps recorded per thread count."""
-        self._recent: deque[float] = deque(maxlen=probe)
+        self._recent: deque[float] = deque(maxlen=how.probe)
         self._reference: float | None = None
         self._since = 0
         self._skip = 0  # untimed steps left at the current count (after a change back from a probe)
@@ -145,12 +161,12 @@ class ThreadTuner:
                 return
             self._recent.append(seconds)
             self._since += 1
-            if len(self._recent) < self.probe:
+            if len(self._recent) < self.how.probe:
                 return
             now = statistics.median(self._recent)
             if self._reference is None:
                 self._reference = now
-            jumped = now > self.jump * self._reference and self._since >= self.first_gap
+            jumped = now > self.how.jump * self._reference and self._since >= self.how.first_gap
             if jumped or self._since >= self.gap:
                 self._start(now)
 
@@ -165,12 +181,12 @@ class ThreadTuner:
         if threads != self._trial[0]:
             return
         self._seen += 1
-        if self._seen > self.settle:
+        if self._seen > self.how.settle:
             self._taken[threads].append(seconds)
         # a count far slower than the current one (2 threads spinning beside a busy process) is
         # dropped after one timed step: probing it costs little however long it would be probed
-        hopeless = self._seen > self.settle and seconds > self.abort * self._baseline
-        if hopeless or self._seen >= self.settle + self.probe:
+        hopeless = self._seen > self.how.settle and seconds > self.how.abort * self._baseline
+        if hopeless or self._seen >= self.how.settle + self.how.probe:
             self._trial.pop(0)
             self._seen = 0
             if not self._trial:
@@ -181,14 +197,14 @@ class ThreadTuner:
         best, best_time = self.current, self._baseline
         for count, times in self._taken.items():
             t = statistics.median(times)
-            if t < best_time * (1 - self.margin):
+            if t < best_time * (1 - self.how.margin):
                 best, best_time = count, t
         if best != self.current:
-            self.current, self.gap = best, self.first_gap
+            self.current, self.gap = best, self.how.first_gap
             self.switches += 1
         else:
-            self.gap = min(2 * self.gap, self.last_gap)
-        self._skip = self.settle  # the team may resize again (back from a probe)
+            self.gap = min(2 * self.gap, self.how.last_gap)
+        self._skip = self.how.settle  # the team may resize again (back from a probe)
         self._reference = best_time
         self._recent.clear()
         self._since = 0
