@@ -35,7 +35,7 @@ def _knowsum(index: SlowIndex, home: Path, *args: str) -> subprocess.Popen[str]:
 
 
 def _listed(index: SlowIndex, home: Path) -> str:
-    out, _ = _knowsum(index, home, "models", "list").communicate(timeout=60)
+    out, _ = _knowsum(index, home, "models", "list").communicate(timeout=600)
     words = next(line.split() for line in out.splitlines() if "tiny-test" in line.split())
     return words[words.index("tiny-test") + 3]  # "  tiny-test  0 MB  no  …": name, size, unit, installed?
 
