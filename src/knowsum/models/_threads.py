@@ -20,6 +20,7 @@ what it computes (``tests/models/test_threads.py``).
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 from collections import deque
@@ -91,6 +92,8 @@ class Probing:
         jump: slow-down of recent steps (vs the chosen count's median) that brings a probe forward.
         margin: relative gain another count must show to be chosen.
         abort: slow-down (vs the current count) after which a probed count is dropped after one step.
+        budget: the share of steps probes may cost: after a probe that cost ``c`` steps' worth of
+            time, the next comes no sooner than ``c / budget`` steps later.
     """
 
     probe: int = 5
@@ -100,6 +103,7 @@ class Probing:
     jump: float = 1.5
     margin: float = 0.03
     abort: float = 2.0
+    budget: float = 0.02
 
 
 SEQUENTIAL = Probing(probe=3, first_gap=4, last_gap=128)
@@ -112,13 +116,15 @@ class ThreadTuner:
     Call :meth:`threads` before a step and :meth:`record` with its count and duration after it. The
     tuner starts at ``start`` threads (default ``most``). After ``gap`` steps (``first_gap`` at first,
     then doubling up to ``last_gap`` while probes confirm the choice), or at once when the median of
-    the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen (but
-    not within ``first_gap`` steps of the last probe), it probes: every other count in
+    the last ``probe`` steps exceeds ``jump`` times the median measured when the count was chosen, it
+    probes: every other count in
     :func:`candidates` runs ``settle`` untimed steps and then ``probe`` timed steps, or a single one
     if that took over ``abort`` times the current count's recent median. It moves to the count whose
-    median step time beats the current count's recent median by more than ``margin``. Medians keep a
-    probe robust to single slow steps. Steps must be comparable (the same rows per decode), as the
-    batched decoder's are; the sequential path records seconds per generated token.
+    median step time beats the current count's recent median by more than ``margin``. A probe that
+    cost ``c`` steps' worth of extra time is followed by at least ``c / budget`` steps without one,
+    unless a slow-down of the current count has lost more than ``c`` since. Medians keep a probe
+    robust to single slow steps. Steps must be comparable (the same rows per decode), as the batched
+    decoder's are; the sequential path records seconds per generated token.
 
     Args:
         most: the largest thread count (the cores this process may use).
@@ -145,6 +151,7 @@ class ThreadTuner:
         self._taken: dict[int, list[float]] = {}
         self._seen = 0
         self._baseline = 0.0
+        self._cost = 0.0
 
     def threads(self) -> int:
         """The thread count for the next step."""
@@ -166,7 +173,9 @@ class ThreadTuner:
             now = statistics.median(self._recent)
             if self._reference is None:
                 self._reference = now
-            jumped = now > self.how.jump * self._reference and self._since >= self.how.first_gap
+            # a slow-down brings the probe forward once the time it lost exceeds the last probe's cost
+            slower = now / self._reference - 1
+            jumped = slower > self.how.jump - 1 and slower * self._since >= self._cost
             if jumped or self._since >= self.gap:
                 self._start(now)
 
@@ -199,11 +208,16 @@ class ThreadTuner:
             t = statistics.median(times)
             if t < best_time * (1 - self.how.margin):
                 best, best_time = count, t
+        # the probe's cost: steps' worth of time beyond what the chosen count would have taken
+        self._cost = sum(max(0.0, t / best_time - 1) for ts in self._taken.values() for t in ts)
         if best != self.current:
             self.current, self.gap = best, self.how.first_gap
             self.switches += 1
         else:
             self.gap = min(2 * self.gap, self.how.last_gap)
+        # probes cost at most ``budget`` of the steps: a count many times slower (2 threads spinning
+        # beside busy processes: one step can take as long as 50 on 1 thread) is probed rarely
+        self.gap = max(self.gap, math.ceil(self._cost / self.how.budget))
         self._skip = self.how.settle  # the team may resize again (back from a probe)
         self._reference = best_time
         self._recent.clear()
