@@ -130,6 +130,8 @@ class BatchDecoder:
         self.template = n_parallel  # the sequence id holding a shared prompt
         params = lc.llama_context_params.from_buffer_copy(llm.context_params)
         params.n_seq_max = n_parallel + 1
+        if tuner is not None:  # the first prefill too runs on the tuner's count
+            params.n_threads = params.n_threads_batch = tuner.threads()
         params.n_ctx = n_ctx * (n_parallel + 1)
         params.kv_unified = False
         self.n_batch = max(n_parallel, int(params.n_batch))
