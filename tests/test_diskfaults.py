@@ -62,7 +62,7 @@ def test_a_store_in_a_folder_this_user_may_not_write_says_permission_denied(tmp_
             capture_output=True,
             text=True,
             env=env,
-            timeout=120,
+            timeout=600,
             check=False,
         )
     finally:

@@ -317,7 +317,7 @@ def test_a_second_run_on_a_store_being_sampled_is_refused(
         return take(fd, wait)
 
     def holder_finishes() -> None:
-        asked.wait(60)
+        asked.wait(600)
         time.sleep(0.5)
         os.close(lock)
 

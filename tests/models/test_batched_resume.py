@@ -21,20 +21,28 @@ from pathlib import Path
 import pytest
 
 from knowsum.models import is_installed, model_spec
+from tests._held import CHILD
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.realdata, pytest.mark.slow]
 SMOL = "smollm2-135m-instruct"
 QWEN = "qwen2.5-coder-1.5b-instruct"
 
 
-def _census(model: str, store: Path, out: Path, queries: int) -> list[str]:
-    code = "from knowsum.cli import main; main()"
-    return [sys.executable, "-c", code, "census", "run", "diseases", "-m", model, "--queries", str(queries),
-            "--answers", "20", "--store", str(store), "--out", str(out)]  # fmt: skip
+def _census(model: str, store: Path, out: Path, queries: int, hold: int = 0) -> list[str]:
+    """The census command; with ``hold`` the decoder stops after that many samples (``tests/_held.py``)."""
+    code = CHILD if hold else "from knowsum.cli import main; main()"
+    held = ["hold_local", str(hold), "-"] if hold else []
+    return [sys.executable, "-c", code, *held, "census", "run", "diseases", "-m", model, "--queries",
+            str(queries), "--answers", "20", "--store", str(store), "--out", str(out)]  # fmt: skip
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "KNOWSUM_BATCH": "4", "KNOWSUM_THREADS": "2"}
+    return {
+        **os.environ,
+        "KNOWSUM_BATCH": "4",
+        "KNOWSUM_THREADS": "2",
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
 
 
 def _finish(cmd: list[str]) -> None:
@@ -57,7 +65,8 @@ def _rows(store: Path) -> dict[str, tuple[str, str | None]]:
 
 
 def _kill_after(cmd: list[str], store: Path, n: int, timeout: float) -> int:
-    """Start ``cmd``, SIGKILL it as soon as ``n`` rows are stored; the rows stored at the kill."""
+    """Start ``cmd`` (a census held after ``n`` samples), SIGKILL it once ``n`` rows are stored; the rows
+    stored at the kill. ``timeout`` is a safety net for a broken run, not a pace it must keep."""
     proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + timeout
     try:
@@ -82,9 +91,9 @@ def _kill_and_resume(model: str, tmp_path: Path, queries: int, timeout: float) -
     assert len(reference) == queries and all(e is None and t for t, e in reference.values())
 
     point = random.Random(os.environ.get("KNOWSUM_TEST_SEED", "19")).randint(1, queries - 2)
-    at_kill = _kill_after(_census(model, cut, tmp_path / "c", queries), cut, point, timeout)
+    at_kill = _kill_after(_census(model, cut, tmp_path / "c", queries, hold=point), cut, point, timeout)
     stored = _rows(cut)
-    assert point <= at_kill < queries, f"killed after {at_kill} of {queries} rows: not mid-run"
+    assert at_kill == point, f"killed after {at_kill} of {queries} rows, held after {point}"
     # exactly the finished samples, each byte-identical to the uninterrupted run's
     assert all(e is None for _, e in stored.values())
     assert {k: t for k, (t, _) in stored.items()} == {k: reference[k][0] for k in stored}

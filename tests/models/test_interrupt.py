@@ -1,8 +1,11 @@
 """Ctrl-C during a run: the message says how many responses this run stored (kept) and that rerunning
-the same command continues — checked on a real process interrupted with SIGINT, then rerun."""
+the same command continues — checked on a real process interrupted with SIGINT, then rerun. The run
+stops after its 5th answer until the signal comes (``tests/_held.py``), so no busy machine can let it
+finish first."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sqlite3
@@ -17,19 +20,24 @@ from knowsum.kb import install
 
 KB_FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kb"
 
-SLOW_MOCK = """
+HELD_MOCK = """
+import os
 import sys
+
 from knowsum.models import MockBackend
+from tests._held import hold_mock
 
 _init = MockBackend.__init__
 
 
-def _slow(self, *args, **kwargs):  # one request per call, 20 ms each: a run to interrupt midway
-    kwargs.update(delay=0.02, batch_size=1)
+def _one_by_one(self, *args, **kwargs):  # one request per call: each answer is stored on its own
+    kwargs.update(batch_size=1)
     _init(self, *args, **kwargs)
 
 
-MockBackend.__init__ = _slow
+MockBackend.__init__ = _one_by_one
+if os.environ.get("HOLD_AFTER"):  # answer that many requests, then wait until interrupted
+    hold_mock(int(os.environ["HOLD_AFTER"]))
 from knowsum.cli import main
 
 sys.exit(main(sys.argv[1:]))
@@ -55,32 +63,37 @@ def test_an_interrupted_census_says_what_is_kept_and_a_rerun_continues(
     tmp_home: Path, tmp_path: Path
 ) -> None:
     install(["theorems"], [KB_FIX / "theorems.tsv"])
-    script = tmp_path / "slow_knowsum.py"
-    script.write_text(SLOW_MOCK, encoding="utf-8")
+    script = tmp_path / "held_knowsum.py"
+    script.write_text(HELD_MOCK, encoding="utf-8")
     store = tmp_path / "s.sqlite"
     command = [sys.executable, str(script), "census", "run", "theorems", "-m", "mock", "--queries", "60",
                "--n-bootstrap", "0", "--store", str(store), "--out", str(tmp_path / "run")]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    # the run answers 5 requests and then waits: the test interrupts it there, however busy the machine
+    held = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            env={**env, "HOLD_AFTER": "5"})  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while _rows(store) < 5 and proc.poll() is None and time.monotonic() < deadline:
+        deadline = time.monotonic() + 600  # a safety net for a broken run, not a pace the run must keep
+        while _rows(store) < 5 and held.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert proc.poll() is None, proc.communicate()
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        assert held.poll() is None, held.communicate()
+        held.send_signal(signal.SIGINT)
+        _, err = held.communicate(timeout=600)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+        if held.poll() is None:
+            held.kill()
+    assert held.returncode == 130, err
     last = err.strip().splitlines()[-1]
     found = MESSAGE.fullmatch(last)
     assert found, err
     kept = int(found.group(1))
-    assert Path(found.group(2)) == store.resolve() and 5 <= kept < 60
+    assert Path(found.group(2)) == store.resolve() and kept == 5
     assert _rows(store) == kept  # the message is true: exactly that many are in the store
     assert not (tmp_path / "run" / "result.json").exists()
 
-    rerun = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    rerun = subprocess.run(
+        command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600, check=False
+    )
     assert rerun.returncode == 0, rerun.stderr
     assert _rows(store) == 60 and (tmp_path / "run" / "result.json").is_file()
 

@@ -16,6 +16,7 @@ the prompt's new suffix, so a different split of the prompt into batches could m
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from knowsum.models import (
     open_backend,
     sample_sync,
 )
+from tests._held import CHILD
 from tests.models._llama_server import ALIAS, TEST_MODEL, LlamaServer, serve_test_model
 
 pytestmark = [pytest.mark.realmodel, pytest.mark.slow]
@@ -154,14 +156,21 @@ def _rows(store: Path) -> dict[str, tuple[str, str | None]]:
         raise
 
 
-def _census(args: list[str]) -> subprocess.Popen[str]:
-    code = "import sys; from knowsum.cli import main; sys.exit(main(sys.argv[1:]))"
+def _census(args: list[str], hold: int, release: Path) -> subprocess.Popen[str]:
+    """The census, held before its next POST once ``hold`` were answered, until ``release`` exists."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     return subprocess.Popen(
-        [sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", CHILD, "hold_http", str(hold), str(release), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 
-def _wait_for(store: Path, ok: int, proc: subprocess.Popen[str], limit: float = 300.0) -> None:
+def _wait_for(store: Path, ok: int, proc: subprocess.Popen[str], limit: float = 600.0) -> None:
+    """Wait until ``ok`` successes are stored (the held run cannot store more); ``limit`` is a safety
+    net for a broken run, not a pace it must keep."""
     deadline = time.monotonic() + limit
     while sum(e is None for _, e in _rows(store).values()) < ok:
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -177,26 +186,29 @@ def test_server_killed_mid_census_resumes_without_losing_or_duplicating(
     """SIGKILL the server mid-census twice: (a) it stays down, the run gives up (its failures are
     recorded as errors), the server restarts and a rerun resumes; (b) it restarts while the client
     still retries, and that run completes. The store then holds every sample once, successes from
-    before the kills unchanged."""
+    before the kills unchanged. Each run stops before its next request until the test has killed the
+    server (``tests/_held.py``), so the kills land mid-run however busy the machine is."""
     _needs("doid")
     store, out = tmp_path / "s.sqlite", tmp_path / "census"
     args = ["census", "run", "diseases", "-m", SERVED, "--base-url", server.base_url, "--store", str(store),
             "--queries", "8", "--answers", "10", "--max-tokens", "64", "--n-bootstrap", "20",
             "--concurrency", "1", "--out", str(out)]  # fmt: skip
     # (a) killed, kept down: the run gives up after its 2 retries
-    first = _census([*args, "--retries", "1"])
+    first = _census([*args, "--retries", "1"], 2, tmp_path / "go-a")
     _wait_for(store, 2, first)
     server.kill()
-    first.communicate(timeout=300)
+    (tmp_path / "go-a").touch()
+    first.communicate(timeout=600)
     before: dict[str, Any] = {k: t for k, (t, e) in _rows(store).items() if e is None}
-    assert 2 <= len(before) < 8
+    assert len(before) == 2
     # (b) restarted; killed again mid-run and restarted while the rerun still retries
     server.start()
-    second = _census([*args, "--retries", "12"])  # backoff up to 30 s each: outlasts a restart
+    second = _census([*args, "--retries", "12"], 1, tmp_path / "go-b")  # backoff up to 30 s each
     _wait_for(store, len(before) + 1, second)
     server.kill()
+    (tmp_path / "go-b").touch()  # the run's next request meets the killed server and retries
     server.start()
-    _, err = second.communicate(timeout=600)
+    _, err = second.communicate(timeout=900)
     assert second.returncode == 0, err[-2000:]
     rows = _rows(store)
     assert len(rows) == 8 and all(e is None and t for t, e in rows.values())  # key is the primary key

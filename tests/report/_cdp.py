@@ -40,7 +40,7 @@ def _pipe_fds(read_end: int, write_end: int) -> None:
 class Browser:
     """One headless Chromium with one page (use as a context manager)."""
 
-    def __init__(self, binary: str, timeout: float = 60.0) -> None:
+    def __init__(self, binary: str, timeout: float = 300.0) -> None:
         self.timeout = timeout
         self.profile = tempfile.mkdtemp(prefix="knowsum-chromium-")
         to_child_r, self._to_child = os.pipe()

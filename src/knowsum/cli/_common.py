@@ -93,7 +93,7 @@ def model_options(func: F) -> F:
                 help="Registry name (e.g. smollm2-135m-instruct), local:/path.gguf, openai:MODEL or mock. "
                 "Default: $KNOWSUM_MODEL, else qwen2.5-coder-1.5b-instruct. Local models decode "
                 "$KNOWSUM_BATCH sequences together (default 4; 1 = sequential) on $KNOWSUM_THREADS "
-                "CPU threads (default all cores).",
+                "CPU threads (default auto: the count measured fastest, up to all cores).",
             ),
             click.option(
                 "--base-url", default=None, help="API root of an OpenAI-compatible server (openai:MODEL)."

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from typing import Any
 
 from knowsum.errors import BackendError
 from knowsum.models._llama_api import check_api
+from knowsum.models._threads import ThreadTuner
 
 __all__ = ["BatchDecoder", "Generated", "Prepared"]
 
@@ -114,18 +116,22 @@ class BatchDecoder:
             parameters are reused; its own context is left alone).
         n_parallel: slots decoded per step (>= 1).
         n_ctx: context length of each sequence.
+        tuner: chooses the thread count of every step (``None``: the ``llm``'s own counts).
     """
 
-    def __init__(self, llm: Any, n_parallel: int, n_ctx: int) -> None:
+    def __init__(self, llm: Any, n_parallel: int, n_ctx: int, tuner: ThreadTuner | None = None) -> None:
         import llama_cpp as lc
 
         check_api(llm)
         self.llm = llm
         self.n_parallel = n_parallel
         self.n_ctx = n_ctx
+        self.tuner = tuner
         self.template = n_parallel  # the sequence id holding a shared prompt
         params = lc.llama_context_params.from_buffer_copy(llm.context_params)
         params.n_seq_max = n_parallel + 1
+        if tuner is not None:  # the first prefill too runs on the tuner's count
+            params.n_threads = params.n_threads_batch = tuner.threads()
         params.n_ctx = n_ctx * (n_parallel + 1)
         params.kv_unified = False
         self.n_batch = max(n_parallel, int(params.n_batch))
@@ -305,9 +311,13 @@ class BatchDecoder:
         of four rows and a GEMV for the rest), so a step with 3 output rows rounds a slot's logits
         differently from one with 4 (measured on Qwen2.5-Coder 1.5B: logits differ from the first
         step). With ``n_parallel`` output rows every step, a slot's numbers never depend on how many
-        companions are busy.
+        companions are busy. Every step decodes on the tuner's thread count and reports its time.
         """
         import llama_cpp as lc
+
+        threads = self.tuner.threads() if self.tuner is not None else 0
+        if threads:  # a plain setting of the context (also for the prefills that follow)
+            lc.llama_set_n_threads(self.ctx, threads, threads)
 
         rows = []
         for i, slot in enumerate(slots):
@@ -316,7 +326,10 @@ class BatchDecoder:
                 rows.append((0, 0, i, True))
             else:
                 rows.append((slot.next_token, slot.pos, i, True))
+        start = time.perf_counter()
         self._decode(rows)
+        if self.tuner is not None:
+            self.tuner.record(threads, time.perf_counter() - start)
 
     def _advance(self, row: int, slot: _Slot) -> Generated | None:
         """Sample slot ``row``'s next token; the result when it finished, else ``None``."""

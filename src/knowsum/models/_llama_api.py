@@ -43,6 +43,8 @@ PRIVATE_API: tuple[str, ...] = (
     "context_params.kv_unified",
     "context_params.n_batch",
     "context_params.n_ubatch",
+    "context_params.n_threads",
+    "context_params.n_threads_batch",
 )
 """Attributes of a ``llama_cpp.Llama`` the batched path reads that are not llama-cpp-python's public API
 (checked against the pinned 0.3.36 by :func:`check_api`)."""
@@ -57,6 +59,7 @@ LOW_LEVEL_API: tuple[str, ...] = (
     "llama_batch_free",
     "llama_decode",
     "llama_free",
+    "llama_set_n_threads",
     "llama_vocab_is_eog",
     "llama_token_to_piece",
     "llama_sampler_sample",

@@ -29,6 +29,14 @@ from knowsum.models._base import Backend
 from knowsum.models._batched import BatchDecoder, Generated
 from knowsum.models._llama_api import BUILD_CMAKE_ARGS, check_build
 from knowsum.models._params import Request, Response
+from knowsum.models._threads import (
+    SEQUENTIAL,
+    Probing,
+    ThreadTuner,
+    available_cores,
+    first_guess,
+    fixed_threads,
+)
 
 __all__ = ["LocalBackend", "load_llama"]
 
@@ -55,18 +63,15 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int | None = None) -> Any:
 
 
 def default_threads() -> int:
-    """CPU threads for llama.cpp: ``$KNOWSUM_THREADS`` if set, else every core.
+    """The most CPU threads llama.cpp uses: ``$KNOWSUM_THREADS`` if it is a number, else every core.
 
-    On an idle 2-core machine two threads generate 1.4-1.5x faster than one (Qwen2.5-Coder 1.5B: 26.2 vs
-    18.7 tok/s; SmolLM2-135M: 101 vs 68 tok/s). llama.cpp's threads spin-wait, so on a machine busy with
-    other work fewer threads can be much faster: set ``KNOWSUM_THREADS=1`` there.
+    With ``$KNOWSUM_THREADS`` unset (or ``auto``) the local backend starts at this count and then
+    decodes with the thread count that measures fastest (:class:`~knowsum.models._threads.ThreadTuner`):
+    on an idle 2-core machine 2 threads are 1.4-1.5x faster than one (Qwen2.5-Coder 1.5B: 26.2 vs
+    18.7 tok/s; SmolLM2-135M: 101 vs 68 tok/s), but beside other work llama.cpp's spin-waiting threads
+    make 2 many times slower than 1.
     """
-    env = os.environ.get("KNOWSUM_THREADS", "").strip()
-    if env:
-        if not env.isdigit() or int(env) < 1:
-            raise ConfigError(f"KNOWSUM_THREADS must be a whole number >= 1, got {env!r}")
-        return int(env)
-    return os.cpu_count() or 1
+    return fixed_threads() or available_cores()
 
 
 DEFAULT_PARALLEL = 4
@@ -97,7 +102,8 @@ class LocalBackend(Backend):
         path: the GGUF file.
         model_id: model id used in store keys (registry name, or the file's absolute path).
         n_ctx: context length.
-        n_threads: CPU threads (default: :func:`default_threads`).
+        n_threads: CPU threads, fixed (default: ``$KNOWSUM_THREADS`` if it is a number, else the
+            count that measures fastest, up to every core: :class:`~knowsum.models._threads.ThreadTuner`).
         api: ``"chat"`` (prompt → one user message, chat template from the GGUF) or
             ``"completions"`` (raw prompt continuation).
         n_parallel: sequences decoded together (default :func:`default_parallel`); 1 decodes
@@ -125,10 +131,16 @@ class LocalBackend(Backend):
         self.model_id = model_id or str(self.path)
         self.api = api
         self.n_ctx = n_ctx
-        self.n_threads = n_threads
+        self.n_threads = n_threads or fixed_threads()
         self.n_parallel = n_parallel or default_parallel()
         if self.n_parallel < 1:
             raise ConfigError(f"invalid n_parallel={self.n_parallel}: must be >= 1")
+        # no fixed count: each decoding step (each request, sequentially) runs on the thread count that
+        # measures fastest right now
+        self.tuner: ThreadTuner | None = None
+        if not self.n_threads:
+            most, how = available_cores(), SEQUENTIAL if self.n_parallel == 1 else Probing()
+            self.tuner = ThreadTuner(most, start=first_guess(most), how=how)
         # part of every store key: a batched sample's text depends on n_parallel, so responses decoded
         # with another batch size (or sequentially, plain ``api``) are never served for these requests
         self.endpoint = api if self.n_parallel == 1 else f"{api}+batch{self.n_parallel}"
@@ -147,7 +159,9 @@ class LocalBackend(Backend):
         """The loaded ``llama_cpp.Llama`` (loaded on first use)."""
         with self._lock:
             if self._llm is None:
-                self._llm = load_llama(self.path, n_ctx=self.n_ctx, n_threads=self.n_threads)
+                self._llm = load_llama(
+                    self.path, n_ctx=self.n_ctx, n_threads=self.n_threads or available_cores()
+                )
             return self._llm
 
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
@@ -214,7 +228,7 @@ class LocalBackend(Backend):
         start = time.perf_counter()
         with self._lock:
             if self._decoder is None:
-                self._decoder = BatchDecoder(llm, self.n_parallel, self.n_ctx)
+                self._decoder = BatchDecoder(llm, self.n_parallel, self.n_ctx, self.tuner)
             dec = self._decoder
             jobs, where = [], []
             for i, r in enumerate(requests):
@@ -252,6 +266,7 @@ class LocalBackend(Backend):
     def _one(self, llm: Any, r: Request) -> Response:
         options: dict[str, Any] = {**r.params.as_dict(), "seed": r.seed}  # the sample's own seed
         start = time.perf_counter()
+        threads = 0
         try:
             with self._lock:
                 text_in = "\n".join(m["content"] for m in r.chat_messages())
@@ -260,6 +275,11 @@ class LocalBackend(Backend):
                     why = f"prompt has {n_in} tokens >= context n_ctx={self.n_ctx}: shorten it or raise n_ctx"
                     return self.failure(r, why)
                 llm.reset()
+                if self.tuner is not None:  # this request's thread count (the tuner's choice or probe)
+                    import llama_cpp as lc
+
+                    threads = self.tuner.threads()
+                    lc.llama_set_n_threads(llm.ctx, threads, threads)
                 if self.api == "chat":
                     result = llm.create_chat_completion(messages=r.chat_messages(), **options)
                     text = result["choices"][0]["message"]["content"] or ""
@@ -271,13 +291,16 @@ class LocalBackend(Backend):
         except (ValueError, RuntimeError) as exc:
             return self.failure(r, f"{type(exc).__name__}: {exc}", time.perf_counter() - start)
         usage = result.get("usage") or {}
+        latency, completion = time.perf_counter() - start, int(usage.get("completion_tokens", 0))
+        if self.tuner is not None:
+            self.tuner.record(threads, latency / max(1, completion))  # seconds per generated token
         return self.response(
             r,
             text,
             str(result["choices"][0].get("finish_reason") or "stop"),
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
-            completion_tokens=int(usage.get("completion_tokens", 0)),
-            latency=time.perf_counter() - start,
+            completion_tokens=completion,
+            latency=latency,
         )
 
     async def aclose(self) -> None:
