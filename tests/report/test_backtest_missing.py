@@ -7,10 +7,8 @@ from knowsum.report.backtest import _missing
 
 
 def _row(estimator: str, predicted: float | None, diverged: float) -> BacktestRow:
-    fields = {name: None for name, f in BacktestRow.model_fields.items() if not f.is_required()}
     return BacktestRow.model_validate(
         {
-            **{k: v for k, v in fields.items() if k in BacktestRow.model_fields},
             "estimator": estimator,
             "family": estimator,
             "t": 3.0,
