@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from knowsum.census._split_seeds import split_orders, split_rng
 from knowsum.errors import InputError
 from knowsum.records.backtest import BacktestRow, BacktestSkip
 from knowsum.stats import Prevalence, StatsWarning, select_k
@@ -60,8 +61,6 @@ HELDOUT_SHUFFLES = 20
 """Splits of the held-out choice of ``k`` inside each back-test split (the census uses 100)."""
 MIN_KEPT = 2
 """Fewest kept queries a split may have (one query has no bootstrap variance)."""
-SPLIT_BLOCK = 100
-"""Splits whose shuffles are drawn together (:func:`split_orders`)."""
 _CHUNK_COLUMNS = 2048
 """Columns of one sparse product (memory: items × this many counts)."""
 
@@ -75,28 +74,6 @@ def kept_size(n_queries: int, t: float, reach: bool = False) -> int | None:
         return None
     m = math.floor(n_queries / (t + 1)) if reach else round(n_queries / (t + 1))
     return min(max(m, MIN_KEPT), n_queries - 1)
-
-
-def split_rng(seed: int, t: float, j: int) -> np.random.Generator:
-    """The stream of split ``j`` of ``t`` for its held-out ``k`` and resamples (see the module docstring)."""
-    return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j, 1]))
-
-
-def split_orders(seed: int, t: float, splits: range, n_queries: int) -> NDArray[np.int64]:
-    """The shuffled query order of each split of ``splits`` (one row each): the splits of block
-    ``b = j // SPLIT_BLOCK`` are the rows of one ``permuted`` call on the stream
-    ``SeedSequence([seed, round(1000 t), b])``, so split ``j``'s order depends only on
-    ``(seed, t, j)`` and costs one vectorised draw per block."""
-    out = np.empty((len(splits), n_queries), dtype=np.int64)
-    if not len(splits):
-        return out
-    base = np.arange(n_queries, dtype=np.int64)
-    for b in range(splits[0] // SPLIT_BLOCK, (splits[-1] // SPLIT_BLOCK) + 1):
-        rng = np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), b]))
-        block = rng.permuted(np.broadcast_to(base, (SPLIT_BLOCK, n_queries)), axis=1)
-        lo, hi = max(splits[0], b * SPLIT_BLOCK), min(splits[-1] + 1, (b + 1) * SPLIT_BLOCK)
-        out[lo - splits[0] : hi - splits[0]] = block[lo - b * SPLIT_BLOCK : hi - b * SPLIT_BLOCK]
-    return out
 
 
 @dataclass(frozen=True, slots=True)
