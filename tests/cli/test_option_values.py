@@ -35,7 +35,10 @@ def run(tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> P
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["census", "backtest", "{run}", "--seed", "-1"], "--seed: invalid seed=-1"),
+        (
+            ["census", "backtest", "{run}", "--seed", "-1"],
+            "Invalid value for '--seed': -1 is not in the range x>=0",
+        ),
         (["census", "backtest", "{run}", "--t", "1,,3"], "--t: an empty value in '1,,3'"),
         (["census", "backtest", "{run}", "--t", "1,"], "--t: an empty value in '1,'"),
         (["census", "sensitivity", "{run}", "--t-grid", "1,,3"], "--t-grid: an empty value"),

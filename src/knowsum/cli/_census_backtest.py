@@ -65,8 +65,6 @@ def backtest(
     ts = comma_list("--t", t_values, float, list(DEFAULT_TS))
     if any(t <= 0 for t in ts):
         raise ConfigError(f"--t: invalid t={min(ts):g}: each t must be > 0")
-    if seed < 0:
-        raise ConfigError(f"--seed: invalid seed={seed}: give a seed >= 0")
     if repeats < 1 or resamples < 2:
         raise ConfigError(
             f"--repeats/--resamples: invalid repeats={repeats}, resamples={resamples}: need >= 1 and >= 2"
