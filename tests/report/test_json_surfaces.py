@@ -47,6 +47,7 @@ JSON_COMMANDS: dict[str, str] = {
     "kb search": "matches: no figure",
     "kb categories": "category counts of a knowledge base: no estimate",
     "profile plan": "a plan (requests, tokens, time): no figure",
+    "census plan": "a size plan simulated from a pilot's fitted community: tests/census/test_plan.py",
     "genebench build": "a question file: no figure",
 }
 
