@@ -35,7 +35,7 @@ from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._horizon import trust_horizon
 from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
-from knowsum.census._plan import SizePlan, pilot_sample, plan_census
+from knowsum.census._plan import PlanRow, SizePlan, pilot_sample, plan_census
 from knowsum.census._plugins import CensusTask, TaskInfo, broken_tasks, plugin_tasks, task_catalogue
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
@@ -99,6 +99,7 @@ __all__ = [
     "ItemRecord",
     "KBCategories",
     "KPoint",
+    "PlanRow",
     "PublishedRow",
     "RunSettings",
     "Sensitivity",

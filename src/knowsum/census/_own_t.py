@@ -33,9 +33,19 @@ def _finite(x: float) -> float | None:
 
 
 _SAME = (
-    "t", "n_queries", "replicates", "community_size", "undetected", "coverage_hat", "distinct",
-    "mean_new", "mean_total", "coverage", "coverage_se", "unavailable",
-)  # fmt: skip
+    "t",
+    "n_queries",
+    "replicates",
+    "community_size",
+    "undetected",
+    "coverage_hat",
+    "distinct",
+    "mean_new",
+    "mean_total",
+    "coverage",
+    "coverage_se",
+    "unavailable",
+)
 """Fields the record copies from the simulated check as they are."""
 _FINITE = ("error", "error_total", "error_se", "bias", "noise_floor")
 """Fields the record copies with NaN as ``None``."""

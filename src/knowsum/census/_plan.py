@@ -160,9 +160,15 @@ def plan_census(prev: Prevalence, t: float, target: float, replicates: int = 100
             break
         check = own_t_check(community, plan, q, replicates, seed + i)
         row = PlanRow(
-            q, check.error_total, check.error_se, check.error, check.coverage, check.coverage_se,
-            check.mean_new, check.noise_floor,
-        )  # fmt: skip
+            q,
+            check.error_total,
+            check.error_se,
+            check.error,
+            check.coverage,
+            check.coverage_se,
+            check.mean_new,
+            check.noise_floor,
+        )
         rows.append(row)
         if row.passes(target):
             chosen = q

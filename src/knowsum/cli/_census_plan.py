@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from knowsum.census import SizePlan, pilot_sample, plan_census
+from knowsum.census import PlanRow, SizePlan, pilot_sample, plan_census
 from knowsum.cli._options import echo_json, json_option
 from knowsum.report import text_table
 
@@ -18,12 +18,16 @@ def _pct(x: float, spec: str = ".0%") -> str:
     return format(x, spec) if math.isfinite(x) else "n/a"
 
 
+def _cells(r: PlanRow, target: float) -> list[str]:
+    """One size's row: queries, error of N_tot ± s.e., error of U, noise floor, coverage, passes."""
+    error_total = f"{_pct(r.error_total, '.1%')} ± {_pct(r.error_se, '.1%')}"
+    coverage = f"{r.coverage:.0%} ± {r.coverage_se:.0%}"
+    passes = "yes" if r.passes(target) else ""
+    return [f"{r.n_queries:,}", error_total, _pct(r.error), _pct(r.noise_floor), coverage, passes]
+
+
 def _table(p: SizePlan) -> str:
-    rows = [
-        [f"{r.n_queries:,}", f"{_pct(r.error_total, '.1%')} ± {_pct(r.error_se, '.1%')}", _pct(r.error),
-         _pct(r.noise_floor), f"{r.coverage:.0%} ± {r.coverage_se:.0%}", "yes" if r.passes(p.target) else ""]
-        for r in p.rows
-    ]  # fmt: skip
+    rows = [_cells(r, p.target) for r in p.rows]
     head = ["queries Q", "error of N_tot", "error of U", "noise floor (U)", "PI coverage", "meets"]
     return text_table(head, rows)
 
@@ -34,9 +38,13 @@ def _table(p: SizePlan) -> str:
     "--t", "t", type=float, default=100.0, show_default=True, help="Extrapolation factor to size for."
 )
 @click.option(
-    "--error", "error", type=float, default=0.2, show_default=True,
+    "--error",
+    "error",
+    type=float,
+    default=0.2,
+    show_default=True,
     help="Largest expected relative error of N_tot at t (e.g. 0.2).",
-)  # fmt: skip
+)
 @click.option("--replicates", type=int, default=100, show_default=True, help="Simulated censuses per size.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
 @json_option
