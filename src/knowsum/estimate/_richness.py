@@ -14,6 +14,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
@@ -51,6 +52,8 @@ from knowsum.stats import (
     size_at_coverage,
 )
 from knowsum.stats.caveats import beyond_double, shared_above_own, unreachable_coverage
+from knowsum.stats.q0_prediction import Q0_METHOD, q0_predict, q0_prediction
+from knowsum.stats.rarefaction import CurvePoints
 
 __all__ = ["RICHNESS_ESTIMATORS", "RICHNESS_TITLES", "RichnessConfig", "richness"]
 
@@ -182,8 +185,11 @@ def _hill(data: Abundance | Incidence, config: RichnessConfig) -> tuple[HillSumm
     return found, caveat_notes(h.caveats)
 
 
-def _point(data: Abundance | Incidence, base: str, coverage: float, size: float) -> PointSummary:
+def _point(
+    data: Abundance | Incidence, base: str, coverage: float, size: float, config: RichnessConfig
+) -> PointSummary:
     d = diversity_at_size(data, [size])[:, 0]
+    pred, ci_lo, ci_hi = q0_predict(data, [size], config.n_bootstrap, config.level, config.seed)
     n = data.size
     method = "rarefaction" if size < n else "observed" if size == n else "extrapolation"
     figure = f"at coverage {coverage:g}" if base == "coverage" else f"at size {size:g}"
@@ -194,7 +200,20 @@ def _point(data: Abundance | Incidence, base: str, coverage: float, size: float)
         found.append(unreachable_coverage(target, coverage, size))
     caveats = caveat_notes([c for c in found if c is not None])
     diversity = (float(d[0]), float(d[1]), float(d[2]))
-    return PointSummary(base, coverage, size, diversity, method, tuple(caveats), target)
+    ci = (float(ci_lo[0]), float(ci_hi[0])) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
+    return PointSummary(
+        base, coverage, size, diversity, method, tuple(caveats), target,
+        ci, pred.total(0), pred.reasons[0], pred.method, config.level,
+    )  # fmt: skip
+
+
+def _predictions(
+    data: Abundance | Incidence, curve: CurvePoints, level: float
+) -> tuple[tuple[tuple[float, float] | None, ...], tuple[str | None, ...]]:
+    """The q = 0 prediction interval of ``N_tot`` at each size of a curve, and why each is n/a."""
+    sd = None if curve.std_error is None else curve.std_error[0]
+    pred = q0_prediction(data, curve.size, curve.diversity[0], sd, level)
+    return tuple(pred.total(j) for j in range(curve.size.size)), pred.reasons
 
 
 def _rows(values: Any) -> tuple[tuple[float, ...], ...]:
@@ -206,6 +225,8 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         data, endpoint=3 * data.size, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed
     )
     s, c = re.size_based, re.coverage_based
+    pred, reasons = _predictions(data, s, config.level)
+    cov_pred, cov_reasons = _predictions(data, c, config.level)
     return CurveSummary(
         _tuple(s.size),
         _tuple(s.coverage),
@@ -221,6 +242,12 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         re.reference_size,
         re.n_bootstrap,
         config.level,
+        pred,
+        reasons,
+        cov_pred,
+        cov_reasons,
+        Q0_METHOD,
+        data.s_obs,
     )
 
 
@@ -310,8 +337,8 @@ def richness(source: Source, config: RichnessConfig | None = None) -> RichnessRe
             )
         unseen = replace(estimate(sample.observations, config.unseen), source=label)
     rich, rich_caveats = (None, []) if name in ESTIMATORS else _richness(data, name, config.level)
-    points = [_point(data, "coverage", c, size_at_coverage(data, c)) for c in config.at_coverage]
-    points += [_point(data, "size", float(coverage_at_size(data, [m])[0]), m) for m in config.at_size]
+    points = [_point(data, "coverage", c, size_at_coverage(data, c), config) for c in config.at_coverage]
+    points += [_point(data, "size", float(coverage_at_size(data, [m])[0]), m, config) for m in config.at_size]
     hill, hill_caveats = _hill(data, config) if config.hill else (None, [])
     where = label or "sample"
     shared = None if config.shared_with is None else _shared(sample, config.shared_with, config, where)

@@ -95,6 +95,12 @@ class PointSummary:
         caveats: ``beyond 2n`` (the size more than twice the sample), ``beyond supported range`` (a
             coverage the sample cannot reach)…
         target: The coverage asked for when ``base`` is ``coverage`` (:attr:`coverage` is ``Ĉ(m)``).
+        interval: iNEXT's bootstrap confidence interval of ``q0`` (``None`` without replicates).
+        prediction: The prediction interval of the richness ``N_tot(m)`` that ``m − n`` further
+            observations show (:mod:`knowsum.stats.q0_prediction`), or ``None`` (n/a).
+        prediction_reason: Why :attr:`prediction` is n/a, or ``None``.
+        prediction_method: How it is formed.
+        level: Coverage of both intervals.
     """
 
     base: str
@@ -104,6 +110,11 @@ class PointSummary:
     method: str
     caveats: tuple[CaveatNote, ...] = ()
     target: float | None = None
+    interval: Interval | None = None
+    prediction: Interval | None = None
+    prediction_reason: str | None = None
+    prediction_method: str | None = None
+    level: float = 0.95
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +177,13 @@ class CurveSummary:
         reference_size: ``N`` (extrapolation beyond ``2N`` is marked).
         n_bootstrap: Replicates of the bands.
         level: Coverage of the bands.
+        prediction: The q = 0 prediction interval of ``N_tot(m)`` at each size of the size-based curve
+            (``None``: n/a; :mod:`knowsum.stats.q0_prediction`).
+        prediction_reasons: Why each is n/a, or ``None``.
+        cov_prediction: The same at each size of the coverage-based curve.
+        cov_prediction_reasons: Why each is n/a.
+        prediction_method: How they are formed.
+        s_obs: Observed richness (``U = N_tot − S_obs``).
     """
 
     size: tuple[float, ...]
@@ -182,6 +200,12 @@ class CurveSummary:
     reference_size: int
     n_bootstrap: int
     level: float
+    prediction: tuple[Interval | None, ...] = ()
+    prediction_reasons: tuple[str | None, ...] = ()
+    cov_prediction: tuple[Interval | None, ...] = ()
+    cov_prediction_reasons: tuple[str | None, ...] = ()
+    prediction_method: str | None = None
+    s_obs: int = 0
 
 
 @dataclass(frozen=True)  # no slots: a slotted frozen generic cannot be built as RichnessReport[X](…)

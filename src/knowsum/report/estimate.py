@@ -17,7 +17,13 @@ from knowsum.records import caveat_notes
 from knowsum.records.estimate import CurveSummary, PointSummary, RichnessReport
 from knowsum.report._caveats import caveat_lines, marks
 from knowsum.report._estimate_plot import plot_richness_curve
-from knowsum.report._estimate_predict import prediction_lines
+from knowsum.report._estimate_predict import (
+    curve_prediction_json,
+    curve_prediction_lines,
+    point_prediction_json,
+    point_prediction_lines,
+    prediction_lines,
+)
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import EstimateReport, summary_dict
 
@@ -255,6 +261,7 @@ def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
             f"  at {given}: m = {_f(p.size, ',.2f')}, Ĉ = {_f(p.coverage, '.4f')} ({p.method}); "
             f"q0 = {_f(d[0])}, q1 = {_f(d[1])}, q2 = {_f(d[2])}{mark}"
         )
+        lines += point_prediction_lines(p, report.s_obs, report.size, unit)
     if report.shared is not None:
         sh = report.shared
         lines.append(
@@ -275,6 +282,7 @@ def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
             f"  curve: {len(c.size)} sizes up to {max(c.size):,.0f} (extrapolation beyond 2N = "
             f"{2 * c.reference_size:,} marked), {c.n_bootstrap} bootstrap replicates"
         )
+        lines += curve_prediction_lines(c)
     return ["", *lines] if lines else []
 
 
@@ -304,6 +312,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.diversity],
             "lower": None if c.lower is None else [list(r) for r in c.lower],
             "upper": None if c.upper is None else [list(r) for r in c.upper],
+            **curve_prediction_json(c, coverage_based=False),
         },
         "coverage_based": {
             "coverage": list(c.cov_coverage),
@@ -311,17 +320,19 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.cov_diversity],
             "lower": None if c.cov_lower is None else [list(r) for r in c.cov_lower],
             "upper": None if c.cov_upper is None else [list(r) for r in c.cov_upper],
+            **curve_prediction_json(c, coverage_based=True),
         },
+        "prediction_method": c.prediction_method,
         "reference_size": c.reference_size,
         "n_bootstrap": c.n_bootstrap,
     }
 
 
-def _point_json(p: PointSummary) -> dict[str, Any]:
+def _point_json(p: PointSummary, s_obs: int) -> dict[str, Any]:
     d = p.diversity
     return {
         "coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2],
-        "caveats": caveat_dicts(p.caveats),
+        **point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats),
     }  # fmt: skip
 
 
@@ -361,7 +372,7 @@ def richness_json(report: RichnessReport[EstimateReport]) -> dict[str, Any]:
             for i, q in enumerate(h.q)
         }
     for base in ("coverage", "size"):
-        points = [_point_json(p) for p in report.points if p.base == base]
+        points = [_point_json(p, report.s_obs) for p in report.points if p.base == base]
         if points:
             record[f"at_{base}"] = points[0] if len(points) == 1 else points
     if report.shared is not None:

@@ -277,7 +277,8 @@ def rarefaction_extrapolation(
         sizes: Sizes ``m ≥ 1`` (``N`` is added); default :func:`default_sizes` (``knots``, ``endpoint``).
         knots: Number of default sizes.
         endpoint: Largest default size (default ``2N``).
-        coverages: Coverage targets in (0, 1); default the coverage at each size (as iNEXT).
+        coverages: Coverage targets in (0, 1); default the coverage at each size (as iNEXT); empty:
+            no coverage-based curve (the size-based one alone, without its cost).
         n_bootstrap: Bootstrap replicates (0: no bands).
         conf: Confidence level of the bands.
         seed: Seed or NumPy ``Generator``.
@@ -294,7 +295,11 @@ def rarefaction_extrapolation(
     prof = _recurve.profile(counts, totals, reference)
     hill, cover = _recurve.evaluate(values, hist, prof, grid_sizes, incidence, math.inf, None, shannon)
     targets = (
-        np.array(list(dict.fromkeys(cover[0].tolist()))) if coverages is None else _check_coverages(coverages)
+        np.array(list(dict.fromkeys(cover[0].tolist())))
+        if coverages is None
+        else np.empty(0)
+        if len(coverages) == 0
+        else _check_coverages(coverages)
     )
     targets = targets[(targets > 0) & (targets < 1)]
     c_sizes = _sizes_at_coverage(data, targets)
