@@ -89,7 +89,7 @@ def test_rank_change_is_marked_where_the_rankings_differ() -> None:
 
     eq = EqualCoverage(coverage=0.7, source="given", level=0.95, n_bootstrap=0,
                        rows=[row("m1", 500, 40), row("m2", 300, 60), row("m3", 100, 10)])  # fmt: skip
-    marks = {r[0]: (r[4], r[9], r[10]) for r in coverage_rows(eq)}
+    marks = {r[0]: (r[4], r[-2], r[-1]) for r in coverage_rows(eq)}  # the last two: rank at C, change
     assert marks == {"m2": (2, 1, "↑1"), "m1": (1, 2, "↓1"), "m3": (3, 3, "=")}
 
 

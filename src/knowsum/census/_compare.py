@@ -17,6 +17,7 @@ from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
+from knowsum.stats.q0_prediction import q0_prediction
 from knowsum.stats.caveats import beyond_double, tiny_at
 
 __all__ = [
@@ -152,6 +153,9 @@ def equal_coverage(
             seed=seed,
         )
         cb = re.coverage_based
+        pred = q0_prediction(
+            data, cb.size, cb.diversity[0], None if cb.std_error is None else cb.std_error[0], level
+        )
         figure = f"{r.model}'s richness at C = {coverage:.4g}"
         found = [beyond_double(float(cb.size[0]), data.size, figure), tiny_at(float(cb.size[0]), figure)]
         rows.append(
@@ -170,6 +174,10 @@ def equal_coverage(
                 richness=float(cb.diversity[0, 0]),
                 lower=None if cb.lower is None else float(cb.lower[0, 0]),
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
+                prediction_interval=pred.unseen(0),
+                prediction_interval_total=pred.total(0),
+                prediction_reason=pred.reasons[0],
+                prediction_method=pred.method,
                 caveats=[
                     *(c for c in r.caveats if c.kind == DIFFERS),  # the mark of its run, on this table too
                     *caveat_notes([c for c in found if c is not None]),

@@ -97,6 +97,14 @@ class CoverageRank(_Record):
     richness: float = Field(description="q = 0 diversity (richness) at coverage C")
     lower: float | None = Field(None, description="lower end of the bootstrap band")
     upper: float | None = Field(None, description="upper end of the bootstrap band")
+    prediction_interval: tuple[float, float] | None = Field(
+        None, description="prediction interval of the new items U the m − n further observations show"
+    )
+    prediction_interval_total: tuple[float, float] | None = Field(
+        None, description="prediction interval of the richness N_tot(m) = N_seen + U (None: n/a)"
+    )
+    prediction_reason: str | None = Field(None, description="why the prediction interval is n/a")
+    prediction_method: str | None = Field(None, description="how the prediction interval was formed")
     caveats: list[CaveatNote] = Field(
         default_factory=list, description="beyond 2n, a tiny sample at m, and the run's own caveats"
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowsum.records.census import EqualCoverage
+from knowsum.records.census import CoverageRank, EqualCoverage
 from knowsum.report import _html as h
 from knowsum.report._caveats import marks
 from knowsum.report._census_rank import ranks
@@ -32,6 +32,7 @@ def coverage_headers(eq: EqualCoverage) -> list[str]:
         "rank N_tot(t)",
         f"q0 at C={format_value(eq.coverage)}",
         f"{eq.level:.0%} band",
+        f"{eq.level:.0%} prediction",
         "size m",
         "m from",
         "rank at C",
@@ -48,6 +49,16 @@ def _ranked(eq: EqualCoverage) -> list[tuple[int, int, int]]:
 
 def _change(by_total: int, at_c: int) -> str:
     return "=" if by_total == at_c else (f"↑{by_total - at_c}" if at_c < by_total else f"↓{at_c - by_total}")
+
+
+def _prediction(r: CoverageRank) -> str:
+    """The prediction interval of ``N_tot(m)``, or ``n/a: REASON`` (its first clause)."""
+    if r.prediction_interval_total is not None:
+        lo, hi = r.prediction_interval_total
+        return f"[{format_value(lo)}, {format_value(hi)}]"
+    if r.prediction_reason is None:
+        return "–"  # a record written before prediction intervals
+    return "n/a: " + r.prediction_reason.split(",")[0].split(":")[0]
 
 
 def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
@@ -72,6 +83,7 @@ def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
                 a,
                 r.richness,
                 band,
+                _prediction(r),
                 f"{format_value(r.at_size)} {unit}",
                 how,
                 b,
