@@ -17,8 +17,8 @@ from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
 from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
-from knowsum.stats.q0_prediction import q0_prediction
 from knowsum.stats.caveats import beyond_double, tiny_at
+from knowsum.stats.q0_prediction import q0_prediction
 
 __all__ = [
     "DEFAULT_COVERAGE_SOURCE",
