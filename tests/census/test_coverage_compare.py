@@ -190,3 +190,30 @@ def test_until_coverage_outside_0_1_is_refused_in_one_line(capsys: pytest.Captur
     for value in ("0", "1", "1.5"):
         code, out, err = _main(["census", "run", "theorems", "-m", "mock", "--until-coverage", value], capsys)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "until_coverage" in err
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+def test_compare_at_coverage_gives_the_prediction_interval_of_an_extrapolated_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At a coverage above a run's own the run is extrapolated: its row carries the q = 0 prediction
+    interval of the richness its further queries show (iNEXT's bootstrap variance + Poisson U), which
+    holds the band on the attainable range; a rarefied run's is n/a with the reason."""
+    a, b = _score(tmp_path, "A", RUN_A, capsys), _score(tmp_path, "B", RUN_B, capsys)
+    args = ["census", "compare", str(a), str(b), "--at-coverage", "0.7", "--n-bootstrap", "50", "--json"]
+    code, out, err = _main(args, capsys)
+    assert code == 0, err
+    rows = json.loads(out)["at_coverage"]["rows"]
+    methods = {r["method"] for r in rows}
+    assert "extrapolation" in methods
+    for row in rows:
+        n_seen = load_result(a if row["model"] == "A" else b).n_seen
+        if row["method"] != "extrapolation":
+            assert row["prediction_interval_total"] is None and row["prediction_reason"].startswith("m ")
+            continue
+        lo, hi = row["prediction_interval_total"]
+        assert row["prediction_interval"] == pytest.approx([lo - n_seen, hi - n_seen])
+        assert n_seen <= lo <= max(row["lower"], n_seen) and hi >= row["upper"]
+        assert "Poisson U" in row["prediction_method"]
+    code, out, _ = _main(args[:-1], capsys)
+    assert code == 0 and "95% prediction" in out
