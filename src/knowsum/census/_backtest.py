@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
+from knowsum.census._backtest_inext import INEXT_OWN, inext_own
 from knowsum.census._split_seeds import split_orders, split_rng
 from knowsum.errors import InputError
 from knowsum.records.backtest import BacktestRow, BacktestSkip
@@ -43,6 +44,7 @@ from knowsum.stats.prediction import prediction_bounds
 __all__ = [
     "DEFAULT_TS",
     "HELDOUT_SHUFFLES",
+    "INEXT_OWN",
     "MIN_KEPT",
     "Predictor",
     "Splits",
@@ -240,7 +242,8 @@ def run_splits(
             np.repeat(ks, lay.boot + 1) if heldout_shuffles else None,
             full=not fs.FULL_HISTOGRAM.isdisjoint(predictors),
         )
-        parts.append(_predict(panel, predictors, lay, t, observed, seen, level))
+        own = inext_own(panel, predictors, lay.boot, seed, t, chunk, level)
+        parts.append(_predict(panel, predictors, lay, t, observed, seen, level, own))
     out = parts[0]
     for more in parts[1:]:
         out = out.extend(more)
@@ -255,12 +258,18 @@ def _predict(
     observed: NDArray[np.float64],
     seen: NDArray[np.float64],
     level: float,
+    own: Mapping[str, tuple[NDArray[np.float64], ...]],
 ) -> Splits:
-    """Every predictor's point and both intervals on one chunk's panel (kept row, then resamples)."""
+    """Every predictor's point and both intervals on one chunk's panel (kept row, then resamples);
+    ``own``: the iNEXT rows' own intervals (:func:`inext_own`), which replace the query bootstrap's."""
     count = observed.size
     point, lows, highs, pi_lows, pi_highs = {}, {}, {}, {}, {}
     for name, predict in predictors.items():
         values = predict(panel).reshape(count, lay.boot + 1)
+        if name in own:
+            point[name] = values[:, 0]
+            lows[name], highs[name], pi_lows[name], pi_highs[name] = own[name]
+            continue
         boot = values[:, 1:]
         var = np.full(count, np.nan)
         if lay.boot > 1:
@@ -286,11 +295,13 @@ def interval_methods(name: str) -> tuple[str, str]:
     ci = "log-normal, bootstrap variance of Û over query resamples (of E U)"
     if fs.linear_variance_of(name):
         return ci, "log-normal, closed form Σ h_s² f_s + Û (of U)"
-    if name.startswith("inext"):
-        return ci, (
-            "log-normal, bootstrap variance of Û + Û (of U; knowsum's query bootstrap, "
-            "not iNEXT's parametric one)"
+    if name in INEXT_OWN:
+        return (
+            "iNEXT's: Û ± z·ŝ, ŝ over replicates from its estimated community (of E U)",
+            "normal, iNEXT's ŝ² + Û (of U)",
         )
+    if name.startswith("inext"):
+        return ci, "log-normal, bootstrap variance of Û + Û (of U; knowsum's query bootstrap, not iNEXT's)"
     if fs.future_variance_of(name):
         return ci, "log-normal, bootstrap variance of Û + the fitted process's Var(U) (of U)"
     return ci, "log-normal, bootstrap variance of Û + Û (of U)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SPLIT_BLOCK", "split_orders", "split_rng"]
+__all__ = ["SPLIT_BLOCK", "community_rng", "split_orders", "split_rng"]
 
 SPLIT_BLOCK = 100
 """Splits whose shuffles are drawn together (:func:`split_orders`)."""
@@ -16,6 +16,12 @@ SPLIT_BLOCK = 100
 def split_rng(seed: int, t: float, j: int) -> np.random.Generator:
     """The stream of split ``j`` of ``t`` for its held-out ``k`` and resamples (see the module docstring)."""
     return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j, 1]))
+
+
+def community_rng(seed: int, t: float, j: int) -> np.random.Generator:
+    """The stream of split ``j`` of ``t`` for iNEXT's parametric bootstrap from its estimated community
+    (the iNEXT rows' own interval): a sibling of :func:`split_rng`, so adding it moves no other draw."""
+    return np.random.default_rng(np.random.SeedSequence([abs(int(seed)), round(1000 * t), j, 2]))
 
 
 def split_orders(seed: int, t: float, splits: range, n_queries: int) -> NDArray[np.int64]:

@@ -15,15 +15,10 @@ from typing import Any
 
 from knowsum.records import caveat_notes
 from knowsum.records.estimate import CurveSummary, PointSummary, RichnessReport
+from knowsum.report import _estimate_predict as pred
 from knowsum.report._caveats import caveat_lines, marks
 from knowsum.report._estimate_plot import plot_richness_curve
-from knowsum.report._estimate_predict import (
-    curve_prediction_json,
-    curve_prediction_lines,
-    point_prediction_json,
-    point_prediction_lines,
-    prediction_lines,
-)
+from knowsum.report._estimate_predict import prediction_lines
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import EstimateReport, summary_dict
 
@@ -261,7 +256,7 @@ def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
             f"  at {given}: m = {_f(p.size, ',.2f')}, Ĉ = {_f(p.coverage, '.4f')} ({p.method}); "
             f"q0 = {_f(d[0])}, q1 = {_f(d[1])}, q2 = {_f(d[2])}{mark}"
         )
-        lines += point_prediction_lines(p, report.s_obs, report.size, unit)
+        lines += pred.point_prediction_lines(p, report.s_obs, report.size, unit)
     if report.shared is not None:
         sh = report.shared
         lines.append(
@@ -282,7 +277,7 @@ def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
             f"  curve: {len(c.size)} sizes up to {max(c.size):,.0f} (extrapolation beyond 2N = "
             f"{2 * c.reference_size:,} marked), {c.n_bootstrap} bootstrap replicates"
         )
-        lines += curve_prediction_lines(c)
+        lines += pred.curve_prediction_lines(c)
     return ["", *lines] if lines else []
 
 
@@ -312,7 +307,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.diversity],
             "lower": None if c.lower is None else [list(r) for r in c.lower],
             "upper": None if c.upper is None else [list(r) for r in c.upper],
-            **curve_prediction_json(c, coverage_based=False),
+            **pred.curve_prediction_json(c, coverage_based=False),
         },
         "coverage_based": {
             "coverage": list(c.cov_coverage),
@@ -320,7 +315,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.cov_diversity],
             "lower": None if c.cov_lower is None else [list(r) for r in c.cov_lower],
             "upper": None if c.cov_upper is None else [list(r) for r in c.cov_upper],
-            **curve_prediction_json(c, coverage_based=True),
+            **pred.curve_prediction_json(c, coverage_based=True),
         },
         "prediction_method": c.prediction_method,
         "reference_size": c.reference_size,
@@ -332,7 +327,7 @@ def _point_json(p: PointSummary, s_obs: int) -> dict[str, Any]:
     d = p.diversity
     return {
         "coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2],
-        **point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats),
+        **pred.point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats),
     }  # fmt: skip
 
 
