@@ -9,7 +9,8 @@ Each split gets two intervals. The **confidence interval** is the census's: Chao
 interval with the variance of the predictor over ``resamples`` bootstrap resamples of the kept
 queries (whole queries with replacement). The **prediction interval** adds the Poisson variance of
 ``U`` (:mod:`knowsum.stats.prediction`): ``Σ h_s² f_s + Û`` for the linear predictors (closed form:
-no resample needed), the bootstrap variance ``+ Û`` for the others.
+no resample needed), the bootstrap variance ``+ Û`` for the others; the iNEXT rows take iNEXT's own
+pair instead (:mod:`knowsum.census._backtest_inext`).
 
 One seed scheme: split ``j`` of ``t`` takes its shuffle from row ``j mod 100`` of the block
 ``SeedSequence([seed, round(1000 t), j // 100])`` (:func:`split_orders`) and its held-out ``k`` and

@@ -32,7 +32,8 @@ variance of the predictor over the bootstrap columns of the same sample — a **
 of ``E U``. The **prediction** interval of the realised ``U`` adds the Poisson variance of ``U``
 (:mod:`knowsum.stats.prediction`): for the linear predictors (:data:`LINEAR`,
 ``Û = Σ_s h_s f_s``) the estimate's variance is the closed form ``Σ_s h_s² f_s``
-(:func:`linear_variance`), for the others the bootstrap variance. :func:`score` judges both, with a
+(:func:`linear_variance`), for the others the bootstrap variance (the back-test gives the iNEXT
+predictors iNEXT's own interval: :mod:`knowsum.stats._foresee_inext`). :func:`score` judges both, with a
 Monte Carlo standard error on every number (:mod:`knowsum.stats._foresee_scores`).
 """
 
