@@ -5,31 +5,12 @@ where none can be formed; the spider/ciliates reference values are unchanged
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from knowsum.cli import main
 from knowsum.stats.q0_prediction import Q0_METHOD
-
-REF = Path(__file__).resolve().parents[1] / "fixtures" / "estimate_reference"
-GIRDLED = str(REF / "spider_Girdled.counts.tsv")
-CILIATES = str(REF / "ciliates_EtoshaPan.items.tsv")
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["estimate", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    code, out, err = _run(capsys, *args, "--json")
-    assert code == 0, err
-    record: dict[str, Any] = json.loads(out)
-    return record
+from tests.estimate.test_richness_cli import CILIATES, GIRDLED
+from tests.estimate.test_richness_cli import run as _run
+from tests.estimate.test_richness_cli import run_json as _json
 
 
 def test_at_size_json_names_the_prediction_interval(capsys: pytest.CaptureFixture[str]) -> None:
