@@ -1,5 +1,5 @@
 """The back-test's iNEXT rows carry iNEXT's own interval: its parametric bootstrap from the estimated
-community, drawn by count class (knowsum.stats._foresee_inext) on split j's own stream (seed, t, j)."""
+community, drawn by count class (knowsum.stats.foresee_inext) on split j's own stream (seed, t, j)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from knowsum.census import _backtest
 from knowsum.census._backtest_inext import INEXT_OWN
 from knowsum.stats import Abundance, Prevalence
 from knowsum.stats import foresee as fs
-from knowsum.stats._foresee_inext import inext_bootstrap_sd
+from knowsum.stats.foresee_inext import inext_bootstrap_sd
 from knowsum.stats.q0_prediction import q0_predict
 
 REF = Path(__file__).resolve().parents[1] / "fixtures" / "estimate_reference"

@@ -4,7 +4,7 @@ iNEXT's confidence interval of its q = 0 extrapolation is ``Ŝ ± z·ŝ``, ``ŝ`
 the community it estimates (Chao et al. 2014, App. S2; iNEXT ``EstiBootComm.Ind``/``.Sam``); the
 prediction interval adds the Poisson ``Var(U) ≤ E U``: ``Û ± z·sqrt(ŝ² + Û)`` (both cut at 0;
 :mod:`knowsum.stats.q0_prediction`). ``ŝ`` of each kept sample comes from
-:func:`knowsum.stats._foresee_inext.inext_bootstrap_sd` with ``resamples`` replicates on split ``j``'s
+:func:`knowsum.stats.foresee_inext.inext_bootstrap_sd` with ``resamples`` replicates on split ``j``'s
 own stream :func:`~knowsum.census._split_seeds.community_rng` ``(seed, t, j)``, so a split's interval
 does not depend on the other splits drawn with it. ``inext-abundance-sc`` keeps knowsum's query
 bootstrap: its singletons are a prediction from ``f2…f4``, which iNEXT's community does not model.
@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from knowsum.census._split_seeds import community_rng
 from knowsum.stats import foresee as fs
-from knowsum.stats._foresee_inext import inext_bootstrap_sd
+from knowsum.stats.foresee_inext import inext_bootstrap_sd
 from knowsum.stats.q0_prediction import q0_prediction_bounds
 
 __all__ = ["INEXT_OWN", "inext_own"]
@@ -43,7 +43,7 @@ def inext_own(
     """iNEXT's own confidence and prediction intervals of the iNEXT rows on the kept samples: ``ŝ``
     over ``resamples`` replicates from the estimated community (split ``j``'s stream
     :func:`community_rng`), ``Û ± z·ŝ`` and ``Û ± z·sqrt(ŝ² + Û)``, cut at 0
-    (:mod:`knowsum.stats._foresee_inext`). NaN ends without resamples or singletons."""
+    (:mod:`knowsum.stats.foresee_inext`). NaN ends without resamples or singletons."""
     out: dict[str, tuple[NDArray[np.float64], ...]] = {}
     kept = np.arange(len(splits)) * (boot + 1)
     z = float(NormalDist().inv_cdf(0.5 + level / 2))

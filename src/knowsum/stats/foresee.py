@@ -33,7 +33,7 @@ of ``E U``. The **prediction** interval of the realised ``U`` adds the Poisson v
 (:mod:`knowsum.stats.prediction`): for the linear predictors (:data:`LINEAR`,
 ``Û = Σ_s h_s f_s``) the estimate's variance is the closed form ``Σ_s h_s² f_s``
 (:func:`linear_variance`), for the others the bootstrap variance (the back-test gives the iNEXT
-predictors iNEXT's own interval: :mod:`knowsum.stats._foresee_inext`). :func:`score` judges both, with a
+predictors iNEXT's own interval: :mod:`knowsum.stats.foresee_inext`). :func:`score` judges both, with a
 Monte Carlo standard error on every number (:mod:`knowsum.stats._foresee_scores`).
 """
 
