@@ -4,7 +4,7 @@
 #               OpenAI-compatible server, inspect_ai and tiktoken's o200k_base, the example
 #               plug-in, test model, knowledge bases), runs ruff, mypy, the documentation build
 #               (--strict) and the whole test suite
-#   make docs   builds the documentation site into site/ (open site/index.html)
+#   make docs   builds the documentation site into site/ (open site/index.html; it works from disk)
 # Both are idempotent and fast once set up (stamps in .venv; data kept in the knowsum home).
 
 SHELL := /bin/bash
@@ -87,9 +87,10 @@ typecheck: install
 	$(VENV)/bin/mypy
 
 # The documentation site (mkdocs.yml: docs/*.md as chapters, an API reference from the docstrings) into
-# site/ (gitignored); --strict: a broken link, anchor, nav entry or docstring reference fails the build
+# site/ (gitignored; site/index.html works from disk, search included); --strict: a broken link, anchor,
+# nav entry or docstring reference fails the build. Not --quiet: it hides the warnings --strict counts.
 docs: install
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 # --durations: the slowest tests, to keep the suite well inside CI's 90 minutes on a busy machine
 test: data lint typecheck docs

@@ -85,7 +85,7 @@ class BuildInputs:
         summaries: Gene → functional summary (Q8); ``None`` skips Q8.
         abstracts: PubMed ID → abstract (the "with abstracts" form of Q7/Q8); ``None`` for none.
         max_abstracts: Abstracts joined into one context (the lowest PMIDs first; the release joins
-            2–10 with ``\n---\n``).
+            2–10 with ``\\n---\\n``).
     """
 
     genes: Sequence[GeneRecord]

@@ -165,8 +165,8 @@ def replay(
     loop (a harness metric), the run goes to a worker thread: knowsum's sampling starts its own loop.
 
     Raises:
-        InputError: ``out`` holds another run and ``overwrite`` is not set. BackendError: a request
-        ``answers`` does not answer.
+        InputError: ``out`` holds another run and ``overwrite`` is not set.
+        BackendError: a request ``answers`` does not answer.
     """
     backend = ReplayBackend(answers, model_id=model, source=source)
 

@@ -101,8 +101,9 @@ def run_instrument(
     """Run ``instrument`` on ``backend`` and write its run directory (the instrument's ``run``).
 
     Raises:
-        InputError: ``out`` holds another run and ``overwrite`` is not set. BackendError: requests
-        the backend could not answer. What the instrument's run raises.
+        InputError: ``out`` holds another run and ``overwrite`` is not set.
+        BackendError: requests the backend could not answer.
+        KnowsumError: whatever else the instrument's run raises.
     """
     return get_instrument(instrument).run(
         config, backend, store=store, out=out, progress=False, overwrite=overwrite
