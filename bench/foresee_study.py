@@ -84,9 +84,14 @@ def _cell(rows: list[BacktestRow], attr: str, se_attr: str | None) -> tuple[floa
     return float(np.mean(vals)), float(np.sqrt(np.mean(np.square(ses)) / len(rows)))
 
 
-def _fmt(cell: tuple[float, float] | None, sign: bool = False) -> str:
+NO_ESTIMATE = ("preseq", "pitman-yor")
+"""Predictors whose missing value means "no estimate on some splits" (no stable rational function, no
+fit), not a diverging series: the cell says so with the share, as ``census backtest`` does."""
+
+
+def _fmt(cell: tuple[float, float] | None, sign: bool = False, missing: str = "n/a: diverged") -> str:
     if cell is None:
-        return "n/a: diverged"
+        return missing
     v, se = cell
     if abs(v) >= 10:
         return f"{100 * v:.2g}%"
@@ -115,15 +120,20 @@ def _table(bts: list[Backtest]) -> str:
             )
         obs = float(np.mean([r.observed for r in rows]))
         na = float(np.mean([r.pi_no_interval or 0.0 for r in rows]))
+        missing = (
+            f"n/a: no estimate on {np.mean([r.diverged for r in rows]):.0%} of splits"
+            if name in NO_ESTIMATE
+            else "n/a: diverged"
+        )
         body.append(
             [
                 f"{t:g} ({rows[0].t_effective:.3g})",
                 f"`{name}`",
                 f"{obs:,.1f}",
-                _fmt(bias, sign=True),
-                _fmt(_cell(rows, "relative_rmse", "relative_rmse_se")),
+                _fmt(bias, sign=True, missing=missing),
+                _fmt(_cell(rows, "relative_rmse", "relative_rmse_se"), missing=missing),
                 f"{1 / np.sqrt(obs):.0%}" if obs > 0 else "n/a",
-                _fmt(_cell(rows, "relative_rmse_total", None)).split(" ±")[0],
+                _fmt(_cell(rows, "relative_rmse_total", None), missing=missing).split(" ±")[0],
                 _fmt(_cell(rows, "coverage", "coverage_se")),
                 _fmt(_cell(rows, "pi_coverage", "pi_coverage_se")) + (f" ({na:.0%} n/a)" if na else ""),
                 " / ".join(
