@@ -34,11 +34,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
+from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR  # the task arguments the header shows
 from inspect_ai._util.error import PrerequisiteError  # printed by inspect as its message alone
+from inspect_ai._util.registry import RegistryType, _registry, registry_info, registry_key
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    ScoreReducer,
+    Target,
+    Value,
+    metric,
+    score_reducer,
+    scorer,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel
 
@@ -46,8 +59,8 @@ from knowsum import __version__
 from knowsum.census import CensusConfig, decode, prepare_census
 from knowsum.errors import KnowsumError
 from knowsum.genebench import GenebenchConfig
-from knowsum.harness._figures import Figures, figures
-from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
+from knowsum.harness._figures import Figures, caveat_metrics, figures
+from knowsum.harness._logs import META_KEY, REQUEST_KEY, Draw, finish_reason, gather, replay
 from knowsum.harness._replay import Answer, request_id
 from knowsum.harness._spec import as_task_args, make_config, requests_of
 from knowsum.harness.tokenizer import use_tokenizer
@@ -59,78 +72,95 @@ __all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_in
 
 _GENERATE_KEY = "knowsum_generate"
 
-
 _REDUCED = (
-    "no figures: the epochs of a sample gave different replies, which inspect reduced to none; run "
-    "with epochs=1 (each request is a sample of its own, a census query included)"
+    "no figures: the epochs of a sample were reduced to one score that keeps no reply (another "
+    "--epochs-reducer): leave the task's reducer (knowsum/draws), which keeps every epoch's reply"
 )
+
+
+Itemizer = Callable[[str, int], list[dict[str, Any]]]
 
 
 @dataclass
 class _Pool:
-    """What the metrics of one task pool: its instrument, configuration and request ids."""
+    """One task's instrument, configuration and the figures of its replies (the last pool asked)."""
 
     instrument: str
     config: BaseModel
-    expected: frozenset[str]
+    itemize: Itemizer | None = None
+    seeded: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
     done: dict[str, Figures] = field(default_factory=dict)
 
-    def compute(self, scores: Sequence[SampleScore]) -> Figures | None:
-        """The figures of the replies so far, once every request has one (``None`` before); none,
-        and why, when epochs reduced differing replies of a sample to no reply."""
-        answers: dict[str, Answer] = {}
+    def generate_args(self, sample_index: int, epoch: int) -> dict[str, Any]:
+        """A census's epoch ``e`` of sample index ``i``: the request of index ``i + (e−1)·Q``
+        (:func:`~knowsum.harness._logs.gather`), its own seed included."""
+        queries = int(getattr(self.config, "queries", 1))
+        if epoch not in self.seeded:
+            drawn = self.config.model_copy(update={"queries": queries * epoch})
+            self.seeded[epoch] = {
+                r.sample_index: _generate_args(r) for r in requests_of(self.instrument, drawn)
+            }
+        return self.seeded[epoch][sample_index + (epoch - 1) * queries]
+
+    def compute(self, scores: Sequence[SampleScore]) -> Figures:
+        """The figures of every reply of ``scores`` (each epoch's among them), as the read-back
+        computes them; none, and why, when the replies cannot be scored."""
+        draws: list[Draw] = []
         for s in scores:
-            rid = (s.sample_metadata or {}).get(REQUEST_KEY)
-            if rid is None:
-                continue
-            if s.score.answer is None:
-                return {}, [_REDUCED]
-            meta = s.score.metadata or {}
-            answers[rid] = Answer(s.score.answer, str(meta.get("finish_reason", "stop")))
-        if not self.expected <= answers.keys():
-            return None
-        key = hashlib.sha256(
-            json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
-        ).hexdigest()
-        if key not in self.done:
-            record = replay(
-                self.instrument, self.config, answers, model="inspect", source="inspect eval"
-            ).result
-            self.done = {key: figures(record)}  # the last pool only: metrics are asked for it again
+            meta = s.sample_metadata or {}
+            kept = (s.score.metadata or {}).get("draws") or [
+                {"answer": s.score.answer, **(s.score.metadata or {})}
+            ]
+            for d in kept:
+                if d.get("answer") is None:
+                    return {}, [("epochs", _REDUCED)]
+                answer = Answer(str(d["answer"]), str(d.get("finish_reason", "stop")))
+                index, epoch = int(meta.get("sample_index", 0)), int(d.get("epoch", 1))
+                draws.append(Draw(index, str(meta[REQUEST_KEY]), epoch, answer))
+        try:
+            config, answers = gather(self.instrument, self.config, draws)
+            key = hashlib.sha256(
+                json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
+            ).hexdigest()
+            if key not in self.done:
+                run = replay(self.instrument, config, answers, model="inspect", source="inspect eval")
+                self.done = {key: figures(run.result)}  # the last pool only: metrics ask for it again
+        except KnowsumError as exc:
+            return {}, [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
         return self.done[key]
 
 
 _POOLS: dict[str, _Pool] = {}
 
 
-def _pool_id(instrument: str, config: BaseModel) -> str:
-    text = json.dumps([instrument, config.model_dump(mode="json")], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def _pool(instrument: str, config: Mapping[str, Any]) -> _Pool:
+    """The pool of a task (made on first use: ``inspect score`` makes it from the log's arguments)."""
+    key = hashlib.sha256(json.dumps([instrument, config], sort_keys=True).encode()).hexdigest()[:16]
+    if key not in _POOLS:
+        made = make_config(instrument, config)
+        itemize = _census_items(made) if isinstance(made, CensusConfig) else None
+        _POOLS[key] = _Pool(instrument, made, itemize)
+    return _POOLS[key]
 
 
 @metric(name="knowsum")
-def pooled_figures(pool: str) -> Metric:
-    """The instrument's figures over every reply (group ``knowsum``; module docstring)."""
+def pooled_figures(instrument: str, config: dict[str, Any]) -> Metric:
+    """The instrument's figures over every reply (group ``knowsum``; ``NaN``: undefined)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        got = _POOLS[pool].compute(scores)
-        return {} if got is None else dict(got[0])
+        return dict(_pool(instrument, config).compute(scores)[0])
 
     return compute
 
 
 @metric(name="caveats")
-def pooled_caveats(pool: str) -> Metric:
-    """The caveats of those figures, each a metric named by its text with the value 1."""
+def pooled_caveats(instrument: str, config: dict[str, Any]) -> Metric:
+    """The caveats of those figures: ``caveat_<code>`` = 1 or 0 for every code (group ``caveats``)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        got = _POOLS[pool].compute(scores)
-        return {} if got is None else dict.fromkeys(got[1], 1.0)
+        return dict(caveat_metrics(_pool(instrument, config).compute(scores)[1]))
 
     return compute
-
-
-Itemizer = Callable[[str, int], list[dict[str, Any]]]
 
 
 def _census_items(config: CensusConfig) -> Itemizer:
@@ -148,32 +178,84 @@ def _census_items(config: CensusConfig) -> Itemizer:
     return items
 
 
-@scorer(metrics=[])
-def knowsum_scorer(itemize: Itemizer | None = None) -> Scorer:
+def _explanation(instrument: str, items: list[dict[str, Any]] | None, text: str) -> str:
+    if items is None:
+        reply = " ".join(text.split())
+        cut = f"{reply[:200]}{'…' if len(reply) > 200 else ''}"
+        return f"reply: {cut} (scored with every reply by knowsum/{instrument}'s run: the metrics)"
+    valid = [f"{it['key']} {it['name']}" for it in items if it["status"] == "valid"]
+    shown = "; ".join(valid[:20]) + ("; …" if len(valid) > 20 else "")
+    return f"{len(valid)} of {len(items)} items verified" + (f": {shown}" if valid else "")
+
+
+def _log_name(obj: object, kind: RegistryType) -> None:
+    """Find ``obj`` by the name inspect writes into a log, ``knowsum/<name>``, too: inspect records
+    a scorer without its package prefix, so ``knowsum/score`` is registered as
+    ``knowsum/knowsum/score`` (whose log name is ``knowsum/score``) and this makes ``inspect score``,
+    which loads knowsum's entry point for the prefix ``knowsum/``, find it under the name it reads."""
+    name = registry_info(obj).name
+    if name.startswith("knowsum/knowsum/"):
+        _registry.setdefault(registry_key(kind, name.removeprefix("knowsum/")), obj)
+
+
+@scorer(metrics=[], name="knowsum/score")  # inspect prefixes the package: _log_name
+def knowsum_scorer(instrument: str, config: dict[str, Any]) -> Scorer:
     """Keep each reply and how it ended; for a census, its items verified against the KB.
 
-    The value is the number of valid items (census) or 1 (an answered request).
+    The value is the number of valid items (census) or 1 (an answered request); the explanation
+    names the verified items (census) or repeats the reply. ``config``: the task's configuration
+    (its fields that differ from the defaults), so ``inspect score`` makes the same scorer.
     """
+    itemize = _pool(instrument, config).itemize
 
     async def score(state: TaskState, target: Target) -> Score:
         text = state.output.completion
         meta: dict[str, Any] = {"finish_reason": finish_reason(state.output.stop_reason)}
-        value = 1
-        if itemize is not None:
-            items = itemize(text, int(state.metadata.get("sample_index", 0)))
+        meta["epoch"] = state.epoch
+        items = None if itemize is None else itemize(text, int(state.metadata.get("sample_index", 0)))
+        value = 1 if items is None else sum(1 for it in items if it["status"] == "valid")
+        if items is not None:
             meta["items"] = items
-            value = sum(1 for it in items if it["status"] == "valid")
-        return Score(value=value, answer=text, metadata=meta)
+        why = _explanation(instrument, items, text)
+        return Score(value=value, answer=text, explanation=why, metadata=meta)
 
     return score
 
 
-@solver
-def knowsum_generate() -> Solver:
-    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed)."""
+_log_name(knowsum_scorer, "scorer")
+
+
+@score_reducer(name="knowsum/draws")
+def keep_draws() -> ScoreReducer:
+    """Every epoch's reply kept (``metadata["draws"]``): each is a draw of the census, none averaged
+    away; the value is the mean of the epochs' values."""
+
+    def reduce(scores: list[Score]) -> Score:
+        values = [float(s.as_float()) for s in scores]
+        draws = [{"answer": s.answer, **(s.metadata or {})} for s in scores]
+        for d in draws:
+            d.pop("items", None)  # kept in each epoch's own score
+        return Score(
+            value=sum(values) / len(values),
+            answer=scores[0].answer,
+            explanation="\n".join(s.explanation or "" for s in scores),
+            metadata={"draws": draws},
+        )
+
+    return reduce
+
+
+@solver(name="generate")  # knowsum/generate
+def knowsum_generate(instrument: str, config: dict[str, Any]) -> Solver:
+    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); a
+    census's later epochs with those of the draw they are (:meth:`_Pool.generate_args`)."""
+    pool = _pool(instrument, config)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        return await generate(state, **state.metadata[_GENERATE_KEY])
+        args = state.metadata[_GENERATE_KEY]
+        if state.epoch > 1 and isinstance(pool.config, CensusConfig):
+            args = pool.generate_args(int(state.metadata["sample_index"]), state.epoch)
+        return await generate(state, **args)
 
     return solve
 
@@ -208,6 +290,15 @@ def _samples(requests: Sequence[Request]) -> list[Sample]:
     return out
 
 
+class _Task(Task):
+    """A task whose log header leaves out the task arguments left unset (``None``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == TASK_ALL_PARAMS_ATTR and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v is not None}
+        super().__setattr__(name, value)
+
+
 def instrument_task(instrument: str, **args: Any) -> Task:
     """The inspect task of any registered instrument: ``args`` are fields of its configuration.
 
@@ -224,7 +315,6 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
     try:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
-        itemize = _census_items(config) if isinstance(config, CensusConfig) else None
     except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
         with contextlib.suppress(KnowsumError):
@@ -233,16 +323,20 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
             text if text.startswith("knowsum/") else f"knowsum/{instrument}: {text}"
         ) from None
     samples = _samples(requests)
-    pool = _pool_id(instrument, config)
-    _POOLS[pool] = _Pool(
-        instrument, config, frozenset(str(s.metadata[REQUEST_KEY]) for s in samples if s.metadata)
-    )
+    if not samples:  # inspect would stop on an empty dataset, naming none of the arguments
+        raise PrerequisiteError(
+            f"knowsum/{instrument}: these task arguments ask no request (a part left out for want of "
+            "its input, e.g. a genebench question type without its -T FILE argument?): nothing to evaluate"
+        )
+    given = config.model_dump(mode="json", exclude_defaults=True)
+    _POOLS.clear()  # one task at a time: a pool holds its KB's verifier
     meta = {"instrument": instrument, "config": config.model_dump(mode="json"), "version": __version__}
-    return Task(
+    return _Task(
         dataset=MemoryDataset(samples, name=f"knowsum-{instrument}"),
-        solver=knowsum_generate(),
-        scorer=knowsum_scorer(itemize),
-        metrics=[pooled_figures(pool), pooled_caveats(pool)],
+        solver=knowsum_generate(instrument, given),
+        scorer=knowsum_scorer(instrument, given),
+        metrics=[pooled_figures(instrument, given), pooled_caveats(instrument, given)],
+        epochs=Epochs(1, keep_draws()),
         metadata={META_KEY: meta},
     )
 
