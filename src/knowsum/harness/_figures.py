@@ -36,7 +36,7 @@ from knowsum.records.recall import RecallResult
 from knowsum.report import caveat_sentence
 from knowsum.stats import CaveatKind
 
-__all__ = ["CAVEAT_CODES", "Caveats", "Figures", "caveat_metrics", "figures"]
+__all__ = ["CAVEAT_CODES", "Caveats", "Figures", "caveat_metrics", "figures", "metric_values"]
 
 Caveats = list[tuple[str, str]]
 """The caveats of some figures: ``(code, sentence)`` pairs, each sentence once."""
@@ -62,6 +62,12 @@ def caveat_metrics(caveats: Iterable[tuple[str, str]]) -> dict[str, float]:
     names whatever the run (``tiny-sample`` is ``caveat_tiny_sample``)."""
     found = {code for code, _ in caveats}
     return {f"caveat_{c.replace('-', '_')}": float(c in found) for c in CAVEAT_CODES}
+
+
+def metric_values(found: Figures) -> dict[str, float]:
+    """Every metric of a log, by name: the figures (group ``knowsum``) and the caveat codes (group
+    ``caveats``, :func:`caveat_metrics`)."""
+    return {**found[0], **caveat_metrics(found[1])}
 
 
 def _put(out: dict[str, float], name: str, value: float | None) -> None:
