@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import Epochs
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
@@ -151,8 +152,7 @@ def test_another_epochs_reducer_gives_no_figures_and_says_why(texts: list[str], 
     (log,) = inspect_eval(
         census(task="diseases", queries=4, n_bootstrap=10),
         model=get_model("mockllm/model", custom_outputs=answer),
-        epochs=2,
-        epochs_reducer="mean",
+        epochs=Epochs(2, "mean"),
         log_dir=str(tmp_path / "logs"),
         display="none",
     )

@@ -312,9 +312,12 @@ def instrument_task(instrument: str, **args: Any) -> Task:
 
 
 def _task(instrument: str, args: Mapping[str, Any]) -> Task:
+    _POOLS.clear()  # one task at a time: a pool holds its KB's verifier
     try:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
+        given = config.model_dump(mode="json", exclude_defaults=True)
+        _pool(instrument, given)  # a census's verifier: its KB loads here
     except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
         with contextlib.suppress(KnowsumError):
@@ -328,8 +331,6 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
             f"knowsum/{instrument}: these task arguments ask no request (a part left out for want of "
             "its input, e.g. a genebench question type without its -T FILE argument?): nothing to evaluate"
         )
-    given = config.model_dump(mode="json", exclude_defaults=True)
-    _POOLS.clear()  # one task at a time: a pool holds its KB's verifier
     meta = {"instrument": instrument, "config": config.model_dump(mode="json"), "version": __version__}
     return _Task(
         dataset=MemoryDataset(samples, name=f"knowsum-{instrument}"),
