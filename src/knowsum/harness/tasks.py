@@ -9,14 +9,18 @@ Registered through the ``inspect_ai`` entry point of knowsum's ``pyproject.toml`
 
 Each task is its instrument's own requests (:func:`knowsum.harness.requests_of`), one sample
 per request: a census is its enumeration prompt repeated with distinct ids (sample indexes, each
-with its own derived seed: distinct draws, not epochs, which reducers would collapse before the
-metrics run). Every sample is generated with its request's parameters (temperature, ``top_p``,
-token budget, seed). The scorer keeps each reply (``Score.answer``) and, for a census, the items it
-decodes and verifies against the task's knowledge base (``Score.metadata["items"]``); the metrics pool
-every reply through the instrument's own run (:class:`~knowsum.harness.ReplayBackend`), so the
-figures are those ``knowsum census score --inspect-log LOG`` writes into a run directory. Metric
-group ``knowsum`` holds the figures (:mod:`knowsum.harness._figures`), group ``caveats`` the caveats
-that go with them (each a metric named by the caveat's text).
+with its own derived seed). Every sample is generated with its request's parameters (temperature,
+``top_p``, token budget, seed) by the solver ``knowsum/generate``; with ``--epochs E`` a census's
+epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q`` (its own seed), and the
+reducer ``knowsum/draws`` keeps every epoch's reply, so the epochs are draws of a census of ``Q·E``
+queries. The scorer ``knowsum/score`` keeps each reply (``Score.answer``) and, for a census, the
+items it decodes and verifies against the task's knowledge base (``Score.metadata["items"]``, named
+in ``Score.explanation``); the metrics pool every reply through the instrument's own run
+(:class:`~knowsum.harness.ReplayBackend`), so the figures are those ``knowsum census score
+--inspect-log LOG`` writes into a run directory, a log with part of the requests included
+(:mod:`knowsum.harness._logs`). Metric group ``knowsum`` holds the figures
+(:mod:`knowsum.harness._figures`: the same names for every run of a task, ``NaN`` when undefined),
+group ``caveats`` a metric ``caveat_<code>`` = 1 or 0 per caveat code.
 
 Task arguments are the fields of the instrument's configuration (``CensusConfig``, ``RecallConfig``,
 ``GenebenchConfig``); a bad one (unknown task, KB not installed, ``queries=0``) fails with one line
@@ -26,12 +30,9 @@ before any model is asked.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
-import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
@@ -41,27 +42,21 @@ from inspect_ai._util.registry import RegistryType, _registry, registry_info, re
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
     Score,
     Scorer,
-    ScoreReducer,
     Target,
-    Value,
-    metric,
-    score_reducer,
     scorer,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel
 
 from knowsum import __version__
-from knowsum.census import CensusConfig, decode, prepare_census
+from knowsum.census import CensusConfig
 from knowsum.errors import KnowsumError
 from knowsum.genebench import GenebenchConfig
-from knowsum.harness._figures import Figures, caveat_metrics, figures
-from knowsum.harness._logs import META_KEY, REQUEST_KEY, Draw, finish_reason, gather, replay
-from knowsum.harness._replay import Answer, request_id
+from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason
+from knowsum.harness._pool import POOLS, keep_draws, pool, pooled_caveats, pooled_figures, request_args
+from knowsum.harness._replay import request_id
 from knowsum.harness._spec import as_task_args, make_config, requests_of
 from knowsum.harness.tokenizer import use_tokenizer
 from knowsum.instrument import broken_instruments, get_instrument, instruments
@@ -71,111 +66,6 @@ from knowsum.recall import RecallConfig
 __all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_ins"]
 
 _GENERATE_KEY = "knowsum_generate"
-
-_REDUCED = (
-    "no figures: the epochs of a sample were reduced to one score that keeps no reply (another "
-    "--epochs-reducer): leave the task's reducer (knowsum/draws), which keeps every epoch's reply"
-)
-
-
-Itemizer = Callable[[str, int], list[dict[str, Any]]]
-
-
-@dataclass
-class _Pool:
-    """One task's instrument, configuration and the figures of its replies (the last pool asked)."""
-
-    instrument: str
-    config: BaseModel
-    itemize: Itemizer | None = None
-    seeded: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
-    done: dict[str, Figures] = field(default_factory=dict)
-
-    def generate_args(self, sample_index: int, epoch: int) -> dict[str, Any]:
-        """A census's epoch ``e`` of sample index ``i``: the request of index ``i + (e−1)·Q``
-        (:func:`~knowsum.harness._logs.gather`), its own seed included."""
-        queries = int(getattr(self.config, "queries", 1))
-        if epoch not in self.seeded:
-            drawn = self.config.model_copy(update={"queries": queries * epoch})
-            self.seeded[epoch] = {
-                r.sample_index: _generate_args(r) for r in requests_of(self.instrument, drawn)
-            }
-        return self.seeded[epoch][sample_index + (epoch - 1) * queries]
-
-    def compute(self, scores: Sequence[SampleScore]) -> Figures:
-        """The figures of every reply of ``scores`` (each epoch's among them), as the read-back
-        computes them; none, and why, when the replies cannot be scored."""
-        draws: list[Draw] = []
-        for s in scores:
-            meta = s.sample_metadata or {}
-            kept = (s.score.metadata or {}).get("draws") or [
-                {"answer": s.score.answer, **(s.score.metadata or {})}
-            ]
-            for d in kept:
-                if d.get("answer") is None:
-                    return {}, [("epochs", _REDUCED)]
-                answer = Answer(str(d["answer"]), str(d.get("finish_reason", "stop")))
-                index, epoch = int(meta.get("sample_index", 0)), int(d.get("epoch", 1))
-                draws.append(Draw(index, str(meta[REQUEST_KEY]), epoch, answer))
-        try:
-            config, answers = gather(self.instrument, self.config, draws)
-            key = hashlib.sha256(
-                json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
-            ).hexdigest()
-            if key not in self.done:
-                run = replay(self.instrument, config, answers, model="inspect", source="inspect eval")
-                self.done = {key: figures(run.result)}  # the last pool only: metrics ask for it again
-        except KnowsumError as exc:
-            return {}, [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
-        return self.done[key]
-
-
-_POOLS: dict[str, _Pool] = {}
-
-
-def _pool(instrument: str, config: Mapping[str, Any]) -> _Pool:
-    """The pool of a task (made on first use: ``inspect score`` makes it from the log's arguments)."""
-    key = hashlib.sha256(json.dumps([instrument, config], sort_keys=True).encode()).hexdigest()[:16]
-    if key not in _POOLS:
-        made = make_config(instrument, config)
-        itemize = _census_items(made) if isinstance(made, CensusConfig) else None
-        _POOLS[key] = _Pool(instrument, made, itemize)
-    return _POOLS[key]
-
-
-@metric(name="knowsum")
-def pooled_figures(instrument: str, config: dict[str, Any]) -> Metric:
-    """The instrument's figures over every reply (group ``knowsum``; ``NaN``: undefined)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return dict(_pool(instrument, config).compute(scores)[0])
-
-    return compute
-
-
-@metric(name="caveats")
-def pooled_caveats(instrument: str, config: dict[str, Any]) -> Metric:
-    """The caveats of those figures: ``caveat_<code>`` = 1 or 0 for every code (group ``caveats``)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return dict(caveat_metrics(_pool(instrument, config).compute(scores)[1]))
-
-    return compute
-
-
-def _census_items(config: CensusConfig) -> Itemizer:
-    """Decode a reply into items and verify each against the task's knowledge base."""
-    plan = prepare_census(config)
-
-    def items(text: str, index: int) -> list[dict[str, Any]]:
-        decoded = decode(text, index, plan.task.decoder, plan.task.separator)
-        verdicts = plan.verifier.verify([d.text for d in decoded], [d.claimed_id for d in decoded])
-        return [
-            {"text": d.text, "status": v.status, "key": v.key, "name": v.name}
-            for d, v in zip(decoded, verdicts, strict=True)
-        ]
-
-    return items
 
 
 def _explanation(instrument: str, items: list[dict[str, Any]] | None, text: str) -> str:
@@ -206,7 +96,7 @@ def knowsum_scorer(instrument: str, config: dict[str, Any]) -> Scorer:
     names the verified items (census) or repeats the reply. ``config``: the task's configuration
     (its fields that differ from the defaults), so ``inspect score`` makes the same scorer.
     """
-    itemize = _pool(instrument, config).itemize
+    itemize = pool(instrument, config).itemize
 
     async def score(state: TaskState, target: Target) -> Score:
         text = state.output.completion
@@ -225,36 +115,16 @@ def knowsum_scorer(instrument: str, config: dict[str, Any]) -> Scorer:
 _log_name(knowsum_scorer, "scorer")
 
 
-@score_reducer(name="knowsum/draws")
-def keep_draws() -> ScoreReducer:
-    """Every epoch's reply kept (``metadata["draws"]``): each is a draw of the census, none averaged
-    away; the value is the mean of the epochs' values."""
-
-    def reduce(scores: list[Score]) -> Score:
-        values = [float(s.as_float()) for s in scores]
-        draws = [{"answer": s.answer, **(s.metadata or {})} for s in scores]
-        for d in draws:
-            d.pop("items", None)  # kept in each epoch's own score
-        return Score(
-            value=sum(values) / len(values),
-            answer=scores[0].answer,
-            explanation="\n".join(s.explanation or "" for s in scores),
-            metadata={"draws": draws},
-        )
-
-    return reduce
-
-
 @solver(name="generate")  # knowsum/generate
 def knowsum_generate(instrument: str, config: dict[str, Any]) -> Solver:
     """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); a
-    census's later epochs with those of the draw they are (:meth:`_Pool.generate_args`)."""
-    pool = _pool(instrument, config)
+    census's later epochs with those of the draw they are (``Pool.generate_args``)."""
+    drawn = pool(instrument, config)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         args = state.metadata[_GENERATE_KEY]
-        if state.epoch > 1 and isinstance(pool.config, CensusConfig):
-            args = pool.generate_args(int(state.metadata["sample_index"]), state.epoch)
+        if state.epoch > 1 and isinstance(drawn.config, CensusConfig):
+            args = drawn.generate_args(int(state.metadata["sample_index"]), state.epoch)
         return await generate(state, **args)
 
     return solve
@@ -267,16 +137,6 @@ def _input(request: Request) -> str | list[ChatMessage]:
     return [kinds[role](content=content) for role, content in request.messages or ()]
 
 
-def _generate_args(request: Request) -> dict[str, Any]:
-    p = request.params
-    args: dict[str, Any] = {"temperature": p.temperature, "top_p": p.top_p, "max_tokens": p.max_tokens}
-    if request.seed is not None:
-        args["seed"] = request.seed
-    if p.stop:
-        args["stop_seqs"] = list(p.stop)
-    return args
-
-
 def _samples(requests: Sequence[Request]) -> list[Sample]:
     out: list[Sample] = []
     seen: set[str] = set()
@@ -285,7 +145,7 @@ def _samples(requests: Sequence[Request]) -> list[Sample]:
         if rid in seen:  # the same request twice (one label probed twice) is asked once, like the store
             continue
         seen.add(rid)
-        meta = {REQUEST_KEY: rid, "sample_index": req.sample_index, _GENERATE_KEY: _generate_args(req)}
+        meta = {REQUEST_KEY: rid, "sample_index": req.sample_index, _GENERATE_KEY: request_args(req)}
         out.append(Sample(id=len(out) + 1, input=_input(req), metadata=meta))
     return out
 
@@ -312,12 +172,12 @@ def instrument_task(instrument: str, **args: Any) -> Task:
 
 
 def _task(instrument: str, args: Mapping[str, Any]) -> Task:
-    _POOLS.clear()  # one task at a time: a pool holds its KB's verifier
+    POOLS.clear()  # one task at a time: a pool holds its KB's verifier
     try:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
         given = config.model_dump(mode="json", exclude_defaults=True)
-        _pool(instrument, given)  # a census's verifier: its KB loads here
+        pool(instrument, given)  # a census's verifier: its KB loads here
     except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
         with contextlib.suppress(KnowsumError):
