@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 
-from knowsum.census import load_result
+from knowsum.census import CensusResult, load_result
 from knowsum.cli import main
 from knowsum.harness import figures
 from tests.harness._mock import assert_same_metrics, log_metrics
@@ -54,12 +54,26 @@ def _eval(kb_home: Path, real_tokenizer: RealTokenizer, logs: Path, *args: str) 
     return path
 
 
+def _logged(
+    kb_home: Path, real_tokenizer: RealTokenizer, tmp_path: Path, n: int, *args: str
+) -> tuple[Path, EvalLog]:
+    """The log of ``_eval(ARGS)``, read back: a finished run of ``n`` samples."""
+    path = _eval(kb_home, real_tokenizer, tmp_path / "logs", *args)
+    log = read_eval_log(str(path))
+    assert log.status == "success" and log.samples is not None and len(log.samples) == n
+    return path, log
+
+
+def _read_back(path: Path, out: Path) -> CensusResult:
+    """``knowsum census score --inspect-log PATH --out OUT``: the record it wrote."""
+    assert main(["census", "score", "--inspect-log", str(path), "--out", str(out)]) == 0
+    return load_result(out)
+
+
 def test_inspect_eval_census_on_mockllm_runs_offline_and_reads_back(
     kb_home: Path, real_tokenizer: RealTokenizer, tmp_path: Path
 ) -> None:
-    path = _eval(kb_home, real_tokenizer, tmp_path / "logs", "-T", "task=diseases", "-T", "queries=8")
-    log = read_eval_log(str(path))
-    assert log.status == "success" and log.samples is not None and len(log.samples) == 8
+    path, log = _logged(kb_home, real_tokenizer, tmp_path, 8, "-T", "task=diseases", "-T", "queries=8")
     assert log.stats.model_usage["mockllm/model"].input_tokens > 0  # counted by tiktoken, offline
     assert log.results is not None
     got = log_metrics(log)
@@ -67,9 +81,7 @@ def test_inspect_eval_census_on_mockllm_runs_offline_and_reads_back(
     assert all(math.isnan(got[k]) for k in ("N_tot", "N_tot_lower", "N_tot_upper"))  # undefined
     assert got["caveat_note"] == 1.0  # "no verified item: nothing to estimate (N_seen = 0)"
 
-    out = tmp_path / "run"
-    assert main(["census", "score", "--inspect-log", str(path), "--out", str(out)]) == 0
-    result = load_result(out)
+    result = _read_back(path, tmp_path / "run")
     assert result.model == "mockllm/model" and result.backend == "inspect" and result.n_queries == 8
     assert_same_metrics(log, result)  # every figure and caveat code, exactly
     assert ("note", "no verified item: nothing to estimate (N_seen = 0)") in figures(result)[1]
@@ -78,14 +90,10 @@ def test_inspect_eval_census_on_mockllm_runs_offline_and_reads_back(
 def test_limit_gives_a_partial_census_that_reads_back_and_inspect_score_rescores_it(
     kb_home: Path, real_tokenizer: RealTokenizer, tmp_path: Path
 ) -> None:
-    path = _eval(kb_home, real_tokenizer, tmp_path / "logs", "--limit", "3", "-T", "queries=6")
-    log = read_eval_log(str(path))
-    assert log.status == "success" and log.samples is not None and len(log.samples) == 3
+    path, log = _logged(kb_home, real_tokenizer, tmp_path, 3, "--limit", "3", "-T", "queries=6")
     got = log_metrics(log)
     assert got["queries"] == 3 and got["caveat_partial"] == 1.0
-    out = tmp_path / "run"
-    assert main(["census", "score", "--inspect-log", str(path), "--out", str(out)]) == 0
-    result = load_result(out)
+    result = _read_back(path, tmp_path / "run")
     assert result.n_queries == 3
     assert [c.message for c in result.caveats if c.kind == "partial"] == [
         "partial log: 3 of 6 requests answered (inspect eval --limit or --sample-id, an interrupted run, "
