@@ -6,7 +6,13 @@ o200k_base vocabulary, which tiktoken downloads at first use, and no test reache
 
 from __future__ import annotations
 
+import math
+
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelOutput, ModelUsage
+
+from knowsum.harness import figures, metric_values
+from knowsum.records import Record
 
 
 def output(text: str) -> ModelOutput:
@@ -15,3 +21,19 @@ def output(text: str) -> ModelOutput:
     words = len(text.split())
     out.usage = ModelUsage(input_tokens=1, output_tokens=words, total_tokens=words + 1)
     return out
+
+
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """The log's metrics by name (figures and caveat codes)."""
+    assert log.results is not None, log.error
+    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+
+
+def assert_same_metrics(log: EvalLog, record: Record) -> dict[str, float]:
+    """The log's metrics are exactly ``record``'s figures and caveat codes (``NaN`` where both are
+    undefined); returns the figures."""
+    got, want = log_metrics(log), metric_values(figures(record))
+    assert got.keys() == want.keys(), set(got) ^ set(want)
+    for name, value in want.items():
+        assert got[name] == value or (math.isnan(got[name]) and math.isnan(value)), name
+    return figures(record)[0]

@@ -15,18 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inspect_ai import Epochs
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, ModelOutput, get_model
 
 from knowsum.census import CensusConfig, load_result, run_census
 from knowsum.cli import main
-from knowsum.harness import figures, request_id, requests_of
+from knowsum.harness import caveat_metrics, figures, request_id, requests_of
 from knowsum.harness.tasks import census
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
 from tests.census.zipf import disease_names, make_responses, truth_counts
-from tests.harness._mock import output
+from tests.harness._mock import assert_same_metrics, log_metrics, output
 
 QUERIES, PER_QUERY = 24, 8
 
@@ -62,10 +63,7 @@ def _run(texts: list[str], tmp_path: Path, **args: Any) -> EvalLog:
     return logs[0]
 
 
-def _got(log: EvalLog) -> dict[str, float]:
-    """The log's metrics by name (figures and caveats)."""
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+_got = log_metrics
 
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
@@ -92,8 +90,8 @@ def test_log_metrics_are_knowsums_census_of_the_same_texts(
         assert got[name] == values[name], name  # exactly: the same code on the same texts
     assert got["N_seen"] == own.result.n_seen > 0
     assert math.isfinite(got["N_tot"]) and got["N_tot"] >= got["N_seen"]
-    for caveat in caveats:
-        assert got[caveat] == 1.0
+    assert {k: got[k] for k in caveat_metrics(caveats)} == caveat_metrics(caveats)
+    assert got["caveat_partial"] == 0.0  # every request answered
 
     # the scorer kept each sample's verified items
     first = log.samples[0]
@@ -104,6 +102,9 @@ def test_log_metrics_are_knowsums_census_of_the_same_texts(
     assert score.value == len(valid) > 0
     assert all(it["key"].startswith("DOID:") for it in valid)
     assert score.answer == texts[first.metadata["sample_index"]]
+    # the explanation names the verified items
+    assert score.explanation is not None
+    assert score.explanation.startswith(f"{len(valid)} of {len(items)} items verified: {valid[0]['key']} ")
 
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
@@ -119,10 +120,7 @@ def test_census_score_inspect_log_reproduces_the_logs_figures(
     assert (out / "report.html").is_file() and (out / "items.jsonl").is_file()
     assert result.model == "mockllm/model" and result.backend == "inspect"
     assert result.counting == "incidence" and result.n_queries == QUERIES
-    values, caveats = figures(result)
-    got = _got(log)
-    assert {k: got[k] for k in values} == values  # every figure, exactly
-    assert {k for k, v in got.items() if k not in values} == set(caveats)
+    assert_same_metrics(log, result)  # every figure and caveat code, exactly
     # the truth of the synthetic model: N_seen is the number of distinct DOIDs it named
     truth = make_responses(disease_names(load_ontology("doid"), 80), QUERIES, PER_QUERY)[1]
     assert result.n_seen == len(truth_counts(truth))
@@ -142,11 +140,9 @@ def test_samples_are_the_instruments_requests(kb_home: Path) -> None:
     assert task.metadata["knowsum"]["config"] == config.model_dump(mode="json")  # type: ignore[index]
 
 
-def test_epochs_that_reduce_differing_replies_give_no_figures_and_say_why(
-    texts: list[str], tmp_path: Path
-) -> None:
-    """inspect reduces a sample's epochs before metrics run (a differing reply becomes none): the
-    census then reports no figure, and the caveat says to run with epochs=1."""
+def test_another_epochs_reducer_gives_no_figures_and_says_why(texts: list[str], tmp_path: Path) -> None:
+    """An epochs reducer other than the task's (knowsum/draws) averages the replies away: the census
+    then reports no figure, and the caveat code ``epochs`` says so."""
     calls: list[int] = []
 
     def answer(_input: Any, _tools: Any, _choice: Any, cfg: GenerateConfig) -> ModelOutput:
@@ -156,11 +152,11 @@ def test_epochs_that_reduce_differing_replies_give_no_figures_and_say_why(
     (log,) = inspect_eval(
         census(task="diseases", queries=4, n_bootstrap=10),
         model=get_model("mockllm/model", custom_outputs=answer),
-        epochs=2,
+        epochs=Epochs(2, "mean"),
         log_dir=str(tmp_path / "logs"),
         display="none",
     )
     got = _got(log)
     assert len(calls) == 8  # 4 samples x 2 epochs
     assert "N_seen" not in got
-    assert any(name.startswith("no figures: the epochs of a sample") for name in got)
+    assert got["caveat_epochs"] == 1.0

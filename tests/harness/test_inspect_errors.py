@@ -38,6 +38,9 @@ BAD_ARGS = [
     (recall, {"kb": "go", "per_bucket": 0}, "knowsum/recall: invalid per_bucket=0"),
     (genebench, {"per_type": 0}, "knowsum/genebench: invalid per_type=0"),
     (genebench, {"per_type": 1}, "knowsum kb install genes"),
+    # a message naming a command-line option names inspect's task argument instead
+    (recall, {"kb": "doid", "per_bucket": 2}, "(use -T popularity=web|FILE|annotations)"),
+    (recall, {"kb": "doid", "popularity": "web"}, "pass -T popularity=FILE with ID,count rows"),
 ]
 
 
@@ -49,7 +52,7 @@ def test_bad_task_arguments_fail_in_one_line_before_any_model_call(
         factory(**args)
     message = str(caught.value.message)
     assert says in message
-    assert "\n" not in message
+    assert "\n" not in message and " --" not in message
 
 
 def test_the_model_is_not_asked_when_the_arguments_are_bad(kb_home: Path, tmp_path: Path) -> None:

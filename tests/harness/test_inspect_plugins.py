@@ -24,7 +24,7 @@ from knowsum.harness import figures, make_config, requests_of, run_from_log
 from knowsum.harness.tasks import census, register_plug_ins
 from knowsum.instrument import INSTRUMENTS, installed, instruments
 from knowsum.records import CaveatNote
-from tests.harness._mock import output
+from tests.harness._mock import assert_same_metrics, output
 from tests.instrument._yes import YesResult
 
 
@@ -56,8 +56,7 @@ def test_a_plug_in_census_task_is_a_census_task(tmp_path: Path) -> None:
     got = _metrics(log)
     assert got["N_seen"] == len(ELEMENTS)
     done, _ = run_from_log(log.location, "census", out=tmp_path / "run")
-    values, caveats = figures(done.result)
-    assert {k: got[k] for k in values} == values and set(got) - set(values) == set(caveats)
+    assert_same_metrics(log, done.result)
 
 
 @pytest.fixture
@@ -87,8 +86,7 @@ def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Pa
     assert got["share_lower"] < 2 / 3 < got["share_upper"]  # the Wilson interval of its card row
     done, read = run_from_log(log.location, "yes", out=tmp_path / "run")
     assert read.config == config and done.result.yes == 2  # type: ignore[attr-defined]
-    values, _ = figures(done.result)
-    assert {k: got[k] for k in values} == values
+    assert_same_metrics(log, done.result)
 
 
 def test_a_plug_in_records_caveats_are_among_its_figures_caveats(yes_plug_in: None) -> None:
@@ -96,4 +94,4 @@ def test_a_plug_in_records_caveats_are_among_its_figures_caveats(yes_plug_in: No
     record = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
     values, caveats = figures(record.model_copy(update={"caveats": [note]}))
     assert values == figures(record)[0] and values["share"] == pytest.approx(2 / 3)
-    assert caveats == [*figures(record)[1], "tiny sample: only 3 replies"]
+    assert caveats == [*figures(record)[1], ("tiny-sample", "tiny sample: only 3 replies")]

@@ -13,18 +13,21 @@ Importing this package does not import inspect_ai (only :mod:`knowsum.harness.ta
 a log do). See ``docs/inspect.md``.
 """
 
-from knowsum.harness._figures import Figures, figures
+from knowsum.harness._figures import CAVEAT_CODES, Figures, caveat_metrics, figures, metric_values
 from knowsum.harness._logs import LogRun, read_log, replay, run_from_log
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
 
 __all__ = [
+    "CAVEAT_CODES",
     "Answer",
     "Figures",
     "LogRun",
     "ReplayBackend",
+    "caveat_metrics",
     "figures",
     "make_config",
+    "metric_values",
     "read_log",
     "replay",
     "request_id",

@@ -7,6 +7,14 @@ replies: the run directory holds the full report, and ``compare``, ``overlap``, 
 ``--published`` and ``knowsum profile`` read it like any other. The metrics of the log were computed
 by :func:`replay` on the same replies, so both give the same figures.
 
+A log may hold part of the task's requests (``inspect eval --limit``, ``--sample-id``, an
+interrupted run, samples that failed): a census is then the census of the replies it holds, with the
+caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (recall, genebench,
+plug-ins) refuses it in one line. With ``--epochs E`` every epoch's reply of a census is a draw of
+its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q``,
+seed included, of the census with ``Q·E`` queries); the other instruments refuse epochs. The
+log's metrics are computed by the same functions, so a log and its read-back agree.
+
 The log is read with inspect_ai's own reader (``pip install 'knowsum[inspect]'``), imported only here.
 """
 
@@ -22,13 +30,23 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from knowsum.errors import InputFileError, NotInstalledError
+from knowsum.errors import InputError, InputFileError, NotInstalledError
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
 from knowsum.models import ResponseStore
-from knowsum.records import Record, Run
+from knowsum.records import CaveatNote, Record, Run, write_run_dir
 
-__all__ = ["META_KEY", "REQUEST_KEY", "LogRun", "finish_reason", "read_log", "replay", "run_from_log"]
+__all__ = [
+    "META_KEY",
+    "REQUEST_KEY",
+    "Draw",
+    "LogRun",
+    "finish_reason",
+    "gather",
+    "read_log",
+    "replay",
+    "run_from_log",
+]
 
 META_KEY = "knowsum"
 """The task metadata key of a knowsum task: ``{"instrument", "config", "version"}``."""
@@ -41,6 +59,77 @@ def finish_reason(stop_reason: str) -> str:
     return "length" if stop_reason in ("max_tokens", "model_length") else "stop"
 
 
+_WHOLE_RUNS_ONLY = "scores whole runs only"
+_PARTIAL_OK = frozenset({"census"})
+"""The instruments whose run scores the replies it got when some requests have none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """One reply of a log (or of a running eval): which sample, which epoch, what came back.
+
+    Attributes:
+        sample_index: knowsum's sample index of the sample's request.
+        request: The sample's request id (:func:`~knowsum.harness.request_id`).
+        epoch: inspect's epoch (1, 2, …).
+        answer: The reply, or ``None`` when the sample failed (counted as missing).
+    """
+
+    sample_index: int
+    request: str
+    epoch: int
+    answer: Answer | None
+
+
+def gather(instrument: str, config: BaseModel, draws: list[Draw]) -> tuple[BaseModel, dict[str, Answer]]:
+    """The configuration a run on ``draws`` scores and its answers by request id.
+
+    One epoch: the task's configuration, each reply under its sample's request id. ``E`` epochs of a
+    census: the census of ``Q·E`` queries, epoch ``e`` of sample index ``i`` answering the request of
+    index ``i + (e−1)·Q`` (the solver sent that request's seed), so every epoch is a draw of its own.
+
+    Raises:
+        InputError: epochs of an instrument other than the census (one line: what to run instead).
+    """
+    epochs = max((d.epoch for d in draws), default=1)
+    if epochs == 1:
+        return config, {d.request: d.answer for d in draws if d.answer is not None}
+    queries = getattr(config, "queries", None)
+    if instrument not in _PARTIAL_OK or not isinstance(queries, int):
+        raise InputError(
+            f"knowsum/{instrument} asks each request once and scores one reply per request, so "
+            f"--epochs {epochs} has no meaning for it: run it with one epoch (the default)"
+        )
+    drawn = config.model_copy(update={"queries": queries * epochs})
+    by_index = {r.sample_index: request_id(r) for r in requests_of(instrument, drawn)}
+    return drawn, {
+        by_index[d.sample_index + (d.epoch - 1) * queries]: d.answer for d in draws if d.answer is not None
+    }
+
+
+def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) -> CaveatNote | None:
+    """The ``partial`` caveat of answers to part of the requests (``None``: all answered).
+
+    Raises:
+        InputError: an instrument that scores only whole runs (one line saying so)."""
+    wanted = {request_id(r) for r in requests_of(instrument, config)}
+    k, n = len(wanted & answers.keys()), len(wanted)
+    if k == n:
+        return None
+    if instrument not in _PARTIAL_OK:
+        raise InputError(
+            f"the log answers {k} of the task's {n} requests (inspect eval --limit or --sample-id, an "
+            f"interrupted run, failed samples): knowsum/{instrument} {_WHOLE_RUNS_ONLY}; run every "
+            "sample (inspect eval-retry completes an interrupted log)"
+        )
+    return CaveatNote(
+        kind="partial",
+        mark="partial log",
+        message=f"partial log: {k} of {n} requests answered (inspect eval --limit or --sample-id, an "
+        f"interrupted run, failed samples): the figures are those of the {k} replies",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class LogRun:
     """What a knowsum task's inspect log holds.
@@ -50,7 +139,7 @@ class LogRun:
         instrument: ``census``, ``recall`` or ``genebench``.
         config: The instrument's configuration the task ran with.
         model: The model as inspect named it (``openai-api/llama/smollm2``).
-        answers: request id → reply.
+        answers: request id → reply (of ``config``: with epochs, the census of every epoch's draw).
         metrics: The log's figures and caveats: metric name → value (``{}`` when it has none).
     """
 
@@ -79,9 +168,9 @@ def _inspect_log(path: Path) -> Any:
         ) from None
 
 
-def _answer(sample: Any) -> Answer:
-    if sample.error is not None:
-        return Answer("", "error", f"inspect: {sample.error.message}")
+def _answer(sample: Any) -> Answer | None:
+    if sample.error is not None:  # a failed sample is a missing reply (as the log's metrics count it)
+        return None
     return Answer(sample.output.completion, finish_reason(sample.output.stop_reason))
 
 
@@ -94,14 +183,14 @@ def _metrics(log: Any) -> dict[str, float]:
 
 
 def read_log(path: str | Path, instrument: str) -> LogRun:
-    """Read the inspect log of a ``knowsum/<instrument>`` task.
+    """Read the inspect log of a ``knowsum/<instrument>`` task (module docstring: part of the
+    requests, epochs).
 
     Raises:
         NotInstalledError: inspect_ai is not installed.
-        InputFileError: not an inspect log, not a knowsum task's, another instrument's, a run that
-            did not finish, a sample without its request id, a request answered more than once
-            (``--epochs``), or a task's request it does not answer (``--limit``): each says what
-            to do. Every reply of the log is read back, or the log is refused: none is dropped.
+        InputFileError: not an inspect log, not a knowsum task's, another instrument's, a sample
+            without its request id, part of the requests or epochs of an instrument that cannot
+            score them: each says what to do.
     """
     path = Path(path)
     log = _inspect_log(path)
@@ -118,33 +207,18 @@ def read_log(path: str | Path, instrument: str) -> LogRun:
             f"a knowsum/{meta['instrument']} log: "
             f"read it with `knowsum {meta['instrument']} score --inspect-log`",
         )
-    if log.status != "success":
-        raise InputFileError(
-            path,
-            f"the inspect run did not finish (status {log.status}): rerun or retry it (`inspect eval-retry`)",
-        )
-    answers: dict[str, Answer] = {}
+    draws: list[Draw] = []
     for sample in log.samples or []:
         rid = (sample.metadata or {}).get(REQUEST_KEY)
         if not isinstance(rid, str):
             raise InputFileError(path, f"sample {sample.id} has no {REQUEST_KEY} in its metadata")
-        if rid in answers:  # --epochs N: N replies to one request, of which a run could use only one
-            raise InputFileError(
-                path,
-                f"sample {sample.id} is answered more than once (epoch {getattr(sample, 'epoch', '?')}: "
-                "inspect eval --epochs): knowsum reads one reply per request and drops none; for more "
-                f"samples ask for them as the task's own (-T queries=N), with one epoch",
-            )
-        answers[rid] = _answer(sample)
-    config = make_config(instrument, meta.get("config") or {})
-    wanted = {request_id(r) for r in requests_of(instrument, config)}
-    if not wanted <= answers.keys():  # --limit N: the replay would score only what was asked
-        raise InputFileError(
-            path,
-            f"the log answers {len(wanted & answers.keys())} of the task's {len(wanted)} requests (cut by "
-            "inspect eval --limit?): the run would be scored on part of its queries; rerun the task "
-            "without --limit, or ask for fewer queries with its own arguments (-T queries=N)",
-        )
+        index = int((sample.metadata or {}).get("sample_index", 0))
+        draws.append(Draw(index, rid, int(getattr(sample, "epoch", 1) or 1), _answer(sample)))
+    try:
+        config, answers = gather(instrument, make_config(instrument, meta.get("config") or {}), draws)
+        _partial(instrument, config, answers)
+    except InputError as exc:
+        raise InputFileError(path, str(exc)) from None
     return LogRun(path, instrument, config, str(log.eval.model), answers, _metrics(log))
 
 
@@ -164,19 +238,28 @@ def replay(
     The answers go through a temporary response store, never the user's. Called from a running event
     loop (a harness metric), the run goes to a worker thread: knowsum's sampling starts its own loop.
 
+    Answers to part of the requests: a census of those (its record gets the caveat ``partial``, "k
+    of N requests"); another instrument refuses them.
+
     Raises:
-        InputError: ``out`` holds another run and ``overwrite`` is not set.
-        BackendError: a request ``answers`` does not answer.
+        InputError: ``out`` holds another run and ``overwrite`` is not set, or only part of the
+            requests is answered for an instrument that scores whole runs only.
+        BackendError: what the instrument's run raises.
     """
+    partial = _partial(instrument, config, answers)
     backend = ReplayBackend(answers, model_id=model, source=source)
 
     def run() -> Run[Record]:
         with tempfile.TemporaryDirectory(prefix="knowsum-replay-") as tmp:
             where = out if out is not None else Path(tmp) / "run"
             with ResponseStore(Path(tmp) / "replay.sqlite") as store:
-                return run_instrument(
+                done = run_instrument(
                     instrument, config, backend, store=store, out=where, overwrite=overwrite
                 )
+            if partial is not None:  # said on every surface that reads the record
+                done.result.caveats.append(partial)
+                write_run_dir(done.out_dir, done.result, fresh=False)  # result.json: --json, compare…
+            return done
 
     try:
         asyncio.get_running_loop()

@@ -9,14 +9,18 @@ Registered through the ``inspect_ai`` entry point of knowsum's ``pyproject.toml`
 
 Each task is its instrument's own requests (:func:`knowsum.harness.requests_of`), one sample
 per request: a census is its enumeration prompt repeated with distinct ids (sample indexes, each
-with its own derived seed: distinct draws, not epochs, which reducers would collapse before the
-metrics run). Every sample is generated with its request's parameters (temperature, ``top_p``,
-token budget, seed). The scorer keeps each reply (``Score.answer``) and, for a census, the items it
-decodes and verifies against the task's knowledge base (``Score.metadata["items"]``); the metrics pool
-every reply through the instrument's own run (:class:`~knowsum.harness.ReplayBackend`), so the
-figures are those ``knowsum census score --inspect-log LOG`` writes into a run directory. Metric
-group ``knowsum`` holds the figures (:mod:`knowsum.harness._figures`), group ``caveats`` the caveats
-that go with them (each a metric named by the caveat's text).
+with its own derived seed). Every sample is generated with its request's parameters (temperature,
+``top_p``, token budget, seed) by the solver ``knowsum/generate``; with ``--epochs E`` a census's
+epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q`` (its own seed), and the
+reducer ``knowsum/draws`` keeps every epoch's reply, so the epochs are draws of a census of ``Q·E``
+queries. The scorer ``knowsum/score`` keeps each reply (``Score.answer``) and, for a census, the
+items it decodes and verifies against the task's knowledge base (``Score.metadata["items"]``, named
+in ``Score.explanation``); the metrics pool every reply through the instrument's own run
+(:class:`~knowsum.harness.ReplayBackend`), so the figures are those ``knowsum census score
+--inspect-log LOG`` writes into a run directory, a log with part of the requests included
+(:mod:`knowsum.harness._logs`). Metric group ``knowsum`` holds the figures
+(:mod:`knowsum.harness._figures`: the same names for every run of a task, ``NaN`` when undefined),
+group ``caveats`` a metric ``caveat_<code>`` = 1 or 0 per caveat code.
 
 Task arguments are the fields of the instrument's configuration (``CensusConfig``, ``RecallConfig``,
 ``GenebenchConfig``); a bad one (unknown task, KB not installed, ``queries=0``) fails with one line
@@ -26,29 +30,33 @@ before any model is asked.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
-import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
+from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR  # the task arguments the header shows
 from inspect_ai._util.error import PrerequisiteError  # printed by inspect as its message alone
+from inspect_ai._util.registry import RegistryType, _registry, registry_info, registry_key
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.scorer import (
+    Score,
+    Scorer,
+    Target,
+    scorer,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel
 
 from knowsum import __version__
-from knowsum.census import CensusConfig, decode, prepare_census
+from knowsum.census import CensusConfig
 from knowsum.errors import KnowsumError
 from knowsum.genebench import GenebenchConfig
-from knowsum.harness._figures import Figures, figures
-from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason, replay
-from knowsum.harness._replay import Answer, request_id
+from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason
+from knowsum.harness._pool import POOLS, keep_draws, pool, pooled_caveats, pooled_figures, request_args
+from knowsum.harness._replay import request_id
 from knowsum.harness._spec import as_task_args, make_config, requests_of
 from knowsum.harness.tokenizer import use_tokenizer
 from knowsum.instrument import broken_instruments, get_instrument, instruments
@@ -60,120 +68,64 @@ __all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_in
 _GENERATE_KEY = "knowsum_generate"
 
 
-_REDUCED = (
-    "no figures: the epochs of a sample gave different replies, which inspect reduced to none; run "
-    "with epochs=1 (each request is a sample of its own, a census query included)"
-)
+def _explanation(instrument: str, items: list[dict[str, Any]] | None, text: str) -> str:
+    if items is None:
+        reply = " ".join(text.split())
+        cut = f"{reply[:200]}{'…' if len(reply) > 200 else ''}"
+        return f"reply: {cut} (scored with every reply by knowsum/{instrument}'s run: the metrics)"
+    valid = [f"{it['key']} {it['name']}" for it in items if it["status"] == "valid"]
+    shown = "; ".join(valid[:20]) + ("; …" if len(valid) > 20 else "")
+    return f"{len(valid)} of {len(items)} items verified" + (f": {shown}" if valid else "")
 
 
-@dataclass
-class _Pool:
-    """What the metrics of one task pool: its instrument, configuration and request ids."""
-
-    instrument: str
-    config: BaseModel
-    expected: frozenset[str]
-    done: dict[str, Figures] = field(default_factory=dict)
-
-    def compute(self, scores: Sequence[SampleScore]) -> Figures | None:
-        """The figures of the replies so far, once every request has one (``None`` before); none,
-        and why, when epochs reduced differing replies of a sample to no reply."""
-        answers: dict[str, Answer] = {}
-        for s in scores:
-            rid = (s.sample_metadata or {}).get(REQUEST_KEY)
-            if rid is None:
-                continue
-            if s.score.answer is None:
-                return {}, [_REDUCED]
-            meta = s.score.metadata or {}
-            answers[rid] = Answer(s.score.answer, str(meta.get("finish_reason", "stop")))
-        if not self.expected <= answers.keys():
-            return None
-        key = hashlib.sha256(
-            json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
-        ).hexdigest()
-        if key not in self.done:
-            record = replay(
-                self.instrument, self.config, answers, model="inspect", source="inspect eval"
-            ).result
-            self.done = {key: figures(record)}  # the last pool only: metrics are asked for it again
-        return self.done[key]
+def _log_name(obj: object, kind: RegistryType) -> None:
+    """Find ``obj`` by the name inspect writes into a log, ``knowsum/<name>``, too: inspect records
+    a scorer without its package prefix, so ``knowsum/score`` is registered as
+    ``knowsum/knowsum/score`` (whose log name is ``knowsum/score``) and this makes ``inspect score``,
+    which loads knowsum's entry point for the prefix ``knowsum/``, find it under the name it reads."""
+    name = registry_info(obj).name
+    if name.startswith("knowsum/knowsum/"):
+        _registry.setdefault(registry_key(kind, name.removeprefix("knowsum/")), obj)
 
 
-_POOLS: dict[str, _Pool] = {}
-
-
-def _pool_id(instrument: str, config: BaseModel) -> str:
-    text = json.dumps([instrument, config.model_dump(mode="json")], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-@metric(name="knowsum")
-def pooled_figures(pool: str) -> Metric:
-    """The instrument's figures over every reply (group ``knowsum``; module docstring)."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        got = _POOLS[pool].compute(scores)
-        return {} if got is None else dict(got[0])
-
-    return compute
-
-
-@metric(name="caveats")
-def pooled_caveats(pool: str) -> Metric:
-    """The caveats of those figures, each a metric named by its text with the value 1."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        got = _POOLS[pool].compute(scores)
-        return {} if got is None else dict.fromkeys(got[1], 1.0)
-
-    return compute
-
-
-Itemizer = Callable[[str, int], list[dict[str, Any]]]
-
-
-def _census_items(config: CensusConfig) -> Itemizer:
-    """Decode a reply into items and verify each against the task's knowledge base."""
-    plan = prepare_census(config)
-
-    def items(text: str, index: int) -> list[dict[str, Any]]:
-        decoded = decode(text, index, plan.task.decoder, plan.task.separator)
-        verdicts = plan.verifier.verify([d.text for d in decoded], [d.claimed_id for d in decoded])
-        return [
-            {"text": d.text, "status": v.status, "key": v.key, "name": v.name}
-            for d, v in zip(decoded, verdicts, strict=True)
-        ]
-
-    return items
-
-
-@scorer(metrics=[])
-def knowsum_scorer(itemize: Itemizer | None = None) -> Scorer:
+@scorer(metrics=[], name="knowsum/score")  # inspect prefixes the package: _log_name
+def knowsum_scorer(instrument: str, config: dict[str, Any]) -> Scorer:
     """Keep each reply and how it ended; for a census, its items verified against the KB.
 
-    The value is the number of valid items (census) or 1 (an answered request).
+    The value is the number of valid items (census) or 1 (an answered request); the explanation
+    names the verified items (census) or repeats the reply. ``config``: the task's configuration
+    (its fields that differ from the defaults), so ``inspect score`` makes the same scorer.
     """
+    itemize = pool(instrument, config).itemize
 
     async def score(state: TaskState, target: Target) -> Score:
         text = state.output.completion
         meta: dict[str, Any] = {"finish_reason": finish_reason(state.output.stop_reason)}
-        value = 1
-        if itemize is not None:
-            items = itemize(text, int(state.metadata.get("sample_index", 0)))
+        meta["epoch"] = state.epoch
+        items = None if itemize is None else itemize(text, int(state.metadata.get("sample_index", 0)))
+        value = 1 if items is None else sum(1 for it in items if it["status"] == "valid")
+        if items is not None:
             meta["items"] = items
-            value = sum(1 for it in items if it["status"] == "valid")
-        return Score(value=value, answer=text, metadata=meta)
+        why = _explanation(instrument, items, text)
+        return Score(value=value, answer=text, explanation=why, metadata=meta)
 
     return score
 
 
-@solver
-def knowsum_generate() -> Solver:
-    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed)."""
+_log_name(knowsum_scorer, "scorer")
+
+
+@solver(name="generate")  # knowsum/generate
+def knowsum_generate(instrument: str, config: dict[str, Any]) -> Solver:
+    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); a
+    census's later epochs with those of the draw they are (``Pool.generate_args``)."""
+    drawn = pool(instrument, config)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        return await generate(state, **state.metadata[_GENERATE_KEY])
+        args = state.metadata[_GENERATE_KEY]
+        if state.epoch > 1 and isinstance(drawn.config, CensusConfig):
+            args = drawn.generate_args(int(state.metadata["sample_index"]), state.epoch)
+        return await generate(state, **args)
 
     return solve
 
@@ -185,16 +137,6 @@ def _input(request: Request) -> str | list[ChatMessage]:
     return [kinds[role](content=content) for role, content in request.messages or ()]
 
 
-def _generate_args(request: Request) -> dict[str, Any]:
-    p = request.params
-    args: dict[str, Any] = {"temperature": p.temperature, "top_p": p.top_p, "max_tokens": p.max_tokens}
-    if request.seed is not None:
-        args["seed"] = request.seed
-    if p.stop:
-        args["stop_seqs"] = list(p.stop)
-    return args
-
-
 def _samples(requests: Sequence[Request]) -> list[Sample]:
     out: list[Sample] = []
     seen: set[str] = set()
@@ -203,9 +145,18 @@ def _samples(requests: Sequence[Request]) -> list[Sample]:
         if rid in seen:  # the same request twice (one label probed twice) is asked once, like the store
             continue
         seen.add(rid)
-        meta = {REQUEST_KEY: rid, "sample_index": req.sample_index, _GENERATE_KEY: _generate_args(req)}
+        meta = {REQUEST_KEY: rid, "sample_index": req.sample_index, _GENERATE_KEY: request_args(req)}
         out.append(Sample(id=len(out) + 1, input=_input(req), metadata=meta))
     return out
+
+
+class _Task(Task):
+    """A task whose log header leaves out the task arguments left unset (``None``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == TASK_ALL_PARAMS_ATTR and isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v is not None}
+        super().__setattr__(name, value)
 
 
 def instrument_task(instrument: str, **args: Any) -> Task:
@@ -221,10 +172,12 @@ def instrument_task(instrument: str, **args: Any) -> Task:
 
 
 def _task(instrument: str, args: Mapping[str, Any]) -> Task:
+    POOLS.clear()  # one task at a time: a pool holds its KB's verifier
     try:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
-        itemize = _census_items(config) if isinstance(config, CensusConfig) else None
+        given = config.model_dump(mode="json", exclude_defaults=True)
+        pool(instrument, given)  # a census's verifier: its KB loads here
     except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
         with contextlib.suppress(KnowsumError):
@@ -233,16 +186,18 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
             text if text.startswith("knowsum/") else f"knowsum/{instrument}: {text}"
         ) from None
     samples = _samples(requests)
-    pool = _pool_id(instrument, config)
-    _POOLS[pool] = _Pool(
-        instrument, config, frozenset(str(s.metadata[REQUEST_KEY]) for s in samples if s.metadata)
-    )
+    if not samples:  # inspect would stop on an empty dataset, naming none of the arguments
+        raise PrerequisiteError(
+            f"knowsum/{instrument}: these task arguments ask no request (a part left out for want of "
+            "its input, e.g. a genebench question type without its -T FILE argument?): nothing to evaluate"
+        )
     meta = {"instrument": instrument, "config": config.model_dump(mode="json"), "version": __version__}
-    return Task(
+    return _Task(
         dataset=MemoryDataset(samples, name=f"knowsum-{instrument}"),
-        solver=knowsum_generate(),
-        scorer=knowsum_scorer(itemize),
-        metrics=[pooled_figures(pool), pooled_caveats(pool)],
+        solver=knowsum_generate(instrument, given),
+        scorer=knowsum_scorer(instrument, given),
+        metrics=[pooled_figures(instrument, given), pooled_caveats(instrument, given)],
+        epochs=Epochs(1, keep_draws()),
         metadata={META_KEY: meta},
     )
 

@@ -1,0 +1,165 @@
+"""The figures of a knowsum task inside inspect: its pool of replies, metrics and epochs reducer.
+
+A task's metrics (groups ``knowsum`` and ``caveats``) read every reply the scorer kept, each epoch's
+among them (the reducer ``knowsum/draws`` keeps them all), and compute the instrument's figures with
+the functions ``knowsum <instrument> score --inspect-log`` uses on the log
+(:func:`~knowsum.harness._logs.gather`, :func:`~knowsum.harness._logs.replay`), so the two agree. A
+pool is made from the task's arguments (instrument, configuration fields that differ from the
+defaults) on first use, so ``inspect score`` makes it from the log alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, Value, metric, score_reducer
+from pydantic import BaseModel
+
+from knowsum.census import CensusConfig, decode, prepare_census
+from knowsum.errors import KnowsumError
+from knowsum.harness._figures import Figures, caveat_metrics, figures
+from knowsum.harness._logs import REQUEST_KEY, Draw, gather, replay
+from knowsum.harness._replay import Answer
+from knowsum.harness._spec import make_config, requests_of
+from knowsum.models import Request
+
+__all__ = ["Itemizer", "Pool", "keep_draws", "pool", "pooled_caveats", "pooled_figures", "request_args"]
+
+_REDUCED = (
+    "no figures: the epochs of a sample were reduced to one score that keeps no reply (another "
+    "--epochs-reducer): leave the task's reducer (knowsum/draws), which keeps every epoch's reply"
+)
+
+
+Itemizer = Callable[[str, int], list[dict[str, Any]]]
+
+
+@dataclass
+class Pool:
+    """One task's instrument, configuration and the figures of its replies (the last pool asked)."""
+
+    instrument: str
+    config: BaseModel
+    itemize: Itemizer | None = None
+    seeded: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    done: dict[str, Figures] = field(default_factory=dict)
+
+    def generate_args(self, sample_index: int, epoch: int) -> dict[str, Any]:
+        """A census's epoch ``e`` of sample index ``i``: the request of index ``i + (e−1)·Q``
+        (:func:`~knowsum.harness._logs.gather`), its own seed included."""
+        queries = int(getattr(self.config, "queries", 1))
+        if epoch not in self.seeded:
+            drawn = self.config.model_copy(update={"queries": queries * epoch})
+            self.seeded[epoch] = {
+                r.sample_index: request_args(r) for r in requests_of(self.instrument, drawn)
+            }
+        return self.seeded[epoch][sample_index + (epoch - 1) * queries]
+
+    def compute(self, scores: Sequence[SampleScore]) -> Figures:
+        """The figures of every reply of ``scores`` (each epoch's among them), as the read-back
+        computes them; none, and why, when the replies cannot be scored."""
+        draws: list[Draw] = []
+        for s in scores:
+            meta = s.sample_metadata or {}
+            kept = (s.score.metadata or {}).get("draws") or [
+                {"answer": s.score.answer, **(s.score.metadata or {})}
+            ]
+            for d in kept:
+                if d.get("answer") is None:
+                    return {}, [("epochs", _REDUCED)]
+                answer = Answer(str(d["answer"]), str(d.get("finish_reason", "stop")))
+                index, epoch = int(meta.get("sample_index", 0)), int(d.get("epoch", 1))
+                draws.append(Draw(index, str(meta[REQUEST_KEY]), epoch, answer))
+        try:
+            config, answers = gather(self.instrument, self.config, draws)
+            key = hashlib.sha256(
+                json.dumps(sorted((k, a.text, a.finish_reason) for k, a in answers.items())).encode()
+            ).hexdigest()
+            if key not in self.done:
+                run = replay(self.instrument, config, answers, model="inspect", source="inspect eval")
+                self.done = {key: figures(run.result)}  # the last pool only: metrics ask for it again
+        except KnowsumError as exc:
+            return {}, [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
+        return self.done[key]
+
+
+POOLS: dict[str, Pool] = {}
+
+
+def pool(instrument: str, config: Mapping[str, Any]) -> Pool:
+    """The pool of a task (made on first use: ``inspect score`` makes it from the log's arguments)."""
+    key = hashlib.sha256(json.dumps([instrument, config], sort_keys=True).encode()).hexdigest()[:16]
+    if key not in POOLS:
+        made = make_config(instrument, config)
+        itemize = _census_items(made) if isinstance(made, CensusConfig) else None
+        POOLS[key] = Pool(instrument, made, itemize)
+    return POOLS[key]
+
+
+@metric(name="knowsum")
+def pooled_figures(instrument: str, config: dict[str, Any]) -> Metric:
+    """The instrument's figures over every reply (group ``knowsum``; ``NaN``: undefined)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return dict(pool(instrument, config).compute(scores)[0])
+
+    return compute
+
+
+@metric(name="caveats")
+def pooled_caveats(instrument: str, config: dict[str, Any]) -> Metric:
+    """The caveats of those figures: ``caveat_<code>`` = 1 or 0 for every code (group ``caveats``)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return dict(caveat_metrics(pool(instrument, config).compute(scores)[1]))
+
+    return compute
+
+
+def _census_items(config: CensusConfig) -> Itemizer:
+    """Decode a reply into items and verify each against the task's knowledge base."""
+    plan = prepare_census(config)
+
+    def items(text: str, index: int) -> list[dict[str, Any]]:
+        decoded = decode(text, index, plan.task.decoder, plan.task.separator)
+        verdicts = plan.verifier.verify([d.text for d in decoded], [d.claimed_id for d in decoded])
+        return [
+            {"text": d.text, "status": v.status, "key": v.key, "name": v.name}
+            for d, v in zip(decoded, verdicts, strict=True)
+        ]
+
+    return items
+
+
+@score_reducer(name="knowsum/draws")
+def keep_draws() -> ScoreReducer:
+    """Every epoch's reply kept (``metadata["draws"]``): each is a draw of the census, none averaged
+    away; the value is the mean of the epochs' values."""
+
+    def reduce(scores: list[Score]) -> Score:
+        values = [float(s.as_float()) for s in scores]
+        draws = [{"answer": s.answer, **(s.metadata or {})} for s in scores]
+        for d in draws:
+            d.pop("items", None)  # kept in each epoch's own score
+        return Score(
+            value=sum(values) / len(values),
+            answer=scores[0].answer,
+            explanation="\n".join(s.explanation or "" for s in scores),
+            metadata={"draws": draws},
+        )
+
+    return reduce
+
+
+def request_args(request: Request) -> dict[str, Any]:
+    p = request.params
+    args: dict[str, Any] = {"temperature": p.temperature, "top_p": p.top_p, "max_tokens": p.max_tokens}
+    if request.seed is not None:
+        args["seed"] = request.seed
+    if p.stop:
+        args["stop_seqs"] = list(p.stop)
+    return args
