@@ -15,10 +15,10 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._published import PAPER, PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
+from knowsum.census.record import CensusResult
 from knowsum.errors import KnowsumError
 from knowsum.instrument import Instrument, KBs, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
-from knowsum.records.census import CensusResult
 from knowsum.records.profile import Measure
 
 __all__ = ["INSTRUMENT", "CensusBudget", "CensusInstrument"]

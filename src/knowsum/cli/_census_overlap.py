@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from knowsum.census import overlap_runs
+from knowsum.census.page import overlap_data, overlap_table
 from knowsum.cli._options import echo_json, json_option
-from knowsum.report.census import overlap_data, overlap_table
 
 __all__ = ["overlap"]
 

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from knowsum.census import K_GRID, T_GRID, add_sensitivity, run_sweep, sweep_cells, sweep_configs
+from knowsum.census.page import sensitivity_tables, sweep_table
 from knowsum.cli._census_options import census_settings, default, estimation_options, run_opened
 from knowsum.cli._common import model_options, store_option
 from knowsum.cli._options import (
@@ -21,7 +22,6 @@ from knowsum.cli._options import (
     overwrite_option,
 )
 from knowsum.errors import ConfigError
-from knowsum.report.census import sensitivity_tables, sweep_table
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = ["comma_list", "sensitivity", "sweep"]

@@ -8,7 +8,7 @@ import click
 
 from knowsum.cli._options import echo_json, finish
 from knowsum.genebench import BuildReport, GenebenchRun, Question, token_budgets
-from knowsum.report.genebench import build_text, result_numbers, summary_text
+from knowsum.genebench.page import build_text, result_numbers, summary_text
 
 __all__ = ["show_build", "show_run"]
 

@@ -17,6 +17,15 @@ from knowsum.census import (
     prepare_census,
     run_census,
 )
+from knowsum.census.page import (
+    compare_data,
+    compare_text,
+    coverage_data,
+    coverage_html,
+    coverage_table,
+    ranking_figure,
+    write_census_compare,
+)
 from knowsum.cli._census_backtest import backtest
 from knowsum.cli._census_options import (
     census_settings,
@@ -43,15 +52,6 @@ from knowsum.cli._options import (
 from knowsum.cli._outputs import guard
 from knowsum.cli.instruments import tasks
 from knowsum.report import save
-from knowsum.report.census import (
-    compare_data,
-    compare_text,
-    coverage_data,
-    coverage_html,
-    coverage_table,
-    ranking_figure,
-    write_census_compare,
-)
 
 __all__ = ["census"]
 

@@ -13,7 +13,7 @@ from knowsum.cli._options import echo_json, json_option, n_bootstrap_option, not
 from knowsum.errors import ConfigError
 from knowsum.estimate import FORMATS, RICHNESS_ESTIMATORS, EstimateConfig, RichnessConfig, richness
 from knowsum.estimate import estimate as estimate_unseen
-from knowsum.report.estimate import (
+from knowsum.estimate.page import (
     estimate_json,
     estimate_table,
     plot_richness_curve,

@@ -44,8 +44,8 @@ from knowsum.genebench import (
     score_predictions,
     write_questions,
 )
+from knowsum.genebench.page import compare_text, coverage_text, write_genebench_compare
 from knowsum.records import comparable_records
-from knowsum.report.genebench import compare_text, coverage_text, write_genebench_compare
 
 __all__ = ["genebench"]
 

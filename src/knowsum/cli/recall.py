@@ -42,8 +42,8 @@ from knowsum.recall import (
     run_recall,
     score_predictions,
 )
+from knowsum.recall.page import recall_compare_text, recall_json, recall_summary
 from knowsum.records import comparable_records
-from knowsum.report.recall import recall_compare_text, recall_json, recall_summary
 
 __all__ = ["recall"]
 

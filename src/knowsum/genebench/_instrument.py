@@ -18,9 +18,9 @@ from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
+from knowsum.genebench.record import GenebenchResult
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
-from knowsum.records.genebench import GenebenchResult
 from knowsum.records.profile import Measure
 
 __all__ = ["INSTRUMENT", "GenebenchBudget", "GenebenchInstrument"]

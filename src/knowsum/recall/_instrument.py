@@ -18,9 +18,9 @@ from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
+from knowsum.recall.record import RecallResult
 from knowsum.records import PublishedRow
 from knowsum.records.profile import Measure
-from knowsum.records.recall import RecallResult
 
 __all__ = ["INSTRUMENT", "RecallBudget", "RecallInstrument"]
 

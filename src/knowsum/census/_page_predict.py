@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowsum.records.census import CensusResult
-from knowsum.report._caveats import interval_text
+from knowsum.census.record import CensusResult
+from knowsum.report import interval_text
 
 __all__ = ["own_t_cell", "prediction_cell"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.records.census import CensusResult, CurvePoint
-from knowsum.report._tables import format_value
+from knowsum.census.record import CensusResult, CurvePoint
+from knowsum.report import format_value
 
 __all__ = ["NO_ITEMS", "clamp_mark", "clamp_note", "run_mark", "unseen_cell"]
 

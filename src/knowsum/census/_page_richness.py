@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.records.census import CensusResult, RichnessInfo
-from knowsum.report import _html as h
-from knowsum.report._tables import format_value
+from knowsum.census.record import CensusResult, RichnessInfo
+from knowsum.report import format_value
+from knowsum.report import html as h
 
 __all__ = [
     "HILL_NAMES",

@@ -27,11 +27,10 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records import Record, load_record, text_hash
-from knowsum.records._census_info import DiversityInfo, KBCategories, StopInfo
-from knowsum.records._census_migrate import clamp_v2
-from knowsum.records._census_own_t import OwnTCheck
-from knowsum.records._census_richness import (
+from knowsum.census._record_info import DiversityInfo, KBCategories, StopInfo
+from knowsum.census._record_migrate import clamp_v2
+from knowsum.census._record_own_t import OwnTCheck
+from knowsum.census._record_richness import (
     ChaoEstimate,
     CoverageRank,
     EqualCoverage,
@@ -40,7 +39,8 @@ from knowsum.records._census_richness import (
     RichnessInfo,
     SharedValue,
 )
-from knowsum.records.backtest import TrustHorizon
+from knowsum.census.backtest_record import TrustHorizon
+from knowsum.records import Record, load_record, text_hash
 
 __all__ = [
     "ESTIMATION_SETTINGS",
@@ -318,7 +318,7 @@ class CensusResult(Record):
 
     def carried(self, fields: Iterable[str]) -> dict[str, Any]:
         """The values of ``fields`` that a record derived from this census repeats, by name: its
-        back-test (:attr:`Backtest.FROM_CENSUS <knowsum.records.backtest.Backtest.FROM_CENSUS>`) and
+        back-test (:attr:`Backtest.FROM_CENSUS <knowsum.census.backtest_record.Backtest.FROM_CENSUS>`) and
         its sensitivity study (:attr:`Sensitivity.FROM_CENSUS`)."""
         return {name: getattr(self, name) for name in fields}
 

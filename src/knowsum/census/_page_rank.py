@@ -5,7 +5,7 @@ compared with what they *did* say (``N_seen``). The comparison table ranks runs 
 Table 1 rows, marked ``MODEL · KnowSum Table 1``) both ways; :func:`ranking_figure` draws both:
 left, ``N_seen`` and ``N̂_tot`` per model (with the ``N̂_tot`` interval as whiskers), ordered by
 ``N_seen``; right, each model's rank by ``N_seen`` joined to its rank by ``N̂_tot``. Reads the
-records of :mod:`knowsum.records.census` and the papers' :class:`~knowsum.records.PublishedRow`
+records of :mod:`knowsum.census.record` and the papers' :class:`~knowsum.records.PublishedRow`
 values only: a model's ``N_seen``, ``N̂_tot`` and ``SKR`` of one Table 1 column (measures
 ``TASK/CRITERION/n_seen``, ``…/n_total``, ``…/skr``) are ranked as one row.
 """
@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from knowsum.census.backtest_page import horizon_cell, horizon_value
+from knowsum.census.record import CensusResult
 from knowsum.errors import ConfigError
 from knowsum.records import PublishedRow
-from knowsum.records.census import CensusResult
-from knowsum.report import _html as h
-from knowsum.report import _plots as p
-from knowsum.report._caveats import marks
-from knowsum.report._tables import markdown_table, text_table
-from knowsum.report.backtest import horizon_cell, horizon_value
+from knowsum.report import html as h
+from knowsum.report import markdown_table, marks, text_table
+from knowsum.report import plots as p
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [

@@ -14,7 +14,7 @@ SciHorizon-GENE (Huang et al.). Plots (under ``plots/``, written only when the r
 tables; :func:`summary_text`, :func:`result_numbers`, :func:`compare_text`, :func:`coverage_text` and
 :func:`build_text` are the terminal and JSON views the CLI prints.
 
-This module reads the run records of :mod:`knowsum.records.genebench` only (the Table 2 titles and
+This module reads the run records of :mod:`knowsum.genebench.record` only (the Table 2 titles and
 the perspectives come from the record) and never imports the instrument. Model replies are passed
 to the HTML helpers as plain text, so they are always escaped.
 """
@@ -26,20 +26,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum.records import PLOTS_DIR, REPORT_NAME
-from knowsum.records.genebench import GenebenchResult, InstanceRecord
-from knowsum.report import _genebench_plots as gp
-from knowsum.report import _genebench_sections as sec
-from knowsum.report import _html as h
-from knowsum.report import _plots as plots
-from knowsum.report._caveats import caveat_section
-from knowsum.report._genebench_text import (
+from knowsum.genebench import _page_plots as gp
+from knowsum.genebench import _page_sections as sec
+from knowsum.genebench._page_text import (
     build_text,
     compare_text,
     coverage_text,
     result_numbers,
     summary_text,
 )
+from knowsum.genebench.record import GenebenchResult, InstanceRecord
+from knowsum.records import PLOTS_DIR, REPORT_NAME
+from knowsum.report import caveat_section
+from knowsum.report import html as h
+from knowsum.report import plots as plots
 
 __all__ = [
     "PLOT_FILES",

@@ -1,7 +1,7 @@
-"""The sections of a genebench ``report.html`` (:mod:`knowsum.report.genebench` assembles them).
+"""The sections of a genebench ``report.html`` (:mod:`knowsum.genebench.page` assembles them).
 
-Each builder reads the run record (:class:`~knowsum.records.genebench.GenebenchResult`) and the scored
-instances (:class:`~knowsum.records.genebench.InstanceRecord`) and returns escaped HTML. Scores are
+Each builder reads the run record (:class:`~knowsum.genebench.record.GenebenchResult`) and the scored
+instances (:class:`~knowsum.genebench.record.InstanceRecord`) and returns escaped HTML. Scores are
 fractions in the records and percentages here, like the paper; the Table 2 titles come from the record.
 """
 
@@ -12,11 +12,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from knowsum.records.genebench import GenebenchResult, InstanceRecord
-from knowsum.report import _genebench_plots as gp
-from knowsum.report import _html as h
-from knowsum.report._genebench_text import UNANSWERED, unanswered
-from knowsum.report._tables import format_value
+from knowsum.genebench import _page_plots as gp
+from knowsum.genebench._page_text import UNANSWERED, unanswered
+from knowsum.genebench.record import GenebenchResult, InstanceRecord
+from knowsum.report import format_value
+from knowsum.report import html as h
 
 __all__ = [
     "GO_IMPL",

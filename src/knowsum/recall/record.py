@@ -26,8 +26,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum.errors import InputFileError
-from knowsum.records._base import Record
-from knowsum.records._comparable import text_hash
+from knowsum.records import Record, text_hash
 
 __all__ = [
     "INVARIANCE_TITLES",

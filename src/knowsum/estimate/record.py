@@ -1,7 +1,7 @@
 """The records of the richness toolkit: every number ``knowsum estimate`` prints beside the KnowSum
 estimate (richness, Hill numbers, R/E curves, shared species, sampling targets).
 
-:func:`knowsum.estimate.richness` fills a :class:`RichnessReport`; :mod:`knowsum.report.estimate`
+:func:`knowsum.estimate.richness` fills a :class:`RichnessReport`; :mod:`knowsum.estimate.page`
 renders it as the terminal table and as the JSON object of ``--json``. The records live here, below
 both, so the report layer reads them without importing the instrument. The KnowSum estimate itself
 is the statistics layer's own result (``knowsum.stats.EstimateReport``, a ``Summary`` with the file
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from knowsum.records._caveats import CaveatNote
+from knowsum.records import CaveatNote
 
 __all__ = [
     "CurveSummary",

@@ -13,11 +13,11 @@ import math
 import unicodedata
 from typing import Any
 
+from knowsum.estimate._page_plot import plot_richness_curve
+from knowsum.estimate._page_predict import prediction_lines
+from knowsum.estimate.record import CurveSummary, PointSummary, RichnessReport
 from knowsum.records import caveat_notes
-from knowsum.records.estimate import CurveSummary, PointSummary, RichnessReport
-from knowsum.report._caveats import caveat_lines, marks
-from knowsum.report._estimate_plot import plot_richness_curve
-from knowsum.report._estimate_predict import prediction_lines
+from knowsum.report import caveat_lines, marks
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import EstimateReport, summary_dict
 

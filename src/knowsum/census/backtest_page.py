@@ -2,7 +2,7 @@
 
 One panel per estimator family: the mean prediction of each predictor with its 2.5–97.5 % band over
 the splits, against what the held-back queries showed, on log axes over ``t``. Reads
-:class:`~knowsum.records.backtest.Backtest` records only.
+:class:`~knowsum.census.backtest_record.Backtest` records only.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum.records.backtest import Backtest, BacktestRow, TrustHorizon
-from knowsum.report import _html as h
-from knowsum.report._plots import PALETTE, save
-from knowsum.report._tables import text_table
+from knowsum.census.backtest_record import Backtest, BacktestRow, TrustHorizon
+from knowsum.report import PALETTE, save, text_table
+from knowsum.report import html as h
 
 __all__ = [
     "BACKTEST_HEADERS",

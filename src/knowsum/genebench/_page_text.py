@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from knowsum.records.genebench import GenebenchResult
-from knowsum.report._caveats import caveat_lines
-from knowsum.report._tables import markdown_table, text_table
+from knowsum.genebench.record import GenebenchResult
+from knowsum.report import caveat_lines, markdown_table, text_table
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [

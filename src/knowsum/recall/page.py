@@ -1,10 +1,10 @@
-"""The recall report: the paper's Figs. 2–4 (:mod:`knowsum.report._recall_plots`) and ``report.html``.
+"""The recall report: the paper's Figs. 2–4 (:mod:`knowsum.recall._page_plots`) and ``report.html``.
 
-Reads the records of a recall run only (:mod:`knowsum.records.recall`: the :class:`RecallResult`
+Reads the records of a recall run only (:mod:`knowsum.recall.record`: the :class:`RecallResult`
 and the :class:`PredictionRecord` lines) and never imports the instrument. Model answers are
 passed to the HTML helpers as plain text, so they are always escaped. The terminal views of a run
 (``--json`` object, summary, compare tables) are here too, re-exported from
-:mod:`knowsum.report._recall_text`.
+:mod:`knowsum.recall._page_text`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,8 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from knowsum.records import PLOTS_DIR, REPORT_NAME
-from knowsum.records.recall import READING_NOTES, PopularityScores, PredictionRecord, RecallResult
-from knowsum.report import _html as h
-from knowsum.report import _plots as plots
-from knowsum.report._caveats import caveat_section
-from knowsum.report._recall_plots import PLOT_FILES, recall_figures
-from knowsum.report._recall_text import (
+from knowsum.recall._page_plots import PLOT_FILES, recall_figures
+from knowsum.recall._page_text import (
     INVARIANCE_HEADERS,
     invariance_rows,
     recall_compare_text,
@@ -28,6 +23,11 @@ from knowsum.report._recall_text import (
     recall_summary,
     rule_rows,
 )
+from knowsum.recall.record import READING_NOTES, PopularityScores, PredictionRecord, RecallResult
+from knowsum.records import PLOTS_DIR, REPORT_NAME
+from knowsum.report import caveat_section
+from knowsum.report import html as h
+from knowsum.report import plots as plots
 
 __all__ = [
     "PLOT_FILES",

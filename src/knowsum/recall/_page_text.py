@@ -1,6 +1,6 @@
 """What a terminal shows of a recall run: the ``--json`` object, the summary, the compare tables.
 
-Reads :mod:`knowsum.records.recall` records only. The rule-set rows (:func:`rule_rows`) and the
+Reads :mod:`knowsum.recall.record` records only. The rule-set rows (:func:`rule_rows`) and the
 invariance rows (:func:`invariance_rows`) are the lists the terminal tables and ``report.html``
 both show.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from knowsum.records.recall import (
+from knowsum.recall.record import (
     READING_NOTES,
     RULES_NOTE,
     InvarianceSummary,
@@ -18,8 +18,7 @@ from knowsum.records.recall import (
     RecallResult,
     RecallScores,
 )
-from knowsum.report._caveats import caveat_lines
-from knowsum.report._tables import markdown_table, text_table
+from knowsum.report import caveat_lines, markdown_table, text_table
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [

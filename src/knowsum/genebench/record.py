@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records._base import Record
+from knowsum.records import Record
 
 __all__ = [
     "KNOWLEDGE_TITLES",

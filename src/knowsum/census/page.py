@@ -11,7 +11,7 @@ Plots (matplotlib, KnowSum figure numbers), under ``plots/``:
 
 Pages: :func:`write_census_report` (one run), :func:`write_census_compare` (runs side by side, and
 the paper's Table 1 rows), :func:`write_census_sweep` (a sweep's cells). This module reads the
-records of :mod:`knowsum.records.census` only, never the instrument. All model text is HTML-escaped.
+records of :mod:`knowsum.census.record` only, never the instrument. All model text is HTML-escaped.
 """
 
 from __future__ import annotations
@@ -21,17 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum.records import PLOTS_DIR, REPORT_NAME
-from knowsum.records.census import CensusResult
-from knowsum.report import _html as h
-from knowsum.report import _plots as p
-from knowsum.report._caveats import caveat_section, interval_text, marks
-from knowsum.report._census_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
-from knowsum.report._census_kb import category_plot
-from knowsum.report._census_marks import clamp_mark, clamp_note, run_mark, unseen_cell
-from knowsum.report._census_overlap import overlap_data, overlap_table
-from knowsum.report._census_predict import own_t_cell, prediction_cell
-from knowsum.report._census_rank import (
+from knowsum.census._page_coverage import coverage_data, coverage_html, coverage_rows, coverage_table
+from knowsum.census._page_kb import category_plot
+from knowsum.census._page_marks import clamp_mark, clamp_note, run_mark, unseen_cell
+from knowsum.census._page_overlap import overlap_data, overlap_table
+from knowsum.census._page_predict import own_t_cell, prediction_cell
+from knowsum.census._page_rank import (
     CensusRow,
     compare_data,
     compare_html,
@@ -40,16 +35,20 @@ from knowsum.report._census_rank import (
     ranking_figure,
     write_census_compare,
 )
-from knowsum.report._census_richness import richness_data, richness_rows, richness_section, richness_tiles
-from knowsum.report._census_studies import (
+from knowsum.census._page_richness import richness_data, richness_rows, richness_section, richness_tiles
+from knowsum.census._page_studies import (
     sensitivity_plots,
     sensitivity_section,
     sensitivity_tables,
     sweep_table,
     write_census_sweep,
 )
-from knowsum.report._tables import markdown_table, text_table
-from knowsum.report.backtest import horizon_cell, horizon_value
+from knowsum.census.backtest_page import horizon_cell, horizon_value
+from knowsum.census.record import CensusResult
+from knowsum.records import PLOTS_DIR, REPORT_NAME
+from knowsum.report import caveat_section, interval_text, markdown_table, marks, text_table
+from knowsum.report import html as h
+from knowsum.report import plots as p
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = [

@@ -3,7 +3,7 @@
 KnowSum §5.2 (Li et al. 2025): Fig. 8 left / Fig. 12 left (``N̂_tot`` and ``SKR`` over the
 extrapolation factor ``t``), Fig. 9 left / Fig. 13 left (``N̂_tot`` and the held-out NMSE over the
 truncation level ``k``), and the right-hand plots of Figs. 8-9 / 12-13 (``N_seen`` and ``N̂_tot``
-per prompt or sampling setting). Reads the records of :mod:`knowsum.records.census` only.
+per prompt or sampling setting). Reads the records of :mod:`knowsum.census.record` only.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum.records.census import CensusResult, Sensitivity
-from knowsum.report import _html as h
-from knowsum.report import _plots as p
-from knowsum.report._caveats import interval_text
-from knowsum.report._census_marks import clamp_note, run_mark, unseen_cell
-from knowsum.report._tables import text_table
+from knowsum.census._page_marks import clamp_note, run_mark, unseen_cell
+from knowsum.census.record import CensusResult, Sensitivity
+from knowsum.report import html as h
+from knowsum.report import interval_text, text_table
+from knowsum.report import plots as p
 
 __all__ = [
     "SWEEP_HEADERS",

@@ -1,7 +1,7 @@
 """The figures of a genebench report (SciHorizon-GENE, Huang et al., Figs. 4–9), from the run records.
 
-Reads the run record (:class:`~knowsum.records.genebench.GenebenchResult`) and the scored instances
-(:class:`~knowsum.records.genebench.InstanceRecord`); never imports the instrument. Scores are
+Reads the run record (:class:`~knowsum.genebench.record.GenebenchResult`) and the scored instances
+(:class:`~knowsum.genebench.record.InstanceRecord`); never imports the instrument. Scores are
 fractions in the records and percentages on the plots, like the paper. Every builder returns ``None``
 when its data are not in the run.
 """
@@ -12,8 +12,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from knowsum.records.genebench import Cell, GenebenchResult, InstanceRecord
-from knowsum.report import _plots as plots
+from knowsum.genebench.record import Cell, GenebenchResult, InstanceRecord
+from knowsum.report import plots as plots
 
 __all__ = [
     "FLAG_NAMES",

@@ -1,7 +1,7 @@
 """The figures of a recall run: the paper's Fig. 2 (accuracy per bucket), Fig. 3 (``R_B``) and
 Fig. 4 (AvPI and accuracy per bucket, one line per invariance method).
 
-Reads :mod:`knowsum.records.recall` records only; each figure is a matplotlib ``Figure`` built on
+Reads :mod:`knowsum.recall.record` records only; each figure is a matplotlib ``Figure`` built on
 the Agg canvas (:mod:`knowsum.report._plots`), never through pyplot.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.records.recall import InvarianceSummary, RecallResult
-from knowsum.report import _plots as plots
+from knowsum.recall.record import InvarianceSummary, RecallResult
+from knowsum.report import plots as plots
 
 __all__ = ["PLOT_FILES", "invariance_figure", "recall_figures"]
 

@@ -1,13 +1,12 @@
 """The knowledge two census runs share (``knowsum census overlap``), as a table or JSON. Reads the
-:class:`~knowsum.records.census.Overlap` record only."""
+:class:`~knowsum.census.record.Overlap` record only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from knowsum.records.census import Overlap
-from knowsum.report._caveats import caveat_lines, marks
-from knowsum.report._tables import format_value, markdown_table, text_table
+from knowsum.census.record import Overlap
+from knowsum.report import caveat_lines, format_value, markdown_table, marks, text_table
 
 __all__ = ["overlap_data", "overlap_table"]
 

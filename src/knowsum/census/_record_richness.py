@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records._caveats import CaveatNote
+from knowsum.records import CaveatNote
 
 __all__ = [
     "ChaoEstimate",

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowsum.records.census import EqualCoverage
-from knowsum.report import _html as h
-from knowsum.report._caveats import marks
-from knowsum.report._census_rank import ranks
-from knowsum.report._tables import format_value, markdown_table, text_table
+from knowsum.census._page_rank import ranks
+from knowsum.census.record import EqualCoverage
+from knowsum.report import format_value, markdown_table, marks, text_table
+from knowsum.report import html as h
 
 __all__ = ["coverage_data", "coverage_headers", "coverage_html", "coverage_rows", "coverage_table"]
 

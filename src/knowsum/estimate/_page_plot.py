@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from knowsum.records.estimate import CurveSummary
-from knowsum.report._plots import PALETTE, new_figure, save
+from knowsum.estimate.record import CurveSummary
+from knowsum.report import PALETTE, new_figure, save
 
 __all__ = ["plot_richness_curve"]
 

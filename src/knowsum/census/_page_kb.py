@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from knowsum.records.census import KBCategories
-from knowsum.report import _plots as p
+from knowsum.census.record import KBCategories
+from knowsum.report import plots as p
 
 __all__ = ["category_plot"]
 
