@@ -4,7 +4,8 @@
   package boundary is exported in that package's ``__init__`` (``knowsum._util`` is imported through
   its ``__init__`` too).
 - **Layers point downward** (DESIGN.md): cli → harness → profile → instruments → instrument (the
-  interface and its registry) → models/kb/stats/report → records → _util → errors. The profile reaches
+  interface and its registry) and cliutil (the options every command group uses) →
+  models/kb/stats/report → records → _util → errors. The profile reaches
   the instruments through the registry only.
 - **Small modules**: none over 400 lines, no CLI module over 300.
 """
@@ -32,10 +33,11 @@ ALLOWED: dict[str, set[str]] = {
     "kb": FOUNDATION,
     "report": FOUNDATION | {"stats"},
     "instrument": FOUNDATION | LOWER,
-    **{name: FOUNDATION | LOWER | {"instrument"} for name in INSTRUMENTS},
+    "cliutil": FOUNDATION | LOWER,  # the options and write guard every command group is built from
+    **{name: FOUNDATION | LOWER | {"instrument", "cliutil"} for name in INSTRUMENTS},
     "profile": FOUNDATION | LOWER | {"instrument"},
     "harness": FOUNDATION | LOWER | INSTRUMENTS | {"instrument"},
-    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"instrument", "profile", "harness"},
+    "cli": FOUNDATION | LOWER | INSTRUMENTS | {"instrument", "cliutil", "profile", "harness"},
 }
 """Package → the packages it may import (its own always)."""
 
@@ -98,7 +100,7 @@ def test_layers_point_downward() -> None:
     assert not bad, "imports against the layer order:\n" + "\n".join(sorted(set(bad)))
 
 
-@pytest.mark.parametrize(("where", "limit"), [("", 400), ("cli", 300)])
+@pytest.mark.parametrize(("where", "limit"), [("", 400), ("cli", 300), ("cliutil", 300)])
 def test_modules_are_small(where: str, limit: int) -> None:
     root = SRC / where if where else SRC
     big = [
@@ -146,7 +148,7 @@ INSTRUMENT_NAME = re.compile(
 """A built-in instrument's name as a word of an identifier or a string (``census``, ``CensusResult``,
 ``run_census``, ``"knowsum census run"``, ``CENSUS_DIR``); ``estimates`` or ``recalled`` are other words."""
 NAME_TARGET = 20
-NAME_LIMIT = 232
+NAME_LIMIT = 81
 """The count today; it only goes down, to :data:`NAME_TARGET` (a ratchet)."""
 
 

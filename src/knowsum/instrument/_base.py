@@ -30,6 +30,8 @@ from knowsum.records import PublishedRow, Record, Run
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
+    import click
+
     from knowsum.kb import Ontology
     from knowsum.models import Backend, Request, ResponseStore
 
@@ -135,6 +137,8 @@ class Instrument(ABC, Generic[C, R]):
     """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
     published: Sequence[PublishedRow] = ()
     """Every value its papers published (the card places the model among them on ``measure``)."""
+    summary: ClassVar[str] = ""
+    """One line beside its command group in ``knowsum --help`` (see :meth:`command`)."""
 
     @abstractmethod
     def requests(self, config: C, kbs: KBs) -> list[Request]:
@@ -185,6 +189,11 @@ class Instrument(ABC, Generic[C, R]):
         stored = self.recorded(record)
         same = all(stored.get(k) == v for k, v in self.identity(config).items())
         return same and record.model == backend.model_id and record.backend == backend.kind
+
+    def command(self) -> click.Group | None:
+        """Its command group, ``knowsum <name> …`` (imported only when asked for); ``None``: it has no
+        commands of its own (the default). The top-level command line adds it from the registry."""
+        return None
 
     def examples(self, record: R) -> list[str]:
         """A few raw model replies the page shows (model text; default none)."""

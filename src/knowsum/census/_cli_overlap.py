@@ -8,7 +8,7 @@ import click
 
 from knowsum.census import overlap_runs
 from knowsum.census.page import overlap_data, overlap_table
-from knowsum.cli._options import echo_json, json_option
+from knowsum.cliutil.options import echo_json, json_option
 
 __all__ = ["overlap"]
 

@@ -8,18 +8,9 @@ from typing import Any, cast
 
 import click
 
-from knowsum.cli._common import ModelOptions, model_options, store_from, store_option
-from knowsum.cli._genebench_options import (
-    FILE,
-    config_from,
-    genes_option,
-    lenient_option,
-    types_option,
-    user_files,
-)
-from knowsum.cli._genebench_show import show_build, show_run
-from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
-from knowsum.cli._options import (
+from knowsum.cliutil.common import ModelOptions, model_options, store_from, store_option
+from knowsum.cliutil.inspect_log import from_inspect_log, inspect_log_option
+from knowsum.cliutil.options import (
     compare_options,
     echo_json,
     file_option,
@@ -44,6 +35,15 @@ from knowsum.genebench import (
     score_predictions,
     write_questions,
 )
+from knowsum.genebench._cli_options import (
+    FILE,
+    config_from,
+    genes_option,
+    lenient_option,
+    types_option,
+    user_files,
+)
+from knowsum.genebench._cli_show import show_build, show_run
 from knowsum.genebench.page import compare_text, coverage_text, write_genebench_compare
 from knowsum.records import comparable_records
 

@@ -17,6 +17,19 @@ from knowsum.census import (
     prepare_census,
     run_census,
 )
+from knowsum.census._cli_backtest import backtest
+from knowsum.census._cli_options import (
+    census_settings,
+    estimation_options,
+    print_run,
+    run_opened,
+    run_options,
+)
+from knowsum.census._cli_overlap import overlap
+from knowsum.census._cli_plan import plan
+from knowsum.census._cli_score import score
+from knowsum.census._cli_studies import sensitivity, sweep
+from knowsum.census._cli_tasks import tasks
 from knowsum.census.page import (
     compare_data,
     compare_text,
@@ -26,20 +39,8 @@ from knowsum.census.page import (
     ranking_figure,
     write_census_compare,
 )
-from knowsum.cli._census_backtest import backtest
-from knowsum.cli._census_options import (
-    census_settings,
-    estimation_options,
-    print_run,
-    run_opened,
-    run_options,
-)
-from knowsum.cli._census_overlap import overlap
-from knowsum.cli._census_plan import plan
-from knowsum.cli._census_score import score
-from knowsum.cli._census_studies import sensitivity, sweep
-from knowsum.cli._common import model_options, store_option
-from knowsum.cli._options import (
+from knowsum.cliutil.common import model_options, store_option
+from knowsum.cliutil.options import (
     compare_options,
     echo_json,
     file_option,
@@ -49,8 +50,7 @@ from knowsum.cli._options import (
     out_option,
     overwrite_option,
 )
-from knowsum.cli._outputs import guard
-from knowsum.cli.instruments import tasks
+from knowsum.cliutil.outputs import guard
 from knowsum.report import save
 
 __all__ = ["census"]

@@ -8,11 +8,11 @@ import click
 from pydantic import ValidationError
 
 from knowsum._util import config_error
-from knowsum.cli._estimate_options import RICHNESS_OPTIONS, Number, richness_options
-from knowsum.cli._options import echo_json, json_option, n_bootstrap_option, note, seed_option
+from knowsum.cliutil.options import echo_json, json_option, n_bootstrap_option, note, seed_option
 from knowsum.errors import ConfigError
 from knowsum.estimate import FORMATS, RICHNESS_ESTIMATORS, EstimateConfig, RichnessConfig, richness
 from knowsum.estimate import estimate as estimate_unseen
+from knowsum.estimate._cli_options import RICHNESS_OPTIONS, Number, richness_options
 from knowsum.estimate.page import (
     estimate_json,
     estimate_table,

@@ -10,7 +10,7 @@ import click
 from pydantic import ValidationError
 
 from knowsum._util import config_error
-from knowsum.cli._common import (
+from knowsum.cliutil.common import (
     ModelOptions,
     apply_options,
     count_option,
@@ -18,8 +18,8 @@ from knowsum.cli._common import (
     store_from,
     store_option,
 )
-from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
-from knowsum.cli._options import (
+from knowsum.cliutil.inspect_log import from_inspect_log, inspect_log_option
+from knowsum.cliutil.options import (
     compare_options,
     echo_json,
     file_option,

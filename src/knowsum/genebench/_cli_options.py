@@ -10,7 +10,7 @@ import click
 from pydantic import ValidationError
 
 from knowsum._util import check_file, config_error
-from knowsum.cli._common import apply_options
+from knowsum.cliutil.common import apply_options
 from knowsum.errors import ConfigError
 from knowsum.genebench import TASKS, GenebenchConfig, parse_tasks
 

@@ -2,8 +2,10 @@
 
 One option and one handler for ``census score``, ``recall score`` and ``genebench score``: the log
 of ``inspect eval knowsum/<instrument>`` becomes an ordinary run directory of that instrument
-(:func:`knowsum.harness.run_from_log`). The settings are the log's task arguments, so a command
-line giving the command's other inputs or settings beside ``--inspect-log`` is refused.
+(``knowsum.harness.run_from_log``, which the top-level command line hands over through
+:func:`use_log_reader`: the harness sits above the instruments). The settings are the log's task
+arguments, so a command line giving the command's other inputs or settings beside
+``--inspect-log`` is refused.
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from knowsum.cli._options import file_option
-from knowsum.harness import run_from_log
+from knowsum.cliutil.options import file_option
 from knowsum.records import Record, Run
 
-__all__ = ["from_inspect_log", "inspect_log_option"]
+__all__ = ["LogReader", "from_inspect_log", "inspect_log_option", "use_log_reader"]
+
+LogReader = Callable[..., tuple[Run[Record], Any]]
+"""``reader(log, instrument, *, out, overwrite)`` → ``(run, …)``: a log read back as a run directory."""
+_READERS: list[LogReader] = []
+
+
+def use_log_reader(reader: LogReader) -> None:
+    """Read inspect_ai logs with ``reader`` (the top-level command line sets it once)."""
+    _READERS[:] = [reader]
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,5 +68,7 @@ def from_inspect_log(instrument: str, log: Path, out: Path | None, overwrite: bo
         raise click.UsageError(
             f"--inspect-log takes the task and settings from the log's task arguments: drop {shown}"
         )
-    done, _ = run_from_log(log, instrument, out=out, overwrite=overwrite)
+    if not _READERS:
+        raise click.UsageError("--inspect-log needs the knowsum command line (no log reader is set)")
+    done, _ = _READERS[0](log, instrument, out=out, overwrite=overwrite)
     return done

@@ -1,4 +1,4 @@
-"""The model, sampling and store options, declared once (see :mod:`knowsum.cli._options` for the rest)."""
+"""The model, sampling and store options, declared once (see :mod:`knowsum.cliutil.options` for the rest)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from knowsum._util import slug
-from knowsum.cli._options import file_option, seed_option
+from knowsum.cliutil.options import file_option, seed_option
 from knowsum.models import (
     SERVER_KINDS,
     Backend,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from knowsum.cli._options import echo_json, finish
+from knowsum.cliutil.options import echo_json, finish
 from knowsum.genebench import BuildReport, GenebenchRun, Question, token_budgets
 from knowsum.genebench.page import build_text, result_numbers, summary_text
 

@@ -8,9 +8,9 @@ from typing import Any, cast
 import click
 
 from knowsum.census import CensusRun, score_items
-from knowsum.cli._census_options import census_settings, estimation_options, print_run, setting_option
-from knowsum.cli._inspect_log import from_inspect_log, inspect_log_option
-from knowsum.cli._options import json_option, kb_option, out_option, overwrite_option
+from knowsum.census._cli_options import census_settings, estimation_options, print_run, setting_option
+from knowsum.cliutil.inspect_log import from_inspect_log, inspect_log_option
+from knowsum.cliutil.options import json_option, kb_option, out_option, overwrite_option
 
 __all__ = ["score"]
 

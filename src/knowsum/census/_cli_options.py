@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from knowsum._util import config_error
 from knowsum.census import RUN_KEYS, CensusConfig, CensusRun, RunSettings, load_config
 from knowsum.census.page import summary_data, summary_table
-from knowsum.cli._common import ModelOptions, apply_options, store_from
-from knowsum.cli._options import echo_json, finish, n_bootstrap_option, note, seed_option
+from knowsum.cliutil.common import ModelOptions, apply_options, store_from
+from knowsum.cliutil.options import echo_json, finish, n_bootstrap_option, note, seed_option
 from knowsum.errors import ConfigError
 from knowsum.models import Backend
 

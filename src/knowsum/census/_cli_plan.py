@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from knowsum.census import PlanRow, SizePlan, pilot_sample, plan_census
-from knowsum.cli._options import echo_json, json_option
+from knowsum.cliutil.options import echo_json, json_option
 from knowsum.report import text_table
 
 __all__ = ["plan"]

@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 import click
 
 from knowsum.census import K_GRID, T_GRID, add_sensitivity, run_sweep, sweep_cells, sweep_configs
+from knowsum.census._cli_options import census_settings, default, estimation_options, run_opened
 from knowsum.census.page import sensitivity_tables, sweep_table
-from knowsum.cli._census_options import census_settings, default, estimation_options, run_opened
-from knowsum.cli._common import model_options, store_option
-from knowsum.cli._options import (
+from knowsum.cliutil.common import model_options, store_option
+from knowsum.cliutil.options import (
     echo_json,
     finish,
     json_option,

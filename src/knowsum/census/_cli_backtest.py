@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from knowsum.census import DEFAULT_TS, backtest_census
+from knowsum.census._cli_studies import comma_list
 from knowsum.census.backtest_page import backtest_table
-from knowsum.cli._census_studies import comma_list
-from knowsum.cli._options import echo_json, finish, json_option, out_option
+from knowsum.cliutil.options import echo_json, finish, json_option, out_option
 from knowsum.errors import ConfigError
 from knowsum.stats.foresee import PREDICTORS
 
