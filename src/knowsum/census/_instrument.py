@@ -161,6 +161,8 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
                 caveats=[*caveats, horizon] if key == "n_total" else caveats,
                 interval=interval,
                 record=None if key == "n_seen" else r,
+                count=key in ("n_seen", "n_total"),
+                ranked_by=f"{task}/{crit}/n_seen" if key == "n_total" else None,
             )
             for key, title, value, interval, method in rows
         ]

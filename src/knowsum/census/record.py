@@ -217,6 +217,7 @@ class CensusResult(Record):
     """Everything a census run found (``result.json``)."""
 
     KIND: ClassVar[str] = "census"
+    RUN_COMMAND: ClassVar[str] = "knowsum census run"
     VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
         "criterion", "count", "prompt", "answers", "temperature", "top_p", "max_tokens", "seed", "kb",
@@ -343,6 +344,11 @@ class CensusResult(Record):
         }
 
     @classmethod
+    def foreign(cls, kind: str, version: object) -> bool:
+        """Version 1 to 3 held the task kind in ``kind``: such a file is an older census record."""
+        return _foreign(kind, version)
+
+    @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Versions 1-5 → 6 (the module docstring says what each step restores)."""
         if version <= 5 and "parameters" in data:
@@ -359,6 +365,16 @@ class CensusResult(Record):
         if "task_kind" not in data and "kind" in data:  # version 3's kind was the task kind
             data["task_kind"] = data.pop("kind")
         return super().migrate(data, version)
+
+
+def _foreign(kind: str, version: object) -> bool:
+    """Another instrument's record, unless a file of version 1 to 3 whose ``kind`` is a task kind."""
+    old = isinstance(version, int) and version <= 3
+    return not (old and kind in _OLD_TASK_KINDS)
+
+
+_OLD_TASK_KINDS = frozenset({"diseases", "theorems", "ontology", "diversity", "text"})
+"""What ``kind`` held in census files of version 1 to 3 (the task kind, now ``task_kind``)."""
 
 
 def load_result(path: Path) -> CensusResult:

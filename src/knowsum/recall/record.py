@@ -275,6 +275,7 @@ class RecallResult(Record):
     model_config = ConfigDict(frozen=True)
 
     KIND: ClassVar[str] = "recall"
+    RUN_COMMAND: ClassVar[str] = "knowsum recall run"
     VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
         "kb",
