@@ -125,7 +125,7 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
     report), so ``ratio ≈ G / (G + F)`` for a census whose generation takes ``G`` seconds. The
     census must generate exactly as many tokens as the direct side (checked).
     """
-    import knowsum.report.census  # noqa: F401  (imports outside the timing, as llama_cpp's on the other side)
+    import knowsum.census.page  # noqa: F401  (imports outside the timing, as llama_cpp's on the other side)
     from knowsum.models import GenerationParams, make_requests, open_backend, sample_sync
 
     base = CensusConfig(task="diseases", queries=n_queries, answers=answers)

@@ -40,10 +40,10 @@ import numpy as np
 
 from knowsum.census import backtest_census, run_prevalence, trust_horizon
 from knowsum.census._estimate import heldout_check
+from knowsum.census.backtest_page import size_curve_lines
+from knowsum.census.backtest_record import Backtest, BacktestRow
 from knowsum.cli import main as knowsum
-from knowsum.records.backtest import Backtest, BacktestRow
 from knowsum.report import markdown_table
-from knowsum.report.backtest import size_curve_lines
 from knowsum.stats import Prevalence, StatsWarning, select_k
 from knowsum.stats import foresee as fs
 

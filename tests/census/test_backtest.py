@@ -11,8 +11,8 @@ import pytest
 from knowsum.census import _horizon, backtest_run, load_result, run_prevalence, trust_horizon
 from knowsum.census._backtest import kept_size
 from knowsum.census._horizon import MAX_ERROR, MIN_COVERAGE, horizon_caveat, horizon_from_rows
+from knowsum.census.backtest_record import BacktestRow
 from knowsum.cli import main
-from knowsum.records.backtest import BacktestRow
 from knowsum.stats import Prevalence, estimate_unseen
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
@@ -96,9 +96,9 @@ def test_a_backtest_and_a_study_repeat_their_censuss_fields(tmp_path: Path) -> N
     """The back-test is written as a Run (record, folder, page) like every run; it and the sensitivity
     study repeat exactly their declared fields of the census, with the census's values."""
     from knowsum.census import backtest_census, sensitivity
+    from knowsum.census.backtest_record import Backtest
+    from knowsum.census.record import Sensitivity
     from knowsum.records import Run
-    from knowsum.records.backtest import Backtest
-    from knowsum.records.census import Sensitivity
 
     run = _score(tmp_path, _zipf_queries(40))
     written = backtest_census(run, ts=[1], repeats=2, resamples=2)

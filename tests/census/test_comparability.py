@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from knowsum.census.page import compare_table
+from knowsum.census.record import CensusResult, load_result
 from knowsum.cli import main
-from knowsum.records.census import CensusResult, load_result
-from knowsum.report.census import compare_table
 from tests.report.test_caveat_surfaces import _profile
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")

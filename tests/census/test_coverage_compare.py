@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knowsum.census import CensusConfig, load_result, run_census, sample_of_result
+from knowsum.census.page import coverage_rows
+from knowsum.census.record import CoverageRank, EqualCoverage
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
-from knowsum.records.census import CoverageRank, EqualCoverage
-from knowsum.report.census import coverage_rows
 from knowsum.stats import (
     chao1_shared,
     chao1_shared_bc,

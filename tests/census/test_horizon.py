@@ -12,8 +12,8 @@ import pytest
 from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
 from knowsum.census._backtest import run_splits
 from knowsum.census._horizon import horizon_caveat
+from knowsum.census.backtest_record import Backtest
 from knowsum.cli import main
-from knowsum.records.backtest import Backtest
 from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from knowsum.census import CensusConfig, load_result, run_census
+from knowsum.census.page import plots, summary_table
 from knowsum.cli import main
 from knowsum.models import MockBackend, ResponseStore
-from knowsum.report.census import plots, summary_table
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "census"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from knowsum.census import load_result
+from knowsum.census.page import summary_data, summary_table
 from knowsum.cli import main
-from knowsum.report.census import summary_data, summary_table
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDY = ROOT / "tests" / "fixtures" / "census" / "study" / "theorems-0.5b.jsonl"

@@ -50,7 +50,7 @@ def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> Non
             p["n_unseen"] for p in old["sensitivity"]["k_points"]
         ]
     # an old run directory still gets its page
-    from knowsum.report.census import write_census_report
+    from knowsum.census.page import write_census_report
 
     written = write_census_report(tmp_path, result)
     assert written[-1] == tmp_path / "report.html" and all(p.is_file() for p in written)
@@ -124,7 +124,7 @@ def test_published_rows_are_marked_one_way() -> None:
 def test_the_compare_table_is_headers_and_rows_like_the_profiles() -> None:
     """Both compare tables return ``(headers, rows)``; ``compare_text`` renders one."""
     from knowsum.census import published_rows
-    from knowsum.report.census import compare_table, compare_text
+    from knowsum.census.page import compare_table, compare_text
 
     run = load_result(FIXTURES / "result_v4.json")
     published = published_rows("diseases", "strict")[:6]  # two models' N_seen, N̂_tot and SKR
@@ -143,9 +143,9 @@ def test_a_models_three_published_values_rank_as_one_row() -> None:
     """The one published type: a model's N_seen, N̂_tot and SKR of a column are one ranked row with
     the paper's numbers; a column missing one of the three is refused, naming what is missing."""
     from knowsum.census import PUBLISHED, published_rows
+    from knowsum.census.page import compare_data
     from knowsum.errors import ConfigError
     from knowsum.records import PublishedRow
-    from knowsum.report.census import compare_data
 
     assert all(type(r) is PublishedRow for r in PUBLISHED)
     run = load_result(FIXTURES / "result_v4.json")

@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knowsum.census import CensusConfig, load_result, richness_info, run_census, sample_of_result
+from knowsum.census.page import summary_table, write_census_report
+from knowsum.census.record import RichnessInfo
 from knowsum.cli import main
 from knowsum.kb import load_ontology
 from knowsum.models import MockBackend, ResponseStore
-from knowsum.records.census import RichnessInfo
-from knowsum.report.census import summary_table, write_census_report
 from knowsum.stats import Abundance, Incidence, chao2_bc, hill_numbers, sample_coverage
 from tests.census.zipf import disease_names, make_responses, truth_counts
 

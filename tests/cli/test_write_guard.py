@@ -1,7 +1,7 @@
 """The one write guard, enumerated over the whole command tree.
 
 Every parameter of every command that names a file or folder is classified as an input or an output
-(``knowsum.cli._outputs``); a new path parameter in neither table fails here. Every output option of
+(``knowsum.cliutil.outputs``); a new path parameter in neither table fails here. Every output option of
 every command is then pointed at each of the command's own inputs, at the folder holding them, and at
 a response store: each is refused with one line and a non-zero exit, and not one byte under the test
 folder changes (the store, the prompts, the run folders: hashed before and after). The guard runs
@@ -26,7 +26,7 @@ import pytest
 
 from knowsum._util import storelock
 from knowsum.cli import cli, main
-from knowsum.cli._outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
+from knowsum.cliutil.outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
 
 Command = tuple[tuple[str, ...], click.Command]
 
@@ -69,7 +69,7 @@ def test_every_path_parameter_is_classified_as_input_or_output() -> None:
         for param in command.params
         if _path_like(param) and option_name(param) not in {**OUTPUT_OPTIONS, **INPUT_OPTIONS}
     ]
-    assert unknown == [], f"classify these in knowsum.cli._outputs: {unknown}"
+    assert unknown == [], f"classify these in knowsum.cliutil.outputs: {unknown}"
     used = {option_name(p) for _, command in COMMANDS for p in command.params}
     assert set(OUTPUT_OPTIONS) | set(INPUT_OPTIONS) <= used  # no stale entry in either table
 

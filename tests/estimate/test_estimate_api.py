@@ -15,7 +15,7 @@ from knowsum.estimate import (
     estimate,
     read_observations,
 )
-from knowsum.report.estimate import estimate_json, estimate_table
+from knowsum.estimate.page import estimate_json, estimate_table
 from knowsum.stats import Prevalence
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.cli import main
-from knowsum.records.genebench import GenebenchResult
+from knowsum.genebench.record import GenebenchResult
 from tests.report.test_genebench_report import _records, _result
 
 

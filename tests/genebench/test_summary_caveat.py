@@ -16,7 +16,7 @@ import pytest
 from knowsum.cli import main
 from knowsum.genebench import INSTRUMENT, load_result
 from knowsum.genebench._aggregate import SUMMARY_CUT, summary_caveats
-from knowsum.records.genebench import InstanceRecord
+from knowsum.genebench.record import InstanceRecord
 from tests.genebench.conftest import GB_FIX
 
 RELEASED = GB_FIX / "released_layout.jsonl"

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from knowsum.census import CensusConfig, run_census
+from knowsum.census.record import CensusResult
 from knowsum.models import GenerationParams as P
 from knowsum.models import (
     MockBackend,
@@ -21,7 +22,6 @@ from knowsum.models import (
     usage_of,
 )
 from knowsum.records import Usage, load_record
-from knowsum.records.census import CensusResult
 
 
 def test_meter_counts_fresh_and_stored(tmp_path: Path) -> None:

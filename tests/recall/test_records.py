@@ -9,8 +9,8 @@ import pytest
 
 from knowsum.errors import InputFileError
 from knowsum.recall import RESULT_VERSION, RecallResult, load_predictions, load_result
+from knowsum.recall.page import write_recall_report
 from knowsum.records import load_record
-from knowsum.report.recall import write_recall_report
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "recall" / "old_results"
 
@@ -61,7 +61,7 @@ def test_a_version_3_records_warnings_load_as_notes(tmp_path: Path) -> None:
     assert "2 gold IDs not well-formed go IDs" in result.notes[0]
     assert result.scores.accuracy == pytest.approx(2 / 3) == written["scores"]["accuracy"]
     # --json names them as the record does (notes), like every instrument; written back: notes only
-    from knowsum.report.recall import recall_json
+    from knowsum.recall.page import recall_json
 
     shown = recall_json(result)
     assert shown["notes"] == written["warnings"] and "warnings" not in shown

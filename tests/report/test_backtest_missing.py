@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from knowsum.records.backtest import BacktestRow
-from knowsum.report.backtest import _missing
+from knowsum.census.backtest_page import _missing
+from knowsum.census.backtest_record import BacktestRow
 
 
 def _row(estimator: str, predicted: float | None, diverged: float) -> BacktestRow:

@@ -15,13 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from knowsum.cli import main
-from knowsum.estimate import EstimateConfig, estimate
-from knowsum.genebench import compare_tables as genebench_tables
-from knowsum.harness._figures import figures
-from knowsum.recall import compare_tables as recall_tables
-from knowsum.records import DIFFERS, CaveatNote
-from knowsum.records.census import (
+from knowsum.census import page as rc
+from knowsum.census.record import (
     CensusResult,
     CoverageRank,
     EqualCoverage,
@@ -29,12 +24,17 @@ from knowsum.records.census import (
     SharedValue,
     load_result,
 )
+from knowsum.cli import main
+from knowsum.estimate import EstimateConfig, estimate
+from knowsum.estimate import page as re
+from knowsum.genebench import compare_tables as genebench_tables
+from knowsum.genebench import page as rg
+from knowsum.harness._figures import figures
+from knowsum.recall import compare_tables as recall_tables
+from knowsum.recall import page as rr
+from knowsum.records import DIFFERS, CaveatNote
 from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult
-from knowsum.report import census as rc
-from knowsum.report import estimate as re
-from knowsum.report import genebench as rg
 from knowsum.report import profile as rp
-from knowsum.report import recall as rr
 from knowsum.stats import CAVEAT_MARKS, Caveat, CaveatKind, Prevalence
 from tests.recall.test_compare import _result as recall_result
 from tests.report.test_genebench_report import _records as gene_records

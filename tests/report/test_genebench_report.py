@@ -22,9 +22,9 @@ from knowsum.genebench import (
     perspective_scores,
     summarize,
 )
-from knowsum.report import _genebench_plots as gp
+from knowsum.genebench import _page_plots as gp
+from knowsum.genebench import page as report
 from knowsum.report import _plots as p
-from knowsum.report import genebench as report
 from tests.report._cdp import ARTIFACTS, inspect_report
 
 EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x onerror=\"window.__pwned = 2\">"

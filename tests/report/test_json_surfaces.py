@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from knowsum.census.record import load_result
 from knowsum.cli import main
-from knowsum.records.census import load_result
 from tests.cli.test_write_guard import COMMANDS
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")

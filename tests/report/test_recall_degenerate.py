@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from knowsum.kb import install
-from knowsum.records.recall import RecallResult
-from knowsum.report._recall_plots import recall_figures
+from knowsum.recall._page_plots import recall_figures
+from knowsum.recall.record import RecallResult
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "recall"
 KNOWSUM = Path(sys.executable).parent / "knowsum"

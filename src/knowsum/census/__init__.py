@@ -22,7 +22,7 @@ Beside the KnowSum headline every result carries the species-richness view of th
 Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any installed ontology),
 ``diversity`` / ``diversity:dream-jobs`` (embedding clusters), ``custom`` (TOML). See
 :mod:`knowsum.census._tasks` and ``docs/census.md``. The result record lives in
-:mod:`knowsum.records.census` and is re-exported here; the paper's Table 1 (:data:`PUBLISHED`) is
+:mod:`knowsum.census.record` and is re-exported here; the paper's Table 1 (:data:`PUBLISHED`) is
 :class:`knowsum.records.PublishedRow` values, one per model, criterion and figure.
 """
 
@@ -52,8 +52,7 @@ from knowsum.census._sensitivity import K_GRID, T_GRID, add_sensitivity, run_pre
 from knowsum.census._sweep import SweepCell, SweepOutcome, run_sweep, sweep_cells, sweep_configs
 from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, census_requests, resolve_task
 from knowsum.census._verify import Verdict, Verifier, make_verifier
-from knowsum.records import PublishedRow
-from knowsum.records.census import (
+from knowsum.census.record import (
     RESULT_VERSION,
     CensusResult,
     Counts,
@@ -68,6 +67,7 @@ from knowsum.records.census import (
     TopItem,
     load_result,
 )
+from knowsum.records import PublishedRow
 
 __all__ = [
     "BUILTIN_TASKS",

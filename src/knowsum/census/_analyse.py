@@ -26,8 +26,7 @@ from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
 from knowsum.census._words import matched_words
-from knowsum.records import caveat_notes
-from knowsum.records.census import (
+from knowsum.census.record import (
     CensusResult,
     Counts,
     DiversityInfo,
@@ -35,6 +34,7 @@ from knowsum.records.census import (
     StopInfo,
     TopItem,
 )
+from knowsum.records import caveat_notes
 from knowsum.stats import Prevalence, summarize
 from knowsum.stats.caveats import CaveatFields
 from knowsum.stats.predict_unseen import PredictionInterval

@@ -36,8 +36,8 @@ from numpy.typing import NDArray
 
 from knowsum.census._backtest_inext import INEXT_OWN, inext_own
 from knowsum.census._split_seeds import split_orders, split_rng
+from knowsum.census.backtest_record import BacktestRow, BacktestSkip
 from knowsum.errors import InputError
-from knowsum.records.backtest import BacktestRow, BacktestSkip
 from knowsum.stats import Prevalence, StatsWarning, select_k
 from knowsum.stats import foresee as fs
 from knowsum.stats.prediction import prediction_bounds

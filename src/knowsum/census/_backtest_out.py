@@ -1,7 +1,7 @@
 """``knowsum census backtest RUN``: back-test a run, write ``backtest.json``, the figure and the page.
 
 The output folder (default ``RUN/backtest``) holds ``backtest.json`` (the
-:class:`~knowsum.records.backtest.Backtest` record), ``plots/backtest.png`` and ``report.html``;
+:class:`~knowsum.census.backtest_record.Backtest` record), ``plots/backtest.png`` and ``report.html``;
 ``backtest.json`` is written last, so its presence marks a finished back-test.
 """
 
@@ -27,11 +27,11 @@ from knowsum.census._backtest import (
 )
 from knowsum.census._horizon import horizon_predictor, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
+from knowsum.census.backtest_page import write_backtest_report
+from knowsum.census.backtest_record import Backtest, SizePoint
+from knowsum.census.record import CensusResult
 from knowsum.errors import InputError, UnknownNameError
 from knowsum.records import Run, holds_only
-from knowsum.records.backtest import Backtest, SizePoint
-from knowsum.records.census import CensusResult
-from knowsum.report.backtest import write_backtest_report
 from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 

@@ -2,7 +2,7 @@
 
 :func:`compare_results` reads the runs' records and, with ``published``, adds the paper's rows of
 the runs' task and criterion (:mod:`knowsum.census._published`); the report layer ranks and draws
-them (:func:`knowsum.report.census.compare_text`, :func:`~knowsum.report.census.write_census_compare`).
+them (:func:`knowsum.census.page.compare_text`, :func:`~knowsum.census.page.write_census_compare`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
+from knowsum.census.record import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
-from knowsum.records.census import CensusResult, CoverageRank, EqualCoverage, load_result
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
 from knowsum.stats.q0_prediction import q0_prediction
@@ -37,7 +37,7 @@ class CensusComparison:
 
     Attributes:
         rows: The runs in the order given, then the published values (if asked for): three per model
-            of each Table 1 column, ranked as one row (:func:`knowsum.report.census.compare_table`).
+            of each Table 1 column, ranked as one row (:func:`knowsum.census.page.compare_table`).
         reports: Each run's ``report.html`` (absolute).
         missing: ``task criterion`` of the runs that Table 1 has no column for (with ``published``).
     """

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from knowsum.records.census import CurvePoint, HeldoutPoint
+from knowsum.census.record import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
 from knowsum.stats.bootstrap import bootstrap_plans
 from knowsum.stats.predict_unseen import curve_bounds

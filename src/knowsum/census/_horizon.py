@@ -32,7 +32,7 @@ import numpy as np
 from scipy.stats import norm
 
 from knowsum.census._backtest import DEFAULT_TS, Predictor, kept_size, run_splits, score_splits
-from knowsum.records.backtest import BacktestRow, TrustHorizon
+from knowsum.census.backtest_record import BacktestRow, TrustHorizon
 from knowsum.stats import Caveat, CaveatKind, Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 from knowsum.stats.prediction import wilson_bounds

@@ -7,7 +7,7 @@ Table 1 values of the same task and criterion.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationInfo, field_validator, model_validator
 
@@ -15,11 +15,14 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._published import PAPER, PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
+from knowsum.census.record import CensusResult
 from knowsum.errors import KnowsumError
 from knowsum.instrument import Instrument, KBs, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
-from knowsum.records.census import CensusResult
 from knowsum.records.profile import Measure
+
+if TYPE_CHECKING:
+    import click
 
 __all__ = ["INSTRUMENT", "CensusBudget", "CensusInstrument"]
 
@@ -85,6 +88,14 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     paper = PAPER
     Budget = CensusBudget
     entry = staticmethod(run_census)
+    summary = "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."
+
+    def command(self) -> click.Group:
+        """``knowsum census …``."""
+        from knowsum.census.cli import census
+
+        return census
+
     published = PUBLISHED
 
     def requests(self, config: CensusConfig, kbs: KBs) -> list[Request]:
@@ -150,6 +161,8 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
                 caveats=[*caveats, horizon] if key == "n_total" else caveats,
                 interval=interval,
                 record=None if key == "n_seen" else r,
+                count=key in ("n_seen", "n_total"),
+                ranked_by=f"{task}/{crit}/n_seen" if key == "n_total" else None,
             )
             for key, title, value, interval, method in rows
         ]

@@ -20,9 +20,9 @@ from collections import Counter
 from pathlib import Path
 
 from knowsum._util import read_text_file
+from knowsum.census.record import ESTIMATION_SETTINGS, CensusResult, Overlap, SharedValue, load_result
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.records import caveat_notes, check_comparable, comparable_records, difference_note
-from knowsum.records.census import ESTIMATION_SETTINGS, CensusResult, Overlap, SharedValue, load_result
 from knowsum.stats import (
     SharedEstimate,
     chao1_shared,

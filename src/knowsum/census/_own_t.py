@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from knowsum.records.census import OwnTCheck
+from knowsum.census.record import OwnTCheck
 from knowsum.stats import Caveat, CaveatKind
 from knowsum.stats import community as cm
 

@@ -27,8 +27,8 @@ from typing import Literal
 
 import numpy as np
 
+from knowsum.census.record import CensusResult, ChaoEstimate, HillEstimate, RichnessInfo
 from knowsum.records import caveat_notes
-from knowsum.records.census import CensusResult, ChaoEstimate, HillEstimate, RichnessInfo
 from knowsum.stats import (
     Abundance,
     Caveat,

@@ -37,6 +37,7 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
+from knowsum.census.record import CensusResult, StopInfo
 from knowsum.models import (
     Backend,
     Response,
@@ -45,7 +46,6 @@ from knowsum.models import (
     sample_sync,
 )
 from knowsum.records import REPORT_NAME, FileBody, Run, claim_run_dir, default_run_dir, write_run_dir
-from knowsum.records.census import CensusResult, StopInfo
 from knowsum.stats import Abundance, Incidence, Prevalence, sample_coverage
 
 __all__ = [
@@ -119,7 +119,7 @@ def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, s
 
 def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
     def pages(out_dir: Path) -> list[Path]:
-        from knowsum.report.census import write_census_report
+        from knowsum.census.page import write_census_report
 
         return write_census_report(out_dir, result)
 

@@ -25,8 +25,8 @@ from pathlib import Path
 from knowsum.census._analyse import prevalence_of
 from knowsum.census._estimate import curve
 from knowsum.census._run import CensusRun, rewrite_result
+from knowsum.census.record import CensusResult, KPoint, Sensitivity, load_result
 from knowsum.errors import InputFileError
-from knowsum.records.census import CensusResult, KPoint, Sensitivity, load_result
 from knowsum.stats import Prevalence, StatsWarning, estimate_unseen, select_k
 
 __all__ = ["K_GRID", "T_GRID", "add_sensitivity", "run_prevalence", "sensitivity"]

@@ -23,10 +23,10 @@ from knowsum._util import atomic_write, config_error, enclosing_run
 from knowsum.census._config import CensusConfig, PromptVariant
 from knowsum.census._run import census_identity, default_out, run_census
 from knowsum.census._tasks import resolve_task
+from knowsum.census.record import CensusResult
 from knowsum.errors import ConfigError, OutputError
 from knowsum.models import Backend, ResponseStore
 from knowsum.records import claim_run_dir
-from knowsum.records.census import CensusResult
 from knowsum.stats.caveats import caveat_dicts
 
 __all__ = ["SweepCell", "SweepOutcome", "run_sweep", "sweep_cells", "sweep_configs"]
@@ -138,7 +138,7 @@ def run_sweep(
             sampling); the errors of :func:`knowsum.census.run_census`.
         OutputError: ``out`` is a run folder, or lies inside one.
     """
-    from knowsum.report.census import write_census_sweep
+    from knowsum.census.page import write_census_sweep
 
     configs = sweep_configs(base, cells)
     say = echo or (lambda _m: None)

@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Literal
 
 from knowsum.census._tasks import CONCEPT_WORDS, Task
 from knowsum.census._words import words_rule
+from knowsum.census.record import KBCategories
 from knowsum.errors import ConfigError
 from knowsum.kb import PAPER_FIG10, STRICT_RULE, Ontology, assign_categories, category_counts, normalize_text
-from knowsum.records.census import KBCategories
 
 if TYPE_CHECKING:
     from knowsum.kb import Match

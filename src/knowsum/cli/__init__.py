@@ -1,10 +1,12 @@
 """The ``knowsum`` command line: thin click commands over the library.
 
-Sub-commands are registered lazily (``_COMMANDS`` maps a name to its one-line help; the command is
-the attribute of that name in ``knowsum.cli.<name>``) so that ``knowsum --help`` and light commands
-never import heavy dependencies. :func:`main` is the entry point for the console script *and* for
+Sub-commands are registered lazily so that ``knowsum --help`` and light commands never import heavy
+dependencies: the generic ones in ``_COMMANDS`` (a name, its one-line help and where its command
+is), each instrument's group from the registry (:meth:`knowsum.Instrument.command`, its
+``summary`` the help line) — knowsum's own instruments and a plug-in's alike. :func:`main` is the
+entry point for the console script *and* for
 tests: it takes an argument list and returns the exit code.
-Every output a command is given passes the one write guard before it runs (:mod:`knowsum.cli._outputs`).
+Every output a command is given passes the one write guard before it runs (:mod:`knowsum.cliutil.outputs`).
 Library errors (:mod:`knowsum.errors`) become one line on stderr and their ``exit_code``; so does a
 file that cannot be written because its disk is full or read-only (exit 1).
 """
@@ -16,11 +18,15 @@ import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from knowsum import __version__
 from knowsum.errors import KnowsumError
+
+if TYPE_CHECKING:
+    from knowsum.instrument import Instrument
 
 __all__ = ["cli", "main"]
 
@@ -32,42 +38,70 @@ _DISK_ERRORS = {
 }
 """OS errors that say the disk cannot take a write, and what to do; reported in one line."""
 
-# name -> one-line help shown by `knowsum --help` without importing the command's module
-_COMMANDS: dict[str, str] = {
-    "estimate": "Estimate unseen items from observations (Good-Turing family).",
-    "ask": "Sample a model on one prompt and print the answers.",
-    "models": "List and install the embedded local models.",
-    "store": "Inspect and export the response store.",
-    "batch": "Export/import OpenAI Batch JSONL files (scale out).",
-    "kb": "Install, inspect and match against knowledge bases.",
-    "census": "Count what a model knows: N_seen, N_tot, SKR (KnowSum).",
-    "instruments": "List the installed instruments (knowsum's and plug-ins') and their packages.",
-    "recall": "Has the model memorized ontology IDs? (run/score/compare)",
-    "profile": "How much does this model know? Every instrument, one page (run/plan/compare/page).",
-    "genebench": "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare).",
+# name -> (one-line help shown by `knowsum --help` without importing the command's module, module:attr)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "ask": ("Sample a model on one prompt and print the answers.", "knowsum.cli.ask:ask"),
+    "models": ("List and install the embedded local models.", "knowsum.cli.models:models"),
+    "store": ("Inspect and export the response store.", "knowsum.cli.store:store"),
+    "batch": ("Export/import OpenAI Batch JSONL files (scale out).", "knowsum.cli.batch:batch"),
+    "kb": ("Install, inspect and match against knowledge bases.", "knowsum.cli.kb:kb"),
+    "instruments": (
+        "List the installed instruments (knowsum's and plug-ins') and their packages.",
+        "knowsum.cli.instruments:instruments_command",
+    ),
+    "profile": (
+        "How much does this model know? Every instrument, one page (run/plan/compare/page).",
+        "knowsum.cli.profile:profile",
+    ),
+    "estimate": (
+        "Estimate unseen items from observations (Good-Turing family).",
+        "knowsum.estimate.cli:estimate",
+    ),
 }
-"""Each command is the attribute of its name in ``knowsum.cli.<name>`` (but for :data:`_ATTRIBUTES`)."""
-_ATTRIBUTES = {"instruments": "instruments_command"}
+"""The generic commands (and the unseen-items estimator, which is no instrument of a profile)."""
+
+
+def _instrument_groups() -> dict[str, Instrument[Any, Any]]:
+    """The installed instruments that have a command group (not shadowing a generic command)."""
+    from knowsum.instrument import Instrument, instruments
+
+    own = Instrument.command
+    return {n: i for n, i in instruments().items() if n not in _COMMANDS and type(i).command is not own}
+
+
+def _read_log(log: Path, instrument: str, *, out: Path | None, overwrite: bool) -> Any:
+    """``--inspect-log``: the harness reads an inspect_ai log back as a run directory."""
+    from knowsum.harness import run_from_log
+
+    return run_from_log(log, instrument, out=out, overwrite=overwrite)
 
 
 class _LazyGroup(click.Group):
     """A click group whose sub-commands are imported only when invoked."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(_COMMANDS) | set(super().list_commands(ctx)))
+        return sorted(set(_COMMANDS) | set(_instrument_groups()) | set(super().list_commands(ctx)))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command: object = None
         if cmd_name in _COMMANDS:
-            from knowsum.cli._outputs import guard_tree
+            module, _, attr = _COMMANDS[cmd_name][1].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+        elif (found := _instrument_groups().get(cmd_name)) is not None:
+            command = found.command()
+        if command is None:
+            return super().get_command(ctx, cmd_name)
+        from knowsum.cliutil.inspect_log import use_log_reader
+        from knowsum.cliutil.outputs import guard_tree
 
-            module = importlib.import_module(f"knowsum.cli.{cmd_name}")
-            command = getattr(module, _ATTRIBUTES.get(cmd_name, cmd_name))
-            assert isinstance(command, click.Command)
-            return guard_tree(command)  # every output passes the write guard before the command runs
-        return super().get_command(ctx, cmd_name)
+        use_log_reader(_read_log)
+        assert isinstance(command, click.Command)
+        return guard_tree(command)  # every output passes the write guard before the command runs
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, _COMMANDS[name]) for name in sorted(_COMMANDS)]
+        rows = [(name, help_line) for name, (help_line, _) in _COMMANDS.items()]
+        rows += [(name, inst.summary) for name, inst in _instrument_groups().items()]
+        rows.sort()
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

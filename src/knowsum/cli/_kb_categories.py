@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from knowsum.cli._options import json_option
+from knowsum.cliutil.options import json_option
 from knowsum.kb import (
     CATEGORY_RULES,
     PAPER_FIG10,

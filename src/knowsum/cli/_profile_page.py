@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from knowsum.cli._options import echo_json, finish, json_option, out_option
+from knowsum.cliutil.options import echo_json, finish, json_option, out_option
 
 __all__ = ["card_text", "page_cmd"]
 

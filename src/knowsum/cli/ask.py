@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from knowsum.cli._common import backend_from, prompt_options, requests_from, store_from
+from knowsum.cliutil.common import backend_from, prompt_options, requests_from, store_from
 from knowsum.errors import BackendError
 from knowsum.models import Response, sample
 

@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from knowsum._util import check_file, read_text_file
-from knowsum.cli._common import backend_from, prompt_options, requests_from, store_from, store_option
-from knowsum.cli._options import file_option
+from knowsum.cliutil.common import backend_from, prompt_options, requests_from, store_from, store_option
+from knowsum.cliutil.options import file_option
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import export_batch, import_batch
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from knowsum.cli._kb_categories import categories
-from knowsum.cli._options import json_option
+from knowsum.cliutil.options import json_option
 from knowsum.errors import InputError
 from knowsum.kb import (
     KBS,

@@ -7,10 +7,10 @@ from typing import Any
 
 import click
 
-from knowsum.cli._common import ModelOptions, model_options, store_option
-from knowsum.cli._estimate_options import Number
-from knowsum.cli._options import ctx_default, echo_json, finish, json_option, note, out_option
 from knowsum.cli._profile_page import card_text, page_cmd
+from knowsum.cliutil.common import ModelOptions, model_options, store_option
+from knowsum.cliutil.options import ctx_default, echo_json, finish, json_option, note, out_option
+from knowsum.cliutil.params import Number
 from knowsum.models import ResponseStore
 from knowsum.records import default_run_dir
 from knowsum.records.profile import Prices

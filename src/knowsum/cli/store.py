@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from knowsum._util import paths
-from knowsum.cli._common import store_option
-from knowsum.cli._options import file_option
+from knowsum.cliutil.common import store_option
+from knowsum.cliutil.options import file_option
 from knowsum.errors import InputFileError
 from knowsum.models import ResponseStore, StoreInfo
 

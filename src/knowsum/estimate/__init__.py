@@ -2,7 +2,7 @@
 
 The instrument behind ``knowsum estimate``: read an observation file (three tab-separated formats,
 auto-detected), apply an unseen-species estimator with a held-out ``k`` and a bootstrap interval,
-and return one :class:`EstimateReport` (rendered by :mod:`knowsum.report.estimate`)::
+and return one :class:`EstimateReport` (rendered by :mod:`knowsum.estimate.page`)::
 
     from knowsum.estimate import EstimateConfig, estimate
     report = estimate("examples/fisher_butterflies.tsv", EstimateConfig(t=1, k="auto"))
@@ -17,7 +17,7 @@ from knowsum.estimate._observations import FORMATS, Format, Observations, read_o
 from knowsum.estimate._richness import RICHNESS_ESTIMATORS, RICHNESS_TITLES, RichnessConfig, richness
 from knowsum.estimate._run import Source, estimate
 from knowsum.estimate._samples import ALL_FORMATS, Sample, read_sample
-from knowsum.records.estimate import RichnessReport
+from knowsum.estimate.record import RichnessReport
 from knowsum.stats import EstimateReport
 
 __all__ = [

@@ -2,8 +2,8 @@
 numbers, diversity at equal size or coverage, R/E curves, shared species, extra sampling needed.
 
 :func:`richness` reads a file (or takes an abundance/incidence sample), computes what the
-:class:`RichnessConfig` asks for and returns one :class:`~knowsum.records.estimate.RichnessReport`
-(rendered by :mod:`knowsum.report.estimate`). Statistics come from :mod:`knowsum.stats`.
+:class:`RichnessConfig` asks for and returns one :class:`~knowsum.estimate.record.RichnessReport`
+(rendered by :mod:`knowsum.estimate.page`). Statistics come from :mod:`knowsum.stats`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._run import estimate
 from knowsum.estimate._samples import ALL_FORMATS, CountMode, Sample, read_sample
-from knowsum.records import CaveatNote, caveat_notes
-from knowsum.records.estimate import (
+from knowsum.estimate.record import (
     CurveSummary,
     HillSummary,
     PointSummary,
@@ -31,6 +30,7 @@ from knowsum.records.estimate import (
     SharedSummary,
     TargetSummary,
 )
+from knowsum.records import CaveatNote, caveat_notes
 from knowsum.stats import (
     ESTIMATORS,
     Abundance,

@@ -17,7 +17,7 @@ Example::
 
 The run directory holds ``questions.jsonl``, ``predictions.jsonl`` (:func:`read_records`),
 ``plots/*.png``, ``report.html`` and ``result.json`` (:func:`load_result`; the record classes live in
-:mod:`knowsum.records.genebench` and are re-exported here).
+:mod:`knowsum.genebench.record` and are re-exported here).
 """
 
 from knowsum.genebench._aggregate import CELLS, summarize
@@ -62,7 +62,7 @@ from knowsum.genebench._schema import (
 )
 from knowsum.genebench._score import Instance, score_instances
 from knowsum.genebench._userdata import Expression, read_abstracts, read_expression, read_summaries
-from knowsum.records.genebench import (
+from knowsum.genebench.record import (
     RESULT_VERSION,
     AttentionCurve,
     Cell,

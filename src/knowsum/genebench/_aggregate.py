@@ -19,8 +19,8 @@ from knowsum.genebench._parse import TRUNCATED
 from knowsum.genebench._schema import KNOWLEDGE, question_key
 from knowsum.genebench._score import UNANSWERED
 from knowsum.genebench._textmetrics import SummaryFlag
+from knowsum.genebench.record import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.records import CaveatNote
-from knowsum.records.genebench import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
 __all__ = ["CELLS", "SUMMARY_CUT", "summarize", "summary_caveats"]

@@ -13,8 +13,8 @@ from typing import Any
 from knowsum.genebench._published import PAPER as TABLE2_PAPER
 from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, TABLE, printed
 from knowsum.genebench._schema import KNOWLEDGE
+from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
 from knowsum.records import by_model, published_label
-from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
 from knowsum.report import marked
 
 __all__ = [

@@ -9,7 +9,7 @@ means of those and carry none.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
@@ -18,10 +18,13 @@ from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
+from knowsum.genebench.record import GenebenchResult
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
-from knowsum.records.genebench import GenebenchResult
 from knowsum.records.profile import Measure
+
+if TYPE_CHECKING:
+    import click
 
 __all__ = ["INSTRUMENT", "GenebenchBudget", "GenebenchInstrument"]
 
@@ -53,6 +56,14 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     paper = PAPER
     Budget = GenebenchBudget
     entry = staticmethod(run_genebench)
+    summary = "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare)."
+
+    def command(self) -> click.Group:
+        """``knowsum genebench …``."""
+        from knowsum.genebench.cli import genebench
+
+        return genebench
+
     published = PUBLISHED
 
     def requests(self, config: GenebenchConfig, kbs: KBs) -> list[Request]:

@@ -20,8 +20,8 @@ from typing import IO, Any, TypeVar
 from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import Question, dump_question
+from knowsum.genebench.record import GenebenchResult, InstanceRecord
 from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
-from knowsum.records.genebench import GenebenchResult, InstanceRecord
 
 __all__ = [
     "PREDICTIONS_NAME",
@@ -79,7 +79,7 @@ def write_outputs(
     """
 
     def pages(out: Path) -> list[Path]:
-        from knowsum.report.genebench import write_genebench_report
+        from knowsum.genebench.page import write_genebench_report
 
         return write_genebench_report(out, result, records)
 

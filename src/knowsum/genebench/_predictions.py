@@ -41,8 +41,8 @@ from knowsum.genebench._run import (
 )
 from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
 from knowsum.genebench._score import score_unanswered
+from knowsum.genebench.record import GenebenchResult
 from knowsum.records import claim_run_dir
-from knowsum.records.genebench import GenebenchResult
 
 __all__ = ["read_predictions", "score_predictions"]
 

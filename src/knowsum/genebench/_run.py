@@ -29,10 +29,10 @@ from knowsum.genebench._prompts import messages, rotations
 from knowsum.genebench._schema import QUESTION_TYPES, Question, dump_question, read_questions
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
+from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_sync
 from knowsum.records import claim_run_dir
-from knowsum.records.genebench import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
 
 __all__ = [
     "asked",

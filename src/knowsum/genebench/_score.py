@@ -33,7 +33,7 @@ from knowsum.genebench._schema import (
     Question,
     expression_tissues,
 )
-from knowsum.records.genebench import InstanceRecord
+from knowsum.genebench.record import InstanceRecord
 from knowsum.stats import StatsError, set_prf
 
 __all__ = [

@@ -28,11 +28,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+from knowsum.census.record import CensusResult
+from knowsum.genebench.record import GenebenchResult
 from knowsum.instrument import get_instrument
+from knowsum.recall.record import RecallResult
 from knowsum.records import Record
-from knowsum.records.census import CensusResult
-from knowsum.records.genebench import GenebenchResult
-from knowsum.records.recall import RecallResult
 from knowsum.report import caveat_sentence
 from knowsum.stats import CaveatKind
 

@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, ge
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
+from knowsum.errors import ConfigError
 from knowsum.records import PublishedRow, Record, Run
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
+    import click
+
     from knowsum.kb import Ontology
     from knowsum.models import Backend, Request, ResponseStore
 
@@ -135,6 +138,8 @@ class Instrument(ABC, Generic[C, R]):
     """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
     published: Sequence[PublishedRow] = ()
     """Every value its papers published (the card places the model among them on ``measure``)."""
+    summary: ClassVar[str] = ""
+    """One line beside its command group in ``knowsum --help`` (see :meth:`command`)."""
 
     @abstractmethod
     def requests(self, config: C, kbs: KBs) -> list[Request]:
@@ -186,9 +191,38 @@ class Instrument(ABC, Generic[C, R]):
         same = all(stored.get(k) == v for k, v in self.identity(config).items())
         return same and record.model == backend.model_id and record.backend == backend.kind
 
+    def command(self) -> click.Group | None:
+        """Its command group, ``knowsum <name> …`` (imported only when asked for); ``None``: it has no
+        commands of its own (the default). The top-level command line adds it from the registry."""
+        return None
+
     def examples(self, record: R) -> list[str]:
         """A few raw model replies the page shows (model text; default none)."""
         return []
+
+    def budget_table(self, budget: str) -> dict[str, Any] | None:
+        """Its table of the shipped budget ``budget`` (``smoke``, ``quick``, ``paper``): the file
+        ``budgets/<budget>.toml`` of the package its class is defined in (``knowsum/census/``);
+        ``None`` when it ships none (then that budget leaves it out). Override to supply them otherwise.
+
+        Raises:
+            ConfigError: the shipped file is not valid TOML.
+        """
+        import sys
+        import tomllib
+        from importlib import resources
+
+        module = type(self).__module__  # its package: the module itself when it is one
+        package = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+        try:
+            file = resources.files(package).joinpath("budgets", f"{budget}.toml")
+            if not file.is_file():
+                return None
+            return tomllib.loads(file.read_text(encoding="utf-8"))
+        except (ModuleNotFoundError, TypeError, ValueError):  # no package (a class in __main__)
+            return None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{self.name}: budgets/{budget}.toml is not valid TOML: {exc}") from None
 
     def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
         """The budget table ``data`` as a ``Budget`` (``plan``: the plan file, to resolve paths).
@@ -214,12 +248,16 @@ class Instrument(ABC, Generic[C, R]):
         interval: tuple[float | None, float | None] | None = None,
         published: Sequence[PublishedRow] | None = None,
         percent: bool = False,
+        count: bool = False,
+        ranked_by: str | None = None,
         record: RunRecord | None = None,
     ) -> Measure:
         """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.
 
         ``record``: the run whose typed caveats the row carries (its marks, and the reason its
-        interval is n/a), rendered from the record on every surface, never re-derived.
+        interval is n/a), rendered from the record on every surface, never re-derived. ``count``: a
+        whole count (printed ``12,345``); ``ranked_by``: the key (without ``<name>/``) of the measure
+        whose ranking of models a comparison sets this one's against.
         """
         lo, hi = interval if interval is not None else (None, None)
         return Measure(
@@ -230,6 +268,8 @@ class Instrument(ABC, Generic[C, R]):
             lower=lo,
             upper=hi,
             percent=percent,
+            count=count,
+            ranked_by=None if ranked_by is None else f"{self.name}/{ranked_by}",
             method=method,
             run=run,
             published=list(self.points(key) if published is None else published),

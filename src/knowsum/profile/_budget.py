@@ -1,8 +1,10 @@
 """Budgets: how big each instrument's part of a profile is, as a small declarative TOML table.
 
-Three ship with knowsum (``knowsum/profile/budgets/*.toml``): ``smoke`` (minutes on a small local
-model), ``quick`` (a first real profile) and ``paper`` (the papers' sizes). ``--plan FILE`` reads one's
-own with the same keys::
+Three ship with knowsum: ``smoke`` (minutes on a small local model), ``quick`` (a first real profile)
+and ``paper`` (the papers' sizes). ``knowsum/profile/budgets/<name>.toml`` holds a budget's
+description; each instrument ships its own table of it (:meth:`knowsum.Instrument.budget_table`,
+``<instrument>/budgets/<name>.toml``), so a plug-in joins ``--budget smoke`` by shipping its tables.
+``--plan FILE`` reads one's own with the same keys::
 
     description = "…"
     [census]                     # KnowSum (Li et al. 2025): each task sampled once, scored per criterion
@@ -69,11 +71,14 @@ class Budget:
         return self.tables.get(instrument)
 
 
-def _parse(text: str, where: str, name: str, plan: Path | None = None) -> Budget:
+def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+
+
+def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None) -> Budget:
     known = instruments()
     unknown = sorted(k for k in data if k != "description" and k not in known)
     if unknown:
@@ -112,9 +117,14 @@ def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
     if plan is not None:
         if not plan.is_file():
             raise InputFileError(plan, "plan file not found" if not plan.exists() else "not a file")
-        return _parse(read_text_file(plan, "plan file"), str(plan), plan.stem, plan)
+        return _parse(_toml(read_text_file(plan, "plan file"), str(plan)), str(plan), plan.stem, plan)
     name = name or "smoke"
     if name not in BUDGETS:
         raise UnknownNameError("budget", name, BUDGETS)
     text = resources.files("knowsum.profile").joinpath("budgets", f"{name}.toml").read_text(encoding="utf-8")
-    return _parse(text, f"budget {name}", name)
+    data = _toml(text, f"budget {name}")
+    for inst_name, inst in instruments().items():
+        table = inst.budget_table(name)
+        if table is not None:
+            data.setdefault(inst_name, table)
+    return _parse(data, f"budget {name}", name)

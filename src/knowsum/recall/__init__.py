@@ -10,7 +10,7 @@ Tables 2–3 come under two rule sets: the paper's comparability rules (``scores
 knowsum's ontology-aware ones (see :data:`RULES_NOTE`).
 
 The result records (:class:`RecallResult`, :class:`PredictionRecord`…) live in
-:mod:`knowsum.records.recall` and are re-exported here.
+:mod:`knowsum.recall.record` and are re-exported here.
 
 Quick tour::
 
@@ -49,7 +49,7 @@ from knowsum.recall._published import PUBLISHED, PUBLISHED_INVARIANCE
 from knowsum.recall._run import prepare, run_recall
 from knowsum.recall._score import Judge, granger_f, judge, summarize
 from knowsum.recall._templates import CHAT_TEMPLATES, COMPLETION_TEMPLATES, LANGUAGES, render_prompt
-from knowsum.records.recall import (
+from knowsum.recall.record import (
     READING_NOTES,
     RESULT_VERSION,
     RULES_NOTE,

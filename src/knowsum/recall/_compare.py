@@ -22,8 +22,8 @@ from knowsum.recall._published import (
     PUBLISHED_MODELS,
     percent,
 )
+from knowsum.recall.record import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
 from knowsum.records import by_model, published_label
-from knowsum.records.recall import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
 from knowsum.report import marked
 
 __all__ = ["INVARIANCE_TABLE", "compare_tables"]

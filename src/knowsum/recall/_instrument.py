@@ -7,7 +7,7 @@ Spearman ρ of average prediction invariance vs accuracy (§6.3), each beside th
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
@@ -18,9 +18,12 @@ from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
+from knowsum.recall.record import RecallResult
 from knowsum.records import PublishedRow
 from knowsum.records.profile import Measure
-from knowsum.records.recall import RecallResult
+
+if TYPE_CHECKING:
+    import click
 
 __all__ = ["INSTRUMENT", "RecallBudget", "RecallInstrument"]
 
@@ -99,6 +102,14 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     paper = PAPER
     Budget = RecallBudget
     entry = staticmethod(run_recall)
+    summary = "Has the model memorized ontology IDs? (run/score/compare)"
+
+    def command(self) -> click.Group:
+        """``knowsum recall …``."""
+        from knowsum.recall.cli import recall
+
+        return recall
+
     published = _published()
 
     def requests(self, config: RecallConfig, kbs: KBs) -> list[Request]:

@@ -20,7 +20,7 @@ from knowsum.recall._concepts import Concept
 from knowsum.recall._config import InvarianceMethod, RecallConfig
 from knowsum.recall._score import spearman_or_none
 from knowsum.recall._templates import render_prompt
-from knowsum.records.recall import InvarianceBucket, InvarianceSummary, Reading
+from knowsum.recall.record import InvarianceBucket, InvarianceSummary, Reading
 
 __all__ = ["invariance_requests", "summarize_invariance", "summary_from_counts"]
 

@@ -32,7 +32,7 @@ from knowsum.errors import ConfigError, InputFileError
 from knowsum.recall._config import PI2_TEMPERATURES, InvarianceMethod
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import summary_from_counts
-from knowsum.records.recall import InvarianceSummary, Reading
+from knowsum.recall.record import InvarianceSummary, Reading
 
 __all__ = [
     "INVARIANCE_METHODS",

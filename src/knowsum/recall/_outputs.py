@@ -18,8 +18,8 @@ import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from knowsum.recall.record import PREDICTIONS_NAME, PredictionRecord, RecallResult
 from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
-from knowsum.records.recall import PREDICTIONS_NAME, PredictionRecord, RecallResult
 
 __all__ = ["RUNS_DIR", "RecallRun", "default_out", "load_result", "write_outputs", "write_run"]
 
@@ -53,7 +53,7 @@ def write_outputs(
     lines = "".join(r.model_dump_json() + "\n" for r in records)
     pages: Callable[[Path], Sequence[Path]] | None = None
     if report:
-        from knowsum.report.recall import write_recall_report  # matplotlib: only when a page is written
+        from knowsum.recall.page import write_recall_report  # matplotlib: only when a page is written
 
         pages = functools.partial(write_recall_report, result=result, records=records)
     return write_run_dir(out_dir, result, {PREDICTIONS_NAME: lines}, pages=pages)

@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 
 from knowsum.recall.metrics import jaccard, levenshtein
-from knowsum.records.recall import PaperScores, PredictionRecord
+from knowsum.recall.record import PaperScores, PredictionRecord
 
 __all__ = ["WIDE_EXISTENCE_KBS", "Study", "answer_key", "paper_errors", "paper_scores", "paper_tokens"]
 

@@ -39,8 +39,8 @@ from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._score import Judge, Scoring, score
+from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallResult
 from knowsum.records import claim_run_dir
-from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
 

@@ -26,8 +26,8 @@ from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall._templates import completion_prefix, render_prompt
+from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallResult
 from knowsum.records import claim_run_dir
-from knowsum.records.recall import InvarianceSummary, PredictionRecord, RecallResult
 
 __all__ = ["ask", "prepare", "probe", "recall_requests", "run_identity", "run_recall"]
 

@@ -33,7 +33,7 @@ from knowsum.recall._concepts import Concept
 from knowsum.recall._paper import Study, paper_errors, paper_scores
 from knowsum.recall._popularity import Buckets
 from knowsum.recall.metrics import jaccard, label_tokens, levenshtein, repetition_ratio
-from knowsum.records.recall import BucketStats, PopularityScores, PredictionRecord, RecallScores
+from knowsum.recall.record import BucketStats, PopularityScores, PredictionRecord, RecallScores
 from knowsum.stats import granger_f, granger_test, spearman_permutation
 
 __all__ = ["GRANGER_LAG", "Judge", "Scoring", "granger_f", "judge", "score", "spearman_or_none", "summarize"]

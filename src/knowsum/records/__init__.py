@@ -23,7 +23,7 @@ This package sits below the instruments and the report layer: instruments build 
 them, and neither needs the other.
 """
 
-from knowsum.records._base import INSTRUMENTS, Record, load_record, now_iso
+from knowsum.records._base import Record, load_record, now_iso, record_kinds
 from knowsum.records._caveats import CaveatNote, caveat_notes
 from knowsum.records._comparable import (
     DIFFERS,
@@ -51,7 +51,6 @@ from knowsum.records._usage import Usage
 
 __all__ = [
     "DIFFERS",
-    "INSTRUMENTS",
     "PLOTS_DIR",
     "REPORT_NAME",
     "RESULT_NAME",
@@ -74,6 +73,7 @@ __all__ = [
     "load_record",
     "now_iso",
     "published_label",
+    "record_kinds",
     "split_label",
     "text_hash",
     "with_difference",

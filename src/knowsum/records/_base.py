@@ -35,10 +35,7 @@ from knowsum.errors import InputFileError
 from knowsum.records._caveats import CaveatNote
 from knowsum.records._usage import Usage
 
-__all__ = ["INSTRUMENTS", "Record", "load_record", "now_iso"]
-
-INSTRUMENTS = ("census", "recall", "genebench", "profile")
-"""The values ``kind`` takes: the instruments (and the profile that composes them)."""
+__all__ = ["Record", "load_record", "now_iso", "record_kinds"]
 
 R = TypeVar("R", bound="Record")
 
@@ -61,12 +58,15 @@ class Record(BaseModel):
     """The instrument (the value of ``kind``)."""
     VERSION: ClassVar[int] = 1
     """The schema version this knowsum writes."""
+    RUN_COMMAND: ClassVar[str] = ""
+    """The command that writes such a record (``knowsum <kind> run``), named when one is missing;
+    ``""``: no command does (a plug-in run from a profile or from Python)."""
     IDENTITY: ClassVar[tuple[str, ...]] = ()
     """The settings, besides ``what`` and ``model``, that make two runs of this instrument different
     runs (the keys of ``identity`` after those two, in this order)."""
 
     version: int = Field(description="schema version of this instrument's record")
-    kind: str = Field(description="the instrument: census, recall or genebench (profile: the three composed)")
+    kind: str = Field(description="the instrument's registry name (profile: the instruments composed)")
     created: str = Field(default_factory=now_iso, description="UTC time the record was written (ISO 8601)")
     knowsum_version: str = Field(__version__, description="knowsum version that wrote it ('' if older)")
     model: str = Field(description="model id (or what made the answers, when scored from a file)")
@@ -112,6 +112,13 @@ class Record(BaseModel):
         return {"knowledge base": ", ".join(f"{k} {v}" for k, v in sorted(self.kb_releases.items()))}
 
     @classmethod
+    def foreign(cls, kind: str, version: object) -> bool:
+        """Whether a file of ``kind`` (not :attr:`KIND`) at ``version`` is another instrument's record,
+        refused as such, rather than an older file of this one whose ``kind`` meant something else
+        (a subclass says which); by default any other kind is another instrument's."""
+        return True
+
+    @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Bring ``data``, written with schema ``version`` (< :attr:`VERSION`), to the current schema.
 
@@ -135,11 +142,26 @@ def _identity_text(value: object) -> str:
     return str(value)
 
 
-def _read_json(file: Path, kind: str) -> Any:
+def record_kinds() -> set[str]:
+    """The ``kind`` of every record class defined so far: knowsum's and each loaded plug-in's (a
+    plug-in's record class is defined once its instrument is loaded; the registry sits above this
+    layer, so the classes themselves are the list)."""
+    kinds: set[str] = set()
+    todo: list[type[Record]] = [Record]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.KIND:
+                kinds.add(sub.KIND)
+    return kinds
+
+
+def _read_json(file: Path, kind: str, command: str) -> Any:
     try:
         return json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputFileError(file, f"no {kind} result here (run `knowsum {kind} run` first)") from None
+        hint = f"run `{command}` first" if command else f"pass a {kind} run directory"
+        raise InputFileError(file, f"no {kind} result here ({hint})") from None
     except IsADirectoryError:
         raise InputFileError(file, f"is a folder, not a {kind} result.json") from None
     except UnicodeDecodeError:
@@ -169,11 +191,11 @@ def load_record(path: Path, cls: type[R]) -> R:
     """
     kind = cls.KIND
     file = path / "result.json" if path.is_dir() else path
-    data = _read_json(file, kind)
+    data = _read_json(file, kind, cls.RUN_COMMAND)
     if not isinstance(data, dict):
         raise InputFileError(file, f"not a {kind} result.json (not a JSON object)")
     other = data.get("kind")
-    if other != kind and other in INSTRUMENTS:
+    if isinstance(other, str) and other and other != kind and cls.foreign(other, data.get("version")):
         raise InputFileError(file, f"not a {kind} result.json (kind {other!r}); pass a {kind} run directory")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= cls.VERSION:

@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 from knowsum._util import CLAIM_NAME, atomic_write, check_output, slug
 from knowsum.errors import InputError
-from knowsum.records._base import INSTRUMENTS, Record
+from knowsum.records._base import Record, record_kinds
 
 __all__ = [
     "PLOTS_DIR",
@@ -139,12 +139,14 @@ _RUN_SUBDIRS = {PLOTS_DIR: (".png",), "backtest": (".json", ".html", ".png")}
 """The sub-folders a run writes (its figures, a back-test of it) and what they hold."""
 
 
-def _old_record(result: Path) -> dict[str, Any] | None:
+def _old_record(result: Path, kind: str) -> dict[str, Any] | None:
+    """The record in ``result`` when it is a finished run: of ``kind`` (the claiming instrument's) or
+    of any record class defined (:func:`record_kinds`); ``None`` otherwise."""
     try:
         data = json.loads(result.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    if not isinstance(data, dict) or data.get("kind") not in INSTRUMENTS:
+    if not isinstance(data, dict) or (data.get("kind") != kind and data.get("kind") not in record_kinds()):
         return None
     return data
 
@@ -270,7 +272,7 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         return out
     if not any(out.iterdir()):
         return out
-    data = _old_record(out / RESULT_NAME)
+    data = _old_record(out / RESULT_NAME, kind)
     if data is None:
         _refuse_foreign(out)
         if overwrite:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowsum.records._base import Record
 from knowsum.records._caveats import CaveatNote
@@ -61,6 +61,12 @@ class Measure(_Part):
     lower: float | None = None
     upper: float | None = None
     percent: bool = Field(False, description="a fraction shown as a percentage")
+    count: bool = Field(False, description="a whole count, shown with thousands separators (12,345)")
+    ranked_by: str | None = Field(
+        None,
+        description="key of the measure whose ranking of the models this one's is set against in a "
+        "comparison (a rank change 'by that → by this'; None: not ranked)",
+    )
     method: str = Field(description="how the value and its interval were computed")
     run: str = Field(description="the run directory, relative to the profile folder")
     published: list[PublishedRow] = Field(
@@ -71,6 +77,18 @@ class Measure(_Part):
     marks: list[CaveatNote] = Field(
         default_factory=list, description="the figure's own caveats, copied from its run's record"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _older_files(cls, data: Any) -> Any:
+        """A profile written before measures said how they format and rank: its counts (``…/n_seen``,
+        ``…/n_total``) and its one ranked measure (``…/n_total`` against ``…/n_seen``), as they were
+        shown then (a migration map of old files, by key)."""
+        if isinstance(data, dict) and "count" not in data and isinstance(key := data.get("key"), str):
+            data = {**data, "count": key.endswith(("/n_seen", "/n_total"))}
+            if key.endswith("/n_total") and "ranked_by" not in data:
+                data["ranked_by"] = key.removesuffix("/n_total") + "/n_seen"
+        return data
 
 
 class InstrumentProfile(_Part):
@@ -143,6 +161,7 @@ class ProfileResult(Record):
     """``profile.json``: the whole-model profile (:func:`knowsum.profile.run_profile`)."""
 
     KIND: ClassVar[str] = "profile"
+    RUN_COMMAND: ClassVar[str] = "knowsum profile run"
     VERSION: ClassVar[int] = PROFILE_VERSION
 
     version: int = Field(PROFILE_VERSION, description="schema version of the profile record")

@@ -2,10 +2,10 @@
 
 Generic primitives, shared by every instrument:
 
-- :mod:`knowsum.report._html` — ``escape``, ``Markup``, ``page``, ``section``, ``table``,
+- ``html`` (:mod:`knowsum.report._html`) — ``escape``, ``Markup``, ``page``, ``section``, ``table``,
   ``key_numbers``, ``figure``/``figure_png`` (base64-embedded PNGs), ``write_page`` (atomic).
   Model text passed as plain ``str`` is always escaped.
-- :mod:`knowsum.report._plots` — matplotlib figures without pyplot state: ``bars``, ``barh``,
+- ``plots`` (:mod:`knowsum.report._plots`) — matplotlib figures without pyplot state: ``bars``, ``barh``,
   ``grouped_bars`` (with error bars), ``curves`` (with interval bands and a secondary axis),
   ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
@@ -13,12 +13,13 @@ Generic primitives, shared by every instrument:
   ``caveat_sentence``, ``interval_text``: every surface prints a record's caveats and intervals through these.
 
 This layer reads result records only (:mod:`knowsum.records`); it never imports an instrument or the
-CLI. Instrument pages are imported from their own public modules, one per instrument
-(:mod:`knowsum.report.census`, :mod:`knowsum.report.recall`, :mod:`knowsum.report.genebench`),
+CLI. Each instrument builds its own page from these, in its own folder (``<instrument>/page.py``),
 each named the same way: ``write_<instrument>_report(out_dir, result, …)`` for a run's page and
 ``write_<instrument>_compare(…)`` for a page of several runs.
 """
 
+from knowsum.report import _html as html
+from knowsum.report import _plots as plots
 from knowsum.report._caveats import (
     caveat_lines,
     caveat_section,
@@ -38,10 +39,11 @@ from knowsum.report._html import (
     table,
     write_page,
 )
-from knowsum.report._plots import save, to_png
+from knowsum.report._plots import PALETTE, new_figure, save, to_png
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
+    "PALETTE",
     "Markup",
     "caveat_lines",
     "caveat_section",
@@ -50,12 +52,15 @@ __all__ = [
     "figure",
     "figure_png",
     "format_value",
+    "html",
     "interval_text",
     "key_numbers",
     "markdown_table",
     "marked",
     "marks",
+    "new_figure",
     "page",
+    "plots",
     "save",
     "section",
     "table",

@@ -27,7 +27,7 @@ def fmt(m: Measure, value: float | None) -> str:
         return "–"
     if m.percent:
         return f"{100 * value:.1f}%"
-    if m.key.endswith(("/n_seen", "/n_total")):
+    if m.count:
         return f"{value:,.0f}"
     return f"{value:.3f}"
 

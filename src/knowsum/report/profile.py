@@ -220,9 +220,10 @@ def _ranks(values: dict[str, float | None]) -> dict[str, int]:
 def compare_table(
     results: Sequence[ProfileResult], published: bool = False
 ) -> tuple[list[str], list[list[str]]]:
-    """One row per measure, one column per profile (+ the papers' range), and for census N̂_tot rows
-    the rank change: a model's rank by N_seen → its rank by N̂_tot among the profiles (and, with
-    ``published``, the paper's models). With measures of several instruments, a row naming the
+    """One row per measure, one column per profile (+ the papers' range), and for a ranked measure
+    (``Measure.ranked_by``: the census's N̂_tot, by N_seen) the rank change: a model's rank by the
+    other measure → its rank by this one among the profiles (and, with ``published``, the paper's
+    models). With measures of several instruments, a row naming the
     instrument (``census:``) opens each one's rows; instruments in the order the profiles list them.
     Profiles carrying a ``differs`` caveat (``--allow-mixed``: :func:`knowsum.records.comparable_records`)
     get a first row ``differs`` naming what differs from the first profile, in their column."""
@@ -231,7 +232,7 @@ def compare_table(
     of = {m.key: m.instrument for r in fullest for m in r.measures()}
     order = list(dict.fromkeys(name for r in fullest for name in r.instruments))
     keys = sorted(of, key=lambda k: order.index(of[k]))  # stable: each instrument's rows in order
-    ranked = {of[k] for k in of if k.endswith("/n_total")}  # instruments with a N_seen → N̂_tot rank
+    ranked = {m.instrument for r in results for m in r.measures() if m.ranked_by}  # with a rank change
     by = [{m.key: m for m in r.measures()} for r in results]
     headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
     several = len(set(of.values())) > 1
@@ -245,8 +246,8 @@ def compare_table(
             rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1)])
         cells = [f"{_value(b[key])} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by]
         change = ""
-        if key.endswith("/n_total"):
-            seen_key = key.removesuffix("/n_total") + "/n_seen"
+        if ref.ranked_by:
+            seen_key = ref.ranked_by
             seen = {n: b[seen_key].value if seen_key in b else None for n, b in zip(names, by, strict=True)}
             tot = {n: b[key].value if key in b else None for n, b in zip(names, by, strict=True)}
             if published:
@@ -260,7 +261,7 @@ def compare_table(
             change = "; ".join(
                 f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
             )
-        rank = change or ("=" if ref.instrument in ranked else "")  # only richness estimates are ranked
+        rank = change or ("=" if ref.instrument in ranked else "")  # only ranked instruments' rows
         rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), rank])
     return headers, rows
 

@@ -139,7 +139,7 @@ class Summary:
 @dataclass(frozen=True, slots=True)
 class EstimateReport(Summary):
     """What ``knowsum estimate`` prints: a :class:`Summary`, its notes with the warnings the estimators
-    raised (``warning: …``), and the file it was read from (``knowsum.report.estimate`` renders it).
+    raised (``warning: …``), and the file it was read from (``knowsum.estimate.page`` renders it).
 
     Attributes:
         source: The observation file as given, or ``None`` when the sample was passed in memory.

@@ -1,0 +1,77 @@
+"""``knowsum census backtest RUN``: how far does each extrapolation hold on the run's own queries?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from knowsum.census import DEFAULT_TS, backtest_census
+from knowsum.census._cli_studies import comma_list
+from knowsum.census.backtest_page import backtest_table
+from knowsum.cliutil.options import echo_json, finish, json_option, out_option
+from knowsum.errors import ConfigError
+from knowsum.stats.foresee import PREDICTORS
+
+__all__ = ["backtest"]
+
+
+@click.command("backtest")
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--t",
+    "t_values",
+    default=None,
+    show_default=",".join(f"{t:g}" for t in DEFAULT_TS),
+    help="Comma-separated t: each keeps 1/(t+1) of the queries.",
+)
+@click.option("--repeats", type=int, default=100, show_default=True, help="Random splits per t.")
+@click.option(
+    "--resamples",
+    type=int,
+    default=50,
+    show_default=True,
+    help="Bootstrap resamples per split (the confidence interval; the prediction interval of the "
+    "estimators without a closed form).",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of the splits (default 0).")
+@click.option(
+    "--estimator",
+    "estimators",
+    multiple=True,
+    type=click.Choice(list(PREDICTORS)),
+    help="Back-test only these (repeatable; default: all).",
+)
+@out_option("Folder for backtest.json, plots/backtest.png and report.html (default: RUN_DIR/backtest).")
+@json_option
+def backtest(
+    run_dir: Path,
+    t_values: str | None,
+    repeats: int,
+    resamples: int,
+    seed: int,
+    estimators: tuple[str, ...],
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Back-test every extrapolation on RUN_DIR's own queries (KnowSum Fig. 7, to t = 99).
+
+    For each t, keep a random 1/(t+1) of the queries, predict the new items the rest show, and
+    print, per estimator, bias and relative RMSE (± Monte Carlo s.e., beside the noise floor), the
+    RMSE relative to N_tot, and the share of 95 % confidence and prediction intervals that cover
+    what they showed; then the size curve and the run's trust horizon. No new sampling.
+    """
+    ts = comma_list("--t", t_values, float, list(DEFAULT_TS))
+    if any(t <= 0 for t in ts):
+        raise ConfigError(f"--t: invalid t={min(ts):g}: each t must be > 0")
+    if repeats < 1 or resamples < 2:
+        raise ConfigError(
+            f"--repeats/--resamples: invalid repeats={repeats}, resamples={resamples}: need >= 1 and >= 2"
+        )
+    done = backtest_census(run_dir, out, ts, repeats, resamples, seed, estimators or None)
+    if as_json:
+        echo_json({"report": str(done.report), "backtest": json.loads(done.result.model_dump_json())})
+    else:
+        click.echo(backtest_table(done.result))
+    finish(done.report, as_json=as_json)

@@ -1,0 +1,55 @@
+"""Parameter types shared by command groups: a bounded number with a one-line message."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import click
+
+from knowsum.errors import ConfigError
+
+__all__ = ["Number"]
+
+
+class Number(click.ParamType[float | str]):
+    """A number above a bound (and at most ``maximum``); a bad value is one line naming the option
+    (``--t must be …``, ``--k must be 'auto' or a whole number in [1, 50]…``).
+
+    ``auto_ok`` also lets the word ``auto`` through (``--k auto``).
+    """
+
+    def __init__(
+        self,
+        option: str,
+        *,
+        whole: bool,
+        minimum: float,
+        strict: bool,
+        auto_ok: bool = False,
+        maximum: float | None = None,
+    ):
+        self.option, self.whole, self.auto_ok = option, whole, auto_ok
+        self.minimum, self.strict, self.maximum = minimum, strict, maximum
+        self.name = "auto|integer" if auto_ok else ("integer" if whole else "number")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | str:
+        raw = str(value)
+        if self.auto_ok and raw.strip().lower() == "auto":
+            return "auto"
+        try:
+            number: float | None = int(raw) if self.whole else float(raw)
+        except ValueError:
+            number = None
+        too_small = number is not None and (number < self.minimum or (self.strict and number == self.minimum))
+        too_big = number is not None and self.maximum is not None and number > self.maximum
+        if number is None or not math.isfinite(number) or too_small or too_big:
+            kind = ("'auto' or " if self.auto_ok else "") + ("a whole number" if self.whole else "a number")
+            bound = f"> {self.minimum:g}" if self.strict else f">= {self.minimum:g}"
+            if self.maximum is not None:  # the census's wording: "k must be 'auto' or an integer in [1, 50]"
+                kind, bound = (
+                    kind.replace("a whole number", "an integer"),
+                    f"in [{self.minimum:g}, {self.maximum:g}]",
+                )
+            raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
+        return number

@@ -1,0 +1,252 @@
+"""The records of the richness toolkit: every number ``knowsum estimate`` prints beside the KnowSum
+estimate (richness, Hill numbers, R/E curves, shared species, sampling targets).
+
+:func:`knowsum.estimate.richness` fills a :class:`RichnessReport`; :mod:`knowsum.estimate.page`
+renders it as the terminal table and as the JSON object of ``--json``. The records live here, below
+both, so the report layer reads them without importing the instrument. The KnowSum estimate itself
+is the statistics layer's own result (``knowsum.stats.EstimateReport``, a ``Summary`` with the file
+it was read from); this package does not import :mod:`knowsum.stats`, so a :class:`RichnessReport`
+holds it as its type parameter.
+
+The reports are not written to disk, so they are frozen value objects rather than versioned
+:class:`~knowsum.records.Record` s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from knowsum.records import CaveatNote
+
+__all__ = [
+    "CurveSummary",
+    "HillSummary",
+    "PointSummary",
+    "RichnessReport",
+    "RichnessSummary",
+    "SharedSummary",
+    "TargetSummary",
+]
+
+Interval = tuple[float, float]
+
+Unseen = TypeVar("Unseen")
+"""The KnowSum estimate a :class:`RichnessReport` carries (``knowsum.stats.EstimateReport``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RichnessSummary:
+    """One species-richness estimate (Chao1, ACE, Chao2, ICE, jackknife …).
+
+    Attributes:
+        estimator: Its CLI name (``chao1-bc``, ``ace``, ``chao2``, ``jack1`` …).
+        title: The formula and its source, printed beside the value.
+        estimate: ``Ŝ``.
+        std_error: Analytic standard error (``None`` when undefined).
+        interval: Log-normal interval (``None`` without a standard error).
+        level: Coverage of the interval.
+        parameters: Quantities the estimator used (``f1``, ``f2``, ``CV_rare`` …).
+    """
+
+    estimator: str
+    title: str
+    estimate: float
+    std_error: float | None
+    interval: Interval | None
+    level: float
+    parameters: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class HillSummary:
+    """Hill numbers of order q = 0, 1, 2: observed and asymptotic (Chao et al. 2014).
+
+    Attributes:
+        q: The orders.
+        observed: Empirical ``qD``.
+        estimated: Asymptotic ``qD``.
+        lower: Lower ends of the bootstrap intervals (``None`` without bootstrap).
+        upper: Upper ends.
+        n_bootstrap: Bootstrap replicates.
+        level: Coverage of the intervals.
+    """
+
+    q: tuple[int, ...]
+    observed: tuple[float, ...]
+    estimated: tuple[float, ...]
+    lower: tuple[float, ...] | None
+    upper: tuple[float, ...] | None
+    n_bootstrap: int
+    level: float
+
+
+@dataclass(frozen=True, slots=True)
+class PointSummary:
+    """Diversity at one sample size or coverage (iNEXT ``estimateD``).
+
+    Attributes:
+        base: ``coverage`` (the coverage was given) or ``size`` (the size was given).
+        coverage: Sample coverage ``Ĉ(m)``.
+        size: Sample size ``m`` (observations, or sampling units for incidence data).
+        diversity: ``qD(m)`` for q = 0, 1, 2.
+        method: ``rarefaction``, ``observed`` or ``extrapolation``.
+        caveats: ``beyond 2n`` (the size more than twice the sample), ``beyond supported range`` (a
+            coverage the sample cannot reach)…
+        target: The coverage asked for when ``base`` is ``coverage`` (:attr:`coverage` is ``Ĉ(m)``).
+        interval: iNEXT's bootstrap confidence interval of ``q0`` (``None`` without replicates).
+        prediction: The prediction interval of the richness ``N_tot(m)`` that ``m − n`` further
+            observations show (:mod:`knowsum.stats.q0_prediction`), or ``None`` (n/a).
+        prediction_reason: Why :attr:`prediction` is n/a, or ``None``.
+        prediction_method: How it is formed.
+        level: Coverage of both intervals.
+    """
+
+    base: str
+    coverage: float
+    size: float
+    diversity: tuple[float, float, float]
+    method: str
+    caveats: tuple[CaveatNote, ...] = ()
+    target: float | None = None
+    interval: Interval | None = None
+    prediction: Interval | None = None
+    prediction_reason: str | None = None
+    prediction_method: str | None = None
+    level: float = 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class SharedSummary:
+    """Species shared with a second sample (SpadeR ``ChaoShared``).
+
+    Attributes:
+        other: The second file.
+        s_obs: Observed richness of the two samples.
+        observed: ``D12``, detected in both.
+        estimates: Name → (estimate, s.e., interval) for ``chao1_shared``, ``chao1_shared_bc``,
+            ``ace_shared``.
+        own: Each sample's own estimated richness (Chao1-bc), which a shared estimate cannot exceed.
+        caveats: ``shared above own richness`` for each estimate that does.
+    """
+
+    other: str
+    s_obs: tuple[int, int]
+    observed: int
+    estimates: Mapping[str, tuple[float, float | None, Interval | None]]
+    own: tuple[float, float] | None = None
+    caveats: tuple[CaveatNote, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSummary:
+    """Extra sampling to reach a coverage or a fraction of the estimated richness (Chao et al. 2009).
+
+    Attributes:
+        kind: ``coverage`` or ``richness``.
+        target: ``C`` or ``g``.
+        current: ``Ĉ`` or ``S_obs/Ŝ`` now.
+        additional: Observations (or units) still needed.
+        total: ``N + m``.
+    """
+
+    kind: str
+    target: float
+    current: float
+    additional: float
+    total: float
+
+
+@dataclass(frozen=True, slots=True)
+class CurveSummary:
+    """Size- and coverage-based rarefaction/extrapolation curves of q = 0, 1, 2 (iNEXT) with bands.
+
+    Attributes:
+        size: Sizes ``m`` of the size-based curve.
+        coverage: ``Ĉ(m)`` at those sizes.
+        method: ``rarefaction`` / ``observed`` / ``extrapolation`` per size.
+        diversity: ``qD(m)`` per order (rows q = 0, 1, 2).
+        lower: Lower bands per order (``None`` without bootstrap).
+        upper: Upper bands per order.
+        cov_coverage: Coverages of the coverage-based curve.
+        cov_size: The size at each of those coverages.
+        cov_diversity: ``qD`` at those coverages per order.
+        cov_lower: Lower bands per order.
+        cov_upper: Upper bands per order.
+        reference_size: ``N`` (extrapolation beyond ``2N`` is marked).
+        n_bootstrap: Replicates of the bands.
+        level: Coverage of the bands.
+        prediction: The q = 0 prediction interval of ``N_tot(m)`` at each size of the size-based curve
+            (``None``: n/a; :mod:`knowsum.stats.q0_prediction`).
+        prediction_reasons: Why each is n/a, or ``None``.
+        cov_prediction: The same at each size of the coverage-based curve.
+        cov_prediction_reasons: Why each is n/a.
+        prediction_method: How they are formed.
+        s_obs: Observed richness (``U = N_tot − S_obs``).
+    """
+
+    size: tuple[float, ...]
+    coverage: tuple[float, ...]
+    method: tuple[str, ...]
+    diversity: tuple[tuple[float, ...], ...]
+    lower: tuple[tuple[float, ...], ...] | None
+    upper: tuple[tuple[float, ...], ...] | None
+    cov_coverage: tuple[float, ...]
+    cov_size: tuple[float, ...]
+    cov_diversity: tuple[tuple[float, ...], ...]
+    cov_lower: tuple[tuple[float, ...], ...] | None
+    cov_upper: tuple[tuple[float, ...], ...] | None
+    reference_size: int
+    n_bootstrap: int
+    level: float
+    prediction: tuple[Interval | None, ...] = ()
+    prediction_reasons: tuple[str | None, ...] = ()
+    cov_prediction: tuple[Interval | None, ...] = ()
+    cov_prediction_reasons: tuple[str | None, ...] = ()
+    prediction_method: str | None = None
+    s_obs: int = 0
+
+
+@dataclass(frozen=True)  # no slots: a slotted frozen generic cannot be built as RichnessReport[X](…)
+class RichnessReport(Generic[Unseen]):
+    """Everything ``knowsum estimate`` prints with the richness toolkit's options.
+
+    Attributes:
+        datatype: ``abundance`` (observations) or ``incidence`` (sampling units).
+        size: ``n`` (observations) or ``T`` (sampling units).
+        n_incidences: ``U`` for incidence data, else ``None``.
+        s_obs: Observed richness.
+        f: ``f1..f4`` (or ``Q1..Q4``).
+        coverage: Sample coverage ``Ĉ`` (Chao & Jost 2012).
+        richness: The richness estimate asked for with ``--estimator`` (or ``None``).
+        unseen: The KnowSum-family estimate when its estimator was asked for (or ``None``).
+        hill: Hill numbers (``--hill``).
+        points: ``--at-coverage`` / ``--at-size`` results.
+        curve: ``--curve`` curves.
+        shared: ``--shared-with`` result.
+        targets: ``--target-coverage`` / ``--target-fraction`` results.
+        source: The file read.
+        format: The format it was read in.
+        notes: Remarks for the user.
+        caveats: Every caveat of the figures (the KnowSum estimate's, the richness estimate's, Hill
+            numbers out of order, targets beyond 2n, a shared estimate above a sample's own richness).
+    """
+
+    datatype: str
+    size: int
+    n_incidences: int | None
+    s_obs: int
+    f: tuple[int, ...]
+    coverage: float
+    richness: RichnessSummary | None
+    unseen: Unseen | None
+    hill: HillSummary | None
+    points: tuple[PointSummary, ...]
+    curve: CurveSummary | None
+    shared: SharedSummary | None
+    targets: tuple[TargetSummary, ...]
+    source: str | None
+    format: str | None
+    notes: tuple[str, ...] = ()
+    caveats: tuple[CaveatNote, ...] = ()

@@ -1,0 +1,55 @@
+"""A plug-in's run folder is a run folder like knowsum's own: its record kind is any registry name.
+
+``claim_run_dir`` takes a folder a plug-in run finished as that run (a rerun replaces it), not as
+"an unfinished run"; another instrument's claim on it names the plug-in's kind; reading it as another
+instrument's record says whose it is; a missing record names the command that writes it only when
+there is one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowsum.census import CensusResult
+from knowsum.errors import InputError, InputFileError
+from knowsum.records import claim_run_dir, load_record, record_kinds, write_run_dir
+from tests.instrument._yes import YesResult
+
+
+def _finished(folder: Path) -> Path:
+    record = YesResult(model="m", backend="mock", config={"question": "q"}, n=2, yes=1)
+    write_run_dir(folder, record, {"report.html": "<p>yes</p>"})
+    return folder
+
+
+def test_a_plugins_finished_folder_is_claimed_as_its_own_run(tmp_path: Path) -> None:
+    folder = _finished(tmp_path / "yes-run")
+    assert claim_run_dir(folder, "yes", {"what": "q", "model": "m"}) == folder
+    assert (folder / "result.json").is_file()  # nothing emptied: a rerun replaces it as it writes
+
+
+def test_another_instruments_claim_names_the_plugins_kind(tmp_path: Path) -> None:
+    folder = _finished(tmp_path / "yes-run")
+    with pytest.raises(InputError, match="holds a yes run"):
+        claim_run_dir(folder, "census", {"what": "diseases", "model": "m"})
+
+
+def test_reading_a_plugins_record_as_another_kind_says_whose_it_is(tmp_path: Path) -> None:
+    folder = _finished(tmp_path / "yes-run")
+    with pytest.raises(InputFileError, match=r"not a census result\.json \(kind 'yes'\); pass a census run"):
+        load_record(folder, CensusResult)
+    assert load_record(folder, YesResult).yes == 1
+
+
+def test_a_missing_record_names_the_command_only_when_there_is_one(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match=r"run `knowsum census run` first"):
+        load_record(tmp_path / "nowhere", CensusResult)
+    with pytest.raises(InputFileError, match=r"no yes result here \(pass a yes run directory\)"):
+        load_record(tmp_path / "nowhere", YesResult)
+
+
+def test_the_record_kinds_are_the_record_classes_defined() -> None:
+    assert {"census", "profile", "yes"} <= record_kinds()  # the record classes imported here
+    assert "" not in record_kinds()
