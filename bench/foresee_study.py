@@ -40,7 +40,7 @@ import numpy as np
 
 from knowsum.census import backtest_census, run_prevalence, trust_horizon
 from knowsum.census._estimate import heldout_check
-from knowsum.census.backtest_page import size_curve_lines
+from knowsum.census.backtest_page import share_text, size_curve_lines
 from knowsum.census.backtest_record import Backtest, BacktestRow
 from knowsum.cli import main as knowsum
 from knowsum.report import markdown_table
@@ -121,7 +121,7 @@ def _table(bts: list[Backtest]) -> str:
         obs = float(np.mean([r.observed for r in rows]))
         na = float(np.mean([r.pi_no_interval or 0.0 for r in rows]))
         missing = (
-            f"n/a: no estimate on {np.mean([r.diverged for r in rows]):.0%} of splits"
+            f"n/a: no estimate on {share_text(float(np.mean([r.diverged for r in rows])))} of splits"
             if name in NO_ESTIMATE
             else "n/a: diverged"
         )

@@ -32,3 +32,9 @@ def test_no_estimate_is_told_apart_from_a_diverging_series() -> None:
     assert _missing(_row("pitman-yor", None, 0.03)) == "n/a: no estimate on 3% of splits"
     assert _missing(_row("good-toulmin", None, 0.5)) == "n/a: diverged"
     assert _missing(_row("preseq", 12.0, 0.0)) is None
+
+
+def test_a_small_share_of_missing_estimates_never_reads_zero() -> None:
+    # 1 split of 300 without a fit: 0.33 %, which "{:.0%}" would print as "0%"
+    assert _missing(_row("pitman-yor", None, 1 / 300)) == "n/a: no estimate on <1% of splits"
+    assert _missing(_row("pitman-yor", None, 0.006)) == "n/a: no estimate on 1% of splits"

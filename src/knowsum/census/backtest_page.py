@@ -24,6 +24,7 @@ __all__ = [
     "horizon_cell",
     "horizon_text",
     "horizon_value",
+    "share_text",
     "size_curve_lines",
     "write_backtest_report",
 ]
@@ -79,13 +80,18 @@ NO_ESTIMATE = frozenset({"preseq", "pitman-yor"})
 a diverging series."""
 
 
+def share_text(share: float) -> str:
+    """A share as a whole percentage that never rounds a non-zero share to ``0%`` (``<1%``)."""
+    return "<1%" if 0 < share < 0.005 else f"{share:.0%}"
+
+
 def _missing(r: BacktestRow) -> str | None:
     """Why a row has no errors: the predictor diverged (Good–Toulmin's series), or it gives no
     estimate on some splits (preseq without a stable rational function, Pitman–Yor without a fit)."""
     if r.predicted is not None:
         return None
     if r.estimator in NO_ESTIMATE:
-        return f"n/a: no estimate on {r.diverged:.0%} of splits"
+        return f"n/a: no estimate on {share_text(r.diverged)} of splits"
     return "n/a: diverged"
 
 
