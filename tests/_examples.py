@@ -17,7 +17,12 @@ An HTML comment on the line before a block says what the block needs (invisible 
 - ``<!-- readme: not run (REASON) -->``: not run here (a large model, a file that is not bundled);
 - ``<!-- readme: needs model NAME -->`` / ``<!-- readme: needs kb NAME[,NAME…] -->`` (several joined
   by ``;``): run when that model or those knowledge bases are installed, skipped otherwise (``make
-  test`` installs them).
+  test`` installs them);
+- ``responses PATH``: the block runs on stored responses, so a long model run stays checked without
+  asking the model: the response store at ``PATH`` (relative to the repository; a fixture with its
+  provenance beside it) becomes the knowsum home's store before the block runs, and the block must
+  ask the model nothing (the store holds as many responses after it as before);
+- ``exit N``: every command of the block must exit with ``N`` (default 0), e.g. to show an error.
 
 The blocks of one page run in order in one folder, so a block can read what an earlier one wrote.
 So a figure that changes makes the page's test fail until the page is updated.
@@ -28,6 +33,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -135,7 +141,11 @@ def check_marks(found: list[Block]) -> None:
     """
     for block in found:
         for need in (m.strip() for m in block.mark.split(";") if m.strip()):
-            assert need.startswith(("not run (", "needs model ", "needs kb ")), block
+            assert need.startswith(("not run (", "needs model ", "needs kb ", "responses ", "exit ")), block
+            if need.startswith("responses "):
+                assert (ROOT / need.removeprefix("responses ").strip()).is_file(), block
+            if need.startswith("exit "):
+                assert need.removeprefix("exit ").strip().isdigit(), block
     for block in runnable(found):
         for command in block.commands:
             assert command.argv[0] == "knowsum", f"{command.where}: not a knowsum command"
@@ -179,7 +189,9 @@ def work_folder(folder: Path) -> tuple[Path, dict[str, str]]:
         if real.exists():
             (home / name).symlink_to(real)
     env = {**os.environ, "KNOWSUM_HOME": str(home), "PYTHONUNBUFFERED": "1", "COLUMNS": "100"}
+    # the pages show the defaults: the default model, batched decoding of 4 (part of a store key)
     env.pop("KNOWSUM_MODEL", None)
+    env.pop("KNOWSUM_BATCH", None)
     return folder, env
 
 
@@ -190,11 +202,34 @@ def param(block: Block) -> object:
     return pytest.param(block, marks=marks, id=block.where)
 
 
+def _mark(mark: str, key: str) -> str | None:
+    """The value of the ``key`` part of a block's marker (``None``: the marker has none)."""
+    found = [m.strip().removeprefix(key).strip() for m in mark.split(";") if m.strip().startswith(key)]
+    return found[0] if found else None
+
+
+def _stored(env: dict[str, str], folder: Path) -> str:
+    """The ``responses:`` line of ``knowsum store info`` for the knowsum home of ``env``."""
+    done = subprocess.run(
+        [str(KNOWSUM), "store", "info"], cwd=folder, env=env, capture_output=True, text=True, check=True
+    )
+    return next(line for line in done.stdout.splitlines() if line.startswith("responses:"))
+
+
 def run_block(block: Block, folder: Path, env: dict[str, str]) -> None:
-    """Run every command of ``block`` in ``folder``; each must exit 0 and print what the page shows."""
+    """Run every command of ``block`` in ``folder``; each must exit as the marker says (0 unless
+    ``exit N``) and print what the page shows; a ``responses`` block must ask the model nothing."""
     why = _needs(block.mark)
     if why is not None:
         pytest.skip(why)
+    responses, code = _mark(block.mark, "responses "), int(_mark(block.mark, "exit ") or 0)
+    before = ""
+    if responses is not None:
+        store = Path(env["KNOWSUM_HOME"]) / "store.sqlite"
+        for old in store.parent.glob("store.sqlite*"):
+            old.unlink()
+        shutil.copyfile(ROOT / responses, store)
+        before = _stored(env, folder)
     for command in block.commands:
         argv = [str(KNOWSUM), *command.argv[1:]]
         done = subprocess.run(
@@ -208,7 +243,9 @@ def run_block(block: Block, folder: Path, env: dict[str, str]) -> None:
         )
         shown = "\n".join(command.expected)
         actual = "\n".join(line.rstrip() for line in done.stdout.splitlines()) + "\n"
-        assert done.returncode == 0, f"{command.where}: exit {done.returncode}\n{done.stdout}"
+        assert done.returncode == code, f"{command.where}: exit {done.returncode}\n{done.stdout}"
         assert pattern(command.expected).fullmatch(actual), (
             f"{command.where}: `{shlex.join(command.argv)}` printed\n{actual}\nthe page shows\n{shown}"
         )
+    if responses is not None:
+        assert _stored(env, folder) == before, f"{block.where}: the model was asked (the store was {before})"

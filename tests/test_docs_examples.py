@@ -5,11 +5,23 @@ and marked; a block that cannot run here says why in its marker).
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests._examples import ROOT, Block, blocks, check_marks, param, run_block, runnable, work_folder
+from tests._examples import (
+    KNOWSUM,
+    ROOT,
+    Block,
+    Command,
+    blocks,
+    check_marks,
+    param,
+    run_block,
+    runnable,
+    work_folder,
+)
 
 
 def _same(block: Block) -> tuple[object, ...]:
@@ -31,6 +43,39 @@ def test_the_pages_have_command_blocks_and_every_mark_is_known() -> None:
     assert len(tour) >= 8 and len(runnable(tour)) >= 5
     assert len(every) > len(tour)
     check_marks(every)
+
+
+def test_a_marker_may_name_stored_responses_and_an_exit_code() -> None:
+    fixture = "tests/fixtures/census/README.md"  # any file of the repository: the marker checks it exists
+    check_marks([Block("page.md:1", f"needs kb doid; responses {fixture}; exit 2", ())])
+    for bad in ("responses tests/fixtures/no-such-store.sqlite", "exit two", "store x.sqlite"):
+        with pytest.raises(AssertionError):
+            check_marks([Block("page.md:1", bad, ())])
+
+
+def _ask(prompt: str, *expected: str) -> Command:
+    return Command("page.md:2", ("knowsum", "ask", "-m", "mock", "-n", "1", prompt), expected)
+
+
+def test_a_block_on_stored_responses_runs_on_them_and_must_not_ask_the_model(tmp_path: Path) -> None:
+    store = tmp_path / "responses.sqlite"  # one stored response of the mock model
+    (tmp_path / "work").mkdir()
+    folder, env = work_folder(tmp_path / "work")
+    subprocess.run(
+        [str(KNOWSUM), "ask", "-m", "mock", "-n", "1", "--store", str(store), "Name one disease."],
+        cwd=folder,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    mark = f"responses {store}"  # an absolute path stays itself under the repository root
+    run_block(Block("page.md:1", mark, (_ask("Name one disease.", "Name one disease. #0"),)), folder, env)
+    asked = Block("page.md:1", mark, (_ask("Name one theorem.", "Name one theorem. #0"),))
+    with pytest.raises(AssertionError, match="the model was asked"):
+        run_block(asked, folder, env)  # printed what the page shows, but the mock was asked for it
+    failing = Block("page.md:1", f"{mark}; exit 2", (_ask("Name one disease.", "Name one disease. #0"),))
+    with pytest.raises(AssertionError, match="exit 0"):
+        run_block(failing, folder, env)
 
 
 @pytest.fixture(scope="module")
