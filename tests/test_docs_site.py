@@ -203,6 +203,19 @@ def _wait_for(browser: Browser, expression: str, seconds: float = 20.0) -> Any:
 _RESULTS = "[...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
 
 
+def _search(browser: Browser, word: str, seconds: float = 60.0) -> Any:
+    """The result links of ``word`` typed into the search box. The index loads in the background (a
+    worker in an iframe), and a query typed before it is ready is not run again when it is: the words
+    are typed anew every few seconds until results show, or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    found: Any = []
+    while not found and time.monotonic() < deadline:
+        browser.evaluate("(i => { i.focus(); i.value = ''; })(document.querySelector('.md-search__input'))")
+        browser.call("Input.insertText", {"text": word}, session=True)
+        found = _wait_for(browser, _RESULTS, seconds=5.0)
+    return found
+
+
 @pytest.mark.slow  # the site's build, and Chromium
 def test_the_site_works_from_disk_in_headless_chromium(site: tuple[Path, str], browser_bin: str) -> None:
     """``site/index.html`` opened as a file: the nav's links open pages, and the search finds words
@@ -228,9 +241,7 @@ def test_the_site_works_from_disk_in_headless_chromium(site: tuple[Path, str], b
 
         # a page one folder down, the words typed into the search box
         _goto(b, (site_dir / "api" / "stats.html").as_uri())
-        b.evaluate("document.querySelector('.md-search__input').focus()")
-        b.call("Input.insertText", {"text": "prevalence"}, session=True)
-        found = _wait_for(b, _RESULTS)
+        found = _search(b, "prevalence")
         assert found, "no search result for 'prevalence'"
         hits = [Path(unquote(urlsplit(u).path)) for u in found]
         assert site_dir / "api" / "stats.html" in hits
