@@ -100,7 +100,7 @@ def _census_surfaces(r: CensusResult, tmp: Path) -> dict[str, str]:
         "coverage page": str(rc.coverage_html(eq)),
         "overlap table": rc.overlap_table(overlap),
         "overlap --json": json.dumps(rc.overlap_data(overlap), ensure_ascii=False),
-        "inspect log caveats": "\n".join(figures(r)[1]),
+        "inspect log caveats": "\n".join(f"{code}: {sentence}" for code, sentence in figures(r)[1]),
     }
 
 
