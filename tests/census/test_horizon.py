@@ -54,8 +54,11 @@ def test_a_split_depends_only_on_seed_t_and_its_index() -> None:
     both = short.extend(later)
     np.testing.assert_array_equal(long.observed, both.observed)
     np.testing.assert_array_equal(long.point["sgt-k6"], both.point["sgt-k6"])
-    # the closed-form prediction interval needs no resample: the same with 8 or 0
-    np.testing.assert_array_equal(long.pi_lower["sgt-k6"], both.pi_lower["sgt-k6"])
+    # without resamples the prediction interval is the closed form's; with them, the larger of the
+    # closed form and the bootstrap variance (as the census headline), so never narrower
+    assert (long.pi_lower["sgt-k6"] <= both.pi_lower["sgt-k6"]).all()
+    assert (long.pi_upper["sgt-k6"] >= both.pi_upper["sgt-k6"]).all()
+    assert (long.pi_upper["sgt-k6"] > both.pi_upper["sgt-k6"]).any()  # the bootstrap is wider somewhere
     assert np.isnan(short.lower["sgt-k6"]).all()  # no resample: no confidence interval
     other = run_splits(prev, 3.0, name, 10, 0, seed=6)
     assert not isinstance(other, str) and not np.array_equal(other.observed, short.observed)
@@ -70,7 +73,7 @@ def test_the_horizon_cell_is_the_backtest_cell(tmp_path: Path) -> None:
     h = result.horizon
     assert h is not None and h.t_asked is not None and h.splits is not None and h.status == "back-tested"
     assert trust_horizon(prev, "et", result.k, result.t, seed=0) == h
-    bt = backtest_run(result, prev, str(run), ts=[h.t_asked], repeats=h.splits, resamples=4, seed=0)
+    bt = backtest_run(result, prev, str(run), ts=[h.t_asked], repeats=h.splits, resamples=h.resamples, seed=0)
     row = next(r for r in bt.rows if r.estimator == h.estimator)
     assert row.pi_coverage == h.coverage and row.relative_rmse == h.error
     assert row.bias is not None and row.n_total is not None and row.bias / row.n_total == h.bias

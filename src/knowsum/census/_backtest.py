@@ -8,8 +8,11 @@ kept ones do not, at ``t' = (Q − m)/m``; the truth is what they showed (``U = 
 Each split gets two intervals. The **confidence interval** is the census's: Chao's log-normal
 interval with the variance of the predictor over ``resamples`` bootstrap resamples of the kept
 queries (whole queries with replacement). The **prediction interval** adds the Poisson variance of
-``U`` (:mod:`knowsum.stats.prediction`): ``Σ h_s² f_s + Û`` for the linear predictors (closed form:
-no resample needed), the bootstrap variance ``+ Û`` for the others; the iNEXT rows take iNEXT's own
+``U`` (:mod:`knowsum.stats.prediction`): for the linear predictors ``max(Σ h_s² f_s, bootstrap
+variance) + Û``, the larger of the closed form (every mention drawn on its own) and the query
+bootstrap (the items one answer names kept together), as the census headline takes it
+(:func:`~knowsum.stats.predict_unseen.predict_unseen`), or the closed form alone without resamples;
+the bootstrap variance ``+ Û`` for the others; the iNEXT rows take iNEXT's own
 pair instead (:mod:`knowsum.census._backtest_inext`).
 
 One seed scheme: split ``j`` of ``t`` takes its shuffle from row ``j mod 100`` of the block
@@ -160,39 +163,33 @@ def _weights(
     splits: range,
     heldout_shuffles: int,
 ) -> tuple[sp.csr_matrix, NDArray[np.int64]]:
-    """The ``(splits × width, Q)`` weight matrix of a chunk and each split's held-out ``k``."""
+    """The ``(splits × width, Q)`` weight matrix of a chunk and each split's held-out ``k``.
+
+    Its rows are built in order (split by split: kept, [union], resamples), so the CSR arrays are
+    written directly: no COO sort. A query drawn twice stays two stored entries of one row; the
+    sparse product sums them (it weighs 2)."""
     n_q, m, w = prev_q.shape[0], lay.kept, lay.width
-    rows: list[NDArray[np.int64]] = []
-    cols: list[NDArray[np.int64]] = []
-    kept_all = np.empty((len(splits), m), dtype=np.int64)
-    ks = np.full(len(splits), fs.SGT_KS[0], dtype=np.int64)
+    n_s = len(splits)
+    ks = np.full(n_s, fs.SGT_KS[0], dtype=np.int64)
     orders = split_orders(seed, t, splits, n_q)
-    kept_all[:] = orders[:, :m]
+    kept_all = orders[:, :m]
+    draws = np.empty((n_s, lay.boot * m), dtype=np.int64)
     for i, j in enumerate(splits):
         if w == 1 and not heldout_shuffles:
             break  # kept rows only: nothing else to draw
-        order, kept = orders[i], kept_all[i]
+        kept = kept_all[i]
         rng = split_rng(seed, t, j)
         inner = int(rng.integers(2**31))
         if heldout_shuffles:
             ks[i] = _heldout_k(prev_q, kept, heldout_shuffles, inner)
-        if lay.union:
-            rows.append(np.full(m + lay.held, i * w + 1))
-            cols.append(order[: m + lay.held])
-        if lay.boot:
-            draws = kept[rng.integers(0, m, size=(lay.boot, m))]  # queries drawn with replacement
-            rows.append(np.repeat(i * w + 1 + int(lay.union) + np.arange(lay.boot), m))
-            cols.append(draws.ravel())
-    if w == 1:  # kept rows only (closed-form intervals): the CSR matrix directly, no duplicate
-        ones = np.ones(kept_all.size, dtype=np.int32)
-        indptr = np.arange(0, kept_all.size + 1, m)
-        return sp.csr_matrix((ones, np.sort(kept_all, axis=1).ravel(), indptr), shape=(len(splits), n_q)), ks
-    rows.append(np.repeat(np.arange(len(splits)) * w, m))
-    cols.append(kept_all.ravel())
-    r, q = np.concatenate(rows), np.concatenate(cols)
-    weights = sp.csr_matrix((np.ones(r.size, dtype=np.int32), (r, q)), shape=(len(splits) * w, n_q))
-    weights.sum_duplicates()  # a query drawn twice weighs 2
-    return weights, ks
+        if lay.boot:  # queries drawn with replacement
+            draws[i] = kept[rng.integers(0, m, size=(lay.boot, m))].ravel()
+    blocks = [kept_all, *([orders[:, : m + lay.held]] if lay.union else []), draws]
+    indices = np.concatenate(blocks, axis=1).ravel()
+    lengths = np.tile([m, *([m + lay.held] if lay.union else []), *([m] * lay.boot)], n_s)
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    ones = np.ones(indices.size, dtype=np.int32)
+    return sp.csr_matrix((ones, indices, indptr), shape=(n_s * w, n_q)), ks
 
 
 def run_splits(
@@ -280,7 +277,9 @@ def _predict(
         shown = np.maximum(values[:, 0], 0.0)
         lows[name], highs[name] = fs.lognormal_bounds(shown, var, level)
         closed = fs.linear_variance(name, panel)
-        est_var = var if closed is None else closed.reshape(count, lay.boot + 1)[:, 0]
+        est_var = var  # the larger of the two views, as the census headline takes (NaN: no resample)
+        if closed is not None:
+            est_var = np.fmax(closed.reshape(count, lay.boot + 1)[:, 0], var)
         future = fs.future_variance(name, panel)
         pi_lows[name], pi_highs[name] = prediction_bounds(
             shown, est_var, level, None if future is None else future.reshape(count, lay.boot + 1)[:, 0]
@@ -295,7 +294,7 @@ def interval_methods(name: str) -> tuple[str, str]:
     """What the confidence and the prediction interval of predictor ``name`` are (one line each)."""
     ci = "log-normal, bootstrap variance of Û over query resamples (of E U)"
     if fs.linear_variance_of(name):
-        return ci, "log-normal, closed form Σ h_s² f_s + Û (of U)"
+        return ci, "log-normal, max(closed form Σ h_s² f_s, bootstrap variance of Û) + Û (of U)"
     if name in INEXT_OWN:
         return (
             "iNEXT's: Û ± z·ŝ, ŝ over replicates from its estimated community (of E U)",

@@ -16,10 +16,12 @@ Splits come in blocks of :data:`BLOCK`; after each block the test stops when bot
 decided (their 99 % bounds on one side of the limit) or one fails decidedly, else adds a block, up to
 :data:`MAX_SPLITS` (the decision at the cap is stated). Split ``j`` of ``t`` is the same split in
 ``census backtest --seed S`` (:func:`~knowsum.census._backtest.split_rng`), so the two agree cell for
-cell. For the linear estimators the prediction interval is the closed form ``Σ h_s² f_s + Û``: no
-resample, so a few sparse products per block (``bench/bench_backtest.py`` times it beside the
-census). The horizon is the effective ``t`` (held-back / kept queries) of the last passing split
-size — what the splits reached, never the ``t`` asked for.
+cell when it runs with the horizon's :data:`HORIZON_RESAMPLES`. The prediction interval is the one the
+census headline reports: for the linear estimators ``max(Σ h_s² f_s, bootstrap variance) + Û``, the
+bootstrap over :data:`HORIZON_RESAMPLES` resamples of whole queries, so a block is one sparse product
+of ``splits × (1 + resamples)`` rows (``bench/bench_backtest.py`` times it beside the census). The
+horizon is the effective ``t`` (held-back / kept queries) of the last passing split size — what the
+splits reached, never the ``t`` asked for.
 """
 
 from __future__ import annotations
@@ -63,13 +65,13 @@ CONFIDENCE = 0.99
 BLOCK = 100
 """Splits added at a time."""
 MAX_SPLITS = 800
-"""Most splits per ``t`` (a linear estimator: closed-form intervals, no resample)."""
+"""Most splits per ``t`` (a linear estimator)."""
 MAX_BOOT_SPLITS = 200
-"""Most splits per ``t`` when the interval needs resamples (Chao1)."""
+"""Most splits per ``t`` of Chao1 (its bootstrap recomputes the estimator on every resample)."""
 HORIZON_REPEATS = BLOCK
 """Splits of the first block (kept name)."""
 HORIZON_RESAMPLES = 20
-"""Bootstrap resamples per split when the estimator has no closed-form variance."""
+"""Bootstrap resamples of the kept queries per split (the prediction interval's variance)."""
 _Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 
 
@@ -261,8 +263,8 @@ def trust_horizon(
     name, predictor = found
     if _same_items(prev):
         return _exact_horizon(name, target_t)
-    boot = 0 if fs.linear_variance_of(name) else resamples
-    cap = MAX_SPLITS if boot == 0 else MAX_BOOT_SPLITS
+    boot = resamples
+    cap = MAX_SPLITS if fs.linear_variance_of(name) else MAX_BOOT_SPLITS
     n_q = 0 if prev.by_query is None else int(prev.by_query.shape[0])
     rows: list[BacktestRow] = []
     last = None
