@@ -51,10 +51,12 @@ def inext_own(
         incidence = name == "inext-incidence"
         hist = (panel.incidence if incidence else panel.hist)[kept]
         sizes = np.full(kept.size, float(panel.units)) if incidence else panel.n[kept]
-        sd = np.array([
-            inext_bootstrap_sd(hist[i], sizes[i], sizes[i] * panel.t, boot, community_rng(seed, t, j))
-            for i, j in enumerate(splits)
-        ])  # fmt: skip
+        sd = np.array(
+            [
+                inext_bootstrap_sd(hist[i], sizes[i], sizes[i] * panel.t, boot, community_rng(seed, t, j))
+                for i, j in enumerate(splits)
+            ]
+        )
         u = np.maximum(predictors[name](panel)[kept], 0.0)
         lo, hi = q0_prediction_bounds(u, sd, 0.0, level)
         with np.errstate(invalid="ignore"):

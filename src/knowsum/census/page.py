@@ -99,10 +99,19 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     if result.prevalence:
         s, n_s = zip(*result.prevalence, strict=True)
         out["prevalence"] = (
-            _integer_axis(p.bars(list(s), list(n_s), title="Prevalence histogram", xlabel="s (times seen)",
-                                 ylabel="n_s (items seen s times)", log_y=True), s),
+            _integer_axis(
+                p.bars(
+                    list(s),
+                    list(n_s),
+                    title="Prevalence histogram",
+                    xlabel="s (times seen)",
+                    ylabel="n_s (items seen s times)",
+                    log_y=True,
+                ),
+                s,
+            ),
             "Frequency of frequencies n_s (KnowSum Fig. 4).",
-        )  # fmt: skip
+        )
     if result.curve:
         ts = [c.t for c in result.curve]
         total = [c.n_total for c in result.curve]
@@ -114,21 +123,32 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
         ]
         skr = [c.skr if c.skr is not None else float("nan") for c in result.curve]
         fig = p.curves(
-            ts, {"N_tot(t) = N_seen + U(t)": total}, bands={"N_tot(t) = N_seen + U(t)": (lo, hi)},
-            ax_right={"SKR(t)": skr}, ylabel_right="SKR(t)", xlabel="extrapolation factor t",
-            ylabel="estimated total items", title="Extrapolation", vlines={f"t = {result.t:g}": result.t},
-        )  # fmt: skip
+            ts,
+            {"N_tot(t) = N_seen + U(t)": total},
+            bands={"N_tot(t) = N_seen + U(t)": (lo, hi)},
+            ax_right={"SKR(t)": skr},
+            ylabel_right="SKR(t)",
+            xlabel="extrapolation factor t",
+            ylabel="estimated total items",
+            title="Extrapolation",
+            vlines={f"t = {result.t:g}": result.t},
+        )
         fig.axes[0].set_xscale("log")
         band = f"{result.level:.0%} {result.interval_method} bootstrap band"
         out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {band} (KnowSum Fig. 8).{clamp_note(result.curve)}")
     if result.heldout:
         groups = [f"r_obs = 1/{round(1 / pt.r_obs)}" for pt in result.heldout]
         out["heldout"] = (
-            p.scatter_identity([pt.actual for pt in result.heldout], [pt.estimated for pt in result.heldout],
-                               groups=groups, title="Held-out check", xlabel="actual unseen",
-                               ylabel="estimated unseen"),
+            p.scatter_identity(
+                [pt.actual for pt in result.heldout],
+                [pt.estimated for pt in result.heldout],
+                groups=groups,
+                title="Held-out check",
+                xlabel="actual unseen",
+                ylabel="estimated unseen",
+            ),
             "Mean estimated vs actual new items in held-out queries (KnowSum §5.1, Fig. 7).",
-        )  # fmt: skip
+        )
     if result.top_items:
         top = result.top_items[:20]
         out["top_items"] = (
@@ -213,50 +233,53 @@ def _finite(value: Any) -> Any:
 def summary_data(result: CensusResult) -> dict[str, Any]:
     """The numbers of :func:`summary_table` as one JSON-ready object (undefined numbers ``None``)."""
     c = result.counts
-    data: dict[str, Any] = (
-        {
-            "task": result.task,
-            "model": result.model,
-            "backend": result.backend,
-            "criterion": result.criterion,
-            "responses": c.responses,
-            "failed_responses": c.failed_responses,
-            "items": {"total": c.items, "valid": c.valid, "excluded": c.excluded,
-                      "unverified": c.unverified, "invalid": c.invalid},
-            "observations": result.n_observations,
-            "counting": result.counting,
-            "n_seen": result.n_seen,
-            "t": result.t,
-            "n_unseen": result.n_unseen,
-            "n_unseen_raw": result.n_unseen_raw,
-            "interval": result.interval,
-            "level": result.level,
-            "interval_method": result.interval_method,
-            "n_total": result.n_total,
-            "interval_total": result.interval_total,
-            "prediction_interval": result.prediction_interval,
-            "prediction_interval_total": result.prediction_interval_total,
-            "prediction_reason": result.prediction_reason,
-            "prediction_method": result.prediction_method,
-            "own_t_check": None if result.own_t_check is None else result.own_t_check.model_dump(mode="json"),
-            "own_t_text": own_t_cell(result),
-            "horizon": None if result.horizon is None else result.horizon.model_dump(mode="json"),
-            "horizon_text": horizon_cell(result.horizon),
-            "skr": result.skr,
-            "interval_skr": result.interval_skr,
-            "k": result.k,
-            "k_source": result.k_source,
-            "concept_words": result.concept_words,
-            "claimed_ids": c.claimed_ids,
-            "claimed_agree": c.claimed_agree,
-            "stop": None if result.stop is None else result.stop.message,
-            "richness": richness_data(result),
-            "kb_releases": result.kb_releases,
-            "notes": result.notes,
-            "interval_reason": result.interval_reason,
-            "caveats": caveat_dicts(result.caveats),
-        }
-    )  # fmt: skip
+    data: dict[str, Any] = {
+        "task": result.task,
+        "model": result.model,
+        "backend": result.backend,
+        "criterion": result.criterion,
+        "responses": c.responses,
+        "failed_responses": c.failed_responses,
+        "items": {
+            "total": c.items,
+            "valid": c.valid,
+            "excluded": c.excluded,
+            "unverified": c.unverified,
+            "invalid": c.invalid,
+        },
+        "observations": result.n_observations,
+        "counting": result.counting,
+        "n_seen": result.n_seen,
+        "t": result.t,
+        "n_unseen": result.n_unseen,
+        "n_unseen_raw": result.n_unseen_raw,
+        "interval": result.interval,
+        "level": result.level,
+        "interval_method": result.interval_method,
+        "n_total": result.n_total,
+        "interval_total": result.interval_total,
+        "prediction_interval": result.prediction_interval,
+        "prediction_interval_total": result.prediction_interval_total,
+        "prediction_reason": result.prediction_reason,
+        "prediction_method": result.prediction_method,
+        "own_t_check": None if result.own_t_check is None else result.own_t_check.model_dump(mode="json"),
+        "own_t_text": own_t_cell(result),
+        "horizon": None if result.horizon is None else result.horizon.model_dump(mode="json"),
+        "horizon_text": horizon_cell(result.horizon),
+        "skr": result.skr,
+        "interval_skr": result.interval_skr,
+        "k": result.k,
+        "k_source": result.k_source,
+        "concept_words": result.concept_words,
+        "claimed_ids": c.claimed_ids,
+        "claimed_agree": c.claimed_agree,
+        "stop": None if result.stop is None else result.stop.message,
+        "richness": richness_data(result),
+        "kb_releases": result.kb_releases,
+        "notes": result.notes,
+        "interval_reason": result.interval_reason,
+        "caveats": caveat_dicts(result.caveats),
+    }
     return {k: _finite(v) for k, v in data.items()}
 
 

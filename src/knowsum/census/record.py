@@ -220,17 +220,26 @@ class CensusResult(Record):
     RUN_COMMAND: ClassVar[str] = "knowsum census run"
     VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
-        "criterion", "count", "prompt", "answers", "temperature", "top_p", "max_tokens", "seed", "kb",
+        "criterion",
+        "count",
+        "prompt",
+        "answers",
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "seed",
+        "kb",
         "cutoff",
-    )  # fmt: skip
+    )
     """What makes two censuses of one task and model different runs: the verification and counting,
     and what was asked and how it was sampled (the estimation settings only re-estimate the same items)."""
 
     version: int = Field(RESULT_VERSION, description="schema version of the census record")
     kind: Literal["census"] = "census"
     task: str = Field(description="the task as given (diseases, theorems, ontology:go, score:FILE…)")
-    task_kind: str = Field(description="which verifier and clustering applied: diseases, theorems, "
-                           "ontology, diversity or text")  # fmt: skip
+    task_kind: str = Field(
+        description="which verifier and clustering applied: diseases, theorems, ontology, diversity or text"
+    )
     prompt: str
     criterion: str
     config: dict[str, Any] = Field(description="the validated method settings (CensusConfig)")

@@ -202,9 +202,19 @@ def _point(
     diversity = (float(d[0]), float(d[1]), float(d[2]))
     ci = (float(ci_lo[0]), float(ci_hi[0])) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
     return PointSummary(
-        base, coverage, size, diversity, method, tuple(caveats), target,
-        ci, pred.total(0), pred.reasons[0], pred.method, config.level,
-    )  # fmt: skip
+        base,
+        coverage,
+        size,
+        diversity,
+        method,
+        tuple(caveats),
+        target,
+        ci,
+        pred.total(0),
+        pred.reasons[0],
+        pred.method,
+        config.level,
+    )
 
 
 def _predictions(
@@ -285,9 +295,13 @@ def _shared(sample: Sample, other: str, config: RichnessConfig, label: str) -> S
         for name, (value, _, _) in estimates.items()
     ]
     return SharedSummary(
-        other, obs.s_obs, obs.observed_shared, estimates, (own[0], own[1]),
+        other,
+        obs.s_obs,
+        obs.observed_shared,
+        estimates,
+        (own[0], own[1]),
         tuple(caveat_notes([c for c in caveats if c is not None])),
-    )  # fmt: skip
+    )
 
 
 def _targets(data: Abundance | Incidence, config: RichnessConfig, label: str) -> tuple[TargetSummary, ...]:
@@ -343,9 +357,12 @@ def richness(source: Source, config: RichnessConfig | None = None) -> RichnessRe
     where = label or "sample"
     shared = None if config.shared_with is None else _shared(sample, config.shared_with, config, where)
     caveats = caveat_notes(
-        unseen.caveats if unseen is not None else (), rich_caveats, hill_caveats,
-        *(p.caveats for p in points), shared.caveats if shared is not None else (),
-    )  # fmt: skip
+        unseen.caveats if unseen is not None else (),
+        rich_caveats,
+        hill_caveats,
+        *(p.caveats for p in points),
+        shared.caveats if shared is not None else (),
+    )
     return RichnessReport(
         datatype="incidence" if incidence else "abundance",
         size=data.size,

@@ -324,11 +324,9 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
 
 
 def _point_json(p: PointSummary, s_obs: int) -> dict[str, Any]:
-    d = p.diversity
-    return {
-        "coverage": p.coverage, "size": p.size, "method": p.method, "q0": d[0], "q1": d[1], "q2": d[2],
-        **pred.point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats),
-    }  # fmt: skip
+    hill = dict(zip(("q0", "q1", "q2"), p.diversity, strict=True))
+    head = {"coverage": p.coverage, "size": p.size, "method": p.method, **hill}
+    return {**head, **pred.point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats)}
 
 
 def richness_json(report: RichnessReport[EstimateReport]) -> dict[str, Any]:
