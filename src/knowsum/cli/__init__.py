@@ -49,6 +49,14 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "List the installed instruments (knowsum's and plug-ins') and their packages.",
         "knowsum.cli.instruments:instruments_command",
     ),
+    "run": (
+        "Run one installed instrument alone (its part of a budget): knowsum run INSTRUMENT.",
+        "knowsum.cli.run:run_cmd",
+    ),
+    "score": (
+        "Score the log of `inspect eval knowsum/INSTRUMENT`: knowsum score INSTRUMENT --inspect-log LOG.",
+        "knowsum.cli.run:score_cmd",
+    ),
     "profile": (
         "How much does this model know? Every instrument, one page (run/plan/compare/page).",
         "knowsum.cli.profile:profile",

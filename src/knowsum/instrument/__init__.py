@@ -18,6 +18,7 @@ implement it, and the profile and the command line use it.
 from knowsum.instrument._base import (
     Instrument,
     KBs,
+    Measure,
     Step,
     check_per_key,
     limits,
@@ -43,6 +44,7 @@ __all__ = [
     "Installed",
     "Instrument",
     "KBs",
+    "Measure",
     "Step",
     "broken",
     "broken_instruments",
