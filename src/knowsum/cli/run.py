@@ -48,7 +48,7 @@ def _table(inst: Instrument[Any, Any], budget: str, plan: Path | None) -> BaseMo
             bad key or value (one line naming the file or budget and the key).
     """
     if plan is not None:
-        table = load_budget(plan=plan).part(inst.name)
+        table: BaseModel | None = load_budget(plan=plan).part(inst.name)
         if table is None:
             raise ConfigError(
                 f"{plan}: has no [{inst.name}] table: add one (its keys are the {inst.name} budget's fields)"
