@@ -7,18 +7,16 @@ logs is tested beside the other inspect tests (tests/harness/test_inspect_generi
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 import pytest
 
 from knowsum.census import load_result
 from knowsum.cli import main
-from knowsum.instrument import INSTRUMENTS, installed
 from tests.census.conftest import kb_home
+from tests.instrument._registered import yes_plug_in
 
-__all__ = ["kb_home"]
+__all__ = ["kb_home", "yes_plug_in"]
 
 CENSUS_PLAN = """\
 description = "the census part only"
@@ -29,21 +27,6 @@ queries = 3
 answers = 5
 n_bootstrap = 50
 """
-
-
-@pytest.fixture
-def yes_plug_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The yes instrument registered through a patched entry-point list, as a package's entry is."""
-    real = entry_points(group=INSTRUMENTS)
-    yes = EntryPoint("yes", "tests.instrument._yes:INSTRUMENT", INSTRUMENTS)
-
-    def patched(group: str) -> list[EntryPoint]:
-        return [*real, yes] if group == INSTRUMENTS else list(entry_points(group=group))
-
-    installed.cache_clear()
-    monkeypatch.setattr("knowsum.instrument._registry.entry_points", patched)
-    yield
-    installed.cache_clear()
 
 
 def _plan(tmp_path: Path, text: str) -> str:

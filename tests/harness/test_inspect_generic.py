@@ -19,8 +19,8 @@ from knowsum.harness import requests_of
 from knowsum.harness.tasks import census, register_plug_ins
 from knowsum.kb import load_ontology
 from tests.census.zipf import disease_names
-from tests.cli.test_run_score import yes_plug_in
 from tests.harness._mock import assert_same_metrics, output
+from tests.instrument._registered import yes_plug_in
 from tests.instrument._yes import YesResult
 
 __all__ = ["yes_plug_in"]
