@@ -50,11 +50,11 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "knowsum.cli.instruments:instruments_command",
     ),
     "run": (
-        "Run one installed instrument alone (its part of a budget): knowsum run INSTRUMENT.",
+        "Run one installed instrument alone, as a profile runs it (its part of a budget).",
         "knowsum.cli.run:run_cmd",
     ),
     "score": (
-        "Score the log of `inspect eval knowsum/INSTRUMENT`: knowsum score INSTRUMENT --inspect-log LOG.",
+        "Read an `inspect eval knowsum/INSTRUMENT` log back into a run directory.",
         "knowsum.cli.run:score_cmd",
     ),
     "profile": (

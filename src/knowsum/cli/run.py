@@ -119,7 +119,7 @@ def run_cmd(instrument: str, **kw: Any) -> None:
     \b
     Examples:
       knowsum run census -m smollm2-135m-instruct --budget smoke
-      knowsum run capitals -m mock --plan my-plan.toml --out runs/capitals
+      knowsum run recall -m mock --plan my-plan.toml --out runs/recall
     """
     from knowsum.models import ResponseStore
 
@@ -160,8 +160,8 @@ def score_cmd(instrument: str, inspect_log: Path, out: Path | None, overwrite: b
 
     \b
     Example:
-      inspect eval knowsum/capitals --model openai/gpt-4o-mini
-      knowsum score capitals --inspect-log logs/2026-01-01T00-00-00_capitals_abc.eval
+      inspect eval knowsum/recall -T kb=go --model openai/gpt-4o-mini
+      knowsum score recall --inspect-log logs/2026-01-01T00-00-00_recall_abc.eval
     """
     from knowsum.harness import run_from_log
 
