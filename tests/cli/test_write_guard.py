@@ -93,6 +93,8 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("profile", "page"): ["{run}", "{run2}"],
     ("recall", "run"): ["go", "-m", "mock", "--store", "{store}"],
     ("recall", "score"): ["--kb", "go", "--predictions", "{predictions}"],
+    ("run",): ["census", "-m", "mock", "--plan", "{plan}", "--store", "{store}"],
+    ("score",): ["census", "--inspect-log", "{log}"],
 }
 
 INPUT_FILES = {
@@ -103,6 +105,7 @@ INPUT_FILES = {
     "questions": '{"id": "q1"}\n',
     "predictions": '{"id": "GO:0008150", "prediction": "GO:0008150"}\n',
     "plan": '[census]\ntasks = ["diseases"]\nqueries = 2\n',
+    "log": "{}\n",
 }
 
 

@@ -9,10 +9,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from knowsum.instrument import Instrument, KBs, Step, wilson
+from knowsum.instrument import Instrument, KBs, Measure, Step, wilson
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, make_requests, sample_sync
 from knowsum.records import Record, Run, write_run_dir
-from knowsum.records.profile import Measure
 
 
 class YesConfig(BaseModel):

@@ -39,6 +39,8 @@ JSON_COMMANDS: dict[str, str] = {
     "profile run": "tests/report/test_caveat_surfaces.py (profile card: each measure's marks)",
     "profile page": "tests/report/test_caveat_surfaces.py (profile card: each measure's marks)",
     "profile compare": "tests/census/test_comparability.py (differs marks) and the caveat surfaces",
+    "run": "tests/cli/test_run_score.py (each run's card rows, marks included: Measure)",
+    "score": "tests/harness/test_inspect_generic.py (each run's card rows, marks included: Measure)",
     "census tasks": "a listing: no figure",
     "instruments": "a listing: no figure",
     "kb list": "a listing: no figure",

@@ -49,6 +49,14 @@ _COMMANDS: dict[str, tuple[str, str]] = {
         "List the installed instruments (knowsum's and plug-ins') and their packages.",
         "knowsum.cli.instruments:instruments_command",
     ),
+    "run": (
+        "Run one installed instrument alone, as a profile runs it (its part of a budget).",
+        "knowsum.cli.run:run_cmd",
+    ),
+    "score": (
+        "Read an `inspect eval knowsum/INSTRUMENT` log back into a run directory.",
+        "knowsum.cli.run:score_cmd",
+    ),
     "profile": (
         "How much does this model know? Every instrument, one page (run/plan/compare/page).",
         "knowsum.cli.profile:profile",

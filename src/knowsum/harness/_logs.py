@@ -205,7 +205,7 @@ def read_log(path: str | Path, instrument: str) -> LogRun:
         raise InputFileError(
             path,
             f"a knowsum/{meta['instrument']} log: "
-            f"read it with `knowsum {meta['instrument']} score --inspect-log`",
+            f"read it with `knowsum score {meta['instrument']} --inspect-log`",
         )
     draws: list[Draw] = []
     for sample in log.samples or []:

@@ -9,7 +9,9 @@
 
 An instrument is a :class:`Instrument` (its ``requests``, ``run``, ``measures``, ``identity``…);
 knowsum's three register themselves under the ``knowsum.instruments`` entry-point group exactly as
-a third-party package does, and census tasks under ``knowsum.census_tasks``. See ``docs/plugins.md``.
+a third-party package does, and census tasks under ``knowsum.census_tasks``. What a plug-in needs is
+public here (``Instrument``, ``KBs``, ``Step``, ``Measure``: the card row ``measures`` returns,
+``wilson``) and in ``knowsum.records`` and ``knowsum.models``. See ``docs/plugins.md``.
 
 Layers: above ``models``, ``kb``, ``records`` (it imports nothing else of knowsum); the instruments
 implement it, and the profile and the command line use it.
@@ -18,6 +20,7 @@ implement it, and the profile and the command line use it.
 from knowsum.instrument._base import (
     Instrument,
     KBs,
+    Measure,
     Step,
     check_per_key,
     limits,
@@ -43,6 +46,7 @@ __all__ = [
     "Installed",
     "Instrument",
     "KBs",
+    "Measure",
     "Step",
     "broken",
     "broken_instruments",

@@ -43,6 +43,7 @@ RunRecord = Record
 __all__ = [
     "Instrument",
     "KBs",
+    "Measure",
     "RunRecord",
     "Step",
     "check_per_key",

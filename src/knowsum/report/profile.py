@@ -49,11 +49,11 @@ def _mark_html(m: Measure) -> str:
     return f' <span class="caveat-mark" title="{h.escape(shown)}">⚠ {h.escape(shown)}</span>' if shown else ""
 
 
-def card_rows(r: ProfileResult) -> list[list[str]]:
-    """The card as text rows: measure, value, interval, the papers' range (for terminals)."""
-    return [
-        [f"{m.instrument}: {m.label}", _value(m), _interval(m), _published_range(m)] for m in r.measures()
-    ]
+def card_rows(r: ProfileResult | Sequence[Measure]) -> list[list[str]]:
+    """The card as text rows: measure, value, interval, the papers' range (for terminals); of a
+    profile, or of the card rows of one instrument's runs (``knowsum run``)."""
+    measures = r.measures() if isinstance(r, ProfileResult) else r
+    return [[f"{m.instrument}: {m.label}", _value(m), _interval(m), _published_range(m)] for m in measures]
 
 
 def _card(r: ProfileResult) -> h.Markup:

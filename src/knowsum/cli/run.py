@@ -1,0 +1,171 @@
+"""``knowsum run INSTRUMENT`` and ``knowsum score INSTRUMENT``: any registered instrument, alone.
+
+Both reach the instrument through its interface only (:class:`knowsum.Instrument`), so they work
+for knowsum's own instruments and for every plug-in alike:
+
+- ``run``: the instrument's part of a budget — its shipped table of ``--budget``
+  (:meth:`~knowsum.Instrument.budget_table`) or its ``[NAME]`` table of a ``--plan`` file — turned
+  into runs by :meth:`~knowsum.Instrument.steps`, each run by :meth:`~knowsum.Instrument.run` into
+  ``OUT/<step>/`` on one response store, exactly as a profile runs it (without the profile page);
+- ``score``: the log of ``inspect eval knowsum/NAME`` read back into an ordinary run directory
+  (:func:`knowsum.harness.run_from_log`: the instrument's own run on the log's replies).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import BaseModel, ValidationError
+
+from knowsum._util import config_error
+from knowsum.cli._profile_page import card_text
+from knowsum.cliutil.common import ModelOptions, model_options, store_option
+from knowsum.cliutil.options import (
+    ctx_default,
+    echo_json,
+    file_option,
+    finish,
+    json_option,
+    note,
+    out_option,
+    overwrite_option,
+)
+from knowsum.errors import ConfigError
+from knowsum.instrument import Instrument, get_instrument
+from knowsum.profile import BUDGETS, load_budget
+from knowsum.records import Record, Run, default_run_dir
+
+__all__ = ["run_cmd", "score_cmd"]
+
+
+def _table(inst: Instrument[Any, Any], budget: str, plan: Path | None) -> BaseModel:
+    """The instrument's budget table: its ``[NAME]`` table of ``plan``, else its shipped ``budget``.
+
+    Raises:
+        ConfigError: the plan has no such table, the instrument ships no table of ``budget``, or a
+            bad key or value (one line naming the file or budget and the key).
+    """
+    if plan is not None:
+        table: BaseModel | None = load_budget(plan=plan).part(inst.name)
+        if table is None:
+            raise ConfigError(
+                f"{plan}: has no [{inst.name}] table: add one (its keys are the {inst.name} budget's fields)"
+            )
+        return table
+    data = inst.budget_table(budget)
+    if data is None:
+        raise ConfigError(
+            f"{inst.name} ships no {budget} budget (budgets/{budget}.toml of its package): "
+            f"give --plan FILE with a [{inst.name}] table"
+        )
+    try:
+        return inst.read_budget(data, None)
+    except ValidationError as exc:
+        raise config_error(exc, f"budget {budget}", inst.name) from None
+
+
+def _show(inst: Instrument[Any, Any], done: list[tuple[str, Run[Record]]], as_json: bool) -> None:
+    """The card rows of each run (a table, or one JSON object), then one ``report:`` line per run."""
+    rows = [(name, run, inst.measures(run.result, name)) for name, run in done]
+    if as_json:
+        runs = [
+            {
+                "name": name,
+                "out_dir": str(run.out_dir),
+                "report": str(run.report),
+                "measures": [m.model_dump(mode="json") for m in measures],
+            }
+            for name, run, measures in rows
+        ]
+        echo_json({"instrument": inst.name, "runs": runs})
+    else:
+        click.echo(card_text([m for _, _, measures in rows for m in measures]))
+    for _, run, _ in rows:
+        finish(run.report, as_json=as_json)
+
+
+@click.command("run")
+@click.argument("instrument")
+@model_options
+@store_option
+@click.option(
+    "--budget",
+    type=click.Choice(BUDGETS),
+    default="smoke",
+    show_default=True,
+    help="The instrument's shipped table of this budget (as `knowsum profile run --budget`).",
+)
+@click.option(
+    "--plan",
+    "plan_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A budget TOML of one's own: its [INSTRUMENT] table is run (the other tables are checked, not run).",
+)
+@out_option("Folder of the runs, one OUT/STEP/ each [default: INSTRUMENT-runs/BUDGET-MODEL].")
+@overwrite_option
+@json_option
+def run_cmd(instrument: str, **kw: Any) -> None:
+    """Run one installed instrument alone (knowsum's or a plug-in's: knowsum instruments): its part
+    of a budget, each of its runs an ordinary run directory OUT/STEP/ (the folders a profile makes),
+    then its card rows.
+
+    Resumable: every answer is kept in the response store as it arrives; rerun the same command to
+    continue. A finished run folder of the same run is rewritten; another run's is refused (unless
+    --overwrite).
+
+    \b
+    Examples:
+      knowsum run census -m smollm2-135m-instruct --budget smoke
+      knowsum run recall -m mock --plan my-plan.toml --out runs/recall
+    """
+    from knowsum.models import ResponseStore
+
+    inst = get_instrument(instrument)  # an unknown one: one line listing the installed ones
+    plan: Path | None = kw["plan_file"]
+    if plan is not None and not ctx_default("budget", kw):
+        raise click.UsageError(f"give --budget {kw['budget']} or --plan {plan}, not both")
+    steps = inst.steps(_table(inst, kw["budget"], plan))
+    backend = ModelOptions.take(kw).open()
+    out = kw["out"] or default_run_dir(inst.name, plan.stem if plan else kw["budget"], backend.model_id)
+    done: list[tuple[str, Run[Record]]] = []
+    with ResponseStore(kw["store_path"]) as store:
+        for step in steps:
+            folder = out / step.name
+            note(f"{step.label} → {folder}")
+            run = inst.run(step.config, backend, store=store, out=folder, overwrite=kw["overwrite"])
+            done.append((step.name, run))
+    _show(inst, done, kw["as_json"])
+
+
+@click.command("score")
+@click.argument("instrument")
+@file_option(
+    "--inspect-log",
+    "inspect_log",
+    required=True,
+    metavar="LOG",
+    help_text="The log of `inspect eval knowsum/INSTRUMENT` (.eval or .json); its task arguments are "
+    "the run's settings.",
+)
+@out_option("Run directory [default: INSTRUMENT-runs/score-LOG] (LOG: the log file's stem).")
+@overwrite_option
+@json_option
+def score_cmd(instrument: str, inspect_log: Path, out: Path | None, overwrite: bool, as_json: bool) -> None:
+    """Score the log of `inspect eval knowsum/INSTRUMENT` (no model call): its replies go through the
+    instrument's own run, written as an ordinary run directory (report, card rows), for any installed
+    instrument, knowsum's or a plug-in's.
+
+    \b
+    Example:
+      inspect eval knowsum/recall -T kb=go --model openai/gpt-4o-mini
+      knowsum score recall --inspect-log logs/2026-01-01T00-00-00_recall_abc.eval
+    """
+    from knowsum.harness import run_from_log
+
+    inst = get_instrument(instrument)
+    folder = out or default_run_dir(inst.name, f"score-{inspect_log.stem}")
+    run, _ = run_from_log(inspect_log, inst.name, out=folder, overwrite=overwrite)
+    _show(inst, [(folder.name, run)], as_json)
