@@ -15,11 +15,11 @@ from importlib.metadata import EntryPoint, entry_points
 
 import pytest
 
-from knowsum.census import CensusConfig, resolve_task
+from knowsum.census import CENSUS_TASKS, CensusConfig, resolve_task
 from knowsum.cli import main
 from knowsum.errors import ConfigError
 from knowsum.harness._spec import make_config
-from knowsum.instrument import CENSUS_TASKS, INSTRUMENTS, get_instrument, installed, instruments
+from knowsum.instrument import INSTRUMENTS, get_instrument, installed, instruments
 
 TARGET = "tests.instrument._broken:"
 

@@ -33,6 +33,7 @@ from pydantic import BaseModel
 from knowsum.errors import InputError, InputFileError, NotInstalledError
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
+from knowsum.instrument import get_instrument
 from knowsum.models import ResponseStore
 from knowsum.records import CaveatNote, Record, Run, write_run_dir
 
@@ -60,8 +61,12 @@ def finish_reason(stop_reason: str) -> str:
 
 
 _WHOLE_RUNS_ONLY = "scores whole runs only"
-_PARTIAL_OK = frozenset({"census"})
-"""The instruments whose run scores the replies it got when some requests have none."""
+
+
+def _draws(instrument: str) -> str | None:
+    """The field counting an instrument's draws when its run scores the replies it got, however many
+    (``Instrument.draws``: a census's ``queries``); ``None``: it scores whole runs only."""
+    return get_instrument(instrument).draws
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +99,14 @@ def gather(instrument: str, config: BaseModel, draws: list[Draw]) -> tuple[BaseM
     epochs = max((d.epoch for d in draws), default=1)
     if epochs == 1:
         return config, {d.request: d.answer for d in draws if d.answer is not None}
-    queries = getattr(config, "queries", None)
-    if instrument not in _PARTIAL_OK or not isinstance(queries, int):
+    field = _draws(instrument)
+    queries = None if field is None else getattr(config, field, None)
+    if field is None or not isinstance(queries, int):
         raise InputError(
             f"knowsum/{instrument} asks each request once and scores one reply per request, so "
             f"--epochs {epochs} has no meaning for it: run it with one epoch (the default)"
         )
-    drawn = config.model_copy(update={"queries": queries * epochs})
+    drawn = config.model_copy(update={field: queries * epochs})
     by_index = {r.sample_index: request_id(r) for r in requests_of(instrument, drawn)}
     return drawn, {
         by_index[d.sample_index + (d.epoch - 1) * queries]: d.answer for d in draws if d.answer is not None
@@ -116,7 +122,7 @@ def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) 
     k, n = len(wanted & answers.keys()), len(wanted)
     if k == n:
         return None
-    if instrument not in _PARTIAL_OK:
+    if _draws(instrument) is None:
         raise InputError(
             f"the log answers {k} of the task's {n} requests (inspect eval --limit or --sample-id, an "
             f"interrupted run, failed samples): knowsum/{instrument} {_WHOLE_RUNS_ONLY}; run every "
