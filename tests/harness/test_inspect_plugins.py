@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from pydantic import BaseModel
 
 from knowsum.harness import figures, make_config, requests_of, run_from_log
 from knowsum.harness.tasks import census, register_plug_ins
-from knowsum.instrument import INSTRUMENTS, installed, instruments
+from knowsum.instrument import instruments
 from knowsum.records import CaveatNote
 from tests.harness._mock import assert_same_metrics, output
 from tests.instrument._yes import YesResult
@@ -57,20 +55,6 @@ def test_a_plug_in_census_task_is_a_census_task(tmp_path: Path) -> None:
     assert got["N_seen"] == len(ELEMENTS)
     done, _ = run_from_log(log.location, "census", out=tmp_path / "run")
     assert_same_metrics(log, done.result)
-
-
-@pytest.fixture
-def yes_plug_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    real = entry_points(group=INSTRUMENTS)
-    yes = EntryPoint("yes", "tests.instrument._yes:INSTRUMENT", INSTRUMENTS)
-
-    def patched(group: str) -> list[EntryPoint]:
-        return [*real, yes] if group == INSTRUMENTS else list(entry_points(group=group))
-
-    installed.cache_clear()
-    monkeypatch.setattr("knowsum.instrument._registry.entry_points", patched)
-    yield
-    installed.cache_clear()
 
 
 def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Path) -> None:

@@ -187,11 +187,6 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
         value = getattr(inst, attr, None)
         if not (isinstance(value, type) and issubclass(value, BaseModel)):
             raise ConfigError(f"has no {attr} (a pydantic model class): set the class attribute {attr}")
-    if not issubclass(inst.Record, Record) or inst.name != inst.Record.KIND:
-        raise ConfigError(
-            f"has no Record.KIND {inst.name!r}: its Record must be a knowsum.records.Record whose class "
-            f"attribute KIND is the instrument's name (found {getattr(inst.Record, 'KIND', None)!r})"
-        )
     if type(inst).run is Instrument.run and not callable(getattr(inst, "entry", None)):
         raise ConfigError("has no entry (the run function): set entry = staticmethod(run_…), or override run")
     published = getattr(inst, "published", None)
@@ -204,6 +199,11 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
     draws = getattr(inst, "draws", None)
     if draws is not None and draws not in inst.Config.model_fields:
         raise ConfigError(f"has draws = {draws!r}, not a field of its Config: name one, or leave it None")
+    if not issubclass(inst.Record, Record) or inst.name != inst.Record.KIND:
+        raise ConfigError(
+            f"has no Record (a knowsum.records.Record whose class attribute KIND is its name {inst.name!r}, "
+            f"so that its runs are read back as its own; found KIND {getattr(inst.Record, 'KIND', None)!r})"
+        )
 
 
 def instruments() -> dict[str, Instrument[Any, Any]]:
