@@ -35,10 +35,12 @@ def census_figures(inst: Instrument[Any, Any], r: CensusResult) -> list[Measure]
     """The figures of census ``r`` (module docstring), as rows of ``inst`` (the census instrument)."""
     rich = r.richness
     chao = "chao2_bc" if r.counting == "incidence" else "chao1_bc"  # the Chao estimate of the counting
-    marks = []
+    marks: dict[str, list[CaveatNote]] = {}
     if r.n_total is not None and r.interval_total is None:
         why = r.interval_reason or _NO_BOOTSTRAP
-        marks.append(CaveatNote(kind=CaveatKind.INTERVAL_NA.value, mark="N_tot interval n/a", message=why))
+        marks["N_tot"] = [
+            CaveatNote(kind=CaveatKind.INTERVAL_NA.value, mark="N_tot interval n/a", message=why)
+        ]
     no_interval = r.interval_reason or _NO_BOOTSTRAP
     rows: list[tuple[str, float | None, str, tuple[float, float] | None, str | None]] = [
         ("N_seen", r.n_seen, "distinct verified items", None, None),
@@ -56,19 +58,18 @@ def census_figures(inst: Instrument[Any, Any], r: CensusResult) -> list[Measure]
         ("queries", r.n_queries, "queries answered", None, None),
         ("items_valid", r.counts.valid, "valid items counted", None, None),
     ]
+    notes = {"N_seen": r.notes}
     return [
-        inst.measure(
+        inst.figure(
             name,
-            name,
-            None if value is None else float(value),
-            method,
-            run="",
-            interval=interval,
-            interval_reason=None if interval is not None else why,
-            caveats=r.notes if name == "N_seen" else (),
-            marks=marks if name == "N_tot" else (),
+            v,
+            how,
+            interval=i,
+            interval_reason=why,
+            caveats=notes.get(name, ()),
+            marks=marks.get(name, ()),
         )
-        for name, value, method, interval, why in rows
+        for name, v, how, i, why in rows
     ]
 
 

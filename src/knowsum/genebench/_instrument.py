@@ -93,10 +93,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
             CaveatNote(kind="type-not-asked", mark=f"{kind} not asked", message=why)
             for kind, why in s.types_missing.items()
         ]
-        return [
-            self.measure(key, key, value, how, run="", marks=missing if n == 0 else ())
-            for n, (key, value, how) in enumerate(rows)
-        ]
+        return [self.figure(k, v, how, marks=missing if n == 0 else ()) for n, (k, v, how) in enumerate(rows)]
 
     def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
         """The table, its user files resolved against the plan file's folder, each checked.

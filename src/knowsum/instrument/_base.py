@@ -221,6 +221,32 @@ class Instrument(ABC, Generic[C, R]):
         (shown under their kind) are the figures' caveats. Default: the card rows (:meth:`measures`)."""
         return self.measures(record, "")
 
+    def figure(
+        self,
+        name: str,
+        value: float | None,
+        method: str,
+        *,
+        interval: tuple[float | None, float | None] | None = None,
+        interval_reason: str | None = None,
+        caveats: Sequence[str] = (),
+        marks: Sequence[CaveatNote] = (),
+    ) -> Measure:
+        """One row of :meth:`figures`: the figure ``name`` (its key ``<name>/<figure>`` and its label),
+        ``value`` as a float; ``interval_reason`` (why there is no ``interval``) keeps its interval's
+        names in the log when it has none."""
+        return self.measure(
+            name,
+            name,
+            None if value is None else float(value),
+            method,
+            run="",
+            caveats=caveats,
+            interval=interval,
+            interval_reason=None if interval is not None else interval_reason,
+            marks=marks,
+        )
+
     def task_defaults(self) -> dict[str, Any]:
         """The task arguments its harness task fills when they are not given (default: none, the
         configuration's own defaults)."""

@@ -156,17 +156,9 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
                 for inv in record.invariance
             ),
         ]
+        notes, marks = {"accuracy": record.notes}, {"popularity_rho": na}
         return [
-            self.measure(
-                key,
-                key,
-                None if value is None else float(value),
-                how,
-                run="",
-                caveats=record.notes if key == "accuracy" else (),
-                marks=na if key == "popularity_rho" else (),
-            )
-            for key, value, how in rows
+            self.figure(k, v, how, caveats=notes.get(k, ()), marks=marks.get(k, ())) for k, v, how in rows
         ]
 
     def identity(self, config: RecallConfig) -> dict[str, Any]:
