@@ -8,12 +8,13 @@ replies: the run directory holds the full report, and ``compare``, ``overlap``, 
 by :func:`replay` on the same replies, so both give the same figures.
 
 A log may hold part of the task's requests (``inspect eval --limit``, ``--sample-id``, an
-interrupted run, samples that failed): a census is then the census of the replies it holds, with the
-caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (recall, genebench,
-plug-ins) refuses it in one line. With ``--epochs E`` every epoch's reply of a census is a draw of
-its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q``,
-seed included, of the census with ``Q·E`` queries); the other instruments refuse epochs. The
-log's metrics are computed by the same functions, so a log and its read-back agree.
+interrupted run, samples that failed): an instrument whose run scores the draws it got
+(``Instrument.draws``: the census's ``queries``) is then the run of the replies it holds, with the
+caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (``draws`` unset:
+recall, genebench) refuses it in one line. With ``--epochs E`` every epoch's reply of the former is a
+draw of its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index
+``i + (e−1)·Q``, seed included, of the run with ``Q·E`` draws); the others refuse epochs. The log's
+metrics are computed by the same functions, so a log and its read-back agree.
 
 The log is read with inspect_ai's own reader (``pip install 'knowsum[inspect]'``), imported only here.
 """
