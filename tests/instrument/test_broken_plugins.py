@@ -143,3 +143,22 @@ def test_the_census_task_group_moved_to_the_census_package_and_is_still_found_wh
 
     with pytest.warns(DeprecationWarning, match="import it from knowsum.census"):
         assert knowsum.instrument.CENSUS_TASKS == CENSUS_TASKS == "knowsum.census_tasks"
+
+
+def test_an_error_raised_in_a_plugins_code_names_the_plugin(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line names the plug-in whose code raised, from every plug-in group loaded (the
+    instruments', the census tasks'), without knowing the groups."""
+    from knowsum.cli import _plugin_failure
+    from knowsum.instrument import KBs, loaded
+    from tests.instrument._yes import INSTRUMENT
+
+    _register(monkeypatch, INSTRUMENTS, "yes", "tests.instrument._yes:INSTRUMENT")
+    assert "yes" in instruments() and resolve_task(CensusConfig(task="diseases"))
+    assert {i.name for i in loaded()} >= {"census", "yes"}
+    with pytest.raises(AttributeError) as err:
+        INSTRUMENT.requests(None, KBs())  # type: ignore[arg-type]  # the plug-in's own code fails
+    line = _plugin_failure(err.value)
+    assert line is not None and line.startswith("plug-in 'yes' (package ?: tests.instrument._yes:INSTRUMENT)")
+    assert "failed: AttributeError" in line and "\n" not in line
