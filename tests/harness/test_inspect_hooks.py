@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from knowsum.harness import figures, make_config, run_from_log
+from knowsum.harness import caveat_codes, figures, make_config, metric_values, run_from_log
 from knowsum.harness.tasks import TASKS, register_plug_ins
 from knowsum.instrument import get_instrument, wilson
 from knowsum.records import CaveatNote
@@ -128,3 +128,17 @@ def test_epochs_are_draws_and_each_reply_is_itemized_when_the_instrument_says_so
     done, _ = run_from_log(log.location, "yes", out=tmp_path / "run")
     assert done.result.n == 6 and done.result.yes == 4  # type: ignore[attr-defined]
     assert_same_metrics(log, done.result)
+
+
+def test_an_instruments_own_caveat_codes_are_metrics_of_every_task(
+    yes_plug_in: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``caveat_codes``: a mark of that kind keeps its code, and every log has its ``caveat_<code>``."""
+    monkeypatch.setattr(YesInstrument, "figures", _figures)
+    monkeypatch.setattr(YesInstrument, "caveat_codes", ("odd-replies",))
+    codes = caveat_codes()
+    assert codes[-3:] == ("popularity-na", "type-not-asked", "odd-replies")  # recall's, genebench's, its own
+    values, caveats = figures(RECORD)
+    assert ("odd-replies", "odd: some replies say neither") in caveats
+    metrics = metric_values((values, caveats))
+    assert metrics["caveat_odd_replies"] == 1.0 and metrics["caveat_popularity_na"] == 0.0

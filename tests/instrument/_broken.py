@@ -37,6 +37,7 @@ MISSING = {
     "summary": None,
     "task_summary": 3,
     "published": None,
+    "caveat_codes": "popularity-na",  # a text, not a tuple of them
     "draws": "answers",  # not a field of its Config
 }
 """A required attribute each shape lacks (or holds of the wrong type), with the value it holds."""

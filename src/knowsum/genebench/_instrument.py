@@ -58,6 +58,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     Budget = GenebenchBudget
     entry = staticmethod(run_genebench)
     summary = "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare)."
+    caveat_codes = ("type-not-asked",)
     task_summary = (
         "SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options."
     )

@@ -6,7 +6,7 @@ from the record as every other surface reads it (the record's notes and typed ca
 ``interval_reason``, the knowledge types not asked, its card rows' caveats), never re-derived here.
 
 Names are stable: every run of one task has the same metric names. A figure the record leaves
-undefined is ``NaN`` (not absent), and each caveat is a short code (:data:`CAVEAT_CODES`: the typed
+undefined is ``NaN`` (not absent), and each caveat is a short code (:func:`caveat_codes`: the typed
 caveats' ``kind``, ``note`` for the record's other notes, ``partial`` for a log that answers part
 of the task's requests…), shown as the metric ``caveat_<code>`` = 1 or 0, its sentences beside it.
 
@@ -21,38 +21,48 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from knowsum.instrument import get_instrument
+from knowsum.instrument import get_instrument, instruments
 from knowsum.records import Record
 from knowsum.records.profile import Measure
 from knowsum.report import caveat_sentence
 from knowsum.stats import CaveatKind
 
-__all__ = ["CAVEAT_CODES", "Caveats", "Figures", "caveat_metrics", "figures", "metric_values"]
+__all__ = [
+    "CAVEAT_CODES",
+    "Caveats",
+    "Figures",
+    "caveat_codes",
+    "caveat_metrics",
+    "figures",
+    "metric_values",
+]
 
 Caveats = list[tuple[str, str]]
 """The caveats of some figures: ``(code, sentence)`` pairs, each sentence once."""
 Figures = tuple[dict[str, float], Caveats]
 """Named figures (``NaN``: undefined) and the caveats that go with them."""
 
-CAVEAT_CODES: tuple[str, ...] = (
-    *(k.value for k in CaveatKind),
-    "note",
-    "partial",
-    "epochs",
-    "popularity-na",
-    "type-not-asked",
-)
-"""Every caveat code: the typed caveats' kinds (``tiny-sample``, ``beyond-range``…), ``note`` (another
-note of the record), ``partial`` (a log answering part of the task's requests), ``epochs`` (epochs an
-instrument cannot use), ``popularity-na`` (recall without popularity ρ), ``type-not-asked``
-(genebench)."""
+CAVEAT_CODES: tuple[str, ...] = (*(k.value for k in CaveatKind), "note", "partial", "epochs")
+"""The caveat codes of every instrument: the typed caveats' kinds (``tiny-sample``,
+``beyond-range``…), ``note`` (another note of the record), ``partial`` (a log answering part of the
+task's requests), ``epochs`` (epochs an instrument cannot use). :func:`caveat_codes` adds the
+instruments' own."""
+
+
+def caveat_codes() -> tuple[str, ...]:
+    """Every caveat code: :data:`CAVEAT_CODES`, then each installed instrument's own
+    (``Instrument.caveat_codes``, in the registry's order: recall's ``popularity-na``, genebench's
+    ``type-not-asked``), each once."""
+    own = (c for inst in instruments().values() for c in inst.caveat_codes)
+    return tuple(dict.fromkeys((*CAVEAT_CODES, *own)))
 
 
 def caveat_metrics(caveats: Iterable[tuple[str, str]]) -> dict[str, float]:
-    """``caveat_<code>`` → 1 for every code among ``caveats``, 0 for every other code: the same
-    names whatever the run (``tiny-sample`` is ``caveat_tiny_sample``)."""
+    """``caveat_<code>`` → 1 for every code among ``caveats``, 0 for every other code
+    (:func:`caveat_codes`): the same names whatever the run (``tiny-sample`` is
+    ``caveat_tiny_sample``)."""
     found = {code for code, _ in caveats}
-    return {f"caveat_{c.replace('-', '_')}": float(c in found) for c in CAVEAT_CODES}
+    return {f"caveat_{c.replace('-', '_')}": float(c in found) for c in caveat_codes()}
 
 
 def metric_values(found: Figures) -> dict[str, float]:
@@ -66,7 +76,7 @@ def _put(out: dict[str, float], name: str, value: float | None) -> None:
 
 
 def _code(kind: str) -> str:
-    return kind if kind in CAVEAT_CODES else "note"
+    return kind if kind in caveat_codes() else "note"
 
 
 def _measured(rows: Iterable[Measure], prefix: str) -> Figures:

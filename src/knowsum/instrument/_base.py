@@ -151,6 +151,9 @@ class Instrument(ABC, Generic[C, R]):
     """One line beside its command group in ``knowsum --help`` (see :meth:`command`)."""
     task_summary: ClassVar[str] = ""
     """One line describing its harness task ``knowsum/<name>`` (inspect shows it; default: the title)."""
+    caveat_codes: ClassVar[tuple[str, ...]] = ()
+    """The kinds of the caveats its :meth:`figures` mark that no other instrument has
+    (``popularity-na``): a harness log shows ``caveat_<code>`` = 1 or 0 for each, in every task."""
     draws: ClassVar[str | None] = None
     """The field of ``Config`` that counts draws of one prompt (``queries``) when its run scores the
     draws it got, however many: a harness's epoch ``e`` of sample index ``i`` is then the request of

@@ -173,8 +173,8 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
     Required: ``title`` (a non-empty text), ``paper``, ``summary`` and ``task_summary`` (texts),
     ``Config``, ``Record`` and ``Budget`` (pydantic model classes), ``Record.KIND`` equal to ``name``
     (a run record is read back by its kind), ``entry`` (the run function; not needed when the class
-    overrides ``run``), ``published`` (a sequence of ``PublishedRow``) and ``draws`` (``None`` or a
-    field of ``Config``).
+    overrides ``run``), ``published`` (a sequence of ``PublishedRow``), ``caveat_codes`` (a tuple of
+    texts) and ``draws`` (``None`` or a field of ``Config``).
 
     Raises:
         ConfigError: the first attribute missing or of the wrong type.
@@ -196,6 +196,9 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
         or not all(isinstance(p, PublishedRow) for p in published)
     ):
         raise ConfigError("has no published (a sequence of knowsum.records.PublishedRow, () for none)")
+    codes = getattr(inst, "caveat_codes", None)
+    if not isinstance(codes, tuple) or not all(isinstance(c, str) and c for c in codes):
+        raise ConfigError("has no caveat_codes (a tuple of texts, () for none): set the class attribute")
     draws = getattr(inst, "draws", None)
     if draws is not None and draws not in inst.Config.model_fields:
         raise ConfigError(f"has draws = {draws!r}, not a field of its Config: name one, or leave it None")

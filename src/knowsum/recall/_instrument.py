@@ -103,6 +103,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     Budget = RecallBudget
     entry = staticmethod(run_recall)
     summary = "Has the model memorized ontology IDs? (run/score/compare)"
+    caveat_codes = ("popularity-na",)
     task_summary = "Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID."
 
     def command(self) -> click.Group:
