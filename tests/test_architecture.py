@@ -148,7 +148,7 @@ INSTRUMENT_NAME = re.compile(
 """A built-in instrument's name as a word of an identifier or a string (``census``, ``CensusResult``,
 ``run_census``, ``"knowsum census run"``, ``CENSUS_DIR``); ``estimates`` or ``recalled`` are other words."""
 NAME_TARGET = 20
-NAME_LIMIT = 79
+NAME_LIMIT = 15
 """The count today; it only goes down, to :data:`NAME_TARGET` (a ratchet)."""
 
 

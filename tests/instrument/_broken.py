@@ -22,6 +22,27 @@ class _NoTitle(YesInstrument):
     title = None  # type: ignore[assignment]  # what a plug-in author forgot
 
 
+def _missing(attr: str, value: Any) -> YesInstrument:
+    """The yes instrument named ``no<attr>`` (lower case) with its attribute ``attr`` set to ``value``
+    (``None``: what a plug-in author forgot), as a class of its own."""
+    cls = type(f"_No{attr}", (YesInstrument,), {"name": f"no{attr.lower()}", attr: value})
+    return cls()  # type: ignore[no-any-return]
+
+
+MISSING = {
+    "Budget": None,
+    "Config": None,
+    "entry": None,
+    "Record": YesInstrument.Config,  # a model, but no run record (no KIND)
+    "summary": None,
+    "task_summary": 3,
+    "published": None,
+    "caveat_codes": "popularity-na",  # a text, not a tuple of them
+    "draws": "answers",  # not a field of its Config
+}
+"""A required attribute each shape lacks (or holds of the wrong type), with the value it holds."""
+
+
 def _vocabulary_raises() -> Ontology:
     raise RuntimeError("the vocabulary server is down")
 
@@ -53,4 +74,7 @@ def __getattr__(name: str) -> Any:
         return _task("non", prompt="List some things.")
     if name == "SHADOWS":
         return _task("diseases")
+    if name.startswith("NO_") and name.removeprefix("NO_") in MISSING:
+        attr = name.removeprefix("NO_")
+        return _missing(attr, MISSING[attr])
     raise AttributeError(name)

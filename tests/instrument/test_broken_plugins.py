@@ -15,11 +15,12 @@ from importlib.metadata import EntryPoint, entry_points
 
 import pytest
 
-from knowsum.census import CensusConfig, resolve_task
+from knowsum.census import CENSUS_TASKS, CensusConfig, resolve_task
 from knowsum.cli import main
 from knowsum.errors import ConfigError
 from knowsum.harness._spec import make_config
-from knowsum.instrument import CENSUS_TASKS, INSTRUMENTS, get_instrument, installed, instruments
+from knowsum.instrument import INSTRUMENTS, get_instrument, installed, instruments
+from tests.instrument._broken import MISSING
 
 TARGET = "tests.instrument._broken:"
 
@@ -102,3 +103,62 @@ def test_a_vocabulary_that_raises_is_one_line(
     assert main(["census", "run", "boom", "-m", "mock", "--queries", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "census task 'boom': its vocabulary() failed: RuntimeError" in err, err
+
+
+@pytest.mark.parametrize("attr", list(MISSING))
+def test_an_instrument_missing_a_required_attribute_is_one_line_naming_it(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch, attr: str
+) -> None:
+    """Registration checks every required attribute: the line names the plug-in, its package (and
+    entry point) and the attribute; knowsum's own instruments stay usable."""
+    name, target = f"no{attr.lower()}", f"{TARGET}NO_{attr}"
+    _register(monkeypatch, INSTRUMENTS, name, target)
+    assert name not in instruments() and "census" in instruments()
+    with pytest.raises(ConfigError) as err:
+        get_instrument(name)
+    line = str(err.value)
+    assert line.startswith(f"plug-in {name!r} ({INSTRUMENTS}, package ") and target in line, line
+    assert f"has no {attr} " in line or f"has {attr} = " in line, line
+    assert "\n" not in line
+
+
+def test_a_plugin_shadowing_another_plugin_is_refused_with_both_packages(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two plug-ins of one name: both are refused (neither silently wins), each line naming the name
+    twice registered; a plug-in naming a built-in is refused as shadowing it (SHAPES above)."""
+    real = list(entry_points(group=INSTRUMENTS))
+    yes = EntryPoint("yes", "tests.instrument._yes:INSTRUMENT", INSTRUMENTS)
+    monkeypatch.setattr(
+        "knowsum.instrument._registry.entry_points",
+        lambda group: [*real, yes, yes] if group == INSTRUMENTS else list(entry_points(group=group)),
+    )
+    assert "yes" not in instruments() and list(instruments())[:3] == ["census", "recall", "genebench"]
+    with pytest.raises(ConfigError, match=r"plug-in 'yes' .* is registered twice"):
+        get_instrument("yes")
+
+
+def test_the_census_task_group_moved_to_the_census_package_and_is_still_found_where_it_was() -> None:
+    import knowsum.instrument
+
+    with pytest.warns(DeprecationWarning, match="import it from knowsum.census"):
+        assert knowsum.instrument.CENSUS_TASKS == CENSUS_TASKS == "knowsum.census_tasks"
+
+
+def test_an_error_raised_in_a_plugins_code_names_the_plugin(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line names the plug-in whose code raised, from every plug-in group loaded (the
+    instruments', the census tasks'), without knowing the groups."""
+    from knowsum.cli import _plugin_failure
+    from knowsum.instrument import KBs, loaded
+    from tests.instrument._yes import INSTRUMENT
+
+    _register(monkeypatch, INSTRUMENTS, "yes", "tests.instrument._yes:INSTRUMENT")
+    assert "yes" in instruments() and resolve_task(CensusConfig(task="diseases"))
+    assert {i.name for i in loaded()} >= {"census", "yes"}
+    with pytest.raises(AttributeError) as err:
+        INSTRUMENT.requests(None, KBs())  # type: ignore[arg-type]  # the plug-in's own code fails
+    line = _plugin_failure(err.value)
+    assert line is not None and line.startswith("plug-in 'yes' (package ?: tests.instrument._yes:INSTRUMENT)")
+    assert "failed: AttributeError" in line and "\n" not in line

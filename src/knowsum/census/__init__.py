@@ -36,7 +36,14 @@ from knowsum.census._horizon import trust_horizon
 from knowsum.census._instrument import INSTRUMENT, CensusBudget, CensusInstrument
 from knowsum.census._overlap import overlap_runs
 from knowsum.census._plan import PlanRow, SizePlan, pilot_sample, plan_census
-from knowsum.census._plugins import CensusTask, TaskInfo, broken_tasks, plugin_tasks, task_catalogue
+from knowsum.census._plugins import (
+    CENSUS_TASKS,
+    CensusTask,
+    TaskInfo,
+    broken_tasks,
+    plugin_tasks,
+    task_catalogue,
+)
 from knowsum.census._published import PUBLISHED, TABLE1_COLUMNS, published_rows
 from knowsum.census._richness import richness_info, sample_of, sample_of_result
 from knowsum.census._run import (
@@ -71,6 +78,7 @@ from knowsum.records import PublishedRow
 
 __all__ = [
     "BUILTIN_TASKS",
+    "CENSUS_TASKS",
     "CONCEPT_WORDS",
     "DEFAULT_TS",
     "INSTRUMENT",

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationInfo, field_validator, model_validator
 
 from knowsum.census._config import CensusConfig
+from knowsum.census._inspect import census_figures, census_items
 from knowsum.census._published import PAPER, PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
 from knowsum.census.record import CensusResult
 from knowsum.errors import KnowsumError
-from knowsum.instrument import Instrument, KBs, Step, check_per_key, limits, release_caveat
+from knowsum.instrument import Instrument, KBs, ReplyItems, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
 from knowsum.records.profile import Measure
 
@@ -89,6 +90,8 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     Budget = CensusBudget
     entry = staticmethod(run_census)
     summary = "Count what a model knows: N_seen, N_tot, SKR (KnowSum)."
+    task_summary = "A KnowSum census: how many distinct items of a kind the model knows, seen and unseen."
+    draws = "queries"
 
     def command(self) -> click.Group:
         """``knowsum census …``."""
@@ -101,6 +104,18 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     def requests(self, config: CensusConfig, kbs: KBs) -> list[Request]:
         """The ``queries`` draws of the task's prompt (no KB needed to build them)."""
         return census_requests(config, resolve_task(config))
+
+    def task_defaults(self) -> dict[str, Any]:
+        """The harness task censuses diseases unless told otherwise."""
+        return {"task": "diseases"}
+
+    def reply_items(self, config: CensusConfig) -> ReplyItems:
+        """Each reply decoded and verified against the task's knowledge base (loaded here)."""
+        return census_items(config)
+
+    def figures(self, record: CensusResult) -> list[Measure]:
+        """N_seen, N_tot, U_unseen, SKR, coverage, the Chao estimate, queries and valid items."""
+        return census_figures(self, record)
 
     def examples(self, record: CensusResult) -> list[str]:
         """Three raw replies of the run."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from knowsum.kb import Ontology
 
 __all__ = [
+    "CENSUS_TASKS",
     "DECODERS",
     "CensusTask",
     "TaskInfo",
@@ -133,12 +134,16 @@ class TaskInfo:
     description: str
 
 
+CENSUS_TASKS = "knowsum.census_tasks"
+"""The entry-point group of census tasks (each entry a :class:`CensusTask`, named as the task)."""
+
+
 def task_catalogue() -> tuple[list[TaskInfo], list[str]]:
     """Every usable census task — the built-in ones, then each installed package's — and one line per
     plug-in task that cannot be used (its package and why: :func:`broken_tasks`)."""
     from knowsum import __version__
     from knowsum.census._tasks import BUILTIN_TASKS
-    from knowsum.instrument import CENSUS_TASKS, installed
+    from knowsum.instrument import installed
 
     out = [TaskInfo(t, "knowsum", __version__, BUILTIN_DESCRIPTIONS.get(t, "")) for t in BUILTIN_TASKS]
     tasks = plugin_tasks()
@@ -153,13 +158,13 @@ def task_catalogue() -> tuple[list[TaskInfo], list[str]]:
 def plugin_tasks() -> dict[str, CensusTask]:
     """The usable census tasks installed packages register, by name (a broken one is left out:
     :func:`broken_tasks`)."""
-    from knowsum.instrument import CENSUS_TASKS, plugins
+    from knowsum.instrument import plugins
 
     return plugins(CENSUS_TASKS, CensusTask, "knowsum.census.CensusTask", check_task)
 
 
 def broken_tasks() -> dict[str, str]:
     """The plug-in census tasks that cannot be used, by name: one line each (package and why)."""
-    from knowsum.instrument import CENSUS_TASKS, broken
+    from knowsum.instrument import broken
 
     return broken(CENSUS_TASKS, CensusTask, "knowsum.census.CensusTask", check_task)

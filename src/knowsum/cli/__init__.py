@@ -165,14 +165,9 @@ def _plugin_failure(exc: BaseException) -> str | None:
     traceback), or ``None`` when no plug-in's code is in it."""
     if "knowsum.instrument" not in sys.modules:  # no plug-in was loaded
         return None
-    from knowsum.instrument import CENSUS_TASKS, INSTRUMENTS, installed
+    from knowsum.instrument import loaded
 
-    roots = {
-        i.target.partition(":")[0].split(".")[0]: i
-        for group in (INSTRUMENTS, CENSUS_TASKS)
-        for i in installed(group)
-        if i.package != "knowsum"
-    }
+    roots = {i.target.partition(":")[0].split(".")[0]: i for i in loaded() if i.package != "knowsum"}
     tb = exc.__traceback__
     while tb is not None:
         module = str(tb.tb_frame.f_globals.get("__name__", ""))

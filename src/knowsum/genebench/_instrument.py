@@ -21,6 +21,7 @@ from knowsum.genebench._schema import read_questions
 from knowsum.genebench.record import GenebenchResult
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
+from knowsum.records import CaveatNote
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     Budget = GenebenchBudget
     entry = staticmethod(run_genebench)
     summary = "Gene-knowledge benchmark, SciHorizon-GENE (build/run/score/compare)."
+    caveat_codes = ("type-not-asked",)
+    task_summary = (
+        "SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options."
+    )
 
     def command(self) -> click.Group:
         """``knowsum genebench …``."""
@@ -73,6 +78,23 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
         else:
             questions = build_from_kb(config)[0]
         return genebench_requests(config, questions)
+
+    def figures(self, record: GenebenchResult) -> list[Measure]:
+        """The overall score, the score per knowledge type (Table 2), the mean over every cyclic
+        rotation per question type and perspective (Tables 5-6 cells, ``Q1/loc`` …), the format-error
+        rate; a knowledge type not asked is marked ``type-not-asked``."""
+        s = record.scores
+        rows: list[tuple[str, float | None, str]] = [
+            ("overall", s.overall, "equal mean of the knowledge types asked"),
+            *((kind, value, "knowledge type score") for kind, value in s.knowledge.items()),
+            *((cell.key, cell.mean, "mean over the rotations") for cell in s.cells),
+            ("format_error_rate", s.format_error_rate, "replies not in the asked format"),
+        ]
+        missing = [
+            CaveatNote(kind="type-not-asked", mark=f"{kind} not asked", message=why)
+            for kind, why in s.types_missing.items()
+        ]
+        return [self.figure(k, v, how, marks=missing if n == 0 else ()) for n, (k, v, how) in enumerate(rows)]
 
     def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
         """The table, its user files resolved against the plan file's folder, each checked.

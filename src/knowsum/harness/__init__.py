@@ -13,7 +13,14 @@ Importing this package does not import inspect_ai (only :mod:`knowsum.harness.ta
 a log do). See ``docs/inspect.md``.
 """
 
-from knowsum.harness._figures import CAVEAT_CODES, Figures, caveat_metrics, figures, metric_values
+from knowsum.harness._figures import (
+    CAVEAT_CODES,
+    Figures,
+    caveat_codes,
+    caveat_metrics,
+    figures,
+    metric_values,
+)
 from knowsum.harness._logs import LogRun, read_log, replay, run_from_log
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
@@ -24,6 +31,7 @@ __all__ = [
     "Figures",
     "LogRun",
     "ReplayBackend",
+    "caveat_codes",
     "caveat_metrics",
     "figures",
     "make_config",

@@ -8,12 +8,13 @@ replies: the run directory holds the full report, and ``compare``, ``overlap``, 
 by :func:`replay` on the same replies, so both give the same figures.
 
 A log may hold part of the task's requests (``inspect eval --limit``, ``--sample-id``, an
-interrupted run, samples that failed): a census is then the census of the replies it holds, with the
-caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (recall, genebench,
-plug-ins) refuses it in one line. With ``--epochs E`` every epoch's reply of a census is a draw of
-its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q``,
-seed included, of the census with ``Q·E`` queries); the other instruments refuse epochs. The
-log's metrics are computed by the same functions, so a log and its read-back agree.
+interrupted run, samples that failed): an instrument whose run scores the draws it got
+(``Instrument.draws``: the census's ``queries``) is then the run of the replies it holds, with the
+caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (``draws`` unset:
+recall, genebench) refuses it in one line. With ``--epochs E`` every epoch's reply of the former is a
+draw of its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index
+``i + (e−1)·Q``, seed included, of the run with ``Q·E`` draws); the others refuse epochs. The log's
+metrics are computed by the same functions, so a log and its read-back agree.
 
 The log is read with inspect_ai's own reader (``pip install 'knowsum[inspect]'``), imported only here.
 """
@@ -33,6 +34,7 @@ from pydantic import BaseModel
 from knowsum.errors import InputError, InputFileError, NotInstalledError
 from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
+from knowsum.instrument import get_instrument
 from knowsum.models import ResponseStore
 from knowsum.records import CaveatNote, Record, Run, write_run_dir
 
@@ -60,8 +62,12 @@ def finish_reason(stop_reason: str) -> str:
 
 
 _WHOLE_RUNS_ONLY = "scores whole runs only"
-_PARTIAL_OK = frozenset({"census"})
-"""The instruments whose run scores the replies it got when some requests have none."""
+
+
+def _draws(instrument: str) -> str | None:
+    """The field counting an instrument's draws when its run scores the replies it got, however many
+    (``Instrument.draws``: a census's ``queries``); ``None``: it scores whole runs only."""
+    return get_instrument(instrument).draws
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +100,14 @@ def gather(instrument: str, config: BaseModel, draws: list[Draw]) -> tuple[BaseM
     epochs = max((d.epoch for d in draws), default=1)
     if epochs == 1:
         return config, {d.request: d.answer for d in draws if d.answer is not None}
-    queries = getattr(config, "queries", None)
-    if instrument not in _PARTIAL_OK or not isinstance(queries, int):
+    field = _draws(instrument)
+    queries = None if field is None else getattr(config, field, None)
+    if field is None or not isinstance(queries, int):
         raise InputError(
             f"knowsum/{instrument} asks each request once and scores one reply per request, so "
             f"--epochs {epochs} has no meaning for it: run it with one epoch (the default)"
         )
-    drawn = config.model_copy(update={"queries": queries * epochs})
+    drawn = config.model_copy(update={field: queries * epochs})
     by_index = {r.sample_index: request_id(r) for r in requests_of(instrument, drawn)}
     return drawn, {
         by_index[d.sample_index + (d.epoch - 1) * queries]: d.answer for d in draws if d.answer is not None
@@ -116,7 +123,7 @@ def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) 
     k, n = len(wanted & answers.keys()), len(wanted)
     if k == n:
         return None
-    if instrument not in _PARTIAL_OK:
+    if _draws(instrument) is None:
         raise InputError(
             f"the log answers {k} of the task's {n} requests (inspect eval --limit or --sample-id, an "
             f"interrupted run, failed samples): knowsum/{instrument} {_WHOLE_RUNS_ONLY}; run every "

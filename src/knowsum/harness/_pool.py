@@ -12,30 +12,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, ScoreReducer, Value, metric, score_reducer
 from pydantic import BaseModel
 
-from knowsum.census import CensusConfig, decode, prepare_census
 from knowsum.errors import KnowsumError
 from knowsum.harness._figures import Figures, caveat_metrics, figures
 from knowsum.harness._logs import REQUEST_KEY, Draw, gather, replay
 from knowsum.harness._replay import Answer
 from knowsum.harness._spec import make_config, requests_of
+from knowsum.instrument import ReplyItems, get_instrument
 from knowsum.models import Request
 
-__all__ = ["Itemizer", "Pool", "keep_draws", "pool", "pooled_caveats", "pooled_figures", "request_args"]
+__all__ = ["Pool", "keep_draws", "pool", "pooled_caveats", "pooled_figures", "request_args"]
 
 _REDUCED = (
     "no figures: the epochs of a sample were reduced to one score that keeps no reply (another "
     "--epochs-reducer): leave the task's reducer (knowsum/draws), which keeps every epoch's reply"
 )
-
-
-Itemizer = Callable[[str, int], list[dict[str, Any]]]
 
 
 @dataclass
@@ -44,16 +41,19 @@ class Pool:
 
     instrument: str
     config: BaseModel
-    itemize: Itemizer | None = None
+    itemize: ReplyItems | None = None
+    draws: str | None = None
     seeded: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
     done: dict[str, Figures] = field(default_factory=dict)
 
     def generate_args(self, sample_index: int, epoch: int) -> dict[str, Any]:
-        """A census's epoch ``e`` of sample index ``i``: the request of index ``i + (e−1)·Q``
+        """Epoch ``e`` of sample index ``i`` of an instrument whose epochs are draws (``draws``: the
+        field ``Q`` counting them): the request of index ``i + (e−1)·Q``
         (:func:`~knowsum.harness._logs.gather`), its own seed included."""
-        queries = int(getattr(self.config, "queries", 1))
+        assert self.draws is not None
+        queries = int(getattr(self.config, self.draws))
         if epoch not in self.seeded:
-            drawn = self.config.model_copy(update={"queries": queries * epoch})
+            drawn = self.config.model_copy(update={self.draws: queries * epoch})
             self.seeded[epoch] = {
                 r.sample_index: request_args(r) for r in requests_of(self.instrument, drawn)
             }
@@ -94,9 +94,8 @@ def pool(instrument: str, config: Mapping[str, Any]) -> Pool:
     """The pool of a task (made on first use: ``inspect score`` makes it from the log's arguments)."""
     key = hashlib.sha256(json.dumps([instrument, config], sort_keys=True).encode()).hexdigest()[:16]
     if key not in POOLS:
-        made = make_config(instrument, config)
-        itemize = _census_items(made) if isinstance(made, CensusConfig) else None
-        POOLS[key] = Pool(instrument, made, itemize)
+        made, inst = make_config(instrument, config), get_instrument(instrument)
+        POOLS[key] = Pool(instrument, made, inst.reply_items(made), inst.draws)
     return POOLS[key]
 
 
@@ -118,21 +117,6 @@ def pooled_caveats(instrument: str, config: dict[str, Any]) -> Metric:
         return dict(caveat_metrics(pool(instrument, config).compute(scores)[1]))
 
     return compute
-
-
-def _census_items(config: CensusConfig) -> Itemizer:
-    """Decode a reply into items and verify each against the task's knowledge base."""
-    plan = prepare_census(config)
-
-    def items(text: str, index: int) -> list[dict[str, Any]]:
-        decoded = decode(text, index, plan.task.decoder, plan.task.separator)
-        verdicts = plan.verifier.verify([d.text for d in decoded], [d.claimed_id for d in decoded])
-        return [
-            {"text": d.text, "status": v.status, "key": v.key, "name": v.name}
-            for d, v in zip(decoded, verdicts, strict=True)
-        ]
-
-    return items
 
 
 @score_reducer(name="knowsum/draws")

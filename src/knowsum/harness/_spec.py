@@ -47,15 +47,17 @@ def as_task_args(message: str, config: type[BaseModel]) -> str:
 def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     """The validated configuration of ``instrument`` from a harness's task arguments.
 
-    Arguments left ``None`` take the instrument's defaults. Recall's ``per_bucket`` without a
-    ``select`` means ``select="stratified"``, as ``knowsum recall run --per-bucket`` does. A recall on
-    the raw completions endpoint (``api="completions"``) is refused: a harness task asks chat models.
+    Arguments left ``None`` take the instrument's defaults; the instrument reads the others
+    (``Instrument.task_args``: recall's ``per_bucket`` without a ``select`` means
+    ``select="stratified"``, as ``knowsum recall run --per-bucket`` does). A configuration on the raw
+    completions endpoint (``api="completions"``) is refused: a harness task asks chat models.
 
     Raises:
         UnknownNameError: an unknown instrument (lists the installed ones).
         ConfigError: an invalid or unknown argument (one line naming it and what to give).
     """
-    config_type = get_instrument(instrument).Config
+    inst = get_instrument(instrument)
+    config_type = inst.Config
     given = {k: v for k, v in args.items() if v is not None}
     for key, value in given.items():  # inspect reads -T queries=true as True, which pydantic takes as 1
         field = config_type.model_fields.get(key)
@@ -64,8 +66,7 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
                 f"knowsum/{instrument}: -T {key}={str(value).lower()} is a yes/no value, but {key} is not "
                 f"a yes/no setting: give -T {key}=VALUE ({field.description or key})"
             )
-    if instrument == "recall" and "per_bucket" in given and "select" not in given:
-        given["select"] = "stratified"
+    given = inst.task_args(given)
     try:
         config: BaseModel = config_type.model_validate(given)
     except ValidationError as exc:

@@ -23,8 +23,8 @@ in ``Score.explanation``); the metrics pool every reply through the instrument's
 group ``caveats`` a metric ``caveat_<code>`` = 1 or 0 per caveat code.
 
 Task arguments are the fields of the instrument's configuration (``CensusConfig``, ``RecallConfig``,
-``GenebenchConfig``); a bad one (unknown task, KB not installed, ``queries=0``) fails with one line
-before any model is asked.
+``GenebenchConfig``), filled with its ``task_defaults()``; a bad one (unknown task, KB not installed,
+``queries=0``) fails with one line before any model is asked.
 """
 
 from __future__ import annotations
@@ -51,19 +51,16 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from pydantic import BaseModel
 
 from knowsum import __version__
-from knowsum.census import CensusConfig
 from knowsum.errors import KnowsumError
-from knowsum.genebench import GenebenchConfig
 from knowsum.harness._logs import META_KEY, REQUEST_KEY, finish_reason
 from knowsum.harness._pool import POOLS, keep_draws, pool, pooled_caveats, pooled_figures, request_args
 from knowsum.harness._replay import request_id
 from knowsum.harness._spec import as_task_args, make_config, requests_of
 from knowsum.harness.tokenizer import use_tokenizer
-from knowsum.instrument import broken_instruments, get_instrument, instruments
+from knowsum.instrument import INSTRUMENTS, broken_instruments, get_instrument, installed, instruments
 from knowsum.models import Request
-from knowsum.recall import RecallConfig
 
-__all__ = ["census", "genebench", "instrument_task", "recall", "register_plug_ins"]
+__all__ = ["TASKS", "instrument_task", "register_plug_ins"]
 
 _GENERATE_KEY = "knowsum_generate"
 
@@ -117,13 +114,14 @@ _log_name(knowsum_scorer, "scorer")
 
 @solver(name="generate")  # knowsum/generate
 def knowsum_generate(instrument: str, config: dict[str, Any]) -> Solver:
-    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); a
-    census's later epochs with those of the draw they are (``Pool.generate_args``)."""
+    """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); the
+    later epochs of an instrument whose epochs are draws (a census) with those of the draw they are
+    (``Pool.generate_args``)."""
     drawn = pool(instrument, config)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         args = state.metadata[_GENERATE_KEY]
-        if state.epoch > 1 and isinstance(drawn.config, CensusConfig):
+        if state.epoch > 1 and drawn.draws is not None:
             args = drawn.generate_args(int(state.metadata["sample_index"]), state.epoch)
         return await generate(state, **args)
 
@@ -189,7 +187,7 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
     if not samples:  # inspect would stop on an empty dataset, naming none of the arguments
         raise PrerequisiteError(
             f"knowsum/{instrument}: these task arguments ask no request (a part left out for want of "
-            "its input, e.g. a genebench question type without its -T FILE argument?): nothing to evaluate"
+            "its input, e.g. a question type without its -T FILE argument?): nothing to evaluate"
         )
     meta = {"instrument": instrument, "config": config.model_dump(mode="json"), "version": __version__}
     return _Task(
@@ -245,46 +243,33 @@ def _task_function(
     return task(name=name)(make)
 
 
-census = _task_function(
-    "census",
-    CensusConfig,
-    "A KnowSum census: how many distinct items of a kind the model knows, seen and unseen.",
-    {"task": "diseases"},
-)
-"""``knowsum/census``: a KnowSum census, its enumeration prompt ``queries`` times (distinct ids and
-seeds); task arguments are the fields of :class:`~knowsum.census.CensusConfig` (``task`` defaults to
-diseases)."""
-
-recall = _task_function(
-    "recall",
-    RecallConfig,
-    "Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID.",
-    {"kb": "go"},
-)
-"""``knowsum/recall``: ontology-ID recall; task arguments are the fields of
-:class:`~knowsum.recall.RecallConfig` (``kb`` defaults to go; ``per_bucket`` alone selects stratified)."""
-
-genebench = _task_function(
-    "genebench",
-    GenebenchConfig,
-    "SciHorizon-GENE: questions built from curated gene records, every cyclic rotation of the options.",
-)
-"""``knowsum/genebench``: SciHorizon-GENE, every cyclic rotation of each question's options; task
-arguments are the fields of :class:`~knowsum.genebench.GenebenchConfig`."""
-
-_OWN = ("census", "recall", "genebench")
+TASKS: dict[str, Callable[..., Task]] = {}
+"""The task function of each registered instrument by name (``knowsum/<name>``); also this module's
+attributes (``from knowsum.harness.tasks import census``)."""
 
 
 def register_plug_ins() -> list[str]:
-    """Register ``knowsum/<name>`` for every plug-in instrument installed (done when this module is
-    imported); returns their names. A plug-in that fails to load is reported (a warning naming it
-    and why) and knowsum's own tasks stay usable."""
-    found = {n: i for n, i in instruments().items() if n not in _OWN}
+    """Register ``knowsum/<name>`` for every installed instrument, knowsum's own and plug-ins alike
+    (done when this module is imported); returns the plug-ins' names. A plug-in that fails to load is
+    reported (a warning naming it and why) and the other tasks stay usable.
+
+    Each task's arguments are its instrument's configuration fields, filled with its
+    ``task_defaults()``, and inspect shows its ``task_summary``."""
+    own = {i.name for i in installed(INSTRUMENTS) if i.package == "knowsum"}
     for line in broken_instruments().values():  # left out: the others stay usable
         logging.getLogger(__name__).warning("knowsum: not registered as a task: %s", line)
-    for name, inst in found.items():
-        _task_function(name, inst.Config, f"{inst.title} (the {name} instrument, a knowsum plug-in).")
-    return list(found)
+    every = instruments()
+    for name, inst in every.items():
+        summary = inst.task_summary or f"{inst.title} (the {name} instrument, a knowsum plug-in)."
+        TASKS[name] = _task_function(name, inst.Config, summary, inst.task_defaults())
+    return [n for n in every if n not in own]
+
+
+def __getattr__(name: str) -> Callable[..., Task]:
+    """An instrument's task function as an attribute of this module (:data:`TASKS`)."""
+    if name in TASKS:
+        return TASKS[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 register_plug_ins()

@@ -9,9 +9,10 @@
 
 An instrument is a :class:`Instrument` (its ``requests``, ``run``, ``measures``, ``identity``…);
 knowsum's three register themselves under the ``knowsum.instruments`` entry-point group exactly as
-a third-party package does, and census tasks under ``knowsum.census_tasks``. What a plug-in needs is
-public here (``Instrument``, ``KBs``, ``Step``, ``Measure``: the card row ``measures`` returns,
-``wilson``) and in ``knowsum.records`` and ``knowsum.models``. See ``docs/plugins.md``.
+a third-party package does (an instrument's own plug-ins, such as census tasks, have their own groups).
+What a plug-in needs is public here (``Instrument``, ``KBs``, ``Step``, ``Measure``: the card row
+``measures`` returns, ``ReplyItems``, ``wilson``) and in ``knowsum.records`` and ``knowsum.models``.
+See ``docs/plugins.md``.
 
 Layers: above ``models``, ``kb``, ``records`` (it imports nothing else of knowsum); the instruments
 implement it, and the profile and the command line use it.
@@ -21,6 +22,7 @@ from knowsum.instrument._base import (
     Instrument,
     KBs,
     Measure,
+    ReplyItems,
     Step,
     check_per_key,
     limits,
@@ -28,7 +30,6 @@ from knowsum.instrument._base import (
     wilson,
 )
 from knowsum.instrument._registry import (
-    CENSUS_TASKS,
     INSTRUMENTS,
     Installed,
     broken,
@@ -37,16 +38,17 @@ from knowsum.instrument._registry import (
     get_instrument,
     installed,
     instruments,
+    loaded,
     plugins,
 )
 
 __all__ = [
-    "CENSUS_TASKS",
     "INSTRUMENTS",
     "Installed",
     "Instrument",
     "KBs",
     "Measure",
+    "ReplyItems",
     "Step",
     "broken",
     "broken_instruments",
@@ -56,7 +58,25 @@ __all__ = [
     "installed",
     "instruments",
     "limits",
+    "loaded",
     "plugins",
     "release_caveat",
     "wilson",
 ]
+
+_MOVED = {"CENSUS_TASKS": "knowsum.census"}
+"""Names that moved to an instrument's own package (old name → its package), still found here."""
+
+
+def __getattr__(name: str) -> object:
+    """A moved name (:data:`_MOVED`), with a ``DeprecationWarning`` saying where it lives now."""
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    where = _MOVED[name]
+    warnings.warn(
+        f"knowsum.instrument.{name} moved: import it from {where}", DeprecationWarning, stacklevel=2
+    )
+    return getattr(importlib.import_module(where), name)

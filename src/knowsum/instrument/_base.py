@@ -9,6 +9,10 @@ An instrument is one object (inspect_ai's ``Task``, at knowsum's size)::
       measures(record, run)   the card rows: value, interval, method, caveats, published points
       identity(config)        what makes two runs of it the same run (its stored configuration)
       steps(table)            a budget TOML's table → the runs of a profile
+      figures(record)         the figures an evaluation harness's log shows (default: the card rows)
+      task_defaults() · task_args(given) · task_summary · reply_items(config) · draws
+                              its harness task (``inspect eval knowsum/<name>``): defaults, arguments,
+                              one line, the items of one reply, which field epochs multiply
 
 The profile, its plan, the card, the page and ``profile compare`` only call these: they name no
 instrument. Instruments register under the ``knowsum.instruments`` entry-point group
@@ -27,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, ge
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
 from knowsum.errors import ConfigError
-from knowsum.records import PublishedRow, Record, Run
+from knowsum.records import CaveatNote, PublishedRow, Record, Run
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -44,6 +48,7 @@ __all__ = [
     "Instrument",
     "KBs",
     "Measure",
+    "ReplyItems",
     "RunRecord",
     "Step",
     "check_per_key",
@@ -51,6 +56,10 @@ __all__ = [
     "release_caveat",
     "wilson",
 ]
+
+ReplyItems = Callable[[str, int], list[dict[str, Any]]]
+"""The items of one reply (its text and sample index), each ``{"text", "status", "key", "name"}``:
+the item as the model wrote it, ``"valid"`` or why not, the key it counts under, its matched name."""
 
 C = TypeVar("C", bound=BaseModel)
 R = TypeVar("R", bound=Record)
@@ -141,6 +150,17 @@ class Instrument(ABC, Generic[C, R]):
     """Every value its papers published (the card places the model among them on ``measure``)."""
     summary: ClassVar[str] = ""
     """One line beside its command group in ``knowsum --help`` (see :meth:`command`)."""
+    task_summary: ClassVar[str] = ""
+    """One line describing its harness task ``knowsum/<name>`` (inspect shows it; default: the title)."""
+    caveat_codes: ClassVar[tuple[str, ...]] = ()
+    """The kinds of the caveats its :meth:`figures` mark that no other instrument has
+    (``popularity-na``): a harness log shows ``caveat_<code>`` = 1 or 0 for each, in every task."""
+    draws: ClassVar[str | None] = None
+    """The field of ``Config`` that counts draws of one prompt (``queries``) when its run scores the
+    draws it got, however many: a harness's epoch ``e`` of sample index ``i`` is then the request of
+    index ``i + (e−1)·Q`` (``Q`` that field), and a log answering part of the requests is the run of
+    the replies it holds. ``None`` (the default): its run scores one reply per request and whole runs
+    only."""
 
     @abstractmethod
     def requests(self, config: C, kbs: KBs) -> list[Request]:
@@ -195,6 +215,55 @@ class Instrument(ABC, Generic[C, R]):
     def command(self) -> click.Group | None:
         """Its command group, ``knowsum <name> …`` (imported only when asked for); ``None``: it has no
         commands of its own (the default). The top-level command line adds it from the registry."""
+        return None
+
+    def figures(self, record: R) -> list[Measure]:
+        """The figures of ``record`` an evaluation harness's log shows (inspect's metric group
+        ``knowsum``), the same names for every run of it: a row's key after ``<name>/`` is the figure's
+        name, its interval (both bounds, or ``interval_reason`` saying why there is none) adds
+        ``<figure>_lower`` and ``<figure>_upper``, and its ``caveats`` (shown ``note``) and ``marks``
+        (shown under their kind) are the figures' caveats. Default: the card rows (:meth:`measures`)."""
+        return self.measures(record, "")
+
+    def figure(
+        self,
+        name: str,
+        value: float | None,
+        method: str,
+        *,
+        interval: tuple[float | None, float | None] | None = None,
+        interval_reason: str | None = None,
+        caveats: Sequence[str] = (),
+        marks: Sequence[CaveatNote] = (),
+    ) -> Measure:
+        """One row of :meth:`figures`: the figure ``name`` (its key ``<name>/<figure>`` and its label),
+        ``value`` as a float; ``interval_reason`` (why there is no ``interval``) keeps its interval's
+        names in the log when it has none."""
+        return self.measure(
+            name,
+            name,
+            None if value is None else float(value),
+            method,
+            run="",
+            caveats=caveats,
+            interval=interval,
+            interval_reason=None if interval is not None else interval_reason,
+            marks=marks,
+        )
+
+    def task_defaults(self) -> dict[str, Any]:
+        """The task arguments its harness task fills when they are not given (default: none, the
+        configuration's own defaults)."""
+        return {}
+
+    def task_args(self, given: dict[str, Any]) -> dict[str, Any]:
+        """The task arguments ``given`` as its configuration takes them (default: unchanged); e.g. an
+        argument that implies another, as its command-line option does."""
+        return given
+
+    def reply_items(self, config: C) -> ReplyItems | None:
+        """How a harness's scorer reads one reply into items, each checked (:data:`ReplyItems`);
+        ``None`` (the default): a reply is scored only with every other, by its run."""
         return None
 
     def examples(self, record: R) -> list[str]:
@@ -252,13 +321,17 @@ class Instrument(ABC, Generic[C, R]):
         count: bool = False,
         ranked_by: str | None = None,
         record: RunRecord | None = None,
+        marks: Sequence[CaveatNote] = (),
+        interval_reason: str | None = None,
     ) -> Measure:
         """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.
 
         ``record``: the run whose typed caveats the row carries (its marks, and the reason its
         interval is n/a), rendered from the record on every surface, never re-derived. ``count``: a
         whole count (printed ``12,345``); ``ranked_by``: the key (without ``<name>/``) of the measure
-        whose ranking of models a comparison sets this one's against.
+        whose ranking of models a comparison sets this one's against. ``marks``: the row's own typed
+        caveats (beside the record's); ``interval_reason``: why it has no interval (overrides the
+        record's).
         """
         lo, hi = interval if interval is not None else (None, None)
         return Measure(
@@ -275,8 +348,9 @@ class Instrument(ABC, Generic[C, R]):
             run=run,
             published=list(self.points(key) if published is None else published),
             caveats=list(caveats),
-            interval_reason=getattr(record, "interval_reason", None) if interval is not None else None,
-            marks=[] if record is None else list(record.caveats),
+            interval_reason=interval_reason
+            or (getattr(record, "interval_reason", None) if interval is not None else None),
+            marks=[*([] if record is None else record.caveats), *marks],
         )
 
 

@@ -19,7 +19,7 @@ line.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -29,9 +29,9 @@ from pydantic import BaseModel
 
 from knowsum.errors import ConfigError, KnowsumError, UnknownNameError
 from knowsum.instrument._base import Instrument
+from knowsum.records import PublishedRow, Record
 
 __all__ = [
-    "CENSUS_TASKS",
     "INSTRUMENTS",
     "Installed",
     "broken",
@@ -40,13 +40,15 @@ __all__ = [
     "get_instrument",
     "installed",
     "instruments",
+    "loaded",
     "plugins",
 ]
 
 INSTRUMENTS = "knowsum.instruments"
-"""The entry-point group of instruments."""
-CENSUS_TASKS = "knowsum.census_tasks"
-"""The entry-point group of census tasks."""
+"""The entry-point group of instruments (an instrument's own kinds of plug-in have theirs: the
+census's tasks are ``knowsum.census.CENSUS_TASKS``)."""
+_ASKED: dict[str, None] = {}
+"""The groups :func:`installed` has loaded, in order (:func:`loaded`)."""
 T = TypeVar("T")
 _ORDER = ("census", "recall", "genebench")
 """knowsum's own instruments first, in this order; plug-ins after them by name."""
@@ -105,6 +107,7 @@ def installed(group: str) -> tuple[Installed, ...]:
     """Everything registered under ``group``: knowsum's own first, then plug-ins by name; an entry that
     cannot be used carries its :attr:`~Installed.problem` (a plug-in that fails to load, two packages
     registering one name, a package other than knowsum naming one of knowsum's instruments)."""
+    _ASKED[group] = None
     found = [_load(ep) for ep in entry_points(group=group)]
     own = {i.name for i in found if i.package == "knowsum"}
     for n, item in enumerate(found):
@@ -116,6 +119,12 @@ def installed(group: str) -> tuple[Installed, ...]:
             who = ", ".join(i.package for i in found if i.name == item.name)
             found[n] = replace(item, obj=None, problem=f"is registered twice (by {who}): uninstall one")
     return tuple(sorted(found, key=lambda i: (_ORDER.index(i.name) if i.name in _ORDER else 99, i.name)))
+
+
+def loaded() -> list[Installed]:
+    """Every entry loaded so far, of every group :func:`installed` was asked for (so a plug-in whose
+    code raised is among them: it ran only after it loaded)."""
+    return [i for group in _ASKED for i in installed(group)]
 
 
 def _problem(item: Installed, kind: type[Any], what: str, check: Callable[[Any], None] | None) -> str:
@@ -158,13 +167,19 @@ def plugins(group: str, kind: type[T], what: str, check: Callable[[T], None] | N
 
 
 def check_instrument(inst: Instrument[Any, Any]) -> None:
-    """Refuse an instrument whose class attributes are missing or of the wrong type (one line).
+    """Refuse an instrument missing a required attribute, or with one of the wrong type: one line
+    naming the attribute and what to set (:func:`broken` adds the plug-in and its package).
+
+    Required: ``title`` (a non-empty text), ``paper``, ``summary`` and ``task_summary`` (texts),
+    ``Config``, ``Record`` and ``Budget`` (pydantic model classes), ``Record.KIND`` equal to ``name``
+    (a run record is read back by its kind), ``entry`` (the run function; not needed when the class
+    overrides ``run``), ``published`` (a sequence of ``PublishedRow``), ``caveat_codes`` (a tuple of
+    texts) and ``draws`` (``None`` or a field of ``Config``).
 
     Raises:
-        ConfigError: ``title`` is not a non-empty text, ``paper`` not a text, or ``Config``,
-            ``Record`` or ``Budget`` not a pydantic model class.
+        ConfigError: the first attribute missing or of the wrong type.
     """
-    for attr in ("title", "paper"):
+    for attr in ("title", "paper", "summary", "task_summary"):
         value = getattr(inst, attr, None)
         if not isinstance(value, str) or (attr == "title" and not value.strip()):
             raise ConfigError(f"has no {attr} (a text): set the class attribute {attr}")
@@ -172,6 +187,26 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
         value = getattr(inst, attr, None)
         if not (isinstance(value, type) and issubclass(value, BaseModel)):
             raise ConfigError(f"has no {attr} (a pydantic model class): set the class attribute {attr}")
+    if type(inst).run is Instrument.run and not callable(getattr(inst, "entry", None)):
+        raise ConfigError("has no entry (the run function): set entry = staticmethod(run_…), or override run")
+    published = getattr(inst, "published", None)
+    if (
+        not isinstance(published, Sequence)
+        or isinstance(published, str)
+        or not all(isinstance(p, PublishedRow) for p in published)
+    ):
+        raise ConfigError("has no published (a sequence of knowsum.records.PublishedRow, () for none)")
+    codes = getattr(inst, "caveat_codes", None)
+    if not isinstance(codes, tuple) or not all(isinstance(c, str) and c for c in codes):
+        raise ConfigError("has no caveat_codes (a tuple of texts, () for none): set the class attribute")
+    draws = getattr(inst, "draws", None)
+    if draws is not None and draws not in inst.Config.model_fields:
+        raise ConfigError(f"has draws = {draws!r}, not a field of its Config: name one, or leave it None")
+    if not issubclass(inst.Record, Record) or inst.name != inst.Record.KIND:
+        raise ConfigError(
+            f"has no Record (a knowsum.records.Record whose class attribute KIND is its name {inst.name!r}, "
+            f"so that its runs are read back as its own; found KIND {getattr(inst.Record, 'KIND', None)!r})"
+        )
 
 
 def instruments() -> dict[str, Instrument[Any, Any]]:

@@ -131,10 +131,10 @@ def _counter(backend: Backend) -> tuple[Counter, bool, str]:
         how = "the model's tokenizer" + (" through its chat template" if chat else " (message text only)")
         return count, False, how
 
-    def estimate(r: Request) -> int:
+    def by_length(r: Request) -> int:
         return math.ceil(len("\n".join(m["content"] for m in r.chat_messages())) / 4)
 
-    return estimate, True, "estimated (~4 characters a token)"
+    return by_length, True, "estimated (~4 characters a token)"
 
 
 def _cost(prompt: int, completion: int | None, prices: Prices | None) -> float | None:

@@ -19,7 +19,7 @@ from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
 from knowsum.recall.record import RecallResult
-from knowsum.records import PublishedRow
+from knowsum.records import CaveatNote, PublishedRow
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -103,6 +103,8 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     Budget = RecallBudget
     entry = staticmethod(run_recall)
     summary = "Has the model memorized ontology IDs? (run/score/compare)"
+    caveat_codes = ("popularity-na",)
+    task_summary = "Ontology-ID recall (Bombieri et al.): the model gets a concept's label and names its ID."
 
     def command(self) -> click.Group:
         """``knowsum recall …``."""
@@ -119,6 +121,46 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
         for method in config.invariance:
             out += [r for reqs in invariance_requests(config, method, concepts)[1] for r in reqs]
         return out
+
+    def task_defaults(self) -> dict[str, Any]:
+        """The harness task recalls GO IDs unless told otherwise."""
+        return {"kb": "go"}
+
+    def task_args(self, given: dict[str, Any]) -> dict[str, Any]:
+        """``per_bucket`` without ``select`` means ``select="stratified"``, as ``--per-bucket`` does."""
+        return {"select": "stratified", **given} if "per_bucket" in given else given
+
+    def figures(self, record: RecallResult) -> list[Measure]:
+        """Accuracy, n, % invented IDs (Table 3a), % wrong answers that are invented (Table 3b), mean
+        Levenshtein distance, popularity ρ with its permutation p (§5), mean PI per method (§6)."""
+        s, pop = record.scores, record.scores.popularity
+        why = None
+        if pop is None:
+            why = "no popularity buckets (give per_bucket, or a KB with a popularity table)"
+        elif pop.bucket_spearman is None:
+            why = f"undefined over {pop.n_buckets} buckets (constant accuracy)"
+        na = [] if why is None else [CaveatNote(kind="popularity-na", mark="popularity ρ n/a", message=why)]
+        rows: list[tuple[str, float | None, str]] = [
+            ("accuracy", s.accuracy, "exact ID from label"),
+            ("n", s.n, "concepts asked"),
+            ("invented_pct", s.invented_unique_pct, "invented among the distinct answered IDs"),
+            ("wrong_due_to_invented_pct", s.wrong_due_to_invented_pct, "wrong answers that are invented"),
+            ("mean_levenshtein", s.mean_levenshtein, "mean Levenshtein distance of wrong IDs"),
+            (
+                "popularity_rho",
+                None if pop is None else pop.bucket_spearman,
+                "Spearman ρ, bucket vs accuracy",
+            ),
+            ("popularity_rho_p", None if pop is None else pop.bucket_spearman_p, "its permutation p-value"),
+            *(
+                (f"{inv.method}_mean_pi", inv.mean_pi, "mean prediction invariance")
+                for inv in record.invariance
+            ),
+        ]
+        notes, marks = {"accuracy": record.notes}, {"popularity_rho": na}
+        return [
+            self.figure(k, v, how, caveats=notes.get(k, ()), marks=marks.get(k, ())) for k, v, how in rows
+        ]
 
     def identity(self, config: RecallConfig) -> dict[str, Any]:
         """The configuration with the effective polysemy rule, as the record keeps it."""

@@ -24,7 +24,7 @@ class CaveatNote(BaseModel):
     kind: str = Field(description="stable name of the kind (knowsum.stats.CaveatKind): tiny-sample, clamped…")
     mark: str = Field(description="the short mark printed beside the figure: 'tiny sample', 'beyond 2n'…")
     message: str = Field(description="why, and what to do")
-    figure: str = Field("", description="the figure it qualifies ('' = the whole estimate)")
+    figure: str = Field("", description="the figure it qualifies ('' = the whole result)")
 
     @classmethod
     def of(cls, caveat: object, figure: str | None = None) -> CaveatNote:

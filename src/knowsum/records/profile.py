@@ -54,7 +54,7 @@ class _Part(BaseModel):
 class Measure(_Part):
     """One row of the card: a value, its interval, how it was computed, and whom to compare it with."""
 
-    key: str = Field(description="stable key, e.g. census/diseases/relaxed/n_total")
+    key: str = Field(description="stable key, <instrument>/<measure> (its registry name first)")
     instrument: str = Field(description="the instrument's registry name")
     label: str = Field(description="what the row says, e.g. 'diseases (relaxed) N̂_tot'")
     value: float | None
