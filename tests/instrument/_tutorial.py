@@ -51,10 +51,11 @@ def _dist_info(root: Path, project: dict[str, object]) -> None:
 
 
 @contextmanager
-def installed_tutorial(folder: Path) -> Iterator[Path]:
-    """The tutorial's package written into ``folder`` and installed while the block runs (the
-    registry re-read on entry and on exit); yields the package's folder."""
-    files = tutorial_files()
+def installed_tutorial(folder: Path, files: dict[str, str] | None = None) -> Iterator[Path]:
+    """The tutorial's package (or ``files``, path → content: a variant of it) written into ``folder``
+    and installed while the block runs (the registry re-read on entry and on exit); yields the
+    package's folder."""
+    files = tutorial_files() if files is None else files
     for rel, text in files.items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)

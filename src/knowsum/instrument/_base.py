@@ -167,7 +167,8 @@ class Instrument(ABC, Generic[C, R]):
         """Exactly the requests a run of ``config`` sends (same prompts, parameters, sample indices).
 
         Raises:
-            KBNotInstalledError: a knowledge base it needs. ConfigError: a setting it refuses.
+            KBNotInstalledError: a knowledge base it needs.
+            ConfigError: a setting it refuses.
         """
 
     entry: Callable[..., Run[R]]
