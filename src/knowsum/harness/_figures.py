@@ -43,7 +43,7 @@ Figures = tuple[dict[str, float], Caveats]
 """Named figures (``NaN``: undefined) and the caveats that go with them."""
 
 CAVEAT_CODES: tuple[str, ...] = (*(k.value for k in CaveatKind), "note", "partial", "epochs")
-"""The caveat codes of every instrument: the typed caveats' kinds (``tiny-sample``,
+"""The caveat codes every instrument shares: the typed caveats' kinds (``tiny-sample``,
 ``beyond-range``…), ``note`` (another note of the record), ``partial`` (a log answering part of the
 task's requests), ``epochs`` (epochs an instrument cannot use). :func:`caveat_codes` adds the
 instruments' own."""

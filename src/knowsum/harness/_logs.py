@@ -143,7 +143,7 @@ class LogRun:
 
     Attributes:
         path: The log file.
-        instrument: ``census``, ``recall`` or ``genebench``.
+        instrument: The registered instrument's name (a built-in or a plug-in).
         config: The instrument's configuration the task ran with.
         model: The model as inspect named it (``openai-api/llama/smollm2``).
         answers: request id → reply (of ``config``: with epochs, the census of every epoch's draw).
@@ -288,8 +288,9 @@ def run_from_log(
         overwrite: Empty ``out`` first when it holds another run.
 
     Raises:
-        What :func:`read_log` raises (a log lacking replies to some of the task's requests among
-        it); InputError: ``out`` holds another run.
+        NotInstalledError: inspect_ai is not installed (as :func:`read_log`).
+        InputFileError: the log cannot be read back (as :func:`read_log`).
+        InputError: ``out`` holds another run.
     """
     log = read_log(path, instrument)
     done = replay(
