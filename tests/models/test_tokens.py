@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -45,7 +45,7 @@ class _Fake:
 
     chat_handler = None
     chat_format = "no-such-format"
-    _chat_handlers: dict[str, Any] = {}
+    _chat_handlers: ClassVar[dict[str, Any]] = {}
 
     class _model:  # noqa: N801 - llama_cpp's attribute name
         @staticmethod
