@@ -16,8 +16,10 @@ How many tokens a request's prompt takes depends on the backend:
   BPE vocabularies (OpenAI, "What are tokens and how to count them", help.openai.com). A remote
   endpoint's own count arrives with its responses.
 
-:func:`token_counter` chooses by backend (:meth:`knowsum.models.Backend.token_counter`);
-:func:`llama_prompt_tokens` gives the tokens themselves, which the batched decoder feeds.
+Each backend says how its prompts are counted (:meth:`knowsum.models.Backend.token_counter`: the
+estimate by default, :func:`llama_counter` for the local backend); the profile planner asks it, the
+batched decoder feeds the tokens of :func:`llama_prompt_tokens`, the sequential path checks the
+context with :func:`llama_text_tokens`.
 
 inspect counts tokens itself (tiktoken's ``o200k_base`` for a reply without usage; knowsum only
 installs that vocabulary offline, :mod:`knowsum.harness.tokenizer`).
@@ -103,15 +105,23 @@ class _Capture:
         raise _CapturedError
 
 
-def _chat_tokens(llm: Any, messages: list[dict[str, str]], stop: list[str]) -> tuple[list[int], list[str]]:
-    """Prompt tokens and stop strings that ``llm.create_chat_completion`` would generate from."""
+def _chat_handler(llm: Any) -> Any:
+    """The chat handler ``llm.create_chat_completion`` uses (its own, its GGUF template's, or its
+    format's)."""
     from llama_cpp import llama_chat_format
 
-    handler: Any = (
+    return (
         llm.chat_handler
         or llm._chat_handlers.get(llm.chat_format)
         or llama_chat_format.get_chat_completion_handler(llm.chat_format)
     )
+
+
+def _chat_tokens(
+    llm: Any, messages: list[dict[str, str]], stop: list[str], handler: Any = None
+) -> tuple[list[int], list[str]]:
+    """Prompt tokens and stop strings that ``llm.create_chat_completion`` would generate from."""
+    handler = handler or _chat_handler(llm)
     cap = _Capture(llm)
     try:
         handler(llama=cap, messages=messages, stop=stop)
@@ -148,7 +158,8 @@ def llama_counter(llm: Any, api: str = "chat") -> TokenCounter:
             "the model's tokenizer on the raw prompt",
         )
     try:
-        llama_prompt_tokens(llm, [{"role": "user", "content": "x"}], None, [])
+        handler = _chat_handler(llm)
+        _chat_tokens(llm, [{"role": "user", "content": "x"}], [], handler)
     except Exception:  # an unusual template: the message text is counted instead
         return TokenCounter(
             lambda r: llama_text_tokens(llm, message_text(r)),
@@ -156,7 +167,7 @@ def llama_counter(llm: Any, api: str = "chat") -> TokenCounter:
             "the model's tokenizer (message text only)",
         )
     return TokenCounter(
-        lambda r: len(llama_prompt_tokens(llm, r.chat_messages(), None, [])[0]),
+        lambda r: len(_chat_tokens(llm, r.chat_messages(), [], handler)[0]),
         False,
         "the model's tokenizer through its chat template",
     )
