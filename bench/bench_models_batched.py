@@ -31,8 +31,8 @@ from typing import Any
 from knowsum.census._config import CensusConfig
 from knowsum.census._tasks import resolve_task
 from knowsum.models import PAPER_PARAMS, GenerationParams, Request, make_requests, open_backend, sample_sync
-from knowsum.models._batched import _chat_tokens
 from knowsum.models._local import LocalBackend
+from knowsum.models._tokens import llama_prompt_tokens
 
 
 def through(backend: LocalBackend, requests: list[Request]) -> tuple[int, float]:
@@ -92,7 +92,9 @@ def _one(args: argparse.Namespace) -> None:
     )
     reqs = make_requests([task.prompt], params, n=args.samples, start=args.round * args.samples)
     if kind == "ceiling":
-        prompt = b._executor.submit(lambda: _chat_tokens(b.llm, reqs[0].chat_messages(), [])[0]).result()
+        prompt = b._executor.submit(
+            lambda: llama_prompt_tokens(b.llm, reqs[0].chat_messages(), None, [])[0]
+        ).result()
         b._executor.submit(ceiling, b.llm, prompt, int(n), 4).result()
         tokens, secs = b._executor.submit(ceiling, b.llm, prompt, int(n), args.max_tokens).result()
     else:

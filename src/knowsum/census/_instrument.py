@@ -178,6 +178,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
                 record=None if key == "n_seen" else r,
                 count=key in ("n_seen", "n_total"),
                 ranked_by=f"{task}/{crit}/n_seen" if key == "n_total" else None,
+                rank_label="N_seen → N̂_tot" if key == "n_total" else "",
             )
             for key, title, value, interval, method in rows
         ]

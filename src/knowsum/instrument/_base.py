@@ -321,6 +321,7 @@ class Instrument(ABC, Generic[C, R]):
         percent: bool = False,
         count: bool = False,
         ranked_by: str | None = None,
+        rank_label: str = "",
         record: RunRecord | None = None,
         marks: Sequence[CaveatNote] = (),
         interval_reason: str | None = None,
@@ -330,7 +331,9 @@ class Instrument(ABC, Generic[C, R]):
         ``record``: the run whose typed caveats the row carries (its marks, and the reason its
         interval is n/a), rendered from the record on every surface, never re-derived. ``count``: a
         whole count (printed ``12,345``); ``ranked_by``: the key (without ``<name>/``) of the measure
-        whose ranking of models a comparison sets this one's against. ``marks``: the row's own typed
+        whose ranking of models a comparison sets this one's against, and ``rank_label`` how the
+        comparison's rank column names the two (``"N_seen → N̂_tot"``). ``percent``: a fraction
+        printed as a percentage (``42.0%``); neither: three decimals. ``marks``: the row's own typed
         caveats (beside the record's); ``interval_reason``: why it has no interval (overrides the
         record's).
         """
@@ -345,6 +348,7 @@ class Instrument(ABC, Generic[C, R]):
             percent=percent,
             count=count,
             ranked_by=None if ranked_by is None else f"{self.name}/{ranked_by}",
+            rank_label=rank_label,
             method=method,
             run=run,
             published=list(self.points(key) if published is None else published),

@@ -44,6 +44,7 @@ from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
 from knowsum.models._store import ResponseStore, StoreInfo, stored_this_session
 from knowsum.models._texts import sample_texts
+from knowsum.models._tokens import TokenCounter, estimate_tokens
 from knowsum.models._usage import MeteredBackend, UsageMeter, union_seconds, usage_of
 
 __all__ = [
@@ -66,10 +67,12 @@ __all__ = [
     "ResponseStore",
     "ServerKind",
     "StoreInfo",
+    "TokenCounter",
     "UsageMeter",
     "default_threads",
     "derive_seed",
     "echo",
+    "estimate_tokens",
     "export_batch",
     "import_batch",
     "install_model",

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from knowsum.models._params import _SEP, GenerationParams, Request, Response
+from knowsum.models._tokens import TokenCounter, estimated_counter
 
 __all__ = ["Backend"]
 
@@ -51,6 +52,12 @@ class Backend(abc.ABC):
     def describe(self) -> dict[str, str]:
         """The key-relevant identity of this backend (never contains credentials)."""
         return {"backend": self.kind, "model": self.model_id, "endpoint": self.endpoint}
+
+    def token_counter(self) -> TokenCounter:
+        """How this backend's prompts are counted before they are sent (:mod:`knowsum.models._tokens`):
+        the offline estimate ⌈characters / 4⌉ unless the backend has a tokenizer of its own (a local
+        model overrides it)."""
+        return estimated_counter()
 
     def key(self, request: Request) -> str:
         """The store key of ``request`` on this backend (hex sha256, see :mod:`._params`)."""

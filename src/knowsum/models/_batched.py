@@ -39,6 +39,7 @@ from typing import Any
 from knowsum.errors import BackendError
 from knowsum.models._llama_api import check_api
 from knowsum.models._threads import ThreadTuner
+from knowsum.models._tokens import llama_prompt_tokens
 
 __all__ = ["BatchDecoder", "Generated", "Prepared"]
 
@@ -166,14 +167,8 @@ class BatchDecoder:
         Raises:
             ValueError: the prompt does not fit the context (the caller records it as a failure).
         """
-        llm = self.llm
-        stop = list(params.stop)
-        if messages is not None:
-            tokens, stop = _chat_tokens(llm, messages, stop)
-        else:
-            assert prompt is not None
-            bos = [llm.token_bos()] if llm._model.add_bos_token() and llm.token_bos() != -1 else []
-            tokens = bos + (llm.tokenize(prompt.encode(), add_bos=False, special=True) if prompt else [])
+        assert messages is not None or prompt is not None
+        tokens, stop = llama_prompt_tokens(self.llm, messages, prompt, list(params.stop))
         if not tokens:
             raise ValueError("empty prompt")
         if len(tokens) >= self.n_ctx:
@@ -358,41 +353,3 @@ class BatchDecoder:
             first = next(s for s in slot.job.stop if s in text)
             text = text[: text.index(first)]
         return Generated(text.decode("utf-8", errors="ignore"), reason, len(slot.job.tokens), len(slot.out))
-
-
-class _CapturedError(Exception):
-    """Raised by :class:`_Capture` once the chat handler hands over its prompt tokens."""
-
-
-class _Capture:
-    """Stands in for ``Llama`` while its chat handler formats messages; keeps tokens and stop list."""
-
-    def __init__(self, llm: Any) -> None:
-        self._llm = llm
-        self.tokens: list[int] = []
-        self.stop: list[str] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._llm, name)
-
-    def create_completion(self, *, prompt: list[int], stop: list[str] | None = None, **_: Any) -> Any:
-        self.tokens = list(prompt)
-        self.stop = list(stop or [])
-        raise _CapturedError
-
-
-def _chat_tokens(llm: Any, messages: list[dict[str, str]], stop: list[str]) -> tuple[list[int], list[str]]:
-    """Prompt tokens and stop strings that ``llm.create_chat_completion`` would generate from."""
-    from llama_cpp import llama_chat_format
-
-    handler: Any = (
-        llm.chat_handler
-        or llm._chat_handlers.get(llm.chat_format)
-        or llama_chat_format.get_chat_completion_handler(llm.chat_format)
-    )
-    cap = _Capture(llm)
-    try:
-        handler(llama=cap, messages=messages, stop=stop)
-    except _CapturedError:
-        return cap.tokens, cap.stop
-    raise BackendError("the chat handler did not produce a prompt")  # pragma: no cover

@@ -37,6 +37,7 @@ from knowsum.models._threads import (
     first_guess,
     fixed_threads,
 )
+from knowsum.models._tokens import TokenCounter, llama_counter, llama_text_tokens, message_text
 
 __all__ = ["LocalBackend", "load_llama"]
 
@@ -164,6 +165,11 @@ class LocalBackend(Backend):
                 )
             return self._llm
 
+    def token_counter(self) -> TokenCounter:
+        """The model's own tokenizer on the prompt exactly as it is fed (:func:`llama_counter`; loads
+        the model)."""
+        return llama_counter(self.llm, self.api)
+
     async def generate(self, requests: Sequence[Request]) -> list[Response]:
         """Generate the requests in the backend's own worker thread; responses in request order."""
         loop = asyncio.get_running_loop()
@@ -269,8 +275,7 @@ class LocalBackend(Backend):
         threads = 0
         try:
             with self._lock:
-                text_in = "\n".join(m["content"] for m in r.chat_messages())
-                n_in = len(llm.tokenize(text_in.encode(), add_bos=False, special=False))
+                n_in = llama_text_tokens(llm, message_text(r))
                 if n_in >= self.n_ctx:
                     why = f"prompt has {n_in} tokens >= context n_ctx={self.n_ctx}: shorten it or raise n_ctx"
                     return self.failure(r, why)

@@ -32,6 +32,7 @@ from typing import Any
 from knowsum.models._base import Backend
 from knowsum.models._params import Request, Response
 from knowsum.models._store import ResponseStore
+from knowsum.models._tokens import TokenCounter
 from knowsum.records import Usage
 
 __all__ = ["MeteredBackend", "UsageMeter", "union_seconds", "usage_of"]
@@ -61,6 +62,10 @@ class MeteredBackend(Backend):
         if name == "inner":
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+    def token_counter(self) -> TokenCounter:
+        """The wrapped backend's (:meth:`Backend.token_counter`)."""
+        return self.inner.token_counter()
 
     def key(self, request: Request) -> str:
         """The inner backend's key, noted as one of the run's requests."""

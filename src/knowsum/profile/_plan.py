@@ -3,10 +3,10 @@
 Per instrument, over its *distinct* requests (two runs sharing a request count it once):
 
 - ``requests``, and ``stored``: those the response store already answers (not asked again);
-- ``prompt_tokens``: stored responses as the backend counted them; the others counted with a local
-  model's own tokenizer on the prompt as sent (through the GGUF's chat template: what llama.cpp
-  reports), or estimated as ⌈characters / 4⌉ for a remote or mock backend (marked
-  ``prompt_tokens_estimated``);
+- ``prompt_tokens``: stored responses as the backend counted them; the others by the backend's
+  :meth:`~knowsum.models.Backend.token_counter` (:mod:`knowsum.models._tokens`): a local model's own
+  tokenizer on the prompt as sent (through the GGUF's chat template: what llama.cpp reports), or
+  estimated as ⌈characters / 4⌉ for a remote or mock backend (marked ``prompt_tokens_estimated``);
 - ``completion_tokens``: upper bound Σ max_tokens (stored: as generated);
   ``completion_tokens_expected``: stored as generated, pending ones at this model's measured
   fraction of max_tokens (from this plan's stored responses, else from every response of the model
@@ -22,13 +22,11 @@ Per instrument, over its *distinct* requests (two runs sharing a request count i
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from knowsum.instrument import KBs, Step
-from knowsum.models import Backend, Request, Response, ResponseStore, sample_sync
+from knowsum.models import Backend, Request, Response, ResponseStore, TokenCounter, sample_sync
 from knowsum.profile._budget import Budget
 from knowsum.profile._steps import plan_steps, step_requests
 from knowsum.records.profile import InstrumentPlan, PlanSummary, Prices
@@ -91,52 +89,6 @@ def _model_rates(backend: Backend, store: ResponseStore | None) -> _Rates:
     return _rates(mine)
 
 
-Counter = Callable[[Request], int]
-
-
-def _chat_formatter(llm: Any) -> Callable[[Request], str] | None:
-    """The GGUF's own chat template as a function of the request (``None`` when it has none)."""
-    try:
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-        template = llm.metadata.get("tokenizer.chat_template")
-        if not template:
-            return None
-        eos = llm.detokenize([llm.token_eos()]).decode(errors="ignore")
-        bos = llm.detokenize([llm.token_bos()]).decode(errors="ignore")
-        fmt: Any = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-    except Exception:  # an unusual template: the message text is counted instead
-        return None
-    return lambda r: str(fmt(messages=r.chat_messages()).prompt)
-
-
-def _counter(backend: Backend) -> tuple[Counter, bool, str]:
-    """A prompt-token counter, whether it estimates, and how it counts.
-
-    A local model: its tokenizer on the prompt exactly as sent — through the GGUF's chat template
-    (what llama.cpp reports as ``prompt_tokens``), or the raw prompt with ``api="completions"``;
-    a model without a usable template: the message text (the template's tokens left out). Other
-    backends: ⌈characters / 4⌉.
-    """
-    llm = getattr(backend, "llm", None) if backend.kind == "local" else None
-    if llm is not None and hasattr(llm, "tokenize"):
-        chat = _chat_formatter(llm) if getattr(backend, "api", "chat") == "chat" else None
-
-        def count(r: Request) -> int:
-            if chat is not None:
-                return len(llm.tokenize(chat(r).encode(), add_bos=False, special=True))
-            text = r.prompt if r.prompt is not None else "\n".join(m["content"] for m in r.chat_messages())
-            return len(llm.tokenize(text.encode(), add_bos=False, special=False))
-
-        how = "the model's tokenizer" + (" through its chat template" if chat else " (message text only)")
-        return count, False, how
-
-    def by_length(r: Request) -> int:
-        return math.ceil(len("\n".join(m["content"] for m in r.chat_messages())) / 4)
-
-    return by_length, True, "estimated (~4 characters a token)"
-
-
 def _cost(prompt: int, completion: int | None, prices: Prices | None) -> float | None:
     return None if prices is None or completion is None else prices.cost(prompt, completion)
 
@@ -145,8 +97,7 @@ def _instrument(
     requests: list[Request],
     keys: list[str],
     stored: dict[str, Response],
-    count: Counter,
-    estimated: bool,
+    count: TokenCounter,
     model: _Rates,
     prices: Prices | None,
 ) -> InstrumentPlan:
@@ -172,7 +123,7 @@ def _instrument(
         requests=len(keys),
         stored=len(done),
         prompt_tokens=p_tok,
-        prompt_tokens_estimated=estimated,
+        prompt_tokens_estimated=count.estimated,
         completion_tokens=completion,
         completion_tokens_expected=expected,
         seconds_expected=seconds,
@@ -233,12 +184,12 @@ def plan_profile(
             size = max(1, max((r.params.max_tokens for r in pending), default=1))
             few = pending[: max(2, min(8, PROBE_TOKENS // size))]
             sample_sync(backend, few, store=store, progress=False)
-    count, estimated, how = _counter(backend)
+    count = backend.token_counter()
     model = _model_rates(backend, store)
     parts: dict[str, InstrumentPlan] = {}
     for name, rs in reqs.items():
         stored = {r.key: r for r in store.responses(keys[name], errors=False)} if store is not None else {}
-        parts[name] = _instrument(rs, keys[name], stored, count, estimated, model, prices)
+        parts[name] = _instrument(rs, keys[name], stored, count, model, prices)
     values = list(parts.values())
     time_source = (
         f"arrival times of {model.n} stored responses of this model (wall time per token)"
@@ -258,7 +209,7 @@ def plan_profile(
         cost_expected_usd=_sum([p.cost_expected_usd for p in values]),
         price_in=None if prices is None else prices.prompt,
         price_out=None if prices is None else prices.completion,
-        tokens_source=how,
+        tokens_source=count.how,
         time_source=time_source,
         instruments=parts,
     )

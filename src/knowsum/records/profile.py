@@ -67,6 +67,11 @@ class Measure(_Part):
         description="key of the measure whose ranking of the models this one's is set against in a "
         "comparison (a rank change 'by that → by this'; None: not ranked)",
     )
+    rank_label: str = Field(
+        "",
+        description="how a comparison's rank column names the two rankings of a ranked measure, "
+        "'<by ranked_by> → <by this one>' (e.g. 'N_seen → N̂_tot'; '': plain 'rank')",
+    )
     method: str = Field(description="how the value and its interval were computed")
     run: str = Field(description="the run directory, relative to the profile folder")
     published: list[PublishedRow] = Field(
@@ -82,12 +87,16 @@ class Measure(_Part):
     @classmethod
     def _older_files(cls, data: Any) -> Any:
         """A profile written before measures said how they format and rank: its counts (``…/n_seen``,
-        ``…/n_total``) and its one ranked measure (``…/n_total`` against ``…/n_seen``), as they were
-        shown then (a migration map of old files, by key)."""
-        if isinstance(data, dict) and "count" not in data and isinstance(key := data.get("key"), str):
+        ``…/n_total``), its one ranked measure (``…/n_total`` against ``…/n_seen``) and that rank
+        column's name, as they were shown then (a migration map of old files, by key)."""
+        if not (isinstance(data, dict) and isinstance(key := data.get("key"), str)):
+            return data
+        if "count" not in data:
             data = {**data, "count": key.endswith(("/n_seen", "/n_total"))}
             if key.endswith("/n_total") and "ranked_by" not in data:
                 data["ranked_by"] = key.removesuffix("/n_total") + "/n_seen"
+        if "rank_label" not in data and key.endswith("/n_total") and data.get("ranked_by"):
+            data = {**data, "rank_label": "N_seen → N̂_tot"}
         return data
 
 

@@ -223,7 +223,8 @@ def compare_table(
     """One row per measure, one column per profile (+ the papers' range), and for a ranked measure
     (``Measure.ranked_by``: the census's N̂_tot, by N_seen) the rank change: a model's rank by the
     other measure → its rank by this one among the profiles (and, with ``published``, the paper's
-    models). With measures of several instruments, a row naming the
+    models); the column is named by the ranked measure's ``rank_label`` (``rank N_seen → N̂_tot``;
+    plain ``rank`` without one). With measures of several instruments, a row naming the
     instrument (``census:``) opens each one's rows; instruments in the order the profiles list them.
     Profiles carrying a ``differs`` caveat (``--allow-mixed``: :func:`knowsum.records.comparable_records`)
     get a first row ``differs`` naming what differs from the first profile, in their column."""
@@ -234,7 +235,8 @@ def compare_table(
     keys = sorted(of, key=lambda k: order.index(of[k]))  # stable: each instrument's rows in order
     ranked = {m.instrument for r in results for m in r.measures() if m.ranked_by}  # with a rank change
     by = [{m.key: m for m in r.measures()} for r in results]
-    headers = ["measure", *names, *(["papers' models"] if published else []), "rank N_seen → N̂_tot"]
+    label = next((m.rank_label for r in fullest for m in r.measures() if m.ranked_by and m.rank_label), "")
+    headers = ["measure", *names, *(["papers' models"] if published else []), f"rank {label}".strip()]
     several = len(set(of.values())) > 1
     rows: list[list[str]] = []
     differs = [marks(c for c in r.caveats if c.kind == DIFFERS) for r in results]
