@@ -37,6 +37,10 @@ def _pipe_fds(read_end: int, write_end: int) -> None:
     os.dup2(b, 4)
 
 
+#: What Chromium answers to an evaluation in a page that is being replaced by another.
+_NAVIGATING = ("navigated or closed", "Cannot find context", "Execution context was destroyed")
+
+
 class Browser:
     """One headless Chromium with one page (use as a context manager)."""
 
@@ -122,9 +126,29 @@ class Browser:
             self.events.append(self._read(deadline))
 
     def evaluate(self, expression: str) -> Any:
-        """The JSON value of a JavaScript expression in the page."""
-        res = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
-        return res["result"].get("value")
+        """The JSON value of a JavaScript expression in the page.
+
+        A page that is navigating (a clicked link, a reload) has no context to evaluate in for a
+        moment: Chromium answers "Inspected target navigated or closed" or "Cannot find context".
+        Every caller means the page that is loading, so the expression is tried again in the new
+        page until :attr:`timeout` passes; any other error is raised at once."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                res = self.call(
+                    "Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True
+                )
+            except RuntimeError as exc:
+                if not any(m in str(exc) for m in _NAVIGATING) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+                continue
+            details = res.get("exceptionDetails", {})
+            gone = str(details.get("exception", {}).get("description") or details.get("text", ""))
+            if details and any(m in gone for m in _NAVIGATING) and time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
+            return res["result"].get("value")
 
     def errors(self) -> list[str]:
         """Console errors, uncaught exceptions and error log entries seen so far."""
