@@ -214,3 +214,23 @@ def test_instrument_name_counter() -> None:
     source = '"""census docstring."""\nfrom knowsum.census import CensusResult\nx = run_census("recalled")\n'
     tree = ast.parse(source)
     assert len([t for _, t in _texts(tree) for _ in INSTRUMENT_NAME.findall(t)]) == 3
+
+
+PROSE_LIMIT = 61
+"""Every mention in the generic packages' text, docstrings and comments included: the examples of
+``--help`` and the inspect task list name knowsum's own instruments on purpose; the rest speak of
+"an instrument". A ratchet, as :data:`NAME_LIMIT`."""
+
+
+def test_generic_prose_names_instruments_only_in_examples() -> None:
+    found = [
+        f"{path.relative_to(SRC.parent)}:{n}: {line.strip()[:80]}"
+        for pkg in GENERIC
+        for path in sorted((SRC / pkg).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for _ in INSTRUMENT_NAME.findall(line)
+    ]
+    assert len(found) <= PROSE_LIMIT, (
+        f"generic packages' text names an instrument {len(found)} times, over {PROSE_LIMIT}; write "
+        '"an instrument", or name one only in a user-facing example:\n' + "\n".join(found)
+    )

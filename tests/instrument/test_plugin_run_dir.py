@@ -2,8 +2,8 @@
 
 ``claim_run_dir`` takes a folder a plug-in run finished as that run (a rerun replaces it), not as
 "an unfinished run"; another instrument's claim on it names the plug-in's kind; reading it as another
-instrument's record says whose it is; a missing record names the command that writes it only when
-there is one.
+instrument's record says whose it is; a missing record names the command that writes it: the
+instrument's own, or ``knowsum run <kind>`` for a plug-in, which has none.
 """
 
 from __future__ import annotations
@@ -43,10 +43,11 @@ def test_reading_a_plugins_record_as_another_kind_says_whose_it_is(tmp_path: Pat
     assert load_record(folder, YesResult).yes == 1
 
 
-def test_a_missing_record_names_the_command_only_when_there_is_one(tmp_path: Path) -> None:
+def test_a_missing_record_names_the_command_that_writes_it(tmp_path: Path) -> None:
     with pytest.raises(InputFileError, match=r"run `knowsum census run` first"):
         load_record(tmp_path / "nowhere", CensusResult)
-    with pytest.raises(InputFileError, match=r"no yes result here \(pass a yes run directory\)"):
+    hint = r"no yes result here \(run `knowsum run yes` first, or pass a yes run directory\)"
+    with pytest.raises(InputFileError, match=hint):
         load_record(tmp_path / "nowhere", YesResult)
 
 

@@ -1,9 +1,9 @@
 """knowsum.harness — knowsum's instruments inside evaluation harnesses (inspect_ai).
 
-- :mod:`knowsum.harness.tasks`: the inspect_ai tasks ``knowsum/census``, ``knowsum/recall`` and
-  ``knowsum/genebench`` (``pip install 'knowsum[inspect]'``; registered by entry point);
+- :mod:`knowsum.harness.tasks`: the inspect_ai task ``knowsum/<name>`` of every installed instrument
+  (``pip install 'knowsum[inspect]'``; registered by entry point);
 - :func:`run_from_log`: an inspect log read back into an ordinary knowsum run directory
-  (``knowsum census score --inspect-log LOG.eval``);
+  (``knowsum score INSTRUMENT --inspect-log LOG.eval``);
 - :class:`ReplayBackend`: replies obtained elsewhere served as a knowsum backend, keyed by
   :func:`request_id`, so an instrument's own run scores them.
 - :mod:`knowsum.harness.tokenizer`: tiktoken's ``o200k_base`` (inspect's token counts) installed

@@ -11,8 +11,7 @@ caveats' ``kind``, ``note`` for the record's other notes, ``partial`` for a log 
 of the task's requests…), shown as the metric ``caveat_<code>`` = 1 or 0, its sentences beside it.
 
 Each instrument says what its figures are (``Instrument.figures``, the rows of its card unless it
-says otherwise: the census's ``N_seen``, ``N_tot``…, recall's ``accuracy``…, genebench's
-``overall``…, a plug-in's card rows): a row's key after ``<instrument>/`` is the figure's name, its
+says otherwise): a row's key after ``<instrument>/`` is the figure's name, its
 interval adds ``<name>_lower`` / ``<name>_upper``, and its caveats and marks are the figures' caveats.
 """
 
@@ -51,8 +50,7 @@ instruments' own."""
 
 def caveat_codes() -> tuple[str, ...]:
     """Every caveat code: :data:`CAVEAT_CODES`, then each installed instrument's own
-    (``Instrument.caveat_codes``, in the registry's order: recall's ``popularity-na``, genebench's
-    ``type-not-asked``), each once."""
+    (``Instrument.caveat_codes``, in the registry's order), each once."""
     own = (c for inst in instruments().values() for c in inst.caveat_codes)
     return tuple(dict.fromkeys((*CAVEAT_CODES, *own)))
 

@@ -1,6 +1,6 @@
 """Inspect logs read back: an ``inspect eval knowsum/…`` run becomes an ordinary knowsum run directory.
 
-``knowsum census score --inspect-log LOG.eval`` (and ``recall score``, ``genebench score``) reads the
+``knowsum score INSTRUMENT --inspect-log LOG.eval`` (and each instrument's own ``score``) reads the
 log's task (its ``knowsum`` metadata: instrument and configuration) and every sample's reply, and
 runs the instrument's own entry point on a :class:`~knowsum.harness.ReplayBackend` serving those
 replies: the run directory holds the full report, and ``compare``, ``overlap``, ``--at-coverage``,
@@ -9,10 +9,10 @@ by :func:`replay` on the same replies, so both give the same figures.
 
 A log may hold part of the task's requests (``inspect eval --limit``, ``--sample-id``, an
 interrupted run, samples that failed): an instrument whose run scores the draws it got
-(``Instrument.draws``: the census's ``queries``) is then the run of the replies it holds, with the
-caveat ``partial`` ("k of N requests"); an instrument that scores only whole runs (``draws`` unset:
-recall, genebench) refuses it in one line. With ``--epochs E`` every epoch's reply of the former is a
-draw of its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index
+(``Instrument.draws``: the field counting them, such as a number of queries) is then the run of the
+replies it holds, with the caveat ``partial`` ("k of N requests"); an instrument that scores only
+whole runs (``draws`` unset) refuses it in one line. With ``--epochs E`` every epoch's reply of
+the former is a draw of its own (:func:`gather`: epoch ``e`` of sample index ``i`` is the request of index
 ``i + (e−1)·Q``, seed included, of the run with ``Q·E`` draws); the others refuse epochs. The log's
 metrics are computed by the same functions, so a log and its read-back agree.
 
@@ -66,7 +66,7 @@ _WHOLE_RUNS_ONLY = "scores whole runs only"
 
 def _draws(instrument: str) -> str | None:
     """The field counting an instrument's draws when its run scores the replies it got, however many
-    (``Instrument.draws``: a census's ``queries``); ``None``: it scores whole runs only."""
+    (``Instrument.draws``, such as a number of queries); ``None``: it scores whole runs only."""
     return get_instrument(instrument).draws
 
 
@@ -90,12 +90,13 @@ class Draw:
 def gather(instrument: str, config: BaseModel, draws: list[Draw]) -> tuple[BaseModel, dict[str, Answer]]:
     """The configuration a run on ``draws`` scores and its answers by request id.
 
-    One epoch: the task's configuration, each reply under its sample's request id. ``E`` epochs of a
-    census: the census of ``Q·E`` queries, epoch ``e`` of sample index ``i`` answering the request of
-    index ``i + (e−1)·Q`` (the solver sent that request's seed), so every epoch is a draw of its own.
+    One epoch: the task's configuration, each reply under its sample's request id. ``E`` epochs of an
+    instrument with ``draws``: its run of ``Q·E`` draws, epoch ``e`` of sample index ``i``
+    answering the request of index ``i + (e−1)·Q`` (the solver sent that request's seed), so every
+    epoch is a draw of its own.
 
     Raises:
-        InputError: epochs of an instrument other than the census (one line: what to run instead).
+        InputError: epochs of an instrument without ``draws`` (one line: what to run instead).
     """
     epochs = max((d.epoch for d in draws), default=1)
     if epochs == 1:
@@ -146,7 +147,7 @@ class LogRun:
         instrument: The registered instrument's name (a built-in or a plug-in).
         config: The instrument's configuration the task ran with.
         model: The model as inspect named it (``openai-api/llama/smollm2``).
-        answers: request id → reply (of ``config``: with epochs, the census of every epoch's draw).
+        answers: request id → reply (of ``config``: with epochs, the run of every epoch's draw).
         metrics: The log's figures and caveats: metric name → value (``{}`` when it has none).
     """
 
@@ -245,8 +246,8 @@ def replay(
     The answers go through a temporary response store, never the user's. Called from a running event
     loop (a harness metric), the run goes to a worker thread: knowsum's sampling starts its own loop.
 
-    Answers to part of the requests: a census of those (its record gets the caveat ``partial``, "k
-    of N requests"); another instrument refuses them.
+    Answers to part of the requests: with ``draws``, the run of those (its record gets the caveat
+    ``partial``, "k of N requests"); another instrument refuses them.
 
     Raises:
         InputError: ``out`` holds another run and ``overwrite`` is not set, or only part of the
@@ -283,7 +284,7 @@ def run_from_log(
 
     Args:
         path: The ``.eval`` (or ``.json``) log of ``inspect eval knowsum/<instrument>``.
-        instrument: The instrument the caller reads (``census`` for ``census score``).
+        instrument: The instrument the caller reads (its registry name).
         out: The run directory (default: the instrument's, named after the log's model).
         overwrite: Empty ``out`` first when it holds another run.
 

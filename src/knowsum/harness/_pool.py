@@ -121,7 +121,7 @@ def pooled_caveats(instrument: str, config: dict[str, Any]) -> Metric:
 
 @score_reducer(name="knowsum/draws")
 def keep_draws() -> ScoreReducer:
-    """Every epoch's reply kept (``metadata["draws"]``): each is a draw of the census, none averaged
+    """Every epoch's reply kept (``metadata["draws"]``): each is a draw of the run, none averaged
     away; the value is the mean of the epochs' values."""
 
     def reduce(scores: list[Score]) -> Score:

@@ -4,7 +4,7 @@ Every knowsum request (prompt or messages, generation parameters, sample index) 
 :func:`request_id`; an inspect task carries it in each sample's metadata, and
 :class:`ReplayBackend` answers a request with the text the harness got for that id. An instrument's
 own ``run`` on a replay backend therefore scores exactly the texts of the inspect log, with the
-instrument's own code (decode, verify, cluster, estimate, judge, write the run directory).
+instrument's own code (decode, verify, cluster, extrapolate, judge, write the run directory).
 """
 
 from __future__ import annotations

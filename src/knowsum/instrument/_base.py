@@ -120,7 +120,7 @@ class Instrument(ABC, Generic[C, R]):
 
     Subclasses set the class attributes (``entry`` among them: the run function) and implement
     :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults. ``Config`` and
-    ``Record`` come from the type parameters (``Instrument[CensusConfig, CensusResult]``), so a
+    ``Record`` come from the type parameters (``Instrument[CapitalsConfig, CapitalsResult]``), so a
     subclass names them once.
     """
 
@@ -135,7 +135,7 @@ class Instrument(ABC, Generic[C, R]):
                         setattr(cls, attr, value)
 
     name: ClassVar[str]
-    """Registry name, the budget table's name and the profile folder prefix (``census``)."""
+    """Registry name, the budget table's name and the profile folder prefix (``capitals``)."""
     title: ClassVar[str]
     """The page section's title: the question it answers and its paper."""
     paper: ClassVar[str] = ""
@@ -145,7 +145,7 @@ class Instrument(ABC, Generic[C, R]):
     Record: type[R]
     """The pydantic record its run writes (``result.json``; the second type parameter)."""
     Budget: type[BaseModel]
-    """Its table in a budget TOML (``[census]``): how big its part of a profile is."""
+    """Its table in a budget TOML (``[capitals]``): how big its part of a profile is."""
     published: Sequence[PublishedRow] = ()
     """Every value its papers published (the card places the model among them on ``measure``)."""
     summary: ClassVar[str] = ""
@@ -173,7 +173,8 @@ class Instrument(ABC, Generic[C, R]):
 
     entry: Callable[..., Run[R]]
     """The instrument's run function, ``entry(config, backend, *, store, out, progress, overwrite)``
-    (``run_census``…); :meth:`run` calls it. Set it with ``staticmethod(run_x)``, or override :meth:`run`."""
+    (``run_capitals``…); :meth:`run` calls it. Set it with ``staticmethod(run_x)``, or override
+    :meth:`run`."""
 
     def run(
         self,
@@ -273,7 +274,7 @@ class Instrument(ABC, Generic[C, R]):
 
     def budget_table(self, budget: str) -> dict[str, Any] | None:
         """Its table of the shipped budget ``budget`` (``smoke``, ``quick``, ``paper``): the file
-        ``budgets/<budget>.toml`` of the package its class is defined in (``knowsum/census/``);
+        ``budgets/<budget>.toml`` of the package its class is defined in (``mypackage/capitals/``);
         ``None`` when it ships none (then that budget leaves it out). Override to supply them otherwise.
 
         Raises:

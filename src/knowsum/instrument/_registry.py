@@ -1,4 +1,4 @@
-"""Plug-ins: instruments and census tasks found through entry points, the way inspect_ai and llm do.
+"""Plug-ins: instruments (and their own kinds of plug-in) found through entry points, as in inspect_ai.
 
 Two entry-point groups, each entry's value an object (``"package.module:OBJECT"``)::
 
@@ -10,8 +10,8 @@ Two entry-point groups, each entry's value an object (``"package.module:OBJECT"`
 knowsum registers its own three instruments the same way (its ``pyproject.toml``), so the code that
 composes instruments treats a plug-in and a built-in alike. The entry's name must be the object's
 ``name``. A broken plug-in costs only itself: one that fails to load (any exception, ``SystemExit``
-included), whose ``name`` fails, whose fields are refused (:func:`check_instrument`, the census
-task's own check), that two packages register, or that shadows one of knowsum's own, is left out of
+included), whose ``name`` fails, whose fields are refused (:func:`check_instrument`, or the
+group's own check), that two packages register, or that shadows one of knowsum's own, is left out of
 :func:`plugins` and named — package and why, in one line — by :func:`broken`; every listing shows
 the healthy ones and one line per broken one, and using a broken one by name is refused with that
 line.
@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 INSTRUMENTS = "knowsum.instruments"
-"""The entry-point group of instruments (an instrument's own kinds of plug-in have theirs: the
-census's tasks are ``knowsum.census.CENSUS_TASKS``)."""
+"""The entry-point group of instruments (an instrument's own kinds of plug-in have theirs, named
+by the instrument)."""
 _ASKED: dict[str, None] = {}
 """The groups :func:`installed` has loaded, in order (:func:`loaded`)."""
 T = TypeVar("T")
@@ -158,7 +158,7 @@ def plugins(group: str, kind: type[T], what: str, check: Callable[[T], None] | N
     a broken plug-in costs only itself — and :func:`broken` names them.
 
     Args:
-        group: The entry-point group (:data:`INSTRUMENTS`, :data:`CENSUS_TASKS`).
+        group: The entry-point group (:data:`INSTRUMENTS`, or an instrument's own).
         kind: The class every entry must be an instance of.
         what: How the message names ``kind`` (``knowsum.Instrument``).
         check: Validates an entry's fields (raises with one line saying what is wrong).
@@ -210,7 +210,7 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
 
 
 def instruments() -> dict[str, Instrument[Any, Any]]:
-    """The usable installed instruments by name, knowsum's own first (census, recall, genebench); a
+    """The usable installed instruments by name, knowsum's own first (in :data:`_ORDER`); a
     broken plug-in is left out (:func:`broken_instruments` names it)."""
     return plugins(INSTRUMENTS, Instrument, "knowsum.Instrument", check_instrument)  # type: ignore[type-abstract]  # mypy: an ABC as type[T]
 

@@ -35,7 +35,7 @@ __all__ = ["ProfilePlan", "plan_profile"]
 
 PROBE_TOKENS = 512
 """``--probe`` answers, per instrument, pending requests worth about this many tokens of max_tokens
-(at least 2, at most 8): two long census answers, eight short recall or genebench ones — so the
+(at least 2, at most 8): two long enumerations, eight short answers — so the
 fixed cost of a decoder run is shared as in the real run."""
 IDLE_GAP = 120.0
 """Seconds between two stored responses beyond which the model was idle (another session)."""

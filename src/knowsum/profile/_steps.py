@@ -1,8 +1,8 @@
 """A budget turned into instrument runs (:class:`~knowsum.instrument.Step`) and the requests of each.
 
 Each step is an ordinary run of one instrument, written to ``OUT/<step name>``; which runs a budget
-table makes is the instrument's own ``steps`` (e.g. one per census task and criterion, whose criteria
-share their responses). :func:`step_requests` asks the instrument for the requests its run sends —
+table makes is the instrument's own ``steps`` (e.g. one per task and scoring rule, the rules sharing
+their responses). :func:`step_requests` asks the instrument for the requests its run sends —
 the one place they are built — so a plan counts exactly the store keys the run will use.
 """
 

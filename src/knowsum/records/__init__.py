@@ -3,11 +3,8 @@
 ::
 
     Record                      version · kind · created · knowsum_version · model · backend · kb_releases
-    ├── census.CensusResult     kind "census"
-    ├── recall.RecallResult     kind "recall"
-    ├── genebench.GenebenchResult  kind "genebench"
+    ├── each instrument's       kind = its registry name, in its own folder (knowsum.<name>.record)
     └── profile.ProfileResult   kind "profile" (every instrument of a budget on one model, one page)
-    estimate.RichnessReport     what `knowsum estimate` prints with the richness toolkit (not a run record)
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused
@@ -15,7 +12,7 @@
     Usage                       requests, tokens and time of a run (Record.usage)
     check_comparable(records, labels, allow_mixed=…)   may these runs stand side by side? (one check)
     CaveatNote                  one caveat of a figure (Record.caveats): kind · mark · message · figure
-    Run[R](result, out_dir, report)             what every entry point returns (CensusRun, RecallRun…)
+    Run[R](result, out_dir, report)             what every entry point returns (each instrument names its own)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
     PublishedRow(model, paper, table, measure, value)   one value a paper published (.label)
 

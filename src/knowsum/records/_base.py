@@ -1,9 +1,9 @@
 """The one run record: the fields every instrument's ``result.json`` starts with, and how it is read.
 
-Every instrument (census, recall, genebench) writes one pydantic record per run. They share:
+Every instrument writes one pydantic record per run. They share:
 
 - ``version``: the schema version of *that instrument's* record (each migrates its own);
-- ``kind``: the instrument (``census``, ``recall``, ``genebench``);
+- ``kind``: the instrument's registry name;
 - ``created``: UTC time the record was written (ISO 8601);
 - ``knowsum_version``: the knowsum that wrote it (``""`` in files older than this field);
 - ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
@@ -59,8 +59,8 @@ class Record(BaseModel):
     VERSION: ClassVar[int] = 1
     """The schema version this knowsum writes."""
     RUN_COMMAND: ClassVar[str] = ""
-    """The command that writes such a record (``knowsum <kind> run``), named when one is missing;
-    ``""``: no command does (a plug-in run from a profile or from Python)."""
+    """The command that writes such a record, named when one is missing; ``""``: ``knowsum run
+    <kind>``, which runs every registered instrument (a plug-in has no command of its own)."""
     IDENTITY: ClassVar[tuple[str, ...]] = ()
     """The settings, besides ``what`` and ``model``, that make two runs of this instrument different
     runs (the keys of ``identity`` after those two, in this order)."""
@@ -160,7 +160,7 @@ def _read_json(file: Path, kind: str, command: str) -> Any:
     try:
         return json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        hint = f"run `{command}` first" if command else f"pass a {kind} run directory"
+        hint = f"run `{command or f'knowsum run {kind}'}` first, or pass a {kind} run directory"
         raise InputFileError(file, f"no {kind} result here ({hint})") from None
     except IsADirectoryError:
         raise InputFileError(file, f"is a folder, not a {kind} result.json") from None

@@ -1,10 +1,10 @@
 """The one comparability check: may these runs stand side by side in one table?
 
-Every command that puts runs side by side (``census compare`` and its ``--at-coverage`` ranking,
-``census overlap``, ``recall compare``, ``genebench compare``) asks :func:`check_comparable`. Two
+Every command that puts runs side by side (each instrument's ``compare`` and the like, and the
+profile page) asks :func:`check_comparable`. Two
 runs are comparable when what they measured agrees — each record class says what that is in
-:meth:`~knowsum.records.Record.comparable_on` (a census: task, prompt by its hash, knowledge base and
-release, criterion, counting, and t, k, estimator and interval method; a profile: its budget) —
+:meth:`~knowsum.records.Record.comparable_on` (e.g. the task, the prompt by its hash, the knowledge
+base and its release and the scoring rule; a profile: its budget) —
 and they are not the same run twice (same instrument, identity, model and creation time). Runs that
 differ are refused with one line naming what differs; with ``allow_mixed`` each row is marked with
 what differs from the first run instead. The same run twice
@@ -66,7 +66,7 @@ def _same_run(a: Record, b: Record) -> bool:
 
 def differences(a: Record, b: Record, ignore: Collection[str] = ()) -> list[str]:
     """What ``b`` measured differently from ``a``: ``"task diseases vs custom"``, … (empty: comparable).
-    Only what both records name is compared (a recall run of GO names no DOID release), but what is
+    Only what both records name is compared (a run judged against GO names no DOID release), but what is
     in ``ignore``."""
     if a.kind != b.kind:
         return [f"instrument {a.kind} vs {b.kind}"]

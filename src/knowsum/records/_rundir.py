@@ -53,7 +53,7 @@ R = TypeVar("R", bound=BaseModel)
 class Run(Generic[R]):
     """What an instrument's entry point wrote: the record, the run directory and its page.
 
-    Each instrument names its own (``class CensusRun(Run[CensusResult])``), so a caller sees which
+    Each instrument names its own (``class CapitalsRun(Run[CapitalsResult])``), so a caller sees which
     record it holds; a study written in its own folder beside a run is one too (``BacktestRun``).
     """
 
@@ -251,7 +251,7 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
 
     Args:
         out: The run directory.
-        kind: The instrument (``census``, ``recall``, ``genebench``…).
+        kind: The instrument's registry name.
         identity: The asked run's identity (``Record.identity_of``: ``what``, ``model``, settings).
         overwrite: Empty a folder holding another run (or an unfinished one) instead of refusing.
 

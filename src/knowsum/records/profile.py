@@ -1,6 +1,6 @@
 """The record of a profile (``profile.json``): one model, every instrument of a budget, one page.
 
-A profile runs the instruments a budget names (census, recall, genebench, any plug-in) on one model
+A profile runs the instruments a budget names (knowsum's own and any plug-in) on one model
 and one response store (:func:`knowsum.profile.run_profile`). Its record carries everything the page
 shows, so the report layer never imports an instrument: per instrument its page title, the measures
 with their intervals and methods, the published values of the papers on the same measures, the

@@ -3,7 +3,7 @@
 Each function builds and returns one ``matplotlib.figure.Figure`` (never touching pyplot's global
 state, so it is thread-safe and leaks nothing); :func:`to_png` renders it to PNG bytes and closes
 it, :func:`save` writes it to a file. Instruments compose these into their own figures, e.g. the
-census prevalence histogram (KnowSum paper Fig. 4) is :func:`bars` with a log y axis.
+prevalence histogram (KnowSum paper Fig. 4) is :func:`bars` with a log y axis.
 
 Rendering never writes to stderr: a label holding a character the font lacks (an emoji in a model's
 answer) is drawn as the font's missing-glyph box, and matplotlib's ``Glyph … missing from font``

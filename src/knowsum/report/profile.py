@@ -221,11 +221,11 @@ def compare_table(
     results: Sequence[ProfileResult], published: bool = False
 ) -> tuple[list[str], list[list[str]]]:
     """One row per measure, one column per profile (+ the papers' range), and for a ranked measure
-    (``Measure.ranked_by``: the census's N̂_tot, by N_seen) the rank change: a model's rank by the
+    (``Measure.ranked_by``: e.g. N̂_tot, ranked by N_seen) the rank change: a model's rank by the
     other measure → its rank by this one among the profiles (and, with ``published``, the paper's
     models); the column is named by the ranked measure's ``rank_label`` (``rank N_seen → N̂_tot``;
     plain ``rank`` without one). With measures of several instruments, a row naming the
-    instrument (``census:``) opens each one's rows; instruments in the order the profiles list them.
+    instrument (``<name>:``) opens each one's rows; instruments in the order the profiles list them.
     Profiles carrying a ``differs`` caveat (``--allow-mixed``: :func:`knowsum.records.comparable_records`)
     get a first row ``differs`` naming what differs from the first profile, in their column."""
     names = [f"{r.model} ({r.budget})" for r in results]
