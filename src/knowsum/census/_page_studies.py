@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.census._page_marks import clamp_note, run_mark, unseen_cell
-from knowsum.census.record import CensusResult, Sensitivity
+from knowsum.census.record import CensusResult, CurvePoint, Sensitivity
 from knowsum.report import html as h
 from knowsum.report import interval_text, text_table
 from knowsum.report import plots as p
@@ -72,30 +72,37 @@ def sensitivity_tables(study: Sensitivity) -> str:
     )
 
 
-def sensitivity_plots(study: Sensitivity) -> dict[str, tuple[Any, str]]:
-    """``sensitivity_t`` (Fig. 8 left) and ``sensitivity_k`` (Fig. 9 left): name → (figure, caption)."""
-    ts = [c.t for c in study.t_points]
-    total = [c.n_total for c in study.t_points]
-    seen = [c.n_total - c.unseen for c in study.t_points]
+def t_curve(
+    points: Sequence[CurvePoint], name: str, title: str, vlines: dict[str, float] | None = None
+) -> Any:
+    """N̂_tot(t) = N_seen + Û(t) over t with its interval band, and SKR(t) on the right axis (KnowSum
+    Fig. 8): the census's own curve and the sensitivity study's. ``name``: the curve's legend; a
+    point without a bound shows its estimate there."""
+    seen = [c.n_total - c.unseen for c in points]  # N_seen, the same at every t
     lo = [
         s + (c.unseen_lower if c.unseen_lower is not None else c.unseen)
-        for s, c in zip(seen, study.t_points, strict=True)
+        for s, c in zip(seen, points, strict=True)
     ]
     hi = [
         s + (c.unseen_upper if c.unseen_upper is not None else c.unseen)
-        for s, c in zip(seen, study.t_points, strict=True)
+        for s, c in zip(seen, points, strict=True)
     ]
-    skr = [c.skr if c.skr is not None else math.nan for c in study.t_points]
-    fig_t = p.curves(
-        ts,
-        {"N_tot(t)": total},
-        bands={"N_tot(t)": (lo, hi)},
-        ax_right={"SKR(t)": skr},
+    return p.curves(
+        [c.t for c in points],
+        {name: [c.n_total for c in points]},
+        bands={name: (lo, hi)},
+        ax_right={"SKR(t)": [c.skr if c.skr is not None else math.nan for c in points]},
         ylabel_right="SKR(t)",
         xlabel="extrapolation factor t",
         ylabel="estimated total items",
-        title="Effect of the extrapolation factor t",
+        title=title,
+        vlines=vlines,
     )
+
+
+def sensitivity_plots(study: Sensitivity) -> dict[str, tuple[Any, str]]:
+    """``sensitivity_t`` (Fig. 8 left) and ``sensitivity_k`` (Fig. 9 left): name → (figure, caption)."""
+    fig_t = t_curve(study.t_points, "N_tot(t)", "Effect of the extrapolation factor t")
     ks = [k.k for k in study.k_points]
     fig_k = p.curves(
         ks,

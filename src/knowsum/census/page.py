@@ -41,6 +41,7 @@ from knowsum.census._page_studies import (
     sensitivity_section,
     sensitivity_tables,
     sweep_table,
+    t_curve,
     write_census_sweep,
 )
 from knowsum.census.backtest_page import horizon_cell, horizon_value
@@ -113,25 +114,8 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
             "Frequency of frequencies n_s (KnowSum Fig. 4).",
         )
     if result.curve:
-        ts = [c.t for c in result.curve]
-        total = [c.n_total for c in result.curve]
-        lo = [
-            result.n_seen + (c.unseen_lower if c.unseen_lower is not None else c.unseen) for c in result.curve
-        ]
-        hi = [
-            result.n_seen + (c.unseen_upper if c.unseen_upper is not None else c.unseen) for c in result.curve
-        ]
-        skr = [c.skr if c.skr is not None else float("nan") for c in result.curve]
-        fig = p.curves(
-            ts,
-            {"N_tot(t) = N_seen + U(t)": total},
-            bands={"N_tot(t) = N_seen + U(t)": (lo, hi)},
-            ax_right={"SKR(t)": skr},
-            ylabel_right="SKR(t)",
-            xlabel="extrapolation factor t",
-            ylabel="estimated total items",
-            title="Extrapolation",
-            vlines={f"t = {result.t:g}": result.t},
+        fig = t_curve(
+            result.curve, "N_tot(t) = N_seen + U(t)", "Extrapolation", vlines={f"t = {result.t:g}": result.t}
         )
         fig.axes[0].set_xscale("log")
         band = f"{result.level:.0%} {result.interval_method} bootstrap band"
