@@ -5,6 +5,11 @@ finishes, so a kill inside a decoder run keeps exactly the finished samples. Iss
 does not depend on its batch companions, so the resumed run (other companions, other slots, fewer
 sequences busy) regenerates what the uninterrupted run generated — checked on Qwen2.5-Coder 1.5B at the
 census's own token budget (488 tokens for 20 answers), where the earlier decoder diverged.
+
+The runs decode with the default thread count, as a user's do: measured and re-chosen as they run
+(``knowsum.models._threads``), so on a busy machine they move to one thread instead of spin-waiting
+at llama.cpp's barriers. A thread count changes how fast a step runs, never its text
+(``tests/models/test_threads.py``), so the two runs may choose differently and still agree.
 """
 
 from __future__ import annotations
@@ -37,12 +42,9 @@ def _census(model: str, store: Path, out: Path, queries: int, hold: int = 0) -> 
 
 
 def _env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "KNOWSUM_BATCH": "4",
-        "KNOWSUM_THREADS": "2",
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
+    env = {**os.environ, "KNOWSUM_BATCH": "4", "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("KNOWSUM_THREADS", None)  # the measured default (module docstring)
+    return env
 
 
 def _finish(cmd: list[str]) -> None:
