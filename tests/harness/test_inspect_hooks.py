@@ -20,7 +20,7 @@ from inspect_ai import eval as inspect_eval
 from knowsum.harness import caveat_codes, figures, make_config, metric_values, run_from_log
 from knowsum.harness.tasks import TASKS, register_plug_ins
 from knowsum.instrument import get_instrument, wilson
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 from knowsum.records.profile import Measure
 from tests.harness._mock import assert_same_metrics
 from tests.harness.test_inspect_plugins import _by_seed, _metrics
@@ -31,8 +31,8 @@ RECORD = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
 
 def _figures(self: YesInstrument, record: YesResult) -> list[Measure]:
     """Three figures: one with an interval, one without, one whose interval is n/a (and why)."""
-    tiny = CaveatNote(kind="tiny-sample", mark="tiny sample", message="only 3 replies")
-    odd = CaveatNote(kind="odd-replies", mark="odd", message="some replies say neither")
+    tiny = Caveat(kind="tiny-sample", mark="tiny sample", message="only 3 replies")
+    odd = Caveat(kind="odd-replies", mark="odd", message="some replies say neither")
     return [
         self.measure(
             "share", "share", record.yes / record.n, "yes / n", run="", interval=wilson(record.yes, 3)

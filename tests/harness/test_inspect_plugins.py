@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from knowsum.harness import figures, make_config, requests_of, run_from_log
 from knowsum.harness.tasks import census, register_plug_ins
 from knowsum.instrument import instruments
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 from tests.harness._mock import assert_same_metrics, output
 from tests.instrument._registered import yes_plug_in
 from tests.instrument._yes import YesResult
@@ -77,7 +77,7 @@ def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Pa
 
 
 def test_a_plug_in_records_caveats_are_among_its_figures_caveats(yes_plug_in: None) -> None:
-    note = CaveatNote(kind="tiny-sample", mark="tiny sample", message="tiny sample: only 3 replies")
+    note = Caveat(kind="tiny-sample", mark="tiny sample", message="tiny sample: only 3 replies")
     record = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
     values, caveats = figures(record.model_copy(update={"caveats": [note]}))
     assert values == figures(record)[0] and values["share"] == pytest.approx(2 / 3)

@@ -32,7 +32,7 @@ from knowsum.genebench import page as rg
 from knowsum.harness._figures import figures
 from knowsum.recall import compare_tables as recall_tables
 from knowsum.recall import page as rr
-from knowsum.records import DIFFERS, CaveatNote
+from knowsum.records import DIFFERS
 from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult
 from knowsum.report import profile as rp
 from knowsum.stats import CAVEAT_MARKS, Caveat, CaveatKind, Prevalence
@@ -44,11 +44,11 @@ KINDS = [*CaveatKind, DIFFERS]
 """Every caveat kind of the statistics layer, and the comparability check's ``differs``."""
 
 
-def _note(kind: str) -> CaveatNote:
+def _note(kind: str) -> Caveat:
     if kind == DIFFERS:
-        return CaveatNote(kind=DIFFERS, mark="differs: task a vs b", message="differs: task a vs b (test)")
+        return Caveat(kind=DIFFERS, mark="differs: task a vs b", message="differs: task a vs b (test)")
     caveat = Caveat(CaveatKind(kind), f"{CAVEAT_MARKS[CaveatKind(kind)]}: a test sentence", "shared")
-    return CaveatNote.of(caveat)
+    return Caveat.of(caveat)
 
 
 def test_every_kind_has_one_mark() -> None:
@@ -104,7 +104,7 @@ def _census_surfaces(r: CensusResult, tmp: Path) -> dict[str, str]:
     }
 
 
-def _estimate_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
+def _estimate_surfaces(notes: list[Caveat]) -> dict[str, str]:
     found = estimate(Prevalence.from_counts([1, 1, 2, 3, 5, 8] * 5), EstimateConfig(t=1.0))
     assert found.caveats == () and found.interval_reason is None  # a clean estimate: the marks are the test's
     report = replace(found, caveats=tuple(notes))
@@ -114,7 +114,7 @@ def _estimate_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
     }
 
 
-def _profile(model: str, notes: list[CaveatNote], reason: str | None = None) -> ProfileResult:
+def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> ProfileResult:
     measure = Measure(
         key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=14.0, lower=3.0,
         upper=102.0, method="m", run="r", marks=notes, interval_reason=reason,
@@ -126,7 +126,7 @@ def _profile(model: str, notes: list[CaveatNote], reason: str | None = None) -> 
     return ProfileResult(model=model, budget="b", plan=plan, instruments={"census": census})
 
 
-def _profile_surfaces(notes: list[CaveatNote], tmp: Path) -> dict[str, str]:
+def _profile_surfaces(notes: list[Caveat], tmp: Path) -> dict[str, str]:
     mine, other = _profile("m", notes), _profile("o", [])
     return {
         "profile card": "\n".join(" | ".join(row) for row in rp.card_rows(mine)),
@@ -135,7 +135,7 @@ def _profile_surfaces(notes: list[CaveatNote], tmp: Path) -> dict[str, str]:
     }
 
 
-def _compare_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
+def _compare_surfaces(notes: list[Caveat]) -> dict[str, str]:
     recall = [
         recall_result("go", "a", 0.5).model_copy(update={"caveats": notes}),
         recall_result("go", "b", 0.4),
@@ -151,7 +151,7 @@ def _compare_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
     }
 
 
-def _run_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
+def _run_surfaces(notes: list[Caveat]) -> dict[str, str]:
     recall = recall_result("go", "a", 0.5).model_copy(update={"caveats": notes})
     records = gene_records()
     gene = gene_result(records, model="a").model_copy(update={"caveats": notes})
@@ -165,7 +165,7 @@ def _run_surfaces(notes: list[CaveatNote]) -> dict[str, str]:
     }
 
 
-SURFACES: dict[str, Callable[[CensusResult, list[CaveatNote], Path], dict[str, str]]] = {
+SURFACES: dict[str, Callable[[CensusResult, list[Caveat], Path], dict[str, str]]] = {
     "census": lambda r, notes, tmp: _census_surfaces(
         r.model_copy(update={"caveats": notes, "notes": []}), tmp
     ),
@@ -210,16 +210,47 @@ def test_an_interval_that_cannot_be_one_is_na_on_every_census_surface(
 
 
 def test_a_note_copies_any_caveat_by_its_fields() -> None:
-    """One caveat protocol (``stats.caveats.CaveatFields``): a record's note reads it by name."""
+    """One caveat type (``knowsum.caveats.Caveat``): ``of`` reads any caveat-shaped object by name."""
     from types import SimpleNamespace
 
     from pydantic import ValidationError
 
     caveat = Caveat(CaveatKind.CLAMPED, "Û clamped at 0: the estimator gave −3", "Û(t)")
-    note = CaveatNote.of(caveat)
+    note = Caveat.of(caveat)
     assert (note.kind, note.mark) == ("clamped", CAVEAT_MARKS[CaveatKind.CLAMPED])
     assert (note.message, note.figure) == (caveat.message, "Û(t)")
-    assert type(note.kind) is str and CaveatNote.of(note) == note
-    assert CaveatNote.of(caveat, figure="interval").figure == "interval" and note.figure == "Û(t)"
+    assert type(note.kind) is str and Caveat.of(note) == note
+    assert Caveat.of(caveat, figure="interval").figure == "interval" and note.figure == "Û(t)"
     with pytest.raises(ValidationError, match="mark"):
-        CaveatNote.of(SimpleNamespace(kind="clamped", message="m", figure=""))
+        Caveat.of(SimpleNamespace(kind="clamped", message="m", figure=""))
+
+
+def test_one_caveat_type_from_the_estimator_to_the_record(census: CensusResult) -> None:
+    """The statistics layer's caveat is the record's: the same class under every name, kept as it is
+    in a record, written and read back equal; the old record name still works, with a warning."""
+    import warnings
+
+    import knowsum.caveats
+    import knowsum.records
+    import knowsum.stats.caveats
+
+    assert knowsum.stats.caveats.Caveat is knowsum.records.Caveat is knowsum.caveats.Caveat is Caveat
+    assert knowsum.stats.caveats.CaveatFields is Caveat
+    with pytest.warns(DeprecationWarning, match="CaveatNote is now knowsum.records.Caveat"):
+        assert knowsum.records.CaveatNote is Caveat
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError):
+            knowsum.records.NoSuchName  # noqa: B018 - the package's __getattr__ refuses other names
+    from_stats = Caveat(CaveatKind.CLAMPED, "Û clamped at 0: the estimator gave −3", "Û(t)")
+    own = Caveat(kind="odd-replies", mark="odd", message="some replies say neither")
+    assert (from_stats.kind, from_stats.mark) == ("clamped", "Û clamped at 0") and own.figure == ""
+    with pytest.raises(ValueError, match="pass mark="):
+        Caveat(kind="odd-replies", message="a kind of an instrument's own needs its mark")
+    held = census.model_copy(update={"caveats": [from_stats, own]})
+    back = CensusResult.model_validate_json(held.model_dump_json())
+    assert back.caveats == [from_stats, own] and back.caveats[0] is not from_stats
+    # a record written by an earlier release (CaveatNote's layout: kind, mark, message, figure)
+    old = {"kind": "clamped", "mark": "Û clamped at 0", "message": "Û clamped at 0: …", "figure": "Û(t)"}
+    assert Caveat.model_validate(old).mark == "Û clamped at 0"
+    assert knowsum.caveats.unique_caveats([from_stats, own], [from_stats]) == [from_stats, own]

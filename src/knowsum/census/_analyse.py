@@ -16,6 +16,7 @@ from typing import IO, Any
 import numpy as np
 import scipy.sparse as sp
 
+from knowsum.caveats import Caveat
 from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
@@ -36,7 +37,6 @@ from knowsum.census.record import (
 )
 from knowsum.records import caveat_notes
 from knowsum.stats import Prevalence, summarize
-from knowsum.stats.caveats import CaveatFields
 from knowsum.stats.predict_unseen import PredictionInterval
 from knowsum.stats.summary import collect_warnings
 
@@ -241,7 +241,7 @@ def analyse(
     prev = prevalence_of(keys, [row_of[decoded[i].query] for i in picked], len(responses)) if picked else None
     timings["cluster"] = time.perf_counter() - t0
     notes: list[str] = []
-    caveats: list[CaveatFields] = []
+    caveats: list[Caveat] = []
     fields: dict[str, Any] = {"n_unseen": None, "n_unseen_raw": None, "n_total": None, "skr": None}
     fields["interval"] = None
     fields.update(k=None, k_source="none", k_errors={}, curve=[], heldout=[])

@@ -19,7 +19,7 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._decode import decode
 from knowsum.census._run import prepare_census
 from knowsum.census.record import CensusResult
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 from knowsum.records.profile import Measure
 from knowsum.stats import CaveatKind
 
@@ -35,12 +35,10 @@ def census_figures(inst: Instrument[Any, Any], r: CensusResult) -> list[Measure]
     """The figures of census ``r`` (module docstring), as rows of ``inst`` (the census instrument)."""
     rich = r.richness
     chao = "chao2_bc" if r.counting == "incidence" else "chao1_bc"  # the Chao estimate of the counting
-    marks: dict[str, list[CaveatNote]] = {}
+    marks: dict[str, list[Caveat]] = {}
     if r.n_total is not None and r.interval_total is None:
         why = r.interval_reason or _NO_BOOTSTRAP
-        marks["N_tot"] = [
-            CaveatNote(kind=CaveatKind.INTERVAL_NA.value, mark="N_tot interval n/a", message=why)
-        ]
+        marks["N_tot"] = [Caveat(kind=CaveatKind.INTERVAL_NA.value, mark="N_tot interval n/a", message=why)]
     no_interval = r.interval_reason or _NO_BOOTSTRAP
     rows: list[tuple[str, float | None, str, tuple[float, float] | None, str | None]] = [
         ("N_seen", r.n_seen, "distinct verified items", None, None),

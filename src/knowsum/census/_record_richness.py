@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 
 __all__ = [
     "ChaoEstimate",
@@ -74,7 +74,7 @@ class RichnessInfo(_Record):
     chao: ChaoEstimate
     hill: HillEstimate
     notes: list[str] = Field(default_factory=list, description="what could not be computed, and why")
-    caveats: list[CaveatNote] = Field(
+    caveats: list[Caveat] = Field(
         default_factory=list,
         description="tiny sample, Hill numbers out of order… (also in the run's caveats)",
     )
@@ -105,7 +105,7 @@ class CoverageRank(_Record):
     )
     prediction_reason: str | None = Field(None, description="why the prediction interval is n/a")
     prediction_method: str | None = Field(None, description="how the prediction interval was formed")
-    caveats: list[CaveatNote] = Field(
+    caveats: list[Caveat] = Field(
         default_factory=list, description="beyond 2n, a tiny sample at m, and the run's own caveats"
     )
 
@@ -143,6 +143,6 @@ class Overlap(_Record):
     observed_shared: int = Field(description="D12: items counted in both runs")
     estimates: list[SharedValue]
     level: float
-    caveats: list[CaveatNote] = Field(
+    caveats: list[Caveat] = Field(
         default_factory=list, description="a shared estimate above a run's own richness, tiny samples…"
     )

@@ -30,7 +30,7 @@ from knowsum.estimate.record import (
     SharedSummary,
     TargetSummary,
 )
-from knowsum.records import CaveatNote, caveat_notes
+from knowsum.records import Caveat, caveat_notes
 from knowsum.stats import (
     ESTIMATORS,
     Abundance,
@@ -160,9 +160,7 @@ def _tuple(values: Any) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-def _richness(
-    data: Abundance | Incidence, name: str, level: float
-) -> tuple[RichnessSummary, list[CaveatNote]]:
+def _richness(data: Abundance | Incidence, name: str, level: float) -> tuple[RichnessSummary, list[Caveat]]:
     stats_name, needs = RICHNESS_ESTIMATORS[name]
     kind = "abundance" if isinstance(data, Abundance) else "incidence"
     if needs not in ("both", kind):
@@ -175,7 +173,7 @@ def _richness(
     return found, caveat_notes(est.caveats)
 
 
-def _hill(data: Abundance | Incidence, config: RichnessConfig) -> tuple[HillSummary, list[CaveatNote]]:
+def _hill(data: Abundance | Incidence, config: RichnessConfig) -> tuple[HillSummary, list[Caveat]]:
     h = hill_numbers(data, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed)
     lower = None if h.lower is None else _tuple(h.lower)
     upper = None if h.upper is None else _tuple(h.upper)

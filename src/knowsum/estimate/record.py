@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 
 __all__ = [
     "CurveSummary",
@@ -108,7 +108,7 @@ class PointSummary:
     size: float
     diversity: tuple[float, float, float]
     method: str
-    caveats: tuple[CaveatNote, ...] = ()
+    caveats: tuple[Caveat, ...] = ()
     target: float | None = None
     interval: Interval | None = None
     prediction: Interval | None = None
@@ -136,7 +136,7 @@ class SharedSummary:
     observed: int
     estimates: Mapping[str, tuple[float, float | None, Interval | None]]
     own: tuple[float, float] | None = None
-    caveats: tuple[CaveatNote, ...] = ()
+    caveats: tuple[Caveat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,4 +249,4 @@ class RichnessReport(Generic[Unseen]):
     source: str | None
     format: str | None
     notes: tuple[str, ...] = ()
-    caveats: tuple[CaveatNote, ...] = ()
+    caveats: tuple[Caveat, ...] = ()

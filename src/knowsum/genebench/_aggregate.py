@@ -20,7 +20,7 @@ from knowsum.genebench._schema import KNOWLEDGE, question_key
 from knowsum.genebench._score import UNANSWERED
 from knowsum.genebench._textmetrics import SummaryFlag
 from knowsum.genebench.record import AttentionCurve, Cell, GenebenchScores, InstanceRecord, Pearson
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
 __all__ = ["CELLS", "SUMMARY_CUT", "summarize", "summary_caveats"]
@@ -295,7 +295,7 @@ SUMMARY_CUT = "summary-input-cut"
 """The caveat kind of summary scores computed on cut text (:func:`summary_caveats`)."""
 
 
-def summary_caveats(records: Sequence[InstanceRecord]) -> list[CaveatNote]:
+def summary_caveats(records: Sequence[InstanceRecord]) -> list[Caveat]:
     """The record's caveat when some summary scores read cut text (empty when none did).
 
     BERTScore matches at most the encoder's 512 word pieces of an answer and of its reference, as
@@ -313,4 +313,4 @@ def summary_caveats(records: Sequence[InstanceRecord]) -> list[CaveatNote]:
         f"summary inputs cut: {n_cut} of {len(scored)} summary scores read cut text ({parts}); they "
         "rest on the first part of the answer or reference only (summary_flags in predictions.jsonl)"
     )
-    return [CaveatNote(kind=SUMMARY_CUT, mark="summary inputs cut", message=message, figure="summary score")]
+    return [Caveat(kind=SUMMARY_CUT, mark="summary inputs cut", message=message, figure="summary score")]

@@ -21,7 +21,7 @@ from knowsum.genebench._schema import read_questions
 from knowsum.genebench.record import GenebenchResult
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
-from knowsum.records import CaveatNote
+from knowsum.records import Caveat
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
             ("format_error_rate", s.format_error_rate, "replies not in the asked format"),
         ]
         missing = [
-            CaveatNote(kind="type-not-asked", mark=f"{kind} not asked", message=why)
+            Caveat(kind="type-not-asked", mark=f"{kind} not asked", message=why)
             for kind, why in s.types_missing.items()
         ]
         return [self.figure(k, v, how, marks=missing if n == 0 else ()) for n, (k, v, how) in enumerate(rows)]

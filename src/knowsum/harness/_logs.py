@@ -36,7 +36,7 @@ from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
 from knowsum.instrument import get_instrument
 from knowsum.models import ResponseStore
-from knowsum.records import CaveatNote, Record, Run, write_run_dir
+from knowsum.records import Caveat, Record, Run, write_run_dir
 
 __all__ = [
     "META_KEY",
@@ -115,7 +115,7 @@ def gather(instrument: str, config: BaseModel, draws: list[Draw]) -> tuple[BaseM
     }
 
 
-def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) -> CaveatNote | None:
+def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) -> Caveat | None:
     """The ``partial`` caveat of answers to part of the requests (``None``: all answered).
 
     Raises:
@@ -130,7 +130,7 @@ def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) 
             f"interrupted run, failed samples): knowsum/{instrument} {_WHOLE_RUNS_ONLY}; run every "
             "sample (inspect eval-retry completes an interrupted log)"
         )
-    return CaveatNote(
+    return Caveat(
         kind="partial",
         mark="partial log",
         message=f"partial log: {k} of {n} requests answered (inspect eval --limit or --sample-id, an "

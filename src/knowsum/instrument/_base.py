@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, ge
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
 from knowsum.errors import ConfigError
-from knowsum.records import CaveatNote, PublishedRow, Record, Run
+from knowsum.records import Caveat, PublishedRow, Record, Run
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -236,7 +236,7 @@ class Instrument(ABC, Generic[C, R]):
         interval: tuple[float | None, float | None] | None = None,
         interval_reason: str | None = None,
         caveats: Sequence[str] = (),
-        marks: Sequence[CaveatNote] = (),
+        marks: Sequence[Caveat] = (),
     ) -> Measure:
         """One row of :meth:`figures`: the figure ``name`` (its key ``<name>/<figure>`` and its label),
         ``value`` as a float; ``interval_reason`` (why there is no ``interval``) keeps its interval's
@@ -324,7 +324,7 @@ class Instrument(ABC, Generic[C, R]):
         ranked_by: str | None = None,
         rank_label: str = "",
         record: RunRecord | None = None,
-        marks: Sequence[CaveatNote] = (),
+        marks: Sequence[Caveat] = (),
         interval_reason: str | None = None,
     ) -> Measure:
         """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.

@@ -19,7 +19,7 @@ from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
 from knowsum.recall.record import RecallResult
-from knowsum.records import CaveatNote, PublishedRow
+from knowsum.records import Caveat, PublishedRow
 from knowsum.records.profile import Measure
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
             why = "no popularity buckets (give per_bucket, or a KB with a popularity table)"
         elif pop.bucket_spearman is None:
             why = f"undefined over {pop.n_buckets} buckets (constant accuracy)"
-        na = [] if why is None else [CaveatNote(kind="popularity-na", mark="popularity ρ n/a", message=why)]
+        na = [] if why is None else [Caveat(kind="popularity-na", mark="popularity ρ n/a", message=why)]
         rows: list[tuple[str, float | None, str]] = [
             ("accuracy", s.accuracy, "exact ID from label"),
             ("n", s.n, "concepts asked"),

@@ -11,7 +11,7 @@
     write_run_dir(out, record, files, pages=…)   data files → plots/ + report.html → result.json last
     Usage                       requests, tokens and time of a run (Record.usage)
     check_comparable(records, labels, allow_mixed=…)   may these runs stand side by side? (one check)
-    CaveatNote                  one caveat of a figure (Record.caveats): kind · mark · message · figure
+    Caveat                      one caveat of a figure (Record.caveats): kind · mark · message · figure
     Run[R](result, out_dir, report)             what every entry point returns (each instrument names its own)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
     PublishedRow(model, paper, table, measure, value)   one value a paper published (.label)
@@ -21,7 +21,7 @@ them, and neither needs the other.
 """
 
 from knowsum.records._base import Record, load_record, now_iso, record_kinds
-from knowsum.records._caveats import CaveatNote, caveat_notes
+from knowsum.records._caveats import Caveat, caveat_notes
 from knowsum.records._comparable import (
     DIFFERS,
     check_comparable,
@@ -51,7 +51,7 @@ __all__ = [
     "PLOTS_DIR",
     "REPORT_NAME",
     "RESULT_NAME",
-    "CaveatNote",
+    "Caveat",
     "FileBody",
     "PublishedRow",
     "Record",
@@ -76,3 +76,21 @@ __all__ = [
     "with_difference",
     "write_run_dir",
 ]
+
+_RENAMED = {"CaveatNote": "Caveat"}
+"""Old names of this package (old → new), still found here with a ``DeprecationWarning``."""
+
+
+def __getattr__(name: str) -> object:
+    """A renamed name (:data:`_RENAMED`), with a ``DeprecationWarning`` naming the new one."""
+    if name not in _RENAMED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    new = _RENAMED[name]
+    warnings.warn(
+        f"knowsum.records.{name} is now knowsum.records.{new} (the one caveat type, knowsum.caveats.{new})",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return globals()[new]

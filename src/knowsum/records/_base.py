@@ -9,7 +9,7 @@ Every instrument writes one pydantic record per run. They share:
 - ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
   when the answers were scored from a file made elsewhere);
 - ``kb_releases``: knowledge base → the release the run was judged against;
-- ``caveats``: the typed caveats of its figures (:class:`~knowsum.records.CaveatNote`), which every
+- ``caveats``: the typed caveats of its figures (:class:`~knowsum.records.Caveat`), which every
   surface prints from the record;
 - ``identity``: what the run probed (``what``), the model and the settings that distinguish it from
   another run of the same instrument (each record class names them in :attr:`Record.IDENTITY`); a
@@ -31,8 +31,8 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum import __version__
+from knowsum.caveats import Caveat
 from knowsum.errors import InputFileError
-from knowsum.records._caveats import CaveatNote
 from knowsum.records._usage import Usage
 
 __all__ = ["Record", "load_record", "now_iso", "record_kinds"]
@@ -80,7 +80,7 @@ class Record(BaseModel):
         "(see IDENTITY); None in files written before this field",
     )
     usage: Usage | None = Field(None, description="requests, tokens and time of the run (None: not measured)")
-    caveats: list[CaveatNote] = Field(
+    caveats: list[Caveat] = Field(
         default_factory=list,
         description="what makes the record's figures say less than they seem (tiny sample, clamped, "
         "interval n/a…), printed by every page and table; empty in files written before this field",

@@ -17,9 +17,9 @@ import hashlib
 from collections.abc import Collection, Sequence
 from typing import TypedDict, TypeVar, Unpack
 
+from knowsum.caveats import Caveat
 from knowsum.errors import ConfigError
 from knowsum.records._base import Record
-from knowsum.records._caveats import CaveatNote
 
 __all__ = [
     "DIFFERS",
@@ -113,9 +113,9 @@ def check_comparable(records: Sequence[Record], labels: Sequence[str], **mixing:
     return marks
 
 
-def difference_note(mark: str) -> CaveatNote:
+def difference_note(mark: str) -> Caveat:
     """The ``differs`` caveat of a row marked ``mark`` by :func:`check_comparable`."""
-    return CaveatNote(
+    return Caveat(
         kind=DIFFERS,
         mark=mark,
         message=f"{mark}: ranked beside runs that measured something else (--allow-mixed)",

@@ -22,8 +22,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from knowsum.caveats import Caveat
 from knowsum.records._base import Record
-from knowsum.records._caveats import CaveatNote
 from knowsum.records._published import PublishedRow, split_label
 from knowsum.records._usage import Usage
 
@@ -79,7 +79,7 @@ class Measure(_Part):
     )
     caveats: list[str] = Field(default_factory=list, description="what makes the comparison unfair")
     interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
-    marks: list[CaveatNote] = Field(
+    marks: list[Caveat] = Field(
         default_factory=list, description="the figure's own caveats, copied from its run's record"
     )
 

@@ -9,16 +9,16 @@
 - :func:`interval_text` — ``[lo, hi]``, or ``n/a: REASON`` when the interval cannot be a 95 % interval,
   never ``[x, x]``.
 
-Records carry :class:`~knowsum.records.CaveatNote` s; nothing here re-derives a caveat.
+Records carry :class:`~knowsum.records.Caveat` s; nothing here re-derives a caveat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from knowsum.caveats import Caveat
 from knowsum.report import _html as h
 from knowsum.report._tables import format_value
-from knowsum.stats.caveats import CaveatFields
 
 __all__ = ["NA", "caveat_lines", "caveat_section", "caveat_sentence", "interval_text", "marked", "marks"]
 
@@ -26,25 +26,23 @@ NA = "n/a"
 """What an interval that cannot be shown starts with: ``n/a: REASON``."""
 
 
-def marks(caveats: Iterable[CaveatFields] | None, sep: str = "; ") -> str:
+def marks(caveats: Iterable[Caveat] | None, sep: str = "; ") -> str:
     """The distinct marks of ``caveats`` in order (``""`` when there are none)."""
     return sep.join(dict.fromkeys(c.mark for c in caveats or ()))
 
 
-def marked(label: str, caveats: Iterable[CaveatFields] | None) -> str:
+def marked(label: str, caveats: Iterable[Caveat] | None) -> str:
     """``label`` followed by its caveats' marks in brackets: ``gpt-4 [differs: kb go vs doid]``."""
     shown = marks(caveats)
     return f"{label} [{shown}]" if shown else label
 
 
-def caveat_sentence(c: CaveatFields) -> str:
+def caveat_sentence(c: Caveat) -> str:
     """The caveat as one sentence that starts with its mark: ``"tiny sample: only 3 queries…"``."""
     return c.message if c.message.startswith(c.mark) else f"{c.mark}: {c.message}"
 
 
-def caveat_lines(
-    caveats: Iterable[CaveatFields] | None, indent: str = "  ", skip: Sequence[str] = ()
-) -> list[str]:
+def caveat_lines(caveats: Iterable[Caveat] | None, indent: str = "  ", skip: Sequence[str] = ()) -> list[str]:
     """``{indent}caveat: MESSAGE`` for each caveat whose message is not already among ``skip``
     (e.g. the notes printed next to it), after one ``{indent}caveats: MARKS`` line."""
     found = list(caveats or ())
@@ -56,7 +54,7 @@ def caveat_lines(
     return lines
 
 
-def caveat_section(caveats: Iterable[CaveatFields] | None, title: str = "Caveats") -> h.Markup:
+def caveat_section(caveats: Iterable[Caveat] | None, title: str = "Caveats") -> h.Markup:
     """A page section listing each caveat (mark in bold, then its sentence); empty without caveats."""
     found = list(caveats or ())
     if not found:

@@ -60,7 +60,7 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
         if plan.t is None
         else f"Û(t) at t = {plan.t:g} extrapolates {plan.t * n:,.4g} further observations from {n:,} and"
     )
-    found = [c for c in sample_caveats(n, prev.n_seen, prev.f(1), what) if c.kind is CaveatKind.TINY_SAMPLE]
+    found = [c for c in sample_caveats(n, prev.n_seen, prev.f(1), what) if c.kind == CaveatKind.TINY_SAMPLE]
     if plan.weights is not None and prev.f(1) == 0 and value != 0:
         found.append(
             Caveat(
@@ -71,7 +71,7 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
                 "Û(t)",
             )
         )
-    found += [c for c in sample_caveats(n, prev.n_seen, prev.f(1)) if c.kind is CaveatKind.ALL_SINGLETONS]
+    found += [c for c in sample_caveats(n, prev.n_seen, prev.f(1)) if c.kind == CaveatKind.ALL_SINGLETONS]
     beyond = range_caveat(plan.name, plan.t, n)
     if beyond is not None and (value >= 0 or plan.name != "good-toulmin"):
         found.append(beyond)

@@ -49,10 +49,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from types import MappingProxyType
-from typing import Protocol
+
+from knowsum.caveats import CAVEAT_MARKS, Caveat, CaveatKind
 
 __all__ = [
     "CAVEAT_MARKS",
@@ -85,61 +83,6 @@ OSW_NMSE_LIMIT = 0.9
 
 SMOOTHED = frozenset({"et", "osw-binomial", "osw-poisson"})
 """The smoothed Good–Toulmin estimators (Orlitsky, Suresh & Wu 2016), whose range grows with ``log n``."""
-
-
-class CaveatKind(StrEnum):
-    """What a caveat is about (the value is its stable name in records and ``--json``)."""
-
-    TINY_SAMPLE = "tiny-sample"
-    NO_SINGLETONS = "no-singletons"
-    ALL_SINGLETONS = "all-singletons"
-    CLAMPED = "clamped"
-    INTERVAL_NA = "interval-na"
-    BEYOND_RANGE = "beyond-range"
-    BEYOND_2N = "beyond-2n"
-    HILL_ORDER = "hill-order"
-    SHARED_ABOVE_OWN = "shared-above-own"
-    HORIZON = "beyond-horizon"
-    OWN_T = "own-t-error"
-
-
-CAVEAT_MARKS: Mapping[CaveatKind, str] = MappingProxyType(
-    {
-        CaveatKind.TINY_SAMPLE: "tiny sample",
-        CaveatKind.NO_SINGLETONS: "no singletons",
-        CaveatKind.ALL_SINGLETONS: "all singletons",
-        CaveatKind.CLAMPED: "Û clamped at 0",
-        CaveatKind.INTERVAL_NA: "interval n/a",
-        CaveatKind.BEYOND_RANGE: "beyond supported range",
-        CaveatKind.BEYOND_2N: "beyond 2n",
-        CaveatKind.HILL_ORDER: "Hill numbers out of order",
-        CaveatKind.SHARED_ABOVE_OWN: "shared above own richness",
-        CaveatKind.HORIZON: "beyond back-tested horizon",
-        CaveatKind.OWN_T: "simulated error at own t",
-    }
-)
-"""The short mark every surface prints for each kind (one per kind)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Caveat:
-    """One reason a figure says less than it seems.
-
-    Attributes:
-        kind: What it is about.
-        message: Why, and what to do (one or two sentences, starting with the mark).
-        figure: The figure it qualifies (``Û(t)``, ``interval``, ``q=2``, ``at size 1e+09``…), or
-            ``""`` for the whole estimate.
-    """
-
-    kind: CaveatKind
-    message: str
-    figure: str = ""
-
-    @property
-    def mark(self) -> str:
-        """The short mark of :attr:`kind` (:data:`CAVEAT_MARKS`)."""
-        return CAVEAT_MARKS[self.kind]
 
 
 def _plural(n: int, word: str) -> str:
@@ -307,20 +250,10 @@ def shared_above_own(shared: float, own: Mapping[str, float | None], figure: str
     )
 
 
-class CaveatFields(Protocol):
-    """What a caveat carries, as every surface reads it: a :class:`Caveat`, or a record's copy
-    (``knowsum.records.CaveatNote``, which reads these fields by name)."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def mark(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def figure(self) -> str: ...
+CaveatFields = Caveat
+"""The one caveat type under the name this module's protocol had (kept so that old imports work)."""
 
 
-def caveat_dicts(caveats: Sequence[CaveatFields]) -> list[dict[str, str]]:
+def caveat_dicts(caveats: Sequence[Caveat]) -> list[dict[str, str]]:
     """Caveats as JSON objects ``{kind, mark, message, figure}`` (one layout for every ``--json``)."""
     return [{"kind": str(c.kind), "mark": c.mark, "message": c.message, "figure": c.figure} for c in caveats]
