@@ -236,7 +236,7 @@ def test_one_caveat_type_from_the_estimator_to_the_record(census: CensusResult) 
 
     assert knowsum.stats.caveats.Caveat is knowsum.records.Caveat is knowsum.caveats.Caveat is Caveat
     assert knowsum.stats.caveats.CaveatFields is Caveat
-    with pytest.warns(DeprecationWarning, match="CaveatNote is now knowsum.records.Caveat"):
+    with pytest.warns(DeprecationWarning, match="CaveatNote is now knowsum.caveats.Caveat"):
         assert knowsum.records.CaveatNote is Caveat
     with warnings.catch_warnings():
         warnings.simplefilter("error")

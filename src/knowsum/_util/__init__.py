@@ -11,6 +11,8 @@
   an input, a store or another kind of file; writable; a run folder keeps its run's identity);
   :func:`run_folders_above`, :func:`enclosing_run`: the run folders a path lies in;
   :func:`sampling_lock`: one run at a time samples into a database file (any name of it);
+- :func:`old_names`: a module's ``__getattr__`` for names that moved or were renamed (a
+  ``DeprecationWarning`` naming the new place);
 - :func:`slug`: a file-name-safe form of a model id or task, for run folders;
 - :func:`read_text_file`, :func:`check_file`: a user's UTF-8 text file, or one line saying what is
   wrong with it.
@@ -31,6 +33,7 @@ from knowsum._util.outputs import (
     enclosing_run,
     run_folders_above,
 )
+from knowsum._util.renamed import old_names
 from knowsum._util.storelock import sampling_lock
 from knowsum._util.textfile import check_file, read_text_file
 from knowsum._util.validation import config_error, known_values
@@ -51,6 +54,7 @@ __all__ = [
     "enclosing_run",
     "known_values",
     "nearest_folder",
+    "old_names",
     "paths",
     "read_text_file",
     "run_folders_above",

@@ -18,6 +18,7 @@ Layers: above ``models``, ``kb``, ``records`` (it imports nothing else of knowsu
 implement it, and the profile and the command line use it.
 """
 
+from knowsum._util import old_names
 from knowsum.instrument._base import (
     Instrument,
     KBs,
@@ -64,19 +65,5 @@ __all__ = [
     "wilson",
 ]
 
-_MOVED = {"CENSUS_TASKS": "knowsum.census"}
-"""Names that moved to an instrument's own package (old name → its package), still found here."""
-
-
-def __getattr__(name: str) -> object:
-    """A moved name (:data:`_MOVED`), with a ``DeprecationWarning`` saying where it lives now."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    import warnings
-
-    where = _MOVED[name]
-    warnings.warn(
-        f"knowsum.instrument.{name} moved: import it from {where}", DeprecationWarning, stacklevel=2
-    )
-    return getattr(importlib.import_module(where), name)
+__getattr__ = old_names(__name__, {"CENSUS_TASKS": ("knowsum.census", "CENSUS_TASKS")})
+"""Names that moved to an instrument's own package, still found here with a ``DeprecationWarning``."""

@@ -20,6 +20,7 @@ This package sits below the instruments and the report layer: instruments build 
 them, and neither needs the other.
 """
 
+from knowsum._util import old_names
 from knowsum.records._base import Record, load_record, now_iso, record_kinds
 from knowsum.records._caveats import Caveat, caveat_notes
 from knowsum.records._comparable import (
@@ -77,20 +78,5 @@ __all__ = [
     "write_run_dir",
 ]
 
-_RENAMED = {"CaveatNote": "Caveat"}
-"""Old names of this package (old → new), still found here with a ``DeprecationWarning``."""
-
-
-def __getattr__(name: str) -> object:
-    """A renamed name (:data:`_RENAMED`), with a ``DeprecationWarning`` naming the new one."""
-    if name not in _RENAMED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import warnings
-
-    new = _RENAMED[name]
-    warnings.warn(
-        f"knowsum.records.{name} is now knowsum.records.{new} (the one caveat type, knowsum.caveats.{new})",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return globals()[new]
+__getattr__ = old_names(__name__, {"CaveatNote": ("knowsum.caveats", "Caveat")})
+"""Old names of this package, still found here with a ``DeprecationWarning``."""
