@@ -10,14 +10,21 @@ from collections.abc import Callable, Mapping
 __all__ = ["old_names"]
 
 
-def old_names(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], object]:
+OldNames = Mapping[str, tuple[str, str]]
+"""Old name → (the module that holds it now, its name there)."""
+
+
+def old_names(module: str, names: OldNames | Callable[[], OldNames]) -> Callable[[str], object]:
     """The ``__getattr__`` of ``module`` for its old names: old name → (the module that holds it now,
-    its name there). Any other name is an ``AttributeError``, as without the hook."""
+    its name there), or a function giving that mapping when asked (so a module can learn its old
+    names from the plug-ins that took them). Any other name, and any ``_private`` one, is an
+    ``AttributeError``, as without the hook."""
 
     def find(name: str) -> object:
-        if name not in names:
+        table = {} if name.startswith("_") else names() if callable(names) else names
+        if name not in table:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        where, new = names[name]
+        where, new = table[name]
         warnings.warn(
             f"{module}.{name} is now {where}.{new}: import it from {where}", DeprecationWarning, stacklevel=2
         )

@@ -76,6 +76,10 @@ from knowsum.census.record import (
 )
 from knowsum.records import PublishedRow
 
+MOVED_FROM_INSTRUMENT = ("CENSUS_TASKS",)
+"""Names that lived in :mod:`knowsum.instrument` before they moved here; still found there, with a
+``DeprecationWarning``."""
+
 __all__ = [
     "BUILTIN_TASKS",
     "CENSUS_TASKS",

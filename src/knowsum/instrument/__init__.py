@@ -18,6 +18,8 @@ Layers: above ``models``, ``kb``, ``records`` (it imports nothing else of knowsu
 implement it, and the profile and the command line use it.
 """
 
+import sys
+
 from knowsum._util import old_names
 from knowsum.instrument._base import (
     Instrument,
@@ -65,5 +67,18 @@ __all__ = [
     "wilson",
 ]
 
-__getattr__ = old_names(__name__, {"CENSUS_TASKS": ("knowsum.census", "CENSUS_TASKS")})
+
+def _moved_out() -> dict[str, tuple[str, str]]:
+    """The names that moved from here into an instrument's own package: each registered instrument's
+    package lists those it took in its ``MOVED_FROM_INSTRUMENT``."""
+    table: dict[str, tuple[str, str]] = {}
+    for item in installed(INSTRUMENTS):
+        home = item.target.partition(":")[0]
+        package = sys.modules.get(home) if item.obj is not None else None
+        for name in getattr(package, "MOVED_FROM_INSTRUMENT", ()):
+            table[name] = (home, name)
+    return table
+
+
+__getattr__ = old_names(__name__, _moved_out)
 """Names that moved to an instrument's own package, still found here with a ``DeprecationWarning``."""
