@@ -207,7 +207,7 @@ def test_score_text_and_bad_rows(mini_go: Path, tmp_path: Path, capsys: pytest.C
     assert main(["recall", "score", "--kb", "go", "--predictions", str(bad), "--out", str(out)]) == 2
     assert not out.exists()  # nothing half-written
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"knowsum: error: {bad}:2:") and "(1 more bad rows: lines 3)" in err
+    assert err.startswith(f"knowsum: error: {bad}:2:") and "(1 more bad row: line 3)" in err
     assert len(err.splitlines()) == 1
 
 

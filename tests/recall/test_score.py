@@ -150,7 +150,13 @@ def test_popularity_override_from_a_table(mini_go: Path, tmp_path: Path) -> None
             "GO:0001822;kidney development;1;5;GO:0001822\nGO:0003179;heart valve;1;5\n"
             "GO:0000003;reproduction;1;many;GO:0000003\nGO:0008150;bp;1;2;x\n",
             ":2:",
-            "expected ID;label;n_annotations;n_web_occurrences;prediction (1 more bad rows: lines 3)",
+            "expected ID;label;n_annotations;n_web_occurrences;prediction (1 more bad row: line 3)",
+        ),
+        (
+            "j.jsonl",
+            '{"id": 1}\n{"id": 2}\n{"id": "GO:0001822", "prediction": "x"}\n{"id": 3}\n',
+            ":1:",
+            "missing or empty 'id' (2 more bad rows: lines 2, 4)",
         ),
         ("c.csv", "id,prediction,popularity\nGO:0001822,GO:1,3\n,GO:2,1\n", ":3:", "missing or empty 'id'"),
         (

@@ -176,12 +176,13 @@ def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
                 )
     if bad:
         no, line, problem = bad[0]
+        others = ", ".join(str(b[0]) for b in bad[1:6]) + ("…" if len(bad) > 6 else "")
         more = (
-            f" ({len(bad) - 1} more bad rows: lines {', '.join(str(b[0]) for b in bad[1:6])}"
+            f" ({len(bad) - 1} more bad row{'s' if len(bad) > 2 else ''}: "
+            f"line{'s' if len(bad) > 2 else ''} {others})"
             if len(bad) > 1
             else ""
         )
-        more += ("…" if len(bad) > 6 else "") + (")" if more else "")
         raise InputFileError(path, f"{fmt} format: {problem}{more}", no, line)
     if not rows:
         raise InputFileError(path, "no prediction rows")
