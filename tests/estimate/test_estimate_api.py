@@ -7,13 +7,18 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from knowsum.errors import InputFileError, UnknownNameError
+import knowsum.estimate._samples
+from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate import (
     EstimateConfig,
     EstimateReport,
     Observations,
+    RichnessConfig,
+    Source,
     estimate,
     read_observations,
+    read_sample,
+    richness,
 )
 from knowsum.estimate.page import estimate_json, estimate_table
 from knowsum.stats import Prevalence
@@ -47,6 +52,26 @@ def test_the_three_inputs_give_the_same_estimate() -> None:
     assert from_observations.source is None and from_observations.format == "prevalence"
     assert from_prevalence.format is None and from_prevalence.format_detected is None
     assert from_path.bootstrap is None and from_path.interval is None
+
+
+def test_estimate_and_richness_read_one_source_type_alike() -> None:
+    """One ``Source``: every input either entry takes gives the same KnowSum estimate, and richness
+    reads observations and a prevalence as it reads the file."""
+    config = EstimateConfig(t=1, k=8, n_bootstrap=0)
+    observations = read_observations(FISHER)
+    sample = read_sample(FISHER)
+    inputs = [FISHER, observations, observations.prevalence, sample, sample.data]
+    assert [estimate(i, config).n_unseen for i in inputs] == pytest.approx([76.484375] * 5)
+    rich = RichnessConfig(estimator="et", unseen=config)
+    unseen = [richness(i, rich).unseen for i in inputs]
+    assert [None if u is None else u.n_unseen for u in unseen] == pytest.approx([76.484375] * 5)
+    bc = [richness(i, RichnessConfig(estimator="chao1-bc")).richness for i in inputs]
+    assert [None if b is None else b.estimate for b in bc] == pytest.approx([593.0121597] * 5)
+    incidence = read_sample(FIXTURES / "theorems_by_query.tsv", count="incidence")
+    for refused in (incidence, incidence.data):
+        with pytest.raises(ConfigError, match="estimator et needs abundance observations"):
+            estimate(refused, config)
+    assert Source is knowsum.estimate._samples.Source
 
 
 def test_held_out_k_and_query_bootstrap() -> None:

@@ -15,8 +15,8 @@ and return one :class:`EstimateReport` (rendered by :mod:`knowsum.estimate.page`
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import FORMATS, Format, Observations, read_observations
 from knowsum.estimate._richness import RICHNESS_ESTIMATORS, RICHNESS_TITLES, RichnessConfig, richness
-from knowsum.estimate._run import Source, estimate
-from knowsum.estimate._samples import ALL_FORMATS, Sample, read_sample
+from knowsum.estimate._run import estimate
+from knowsum.estimate._samples import ALL_FORMATS, Sample, Source, read_sample
 from knowsum.estimate.record import RichnessReport
 from knowsum.stats import EstimateReport
 

@@ -20,7 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._run import estimate
-from knowsum.estimate._samples import ALL_FORMATS, CountMode, Sample, read_sample
+from knowsum.estimate._samples import (
+    ALL_FORMATS,
+    CountMode,
+    Sample,
+    Source,
+    as_sample,
+    read_sample,
+    unseen_input,
+)
 from knowsum.estimate.record import (
     CurveSummary,
     HillSummary,
@@ -94,8 +102,6 @@ RICHNESS_TITLES: Mapping[str, str] = MappingProxyType(
     }
 )
 """The formula and source of each richness estimator, printed beside its value."""
-
-Source = Sample | Abundance | Incidence | str | os.PathLike[str]
 
 
 class RichnessConfig(BaseModel):
@@ -318,15 +324,6 @@ def _targets(data: Abundance | Incidence, config: RichnessConfig, label: str) ->
     return tuple(out)
 
 
-def _read(source: Source, config: RichnessConfig) -> tuple[Sample, str | None]:
-    if isinstance(source, Sample):
-        return source, None
-    if isinstance(source, Abundance | Incidence):
-        return Sample(source, "", None, None), None
-    label = os.fspath(source)
-    return read_sample(label, config.format, config.count, config.units), label
-
-
 def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport[EstimateReport]:
     """Coverage, the chosen estimate and every optional part of ``config`` for ``source``.
 
@@ -336,18 +333,13 @@ def richness(source: Source, config: RichnessConfig | None = None) -> RichnessRe
         StatsError: An estimator that cannot be applied.
     """
     config = config or RichnessConfig()
-    sample, label = _read(source, config)
+    sample, label = as_sample(source, config.format, config.count, config.units)
     data = sample.data
     incidence = isinstance(data, Incidence)
     name = config.estimator or ("chao2" if incidence else "et")
     unseen = None
     if name in ESTIMATORS:
-        if incidence or sample.observations is None:
-            raise ConfigError(
-                f"estimator {name} needs abundance observations; on incidence data use "
-                "chao2, chao2-bc, ichao2, ice, ice-1, jack1 or jack2"
-            )
-        unseen = replace(estimate(sample.observations, config.unseen), source=label)
+        unseen = replace(estimate(unseen_input(sample, name), config.unseen), source=label)
     rich, rich_caveats = (None, []) if name in ESTIMATORS else _richness(data, name, config.level)
     points = [_point(data, "coverage", c, size_at_coverage(data, c), config) for c in config.at_coverage]
     points += [_point(data, "size", float(coverage_at_size(data, [m])[0]), m, config) for m in config.at_size]

@@ -6,22 +6,21 @@ import os
 
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import Observations, read_observations
-from knowsum.stats import EstimateReport, Prevalence, Summary, summarize
+from knowsum.estimate._samples import Sample, Source, as_sample, unseen_input
+from knowsum.stats import Abundance, EstimateReport, Incidence, Prevalence, Summary, summarize
 from knowsum.stats.summary import collect_warnings
 
-__all__ = ["Source", "estimate"]
-
-Source = Observations | Prevalence | str | os.PathLike[str]
-"""What :func:`estimate` reads: a parsed file, a sample, or the path of an observation file."""
+__all__ = ["estimate"]
 
 
 def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateReport:
     """Held-out ``k``, ``Û(t)``, ``N̂_tot``, ``SKR(t)`` and their bootstrap intervals for ``source``.
 
     Args:
-        source: A :class:`~knowsum.stats.Prevalence`, an :class:`Observations` from
-            :func:`read_observations`, or the path of an observation file (read in
-            ``config.format``, auto-detected when that is ``None``).
+        source: Any :data:`Source`: a :class:`~knowsum.stats.Prevalence`, an :class:`Observations`
+            from :func:`read_observations`, the path of an observation file (read in
+            ``config.format``, auto-detected when that is ``None``), or a :class:`Sample` or
+            :class:`~knowsum.stats.Abundance` (their abundance counts; incidence data is refused).
         config: The estimator and its settings (default: :class:`EstimateConfig` defaults).
 
     Returns:
@@ -31,9 +30,12 @@ def estimate(source: Source, config: EstimateConfig | None = None) -> EstimateRe
     Raises:
         InputFileError: The file is missing, unreadable or malformed.
         StatsError: The estimator cannot be applied (e.g. an OSW smoothing at ``t <= 1``).
+        ConfigError: Incidence data (a :class:`Sample` of it, an :class:`~knowsum.stats.Incidence`).
     """
     config = config or EstimateConfig()
     label: str | None = None
+    if isinstance(source, Sample | Abundance | Incidence):
+        source = unseen_input(as_sample(source)[0], config.estimator)
     if isinstance(source, Prevalence):
         observations, prevalence = None, source
     else:

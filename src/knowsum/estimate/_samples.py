@@ -12,16 +12,17 @@ Every problem raises :class:`~knowsum.errors.InputFileError` naming the file, li
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from knowsum.errors import InputFileError
+from knowsum.errors import ConfigError, InputFileError
 from knowsum.estimate._observations import Observations, _integer, _read_lines, read_observations
-from knowsum.stats import Abundance, Incidence, StatsError
+from knowsum.stats import Abundance, Incidence, Prevalence, StatsError
 
-__all__ = ["ALL_FORMATS", "CountMode", "Sample", "read_sample"]
+__all__ = ["ALL_FORMATS", "CountMode", "Sample", "Source", "as_sample", "read_sample", "unseen_input"]
 
 CountMode = Literal["abundance", "incidence"]
 ALL_FORMATS: tuple[str, ...] = ("items", "counts", "prevalence", "incidence-freq")
@@ -42,6 +43,42 @@ class Sample:
     format: str
     observations: Observations | None
     labels: Mapping[Hashable, int] | None
+
+
+Source = Sample | Observations | Prevalence | Abundance | Incidence | str | os.PathLike[str]
+"""What :func:`~knowsum.estimate.estimate` and :func:`~knowsum.estimate.richness` read, both of them
+any of: a :class:`Sample` or an :class:`Observations` already read, an in-memory
+:class:`~knowsum.stats.Prevalence`, :class:`~knowsum.stats.Abundance` or
+:class:`~knowsum.stats.Incidence`, or the path of a file (read by :func:`read_sample`)."""
+
+
+def as_sample(
+    source: Source, fmt: str | None = None, count: CountMode = "abundance", units: int | None = None
+) -> tuple[Sample, str | None]:
+    """``source`` as a :class:`Sample`, with the path it was read from (``None``: given in memory);
+    ``fmt``, ``count`` and ``units`` apply to what is read here (a path, observations, a prevalence)."""
+    if isinstance(source, Sample):
+        return source, None
+    if isinstance(source, Abundance | Incidence):
+        return Sample(source, "", None, None), None
+    if isinstance(source, Observations):
+        return _sample_of(source.prevalence, source, count, units, "the observations"), None
+    if isinstance(source, Prevalence):
+        return _sample_of(source, None, count, units, "the prevalence"), None
+    return read_sample(os.fspath(source), fmt, count, units), os.fspath(source)
+
+
+def unseen_input(sample: Sample, estimator: str) -> Observations | Prevalence:
+    """What the KnowSum estimators read from ``sample``: its observations, or the prevalence of its
+    abundance counts; incidence data is refused (they count observations, not sampling units)."""
+    if isinstance(sample.data, Incidence):
+        raise ConfigError(
+            f"estimator {estimator} needs abundance observations; on incidence data use "
+            "chao2, chao2-bc, ichao2, ice, ice-1, jack1 or jack2"
+        )
+    if sample.observations is not None:
+        return sample.observations
+    return Prevalence.from_counts(sample.data.counts)
 
 
 def _incidence_freq(path: Path, units: int | None) -> Sample:
@@ -95,24 +132,36 @@ def read_sample(
     if fmt == "incidence-freq":
         return _incidence_freq(path, units)
     observations = read_observations(path, fmt)  # type: ignore[arg-type]
-    prev = observations.prevalence
+    return _sample_of(observations.prevalence, observations, count, units, path)
+
+
+def _sample_of(
+    prev: Prevalence,
+    observations: Observations | None,
+    count: CountMode,
+    units: int | None,
+    where: Path | str,
+) -> Sample:
+    """The abundance or incidence :class:`Sample` of ``prev`` (read from ``observations``, if any);
+    a problem names ``where``."""
+    fmt = observations.format if observations is not None else "prevalence"
     labels = None if prev.labels is None else dict(zip(prev.labels, map(int, prev.counts), strict=True))
     if count == "abundance":
         if units is not None:
-            raise InputFileError(path, "--units applies to incidence data only (add --count incidence)")
-        return Sample(Abundance.from_prevalence(prev), observations.format, observations, labels)
+            raise InputFileError(where, "--units applies to incidence data only (add --count incidence)")
+        return Sample(Abundance.from_prevalence(prev), fmt, observations, labels)
     if prev.by_query is None:
         raise InputFileError(
-            path,
+            where,
             f"--count incidence needs QUERY<TAB>ITEM lines (an items file with a query column) "
-            f"or --format incidence-freq; this {observations.format} file has no sampling units",
+            f"or --format incidence-freq; this {fmt} file has no sampling units",
         )
     data = Incidence.from_prevalence(prev)
     if units is not None:
         if units < data.n_units:
             raise InputFileError(
-                path, f"--units {units} is smaller than the {data.n_units} queries in the file"
+                where, f"--units {units} is smaller than the {data.n_units} queries in the file"
             )
         data = Incidence(data.frequencies, units)
     incidence = dict(zip(prev.labels or (), map(int, data.frequencies), strict=False))
-    return Sample(data, observations.format, observations, incidence or None)
+    return Sample(data, fmt, observations, incidence or None)
