@@ -12,13 +12,13 @@ import pytest
 from knowsum.census import CensusConfig, plugin_tasks
 from knowsum.instrument import KBs, Step, get_instrument, instruments
 from knowsum.models import MockBackend, ResponseStore
-from knowsum.profile import Budget, load_budget, plan_steps, step_requests
+from knowsum.profile import ProfileBudget, load_budget, plan_steps, step_requests
 from tests.profile._tiny import answer, tiny_plan
 
 pytestmark = pytest.mark.realdata
 
 
-def _tiny() -> Budget:
+def _tiny() -> ProfileBudget:
     with tempfile.TemporaryDirectory() as folder:
         return load_budget(plan=tiny_plan(Path(folder)))
 
@@ -45,3 +45,10 @@ def test_the_plan_counts_exactly_the_keys_the_run_stores(step: Step, tmp_path: P
         )
         stored = {r.key for r in store.responses()}
     assert stored == planned
+
+
+def test_the_old_name_of_the_profile_budget_still_works_with_a_warning() -> None:
+    import knowsum.profile
+
+    with pytest.warns(DeprecationWarning, match="profile.Budget is now knowsum.profile.ProfileBudget"):
+        assert knowsum.profile.Budget is ProfileBudget

@@ -23,8 +23,9 @@ Layers: this package sits between the command line and the instruments, and reac
 through the registry (:func:`knowsum.instrument.instruments`): it names none of them.
 """
 
+from knowsum._util import old_names
 from knowsum.instrument import Step, wilson
-from knowsum.profile._budget import BUDGETS, Budget, load_budget
+from knowsum.profile._budget import BUDGETS, ProfileBudget, load_budget
 from knowsum.profile._page import profile_page
 from knowsum.profile._plan import ProfilePlan, plan_profile
 from knowsum.profile._run import (
@@ -51,12 +52,12 @@ __all__ = [
     "BUDGETS",
     "PAGE_NAME",
     "RESULT_FILE",
-    "Budget",
     "InstrumentPlan",
     "InstrumentProfile",
     "Measure",
     "PlanSummary",
     "Prices",
+    "ProfileBudget",
     "ProfilePlan",
     "ProfileResult",
     "ProfileRun",
@@ -73,3 +74,7 @@ __all__ = [
     "wilson",
     "write_profile",
 ]
+
+__getattr__ = old_names(__name__, {"Budget": ("knowsum.profile", "ProfileBudget")})
+"""``Budget`` was the whole profile's budget; it is :class:`ProfileBudget` now, so that ``Budget``
+means one thing: an instrument's budget table (``Instrument.Budget``)."""

@@ -46,15 +46,16 @@ from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.instrument import instruments
 
-__all__ = ["BUDGETS", "Budget", "load_budget"]
+__all__ = ["BUDGETS", "ProfileBudget", "load_budget"]
 
 BUDGETS = ("smoke", "quick", "paper")
 """The budgets shipped with knowsum, smallest first."""
 
 
 @dataclass(frozen=True)
-class Budget:
-    """A whole profile's budget: one table per instrument it runs, in the registry's order.
+class ProfileBudget:
+    """A whole profile's budget (``smoke``, ``quick``, ``paper`` or a plan file): one budget table per
+    instrument it runs, in the registry's order. ``Budget`` alone is an instrument's table class.
 
     Attributes:
         name: ``smoke``, ``quick``, ``paper``, or the plan file's name.
@@ -78,7 +79,7 @@ def _toml(text: str, where: str) -> dict[str, Any]:
         raise ConfigError(f"{where}: not valid TOML: {exc}") from None
 
 
-def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None) -> Budget:
+def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None) -> ProfileBudget:
     known = instruments()
     unknown = sorted(k for k in data if k != "description" and k not in known)
     if unknown:
@@ -104,10 +105,10 @@ def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None
         raise ConfigError(
             f"{where}: a budget needs at least one of the tables {', '.join(f'[{n}]' for n in known)}"
         )
-    return Budget(name, description, tables)
+    return ProfileBudget(name, description, tables)
 
 
-def load_budget(name: str | None = None, plan: Path | None = None) -> Budget:
+def load_budget(name: str | None = None, plan: Path | None = None) -> ProfileBudget:
     """The shipped budget ``name``, or the plan file ``plan`` (which wins).
 
     Raises:

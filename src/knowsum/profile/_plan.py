@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from knowsum.instrument import KBs, Step
 from knowsum.models import Backend, Request, Response, ResponseStore, TokenCounter, sample_sync
-from knowsum.profile._budget import Budget
+from knowsum.profile._budget import ProfileBudget
 from knowsum.profile._steps import plan_steps, step_requests
 from knowsum.records.profile import InstrumentPlan, PlanSummary, Prices
 
@@ -45,7 +45,7 @@ IDLE_GAP = 120.0
 class ProfilePlan:
     """A profile ready to run: the budget, the steps, each instrument's distinct requests and the summary."""
 
-    budget: Budget
+    budget: ProfileBudget
     steps: list[Step]
     requests: dict[str, list[Request]]
     summary: PlanSummary
@@ -156,7 +156,7 @@ def _sum(values: Sequence[float | int | None]) -> float | None:
 
 
 def plan_profile(
-    budget: Budget,
+    budget: ProfileBudget,
     backend: Backend,
     *,
     store: ResponseStore | None,

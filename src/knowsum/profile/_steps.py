@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from knowsum.instrument import KBs, Step, get_instrument, instruments
 from knowsum.models import Request
-from knowsum.profile._budget import Budget
+from knowsum.profile._budget import ProfileBudget
 
 __all__ = ["Step", "plan_steps", "step_requests"]
 
 
-def plan_steps(budget: Budget) -> list[Step]:
+def plan_steps(budget: ProfileBudget) -> list[Step]:
     """The instrument runs of ``budget``, instrument by instrument in the registry's order.
 
     Raises:
