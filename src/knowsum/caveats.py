@@ -4,7 +4,7 @@ A :class:`Caveat` carries a kind (a stable name: :class:`CaveatKind` for the sta
 kinds, any short name for an instrument's own), the short mark every surface prints beside the figure
 (:data:`CAVEAT_MARKS` for the statistics kinds), a sentence saying why and what to do, and the figure
 it qualifies. The estimators (``knowsum.stats``) return them; an instrument keeps them in its record
-(``Record.caveats``, ``Measure.marks``) as they are; every table, page, card, ``--json`` and inspect
+(``Record.caveats``, ``Measure.caveats``) as they are; every table, page, card, ``--json`` and inspect
 log prints them from there, never re-deriving one. Records written before this type was shared
 (``CaveatNote`` objects of the same four fields) load unchanged.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CAVEAT_MARKS", "Caveat", "CaveatKind", "unique_caveats"]
+__all__ = ["CAVEAT_MARKS", "NOTE", "Caveat", "CaveatKind", "as_notes", "unique_caveats"]
 
 
 class CaveatKind(StrEnum):
@@ -57,6 +57,10 @@ CAVEAT_MARKS: Mapping[CaveatKind, str] = MappingProxyType(
     }
 )
 """The short mark every surface prints for each kind (one per kind)."""
+
+NOTE = "note"
+"""The kind of a note on how a figure compares (a smaller budget than the paper's, another release
+of the knowledge base): said beside a comparison, never marked on the value (:func:`as_notes`)."""
 
 
 class Caveat(BaseModel):
@@ -118,3 +122,9 @@ def unique_caveats(*groups: Iterable[Any] | None) -> list[Caveat]:
             found = Caveat.of(caveat)
             out.setdefault((found.kind, found.message), found)
     return list(out.values())
+
+
+def as_notes(items: Iterable[str | Any]) -> list[Caveat]:
+    """``items`` as caveats: a sentence becomes a :data:`NOTE` (mark ``note``); a caveat, or an object
+    with its fields, is kept (:meth:`Caveat.of`)."""
+    return [Caveat(NOTE, item, mark=NOTE) if isinstance(item, str) else Caveat.of(item) for item in items]

@@ -41,7 +41,7 @@ def test_a_label_without_a_table_word_is_all_paper() -> None:
 
 def test_a_version_2_profile_loads_with_its_points_as_published_rows(tmp_path: Path) -> None:
     old = json.loads(V2.read_text(encoding="utf-8"))
-    assert old["version"] == 2 and PROFILE_VERSION == 3
+    assert old["version"] == 2 and PROFILE_VERSION == 4
     shutil.copy(V2, tmp_path / "profile.json")
     r = load_profile(tmp_path)
     assert r.version == PROFILE_VERSION
@@ -54,6 +54,11 @@ def test_a_version_2_profile_loads_with_its_points_as_published_rows(tmp_path: P
                 (p["label"], p["model"], p["value"]) for p in m_old["published"]
             ]
             assert {p.measure for p in m_new.published} == {m_old["key"].removeprefix(f"{name}/")}
+            assert m_new.notes == m_old["caveats"]  # the plain sentences, now caveats of kind note
+            assert [c.model_dump() for c in m_new.marks] == m_old["marks"]  # the typed ones, as they were
+            assert [c.kind for c in m_new.caveats] == ["note"] * len(m_old["caveats"]) + [
+                c["kind"] for c in m_old["marks"]
+            ]
     points = r.instruments["recall"].measures[1].published
     assert (points[0].paper, points[0].table) == ("Bombieri et al.", "Table 3(a)")
     census = r.instruments["census"].measures[0].published[0]

@@ -79,7 +79,8 @@ def _code(kind: str) -> str:
 
 def _measured(rows: Iterable[Measure], prefix: str) -> Figures:
     """The figures of ``rows`` (an instrument's :meth:`~knowsum.instrument.Instrument.figures`) and
-    their own caveats: each row's caveats (``note``), then its marks (under their kind), each once."""
+    their own caveats: each row's caveats in order (a note under ``note``, a typed caveat under its
+    kind), each once."""
     out: dict[str, float] = {}
     caveats: Caveats = []
     for m in rows:
@@ -88,7 +89,7 @@ def _measured(rows: Iterable[Measure], prefix: str) -> Figures:
         if (m.lower is not None and m.upper is not None) or m.interval_reason is not None:
             _put(out, f"{key}_lower", m.lower)
             _put(out, f"{key}_upper", m.upper)
-        own = [("note", c) for c in m.caveats] + [(_code(c.kind), caveat_sentence(c)) for c in m.marks]
+        own = [(_code(c.kind), caveat_sentence(c)) for c in m.caveats]
         caveats.extend(c for c in own if c not in caveats)
     return out, caveats
 

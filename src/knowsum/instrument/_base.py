@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, ge
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
+from knowsum.caveats import as_notes
 from knowsum.errors import ConfigError
 from knowsum.records import Caveat, PublishedRow, Record, Run
 from knowsum.records.profile import Measure
@@ -235,7 +236,7 @@ class Instrument(ABC, Generic[C, R]):
         *,
         interval: tuple[float | None, float | None] | None = None,
         interval_reason: str | None = None,
-        caveats: Sequence[str] = (),
+        caveats: Sequence[str | Caveat] = (),
         marks: Sequence[Caveat] = (),
     ) -> Measure:
         """One row of :meth:`figures`: the figure ``name`` (its key ``<name>/<figure>`` and its label),
@@ -316,7 +317,7 @@ class Instrument(ABC, Generic[C, R]):
         method: str,
         *,
         run: str,
-        caveats: Sequence[str] = (),
+        caveats: Sequence[str | Caveat] = (),
         interval: tuple[float | None, float | None] | None = None,
         published: Sequence[PublishedRow] | None = None,
         percent: bool = False,
@@ -334,9 +335,11 @@ class Instrument(ABC, Generic[C, R]):
         whole count (printed ``12,345``); ``ranked_by``: the key (without ``<name>/``) of the measure
         whose ranking of models a comparison sets this one's against, and ``rank_label`` how the
         comparison's rank column names the two (``"N_seen → N̂_tot"``). ``percent``: a fraction
-        printed as a percentage (``42.0%``); neither: three decimals. ``marks``: the row's own typed
-        caveats (beside the record's); ``interval_reason``: why it has no interval (overrides the
-        record's).
+        printed as a percentage (``42.0%``); neither: three decimals. ``caveats``: sentences on how
+        the row compares with the papers (each becomes a caveat of kind ``note``, listed under "Is
+        the comparison fair?"); ``marks``: the row's own typed caveats (beside the record's, marked
+        on the value); all of them are the measure's one list ``caveats``. ``interval_reason``: why it
+        has no interval (overrides the record's).
         """
         lo, hi = interval if interval is not None else (None, None)
         return Measure(
@@ -353,10 +356,9 @@ class Instrument(ABC, Generic[C, R]):
             method=method,
             run=run,
             published=list(self.points(key) if published is None else published),
-            caveats=list(caveats),
+            caveats=[*as_notes(caveats), *([] if record is None else record.caveats), *marks],
             interval_reason=interval_reason
             or (getattr(record, "interval_reason", None) if interval is not None else None),
-            marks=[*([] if record is None else record.caveats), *marks],
         )
 
 

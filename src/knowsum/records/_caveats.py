@@ -1,7 +1,7 @@
 """Caveats in records: a record keeps the statistics layer's :class:`~knowsum.caveats.Caveat` as it is.
 
 There is one caveat type (:mod:`knowsum.caveats`): the estimators return it, an instrument puts it in
-its record (``Record.caveats``, ``Measure.marks``) and every page, table, card and ``--json`` prints
+its record (``Record.caveats``, ``Measure.caveats``) and every page, table, card and ``--json`` prints
 it from there, never re-deriving one. ``CaveatNote`` was the record's own copy of the same four
 fields; the name still works (with a ``DeprecationWarning``, see :mod:`knowsum.records`) and is the
 same class.

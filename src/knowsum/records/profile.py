@@ -13,6 +13,9 @@ whole run. Schema versions::
     3  a measure's published points are the papers' rows (:class:`~knowsum.records.PublishedRow`:
        model, paper, table, measure, value) instead of ``{label, model, value}``; the label is
        derived from them (a version-2 point's label is split back into paper and table)
+    4  a measure's caveats are one list of :class:`~knowsum.caveats.Caveat`: the notes on how it
+       compares (kind ``note``, formerly plain strings) and its run's typed caveats (formerly
+       ``marks``); older measures are read into that list
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from knowsum.caveats import Caveat
+from knowsum.caveats import NOTE, Caveat, as_notes
 from knowsum.records._base import Record
 from knowsum.records._published import PublishedRow, split_label
 from knowsum.records._usage import Usage
@@ -37,7 +40,7 @@ __all__ = [
     "ProfileResult",
 ]
 
-PROFILE_VERSION = 3
+PROFILE_VERSION = 4
 
 _V1_TITLES = {
     "census": "Census — how many items would it name? (KnowSum)",
@@ -77,20 +80,37 @@ class Measure(_Part):
     published: list[PublishedRow] = Field(
         default_factory=list, description="the papers' rows on this measure"
     )
-    caveats: list[str] = Field(default_factory=list, description="what makes the comparison unfair")
-    interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
-    marks: list[Caveat] = Field(
-        default_factory=list, description="the figure's own caveats, copied from its run's record"
+    caveats: list[Caveat] = Field(
+        default_factory=list,
+        description="the figure's caveats: notes on how it compares with the papers (kind 'note', listed "
+        "under 'Is the comparison fair?') and its run's typed caveats, copied from the record (marked "
+        "beside the value)",
     )
+    interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
+
+    @property
+    def marks(self) -> list[Caveat]:
+        """The caveats marked beside the value: every caveat but the notes."""
+        return [c for c in self.caveats if c.kind != NOTE]
+
+    @property
+    def notes(self) -> list[str]:
+        """The notes on how the figure compares (their sentences), in order."""
+        return [c.message for c in self.caveats if c.kind == NOTE]
 
     @model_validator(mode="before")
     @classmethod
     def _older_files(cls, data: Any) -> Any:
         """A profile written before measures said how they format and rank: its counts (``…/n_seen``,
         ``…/n_total``), its one ranked measure (``…/n_total`` against ``…/n_seen``) and that rank
-        column's name, as they were shown then (a migration map of old files, by key)."""
+        column's name, as they were shown then (a migration map of old files, by key). A measure of
+        version 3 or older (or made with the old keyword ``marks=``): its plain-sentence caveats become
+        notes, followed by its ``marks``."""
         if not (isinstance(data, dict) and isinstance(key := data.get("key"), str)):
             return data
+        if "marks" in data or any(isinstance(c, str) for c in data.get("caveats") or ()):
+            notes, marks = as_notes(data.get("caveats") or ()), data.get("marks") or []
+            data = {**{k: v for k, v in data.items() if k != "marks"}, "caveats": [*notes, *marks]}
         if "count" not in data:
             data = {**data, "count": key.endswith(("/n_seen", "/n_total"))}
             if key.endswith("/n_total") and "ranked_by" not in data:
@@ -195,7 +215,8 @@ class ProfileResult(Record):
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Version 1 → 2: the three instrument fields become ``instruments`` (with their titles);
-        2 → 3: each published point ``{label, model, value}`` becomes a :class:`PublishedRow`."""
+        2 → 3: each published point ``{label, model, value}`` becomes a :class:`PublishedRow`;
+        3 → 4: each measure's caveats become one typed list (:class:`Measure`'s own reading)."""
         if version < 2:
             parts = {name: data.pop(name, None) for name in _V1_TITLES}
             data["instruments"] = {

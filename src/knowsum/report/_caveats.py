@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from knowsum.caveats import Caveat
+from knowsum.caveats import NOTE, Caveat
 from knowsum.report import _html as h
 from knowsum.report._tables import format_value
 
@@ -38,8 +38,9 @@ def marked(label: str, caveats: Iterable[Caveat] | None) -> str:
 
 
 def caveat_sentence(c: Caveat) -> str:
-    """The caveat as one sentence that starts with its mark: ``"tiny sample: only 3 queries…"``."""
-    return c.message if c.message.startswith(c.mark) else f"{c.mark}: {c.message}"
+    """The caveat as one sentence that starts with its mark: ``"tiny sample: only 3 queries…"`` (a
+    :data:`~knowsum.caveats.NOTE` is its sentence alone: its mark says nothing)."""
+    return c.message if c.kind == NOTE or c.message.startswith(c.mark) else f"{c.mark}: {c.message}"
 
 
 def caveat_lines(caveats: Iterable[Caveat] | None, indent: str = "  ", skip: Sequence[str] = ()) -> list[str]:

@@ -113,7 +113,7 @@ def _instrument(r: ProfileResult, name: str) -> h.Markup:
     refs = _references(part.measures, r.model)
     if refs is not None:
         parts.append(refs)
-    caveats = list(dict.fromkeys(c for m in part.measures for c in m.caveats))
+    caveats = list(dict.fromkeys(c for m in part.measures for c in m.notes))
     if caveats:
         items = "".join(f"<li>{h.escape(c)}</li>" for c in caveats)
         parts.append(h.Markup(f'<p><b>Is the comparison fair?</b></p><ul class="caveats">{items}</ul>'))
