@@ -162,3 +162,22 @@ def test_an_error_raised_in_a_plugins_code_names_the_plugin(
     line = _plugin_failure(err.value)
     assert line is not None and line.startswith("plug-in 'yes' (package ?: tests.instrument._yes:INSTRUMENT)")
     assert "failed: AttributeError" in line and "\n" not in line
+
+
+def test_instruments_stand_by_order_after_knowsums_own(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """knowsum's own instruments come first in their ``order`` (census 10, recall 20, genebench 30),
+    whatever a plug-in sets; plug-ins follow by ``order``, then by name: ``zearly`` (order 0) before
+    ``yes`` (the default 100), though its name sorts after."""
+    real = list(entry_points(group=INSTRUMENTS))
+    extra = [
+        EntryPoint("yes", "tests.instrument._yes:INSTRUMENT", INSTRUMENTS),
+        EntryPoint("zearly", TARGET + "EARLY", INSTRUMENTS),
+    ]
+    monkeypatch.setattr(
+        "knowsum.instrument._registry.entry_points",
+        lambda group: [*extra, *real] if group == INSTRUMENTS else list(entry_points(group=group)),
+    )
+    assert [i.name for i in installed(INSTRUMENTS)] == ["census", "recall", "genebench", "zearly", "yes"]
+    assert [get_instrument(n).order for n in ("census", "recall", "genebench", "yes")] == [10, 20, 30, 100]

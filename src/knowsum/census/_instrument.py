@@ -85,6 +85,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
     """KnowSum's census (Li, Xin, Long, Su 2025): how many items of a kind would the model name?"""
 
     name = "census"
+    order = 10
     title = "Census — how many items would it name? (KnowSum)"
     paper = PAPER
     Budget = CensusBudget

@@ -53,6 +53,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
     """SciHorizon-GENE (Huang et al.): how reliably does the model reason from gene knowledge?"""
 
     name = "genebench"
+    order = 30
     title = "Genebench — how does it reason from gene knowledge? (SciHorizon-GENE)"
     paper = PAPER
     Budget = GenebenchBudget

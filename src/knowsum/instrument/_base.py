@@ -58,6 +58,9 @@ __all__ = [
     "wilson",
 ]
 
+ORDER_DEFAULT = 100
+"""An instrument's :attr:`Instrument.order` unless it sets one (after knowsum's own)."""
+
 ReplyItems = Callable[[str, int], list[dict[str, Any]]]
 """The items of one reply (its text and sample index), each ``{"text", "status", "key", "name"}``:
 the item as the model wrote it, ``"valid"`` or why not, the key it counts under, its matched name."""
@@ -153,6 +156,9 @@ class Instrument(ABC, Generic[C, R]):
     """One line beside its command group in ``knowsum --help`` (see :meth:`command`)."""
     task_summary: ClassVar[str] = ""
     """One line describing its harness task ``knowsum/<name>`` (inspect shows it; default: the title)."""
+    order: ClassVar[int] = ORDER_DEFAULT
+    """Its place among the instruments (listings, a profile's parts and page): knowsum's own first
+    whatever a plug-in sets, then by ``order``, then by name (knowsum's own: 10, 20, 30)."""
     caveat_codes: ClassVar[tuple[str, ...]] = ()
     """The kinds of the caveats its :meth:`figures` mark that no other instrument has
     (``popularity-na``): a harness log shows ``caveat_<code>`` = 1 or 0 for each, in every task."""

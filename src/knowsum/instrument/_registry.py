@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from knowsum.errors import ConfigError, KnowsumError, UnknownNameError
-from knowsum.instrument._base import Instrument
+from knowsum.instrument._base import ORDER_DEFAULT, Instrument
 from knowsum.records import PublishedRow, Record
 
 __all__ = [
@@ -50,8 +50,13 @@ by the instrument)."""
 _ASKED: dict[str, None] = {}
 """The groups :func:`installed` has loaded, in order (:func:`loaded`)."""
 T = TypeVar("T")
-_ORDER = ("census", "recall", "genebench")
-"""knowsum's own instruments first, in this order; plug-ins after them by name."""
+
+
+def _place(item: Installed) -> tuple[bool, int, str]:
+    """Where an entry stands: knowsum's own first, then by its ``order`` (an instrument's place
+    among the instruments; :data:`~knowsum.instrument.Instrument.order`), then by name."""
+    order = getattr(item.obj, "order", None)
+    return item.package != "knowsum", order if isinstance(order, int) else ORDER_DEFAULT, item.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +123,7 @@ def installed(group: str) -> tuple[Installed, ...]:
         if not item.problem and names.count(item.name) > 1:
             who = ", ".join(i.package for i in found if i.name == item.name)
             found[n] = replace(item, obj=None, problem=f"is registered twice (by {who}): uninstall one")
-    return tuple(sorted(found, key=lambda i: (_ORDER.index(i.name) if i.name in _ORDER else 99, i.name)))
+    return tuple(sorted(found, key=_place))
 
 
 def loaded() -> list[Installed]:
@@ -174,7 +179,7 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
     ``Config``, ``Record`` and ``Budget`` (pydantic model classes), ``Record.KIND`` equal to ``name``
     (a run record is read back by its kind), ``entry`` (the run function; not needed when the class
     overrides ``run``), ``published`` (a sequence of ``PublishedRow``), ``caveat_codes`` (a tuple of
-    texts) and ``draws`` (``None`` or a field of ``Config``).
+    texts), ``order`` (a whole number) and ``draws`` (``None`` or a field of ``Config``).
 
     Raises:
         ConfigError: the first attribute missing or of the wrong type.
@@ -199,6 +204,9 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
     codes = getattr(inst, "caveat_codes", None)
     if not isinstance(codes, tuple) or not all(isinstance(c, str) and c for c in codes):
         raise ConfigError("has no caveat_codes (a tuple of texts, () for none): set the class attribute")
+    order = getattr(inst, "order", None)
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise ConfigError(f"has order = {order!r}, not a whole number: set it (or leave the default)")
     draws = getattr(inst, "draws", None)
     if draws is not None and draws not in inst.Config.model_fields:
         raise ConfigError(f"has draws = {draws!r}, not a field of its Config: name one, or leave it None")
@@ -210,7 +218,7 @@ def check_instrument(inst: Instrument[Any, Any]) -> None:
 
 
 def instruments() -> dict[str, Instrument[Any, Any]]:
-    """The usable installed instruments by name, knowsum's own first (in :data:`_ORDER`); a
+    """The usable installed instruments by name, knowsum's own first (each by its ``order``); a
     broken plug-in is left out (:func:`broken_instruments` names it)."""
     return plugins(INSTRUMENTS, Instrument, "knowsum.Instrument", check_instrument)  # type: ignore[type-abstract]  # mypy: an ABC as type[T]
 

@@ -98,6 +98,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
     """Bombieri et al., "Do LLMs Dream of Ontologies?": which ontology IDs has the model memorized?"""
 
     name = "recall"
+    order = 20
     title = "Recall — which ontology IDs has it memorized? (Bombieri et al.)"
     paper = PAPER
     Budget = RecallBudget
