@@ -171,7 +171,7 @@ def bench_model(model: str, n_questions: int, rounds: int) -> None:
                     config, backend, store=st, questions=questions, progress=False, out=Path(tmp) / "run"
                 )
                 runs.append(time.perf_counter() - t0)
-                result = run.result
+                result = run.record
     finally:
         asyncio.run(backend.aclose())
     t_raw, t_run = min(raws), min(runs)

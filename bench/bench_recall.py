@@ -111,7 +111,7 @@ def main() -> None:
         start = time.perf_counter()
         run = score_predictions("go", path, n_perm=10_000, seed=args.seed, out=Path(tmp) / "run")
         run_s = time.perf_counter() - start
-        result, records = run.result, load_predictions(run.out_dir)
+        result, records = run.record, load_predictions(run.out_dir)
         score_s = sum(result.timings.values())
         t0 = time.perf_counter()
         write_outputs(Path(tmp) / "out", result, records, report=False)

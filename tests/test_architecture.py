@@ -146,7 +146,7 @@ INSTRUMENT_NAME = re.compile(
     r"|(?:Census|Recall|Genebench|GeneBench|Estimate)(?![a-z])"
     r"|(?:CENSUS|RECALL|GENEBENCH|ESTIMATE)(?![A-Z])"
 )
-"""A built-in instrument's name as a word of an identifier or a string (``census``, ``CensusResult``,
+"""A built-in instrument's name as a word of an identifier or a string (``census``, ``CensusRecord``,
 ``run_census``, ``"knowsum census run"``, ``CENSUS_DIR``); ``estimates`` or ``recalled`` are other words."""
 NAME_TARGET = 20
 NAME_LIMIT = 10
@@ -212,7 +212,7 @@ def test_generic_packages_name_no_instrument() -> None:
 
 
 def test_instrument_name_counter() -> None:
-    source = '"""census docstring."""\nfrom knowsum.census import CensusResult\nx = run_census("recalled")\n'
+    source = '"""census docstring."""\nfrom knowsum.census import CensusRecord\nx = run_census("recalled")\n'
     tree = ast.parse(source)
     assert len([t for _, t in _texts(tree) for _ in INSTRUMENT_NAME.findall(t)]) == 3
 

@@ -106,7 +106,7 @@ def test_a_backtest_and_a_study_repeat_their_censuss_fields(tmp_path: Path) -> N
     assert written.report == run / "backtest" / "report.html" and written.report.is_file()
     result, prev = run_prevalence(run)
     assert Backtest.FROM_CENSUS == ("task", "model", "counting", "n_queries", "n_seen")
-    assert {f: getattr(written.result, f) for f in Backtest.FROM_CENSUS} == {
+    assert {f: getattr(written.record, f) for f in Backtest.FROM_CENSUS} == {
         "task": "score:zipf",
         "model": result.model,
         "counting": "mention",

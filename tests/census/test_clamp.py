@@ -42,7 +42,7 @@ def test_negative_estimate_is_clamped_everywhere_in_a_run(
 ) -> None:
     run = tmp_path / "run"
     cfg = CensusConfig(task="diseases", queries=3, t=100, k=2, n_bootstrap=200)
-    result = run_census(cfg, _backend(_negative_texts(names)), store=store, out=run).result
+    result = run_census(cfg, _backend(_negative_texts(names)), store=store, out=run).record
     assert result.prevalence == [(1, 1), (2, 3)] and result.n_seen == 4
     assert result.n_unseen_raw == pytest.approx(RAW, rel=1e-12)
     assert (result.n_unseen, result.n_total, result.skr) == (0.0, 4.0, 1.0)

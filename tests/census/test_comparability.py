@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from knowsum.census.page import compare_table
-from knowsum.census.record import CensusResult, load_result
+from knowsum.census.record import CensusRecord, load_result
 from knowsum.cli import main
 from tests.report.test_caveat_surfaces import _profile
 
@@ -100,7 +100,7 @@ def test_equal_n_seen_share_a_rank_and_a_missing_horizon_is_not_a_failed_one(
 ) -> None:
     r = load_result(_score(_items(tmp_path), tmp_path / "one"))
 
-    def row(model: str, seen: int, total: float) -> CensusResult:
+    def row(model: str, seen: int, total: float) -> CensusRecord:
         return r.model_copy(update={"model": model, "n_seen": seen, "n_total": total, "horizon": None})
 
     headers, rows = compare_table([row("a", 10, 30.0), row("b", 10, 20.0), row("c", 5, 25.0)])

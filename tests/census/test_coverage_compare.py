@@ -172,7 +172,7 @@ def test_until_coverage_stops_once_coverage_is_reached(
     )
     said: list[str] = []
     cfg = CensusConfig(task="diseases", queries=120, until_coverage=0.85, batch_queries=10, n_bootstrap=0)
-    result = run_census(cfg, backend, store=store, out=tmp_path / "run", echo=said.append).result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run", echo=said.append).record
     stop = result.stop
     assert stop is not None and (stop.reason, stop.rule, stop.threshold) == ("coverage", "coverage", 0.85)
     values = [v for _, v in stop.history]

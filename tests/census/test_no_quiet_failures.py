@@ -85,11 +85,11 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
 
 
 def test_single_bar_histogram_reads_as_s_equals_1() -> None:
-    from knowsum.census import CensusResult
+    from knowsum.census import CensusRecord
 
     base = json.loads((Path(__file__).parent / "fixtures" / "result_v4.json").read_text())
     base.update(prevalence=[[1, 5]], version=4)
-    result = CensusResult.model_validate(CensusResult.migrate(base, 4))
+    result = CensusRecord.model_validate(CensusRecord.migrate(base, 4))
     fig, _ = plots(result)["prevalence"]
     lo, hi = fig.axes[0].get_xlim()
     assert lo <= 0 and hi >= 2  # was 0.6-1.4: one bar filling the axis, s unreadable
@@ -118,7 +118,7 @@ def test_until_new_rate_progress_never_prints_inf(
     said: list[str] = []
     backend = MockBackend(lambda r: "Nothing here." if r.sample_index < 10 else "1. Influenza\n2. Asthma")
     cfg = CensusConfig(task="diseases", queries=20, until_new_rate=0.5, batch_queries=5, n_bootstrap=0)
-    result = run_census(cfg, backend, store=store, out=tmp_path / "run", echo=said.append).result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run", echo=said.append).record
     progress = [line for line in said if "queries," in line]
     assert (
         progress[0]

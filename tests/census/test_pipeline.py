@@ -35,7 +35,7 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=200, count="incidence")
     outcome = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run")
-    result = outcome.result
+    result = outcome.record
     assert result.counting == "incidence" and result.interval_method == "lognormal"
 
     expected = Prevalence.from_counts(truth_counts(truth))
@@ -81,7 +81,7 @@ def test_default_counts_every_mention_as_the_paper(
     of valid mentions (the repeats inside a response included); incidence stays an option."""
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=100)
-    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").record
     items = [json.loads(line) for line in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
     valid = [i for i in items if i["status"] == "valid"]
     assert result.counting == "mention" and result.config["count"] == "mention"
@@ -110,7 +110,7 @@ def test_strict_criterion_keeps_only_anatomical_diseases(
     texts, truth = zipf
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0,
                        count="incidence")  # fmt: skip
-    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").record
     doid = load_ontology("doid")
     # one category per disease (issue 18, precedence rule): anatomical iff some is_a path reaches
     # DOID:7 and none reaches infectious agent, cellular proliferation, mental health or metabolism
@@ -147,15 +147,15 @@ def test_resume_after_interrupt_asks_nothing_twice(
     assert stored <= asked_first
 
     second = _backend(texts)
-    resumed = run_census(cfg, second, store=store, out=run).result
+    resumed = run_census(cfg, second, store=store, out=run).record
     asked_second = [r.sample_index for r in second.calls]
     assert sorted(asked_second) == list(range(64, N_QUERIES))  # nothing stored is asked again
 
     again = _backend(texts)
-    rerun = run_census(cfg, again, store=store, out=run).result
+    rerun = run_census(cfg, again, store=store, out=run).record
     assert again.calls == []  # a finished run is served from the store
     with ResponseStore(tmp_path / "fresh.sqlite") as other:
-        fresh = run_census(cfg, _backend(texts), store=other, out=tmp_path / "f").result
+        fresh = run_census(cfg, _backend(texts), store=other, out=tmp_path / "f").record
     for r in (resumed, rerun):
         assert r.prevalence == fresh.prevalence
         assert (r.n_seen, r.n_unseen, r.interval, r.k) == (
@@ -173,7 +173,7 @@ def test_until_new_rate_stops_early_and_says_why(
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, until_new_rate=1.0, batch_queries=20,
                        n_bootstrap=0)  # fmt: skip
     backend = _backend(texts)
-    result = run_census(cfg, backend, store=store, out=tmp_path / "run").result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run").record
     stop = result.stop
     assert stop is not None and stop.reason == "rate"
     assert stop.queries < N_QUERIES and stop.queries % 20 == 0
@@ -183,7 +183,7 @@ def test_until_new_rate_stops_early_and_says_why(
     assert "stopped after" in stop.message
 
     tight = cfg.model_copy(update={"until_new_rate": 1e-9})
-    result2 = run_census(tight, _backend(texts), store=store, out=tmp_path / "r2").result
+    result2 = run_census(tight, _backend(texts), store=store, out=tmp_path / "r2").record
     assert result2.stop is not None and result2.stop.reason == "max-queries"
     assert result2.n_queries == N_QUERIES
 
@@ -209,7 +209,7 @@ def test_theorem_census_counts_the_items_each_word_admitted(
         "1. Pythagorean theorem",
     ]
     cfg = CensusConfig(task="theorems", queries=4, criterion=criterion, n_bootstrap=0)
-    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").result
+    result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").record
     assert result.n_seen == (4 if criterion == "relaxed" else 2)
     assert result.concept_words == expected
     assert load_result(tmp_path / "run").concept_words == expected

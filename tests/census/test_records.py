@@ -12,7 +12,7 @@ import pytest
 from knowsum.census import (
     RESULT_VERSION,
     CensusConfig,
-    CensusResult,
+    CensusRecord,
     CensusRun,
     compare_results,
     load_result,
@@ -33,7 +33,7 @@ def test_every_earlier_schema_version_loads(version: int, tmp_path: Path) -> Non
     path = FIXTURES / f"result_v{version}.json"
     old = json.loads(path.read_text())
     assert old["version"] == version and old["kind"] == "text"  # the task kind, before version 4
-    result = load_record(path, CensusResult)
+    result = load_record(path, CensusRecord)
     assert load_result(path) == result
     assert (result.version, result.kind, result.task_kind) == (RESULT_VERSION, "census", "text")
     assert (result.model, result.backend, result.knowsum_version) == ("old-model", "items", "")
@@ -99,8 +99,8 @@ def test_a_run_returns_its_census_run_and_writes_the_run_directory(
     assert run.report == run.out_dir / "report.html" and run.report.is_file()
     assert {p.name for p in run.out_dir.iterdir()} == {"items.jsonl", "plots", "report.html", "result.json"}
     assert (run.out_dir / "plots" / "prevalence.png").is_file()
-    assert load_result(run.out_dir) == run.result
-    r = run.result
+    assert load_result(run.out_dir) == run.record
+    r = run.record
     assert (r.kind, r.task_kind, r.backend, r.model) == ("census", "diseases", "mock", "org/tiny-model")
     assert set(r.kb_releases) == {"doid"} and r.kb_releases["doid"]
     assert "model" not in r.config and "out" not in r.config  # the method's settings only

@@ -96,7 +96,7 @@ def test_zipf_census_richness_equals_the_statistics_of_its_truth(
     texts, truth = zipf
     backend = MockBackend(lambda r: texts[r.sample_index], model_id="zipf")
     cfg = CensusConfig(task="diseases", queries=80, n_bootstrap=100, count="incidence")
-    result = run_census(cfg, backend, store=store, out=tmp_path / "run").result
+    result = run_census(cfg, backend, store=store, out=tmp_path / "run").record
     data = Incidence.from_frequencies(list(truth_counts(truth).values()), 80)
     rich = result.richness
     assert rich is not None and rich.data == "incidence" and rich.size == 80

@@ -35,7 +35,7 @@ def test_sensitivity_from_one_run(
 ) -> None:
     run = tmp_path / "run"
     cfg = CensusConfig(task="diseases", queries=N_QUERIES, n_bootstrap=50)
-    before = run_census(cfg, _backend(texts), store=store, out=run).result
+    before = run_census(cfg, _backend(texts), store=store, out=run).record
     loaded, prev = run_prevalence(run)
     assert loaded.n_seen == before.n_seen
     assert sorted(prev.table().items()) == before.prevalence and prev.n_queries == N_QUERIES
@@ -160,7 +160,7 @@ def test_sensitivity_against_hand_computed_estimates(
     texts = [f"{a}\n{b}\n{d}", f"{a}\n{c}\n{e}", f"{a}\n{b}\n{f}", f"{c}\n{g}"]
     run = tmp_path / "run"
     cfg = CensusConfig(task="diseases", queries=4, t=1, k=2, n_bootstrap=80)
-    before = run_census(cfg, _backend(texts), store=store, out=run).result
+    before = run_census(cfg, _backend(texts), store=store, out=run).record
     assert before.prevalence == [(1, 4), (2, 2), (3, 1)] and before.n_total == pytest.approx(7 + 2.5)
     assert main(["census", "sensitivity", str(run), "--t-grid", "1,2,100", "--k-grid", "2,3"]) == 0
     capsys.readouterr()

@@ -35,7 +35,7 @@ def run(slice_go: Ontology, tmp_path: Path):  # type: ignore[no-untyped-def]  # 
         gb = run_genebench(
             GenebenchConfig(lenient=True), backend, store=store, questions=QUESTIONS, out=tmp_path / "run"
         )
-    return gb.result, read_records(gb.out_dir), read_questions(gb.out_dir / "questions.jsonl"), backend
+    return gb.record, read_records(gb.out_dir), read_questions(gb.out_dir / "questions.jsonl"), backend
 
 
 def _score_cli(tmp_path: Path, *extra: str) -> dict[str, object]:

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from knowsum.cli import main
-from knowsum.genebench.record import GenebenchResult
+from knowsum.genebench.record import GenebenchRecord
 from tests.report.test_genebench_report import _records, _result
 
 
-def _write(folder: Path, result: GenebenchResult) -> Path:
+def _write(folder: Path, result: GenebenchRecord) -> Path:
     folder.mkdir()
     (folder / "result.json").write_text(result.model_dump_json())
     return folder

@@ -18,7 +18,7 @@ from knowsum.genebench import (
     KNOWLEDGE_TITLES,
     PERSPECTIVES,
     GenebenchConfig,
-    GenebenchResult,
+    GenebenchRecord,
     GenebenchRun,
     GoAnswer,
     gold_text,
@@ -43,7 +43,7 @@ def run(slice_go: Ontology, tmp_path: Path):  # type: ignore[no-untyped-def]
         gb = run_genebench(
             GenebenchConfig(lenient=True), backend, store=store, questions=QUESTIONS, out=tmp_path / "run"
         )
-    return gb.result, read_records(gb.out_dir), read_questions(gb.out_dir / "questions.jsonl"), backend
+    return gb.record, read_records(gb.out_dir), read_questions(gb.out_dir / "questions.jsonl"), backend
 
 
 def _cell(result, key: str):  # type: ignore[no-untyped-def]
@@ -113,7 +113,7 @@ def test_resume_asks_nothing_twice(slice_go: Ontology, tmp_path: Path) -> None:
     with ResponseStore(store_path) as store:
         b = run_genebench(
             GenebenchConfig(), second, store=store, questions=QUESTIONS, out=tmp_path / "b"
-        ).result
+        ).record
     assert len(first.calls) == 12 and len(second.calls) == 23 - 12
     assert _cell(b, "Q1/non-loc").mean == 0.25  # strict rule: the chatty reply is a format error
 
@@ -146,7 +146,7 @@ def test_budgets_fit_the_gold_and_a_cut_reply_is_truncated(slice_go: Ontology, t
         run = run_genebench(
             GenebenchConfig(), backend, store=store, questions=[long_gold], out=tmp_path / "a"
         )
-    result, records = run.result, read_records(run.out_dir)
+    result, records = run.record, read_records(run.out_dir)
     assert (
         backend.calls[0].params.max_tokens == budgets["go_annotation"] == result.max_tokens["go_annotation"]
     )
@@ -156,7 +156,7 @@ def test_budgets_fit_the_gold_and_a_cut_reply_is_truncated(slice_go: Ontology, t
         small_run = run_genebench(
             GenebenchConfig(max_tokens=50), small, store=store, questions=[long_gold], out=tmp_path / "b"
         )
-    cut, recs = small_run.result, read_records(small_run.out_dir)
+    cut, recs = small_run.record, read_records(small_run.out_dir)
     assert recs[0].truncated and (recs[0].format_error or "").startswith("truncated")
     assert cut.scores.format_errors_by_kind["truncated"]["overall"] == 1.0 and recs[0].score == 0.0
 
@@ -190,9 +190,9 @@ def test_run_returns_its_run_directory(slice_go: Ontology, tmp_path: Path) -> No
     assert names == {"questions.jsonl", "predictions.jsonl", "plots", "report.html", "result.json"}
     plots = sorted(p.name for p in (gb.out_dir / "plots").iterdir())
     assert plots == ["attention_loc.png", "completeness.png", "go_abstracts.png"]  # the figures with data
-    assert load_result(gb.out_dir) == gb.result
+    assert load_result(gb.out_dir) == gb.record
     assert [r.question_index for r in read_records(gb.out_dir)][:4] == [QUESTIONS[0].question_index] * 4
-    r = gb.result
+    r = gb.record
     assert (r.kind, r.version, r.model, r.backend) == ("genebench", 3, "mock", "mock")
     assert r.kb_releases == {"go": "fixture"}  # the GO the Q7 answers were mapped with
     assert r.knowledge_titles == KNOWLEDGE_TITLES and r.perspectives == PERSPECTIVES
@@ -212,7 +212,7 @@ def test_every_earlier_schema_version_loads(version: int, rule: str, overall: fl
     path = OLD / f"result_v{version}.json"
     assert json.loads(path.read_text())["version"] == version
     result = load_result(path)
-    assert result == load_record(path, GenebenchResult)
+    assert result == load_record(path, GenebenchRecord)
     assert (result.version, result.kind, result.model, result.knowsum_version) == (3, "genebench", "mock", "")
     assert result.scores.reply_rule == rule  # version 1 read replies by the rule now called lenient
     assert result.scores.overall == pytest.approx(overall, abs=1e-5)

@@ -83,12 +83,12 @@ def test_log_metrics_are_knowsums_census_of_the_same_texts(
     # knowsum's own census on the same texts (the mock backend answers sample i with texts[i])
     cfg = CensusConfig(task="diseases", queries=QUERIES, n_bootstrap=100)
     own = run_census(cfg, MockBackend(lambda r: texts[r.sample_index]), store=store, out=tmp_path / "own")
-    values, caveats = figures(own.result)
+    values, caveats = figures(own.record)
     got = _got(log)
     for name in ("N_seen", "N_tot", "N_tot_lower", "N_tot_upper", "SKR", "coverage", "chao1_bc", "U_unseen"):
         assert name in values, name
         assert got[name] == values[name], name  # exactly: the same code on the same texts
-    assert got["N_seen"] == own.result.n_seen > 0
+    assert got["N_seen"] == own.record.n_seen > 0
     assert math.isfinite(got["N_tot"]) and got["N_tot"] >= got["N_seen"]
     assert {k: got[k] for k in caveat_metrics(caveats)} == caveat_metrics(caveats)
     assert got["caveat_partial"] == 0.0  # every request answered

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, read_eval_log
 
-from knowsum.census import CensusResult, load_result
+from knowsum.census import CensusRecord, load_result
 from knowsum.cli import main
 from knowsum.harness import figures
 from tests.harness._mock import assert_same_metrics, log_metrics
@@ -64,7 +64,7 @@ def _logged(
     return path, log
 
 
-def _read_back(path: Path, out: Path) -> CensusResult:
+def _read_back(path: Path, out: Path) -> CensusRecord:
     """``knowsum census score --inspect-log PATH --out OUT``: the record it wrote."""
     assert main(["census", "score", "--inspect-log", str(path), "--out", str(out)]) == 0
     return load_result(out)

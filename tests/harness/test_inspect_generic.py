@@ -21,7 +21,7 @@ from knowsum.kb import load_ontology
 from tests.census.zipf import disease_names
 from tests.harness._mock import assert_same_metrics, output
 from tests.instrument._registered import yes_plug_in
-from tests.instrument._yes import YesResult
+from tests.instrument._yes import YesRecord
 
 __all__ = ["yes_plug_in"]
 
@@ -75,7 +75,7 @@ def test_score_a_plug_ins_log_and_refuse_another_instruments(
     assert main(["score", "yes", "--inspect-log", log.location]) == 0
     assert "yes: share of yes  66.7%" in capsys.readouterr().out
     folder = tmp_path / "yes-runs" / f"score-{Path(log.location).stem}"  # the default folder
-    record = YesResult.model_validate_json((folder / "result.json").read_text(encoding="utf-8"))
+    record = YesRecord.model_validate_json((folder / "result.json").read_text(encoding="utf-8"))
     assert (record.yes, record.n) == (2, 3)
     assert_same_metrics(log, record)
     assert main(["score", "census", "--inspect-log", log.location]) == 2

@@ -24,12 +24,12 @@ from knowsum.records import Caveat
 from knowsum.records.profile import Measure
 from tests.harness._mock import assert_same_metrics
 from tests.harness.test_inspect_plugins import _by_seed, _metrics
-from tests.instrument._yes import YesInstrument, YesResult
+from tests.instrument._yes import YesInstrument, YesRecord
 
-RECORD = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
+RECORD = YesRecord(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
 
 
-def _figures(self: YesInstrument, record: YesResult) -> list[Measure]:
+def _figures(self: YesInstrument, record: YesRecord) -> list[Measure]:
     """Three figures: one with an interval, one without, one whose interval is n/a (and why)."""
     tiny = Caveat(kind="tiny-sample", mark="tiny sample", message="only 3 replies")
     odd = Caveat(kind="odd-replies", mark="odd", message="some replies say neither")
@@ -126,8 +126,8 @@ def test_epochs_are_draws_and_each_reply_is_itemized_when_the_instrument_says_so
     score = next(iter((first.scores or {}).values()))
     assert score.value == 0 and score.explanation == "0 of 1 items verified"  # "No." is not yes
     done, _ = run_from_log(log.location, "yes", out=tmp_path / "run")
-    assert done.result.n == 6 and done.result.yes == 4  # type: ignore[attr-defined]
-    assert_same_metrics(log, done.result)
+    assert done.record.n == 6 and done.record.yes == 4  # type: ignore[attr-defined]
+    assert_same_metrics(log, done.record)
 
 
 def test_an_instruments_own_caveat_codes_are_metrics_of_every_task(

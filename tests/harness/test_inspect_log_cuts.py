@@ -109,7 +109,7 @@ def test_epochs_of_a_census_are_draws_of_a_bigger_census(
         store=store,
         out=tmp_path / "own",
     )
-    assert_same_metrics(log, own.result)  # exactly knowsum's 8-query census
+    assert_same_metrics(log, own.record)  # exactly knowsum's 8-query census
     code, err = _score(log, "census", tmp_path / "run", capsys)
     assert code == 0, err
     result = load_result(tmp_path / "run")

@@ -24,7 +24,7 @@ from knowsum.instrument import instruments
 from knowsum.records import Caveat
 from tests.harness._mock import assert_same_metrics, output
 from tests.instrument._registered import yes_plug_in
-from tests.instrument._yes import YesResult
+from tests.instrument._yes import YesRecord
 
 __all__ = ["yes_plug_in"]
 
@@ -57,7 +57,7 @@ def test_a_plug_in_census_task_is_a_census_task(tmp_path: Path) -> None:
     got = _metrics(log)
     assert got["N_seen"] == len(ELEMENTS)
     done, _ = run_from_log(log.location, "census", out=tmp_path / "run")
-    assert_same_metrics(log, done.result)
+    assert_same_metrics(log, done.record)
 
 
 def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Path) -> None:
@@ -72,13 +72,13 @@ def test_a_plug_in_instrument_is_an_inspect_task(yes_plug_in: None, tmp_path: Pa
     assert got["share"] == pytest.approx(2 / 3)
     assert got["share_lower"] < 2 / 3 < got["share_upper"]  # the Wilson interval of its card row
     done, read = run_from_log(log.location, "yes", out=tmp_path / "run")
-    assert read.config == config and done.result.yes == 2  # type: ignore[attr-defined]
-    assert_same_metrics(log, done.result)
+    assert read.config == config and done.record.yes == 2  # type: ignore[attr-defined]
+    assert_same_metrics(log, done.record)
 
 
 def test_a_plug_in_records_caveats_are_among_its_figures_caveats(yes_plug_in: None) -> None:
     note = Caveat(kind="tiny-sample", mark="tiny sample", message="tiny sample: only 3 replies")
-    record = YesResult(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
+    record = YesRecord(model="m", backend="mock", config={"queries": 3}, n=3, yes=2)
     values, caveats = figures(record.model_copy(update={"caveats": [note]}))
     assert values == figures(record)[0] and values["share"] == pytest.approx(2 / 3)
     assert caveats == [*figures(record)[1], ("tiny-sample", "tiny sample: only 3 replies")]

@@ -21,7 +21,7 @@ class YesConfig(BaseModel):
     queries: int = Field(4, ge=1)
 
 
-class YesResult(Record):
+class YesRecord(Record):
     """``result.json`` of a yes run."""
 
     KIND: ClassVar[str] = "yes"
@@ -40,10 +40,10 @@ def run_yes(
     out: Path | None = None,
     progress: bool | None = None,
     overwrite: bool = False,
-) -> Run[YesResult]:
+) -> Run[YesRecord]:
     """Ask, count the yeses, write ``out`` (result.json and a one-line report)."""
     replies = sample_sync(backend, INSTRUMENT.requests(config, KBs()), store=store, progress=False)
-    record = YesResult(
+    record = YesRecord(
         model=backend.model_id,
         backend=backend.kind,
         config=config.model_dump(mode="json"),
@@ -55,7 +55,7 @@ def run_yes(
     return Run(record, folder, folder / "report.html")
 
 
-class YesInstrument(Instrument[YesConfig, YesResult]):
+class YesInstrument(Instrument[YesConfig, YesRecord]):
     """Does the model agree?"""
 
     name = "yes"
@@ -73,7 +73,7 @@ class YesInstrument(Instrument[YesConfig, YesResult]):
         assert isinstance(table, YesConfig)
         return [Step(self.name, "yes", table, "yes")]
 
-    def measures(self, record: YesResult, run: str) -> list[Measure]:
+    def measures(self, record: YesRecord, run: str) -> list[Measure]:
         """The share of yes, with its Wilson interval."""
         share = record.yes / record.n if record.n else None
         return [

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from knowsum.census import CensusResult
+from knowsum.census import CensusRecord
 from knowsum.errors import InputError, InputFileError
 from knowsum.records import claim_run_dir, load_record, record_kinds, write_run_dir
-from tests.instrument._yes import YesResult
+from tests.instrument._yes import YesRecord
 
 
 def _finished(folder: Path) -> Path:
-    record = YesResult(model="m", backend="mock", config={"question": "q"}, n=2, yes=1)
+    record = YesRecord(model="m", backend="mock", config={"question": "q"}, n=2, yes=1)
     write_run_dir(folder, record, {"report.html": "<p>yes</p>"})
     return folder
 
@@ -39,16 +39,16 @@ def test_another_instruments_claim_names_the_plugins_kind(tmp_path: Path) -> Non
 def test_reading_a_plugins_record_as_another_kind_says_whose_it_is(tmp_path: Path) -> None:
     folder = _finished(tmp_path / "yes-run")
     with pytest.raises(InputFileError, match=r"not a census result\.json \(kind 'yes'\); pass a census run"):
-        load_record(folder, CensusResult)
-    assert load_record(folder, YesResult).yes == 1
+        load_record(folder, CensusRecord)
+    assert load_record(folder, YesRecord).yes == 1
 
 
 def test_a_missing_record_names_the_command_that_writes_it(tmp_path: Path) -> None:
     with pytest.raises(InputFileError, match=r"run `knowsum census run` first"):
-        load_record(tmp_path / "nowhere", CensusResult)
+        load_record(tmp_path / "nowhere", CensusRecord)
     hint = r"no yes result here \(run `knowsum run yes` first, or pass a yes run directory\)"
     with pytest.raises(InputFileError, match=hint):
-        load_record(tmp_path / "nowhere", YesResult)
+        load_record(tmp_path / "nowhere", YesRecord)
 
 
 def test_the_record_kinds_are_the_record_classes_defined() -> None:

@@ -95,8 +95,8 @@ def test_its_run_scores_exact_matches_with_a_wilson_interval(
     assert [r.params.temperature for r in capitals.requests(config, None)] == [0.0] * 5  # greedy
     with ResponseStore(tmp_path / "s.sqlite") as store:
         run = capitals.run(config, MockBackend(_answer), store=store, out=tmp_path / "run")
-    assert (run.result.correct, run.result.n) == (3, 5)
-    (share,) = capitals.measures(run.result, "run")
+    assert (run.record.correct, run.record.n) == (3, 5)
+    (share,) = capitals.measures(run.record, "run")
     lo, hi = wilson(3, 5)
     assert share.key == "capitals/accuracy" and share.value == pytest.approx(0.6)
     assert (share.lower, share.upper) == (lo, hi) and lo == pytest.approx(0.2307, abs=1e-4)  # Wilson 1927

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.profile import load_profile
-from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult
+from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileRecord
 from knowsum.report.profile import card_rows, compare_table
 
 V2 = Path(__file__).resolve().parents[1] / "fixtures" / "profile" / "v2_profile.json"
@@ -42,7 +42,7 @@ def _m(key: str, label: str, value: float, **fields: Any) -> Measure:
     )
 
 
-def _plug_in(model: str, asked: float, right: float, share: float) -> ProfileResult:
+def _plug_in(model: str, asked: float, right: float, share: float) -> ProfileRecord:
     """A plug-in instrument's profile whose keys follow no built-in's naming."""
     measures = [
         _m("asked", "capitals asked", asked, count=True),
@@ -61,7 +61,7 @@ def _plug_in(model: str, asked: float, right: float, share: float) -> ProfileRes
         | dict.fromkeys(("completion_tokens_expected", "seconds_expected", "cost_usd", "cost_expected_usd"))
         | {"budget": "b", "tokens_source": "", "time_source": "", "instruments": {}}
     )
-    return ProfileResult(
+    return ProfileRecord(
         model=model, budget="b", plan=plan, instruments={"capitals": InstrumentProfile(measures=measures)}
     )
 

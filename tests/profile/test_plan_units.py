@@ -12,7 +12,7 @@ from knowsum.models import GenerationParams, MockBackend, Response, make_request
 from knowsum.profile import load_budget, plan_steps, step_requests, wilson
 from knowsum.profile._plan import _rates
 from knowsum.records import PublishedRow
-from knowsum.records.profile import PROFILE_VERSION, InstrumentProfile, Measure, PlanSummary, ProfileResult
+from knowsum.records.profile import PROFILE_VERSION, InstrumentProfile, Measure, PlanSummary, ProfileRecord
 from knowsum.report.profile import compare_table
 
 
@@ -84,7 +84,7 @@ def test_a_plans_missing_user_file_is_refused_naming_the_key(tmp_path: Path) -> 
     assert "relative to the plan file" in message and "\n" not in message
 
 
-def _profile(model: str, seen: float, total: float) -> ProfileResult:
+def _profile(model: str, seen: float, total: float) -> ProfileRecord:
     pub = [PublishedRow("P", "KnowSum", "Table 1", "m", v) for v in (1.0,)]
     measures = [
         Measure(key="census/diseases/relaxed/n_seen", instrument="census", label="N_seen", value=seen,
@@ -95,7 +95,7 @@ def _profile(model: str, seen: float, total: float) -> ProfileResult:
     plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
                        completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
                        cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
-    return ProfileResult(
+    return ProfileRecord(
         model=model, budget="b", plan=plan, instruments={"census": InstrumentProfile(measures=measures)}
     )
 

@@ -111,11 +111,11 @@ def test_a_rerun_of_a_finished_profile_asks_nothing(finished: tuple[ProfileRun, 
         again = run_profile(plan, backend, store=store, out=run.out_dir, progress=False)
         assert store.count() == before  # no row added
     assert backend.calls == []
-    assert again.result.usage is not None and again.result.usage.asked == 0
-    assert again.result.usage.requests == requests
-    first = run.result.usage
+    assert again.record.usage is not None and again.record.usage.asked == 0
+    assert again.record.usage.requests == requests
+    first = run.record.usage
     assert first is not None and first.generation_seconds is not None and first.generation_seconds > 0
-    assert again.result.usage.generation_seconds == first.generation_seconds  # the answers' time, kept
+    assert again.record.usage.generation_seconds == first.generation_seconds  # the answers' time, kept
 
 
 def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path
         assert store.count() == plan.summary.requests  # every response stored once
     asked = [healthy.key(r) for r in failing.calls + healthy.calls]
     assert len(asked) == len(set(asked)) == plan.summary.requests
-    assert run.result.usage is not None and run.result.usage.asked == plan.summary.requests - first
+    assert run.record.usage is not None and run.record.usage.asked == plan.summary.requests - first
 
 
 def test_the_paper_budget_is_the_papers_size() -> None:
@@ -240,5 +240,5 @@ def test_a_killed_profile_of_another_model_is_refused_unless_overwrite(tmp_path:
             run_profile(plan, other, store=store, out=out, progress=False)
         assert other.calls == []
         run = run_profile(plan, other, store=store, out=out, progress=False, overwrite=True)
-    assert run.result.model == "mock-other"
+    assert run.record.model == "mock-other"
     assert json.loads((out / "census-diseases-relaxed" / "result.json").read_text())["model"] == "mock-other"

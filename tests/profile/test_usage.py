@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from knowsum.census import CensusConfig, run_census
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.models import GenerationParams as P
 from knowsum.models import (
     MockBackend,
@@ -94,11 +94,11 @@ def test_census_run_records_usage_and_rerun_reads_it_from_the_store(tmp_path: Pa
         rerun = run_census(
             cfg.model_copy(update={"criterion": "strict"}), backend, store=store, out=tmp_path / "b"
         )
-    assert run.result.usage is not None and rerun.result.usage is not None
-    assert (run.result.usage.requests, run.result.usage.asked) == (3, 3)
-    assert (rerun.result.usage.requests, rerun.result.usage.asked) == (3, 0)
-    assert rerun.result.usage.completion_tokens == run.result.usage.completion_tokens == 9
-    assert load_record(tmp_path / "b", CensusResult).usage == rerun.result.usage
+    assert run.record.usage is not None and rerun.record.usage is not None
+    assert (run.record.usage.requests, run.record.usage.asked) == (3, 3)
+    assert (rerun.record.usage.requests, rerun.record.usage.asked) == (3, 0)
+    assert rerun.record.usage.completion_tokens == run.record.usage.completion_tokens == 9
+    assert load_record(tmp_path / "b", CensusRecord).usage == rerun.record.usage
 
 
 @pytest.mark.realdata
@@ -112,4 +112,4 @@ def test_a_result_without_usage_still_loads(tmp_path: Path) -> None:
     data = json.loads(file.read_text())
     del data["usage"]
     file.write_text(json.dumps(data))
-    assert load_record(run.out_dir, CensusResult).usage is None
+    assert load_record(run.out_dir, CensusRecord).usage is None

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from knowsum.cli import main
-from knowsum.recall import PaperScores, RecallResult, RecallScores, compare_tables
+from knowsum.recall import PaperScores, RecallRecord, RecallScores, compare_tables
 from knowsum.records import published_label
 
 
-def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallResult:
+def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallRecord:
     paper = PaperScores(
         existence="study", n_study=100, unique_answers=45, invented_unique=9, invented_pct=20.0, n_wrong=90,
         n_wrong_invented=18, wrong_due_to_invented_pct=20.0, mean_levenshtein=4.5, mean_jaccard=0.25,
@@ -23,7 +23,7 @@ def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallRe
         wrong_due_to_invented_pct=12.5, mean_levenshtein=4.0, n_levenshtein=80, mean_jaccard=0.3,
         n_jaccard=70, paper=paper,
     )  # fmt: skip
-    return RecallResult(kb=kb, model=model, api=api, created="2026-01-01T00:00:00+00:00", scores=scores)
+    return RecallRecord(kb=kb, model=model, api=api, created="2026-01-01T00:00:00+00:00", scores=scores)
 
 
 def test_tables_layout() -> None:
@@ -97,7 +97,7 @@ def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert main(["recall", "compare"]) != 0
 
 
-def _write(folder: Path, result: RecallResult) -> Path:
+def _write(folder: Path, result: RecallRecord) -> Path:
     folder.mkdir()
     (folder / "result.json").write_text(result.model_dump_json())
     return folder

@@ -10,7 +10,7 @@ import pytest
 
 from knowsum.recall import (
     Concept,
-    RecallResult,
+    RecallRecord,
     compare_tables,
     load_result,
     score_predictions,
@@ -22,7 +22,7 @@ INV = Path(__file__).resolve().parents[1] / "fixtures" / "recall" / "invariance"
 OLD = INV.parent / "old_results"
 
 
-def _scored(out: Path) -> RecallResult:
+def _scored(out: Path) -> RecallRecord:
     run = score_predictions(
         "go",
         INV / "concepts.csv",
@@ -31,7 +31,7 @@ def _scored(out: Path) -> RecallResult:
         invariance_files=[("pi1", INV / "answers_m3.txt")],
         per_bucket=2,
     )
-    return run.result
+    return run.record
 
 
 def test_record_holds_both_readings_and_reads_back(mini_go: Path, tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ def test_smollm2_stratified_go_sample(tmp_path: Path) -> None:
     backend = open_backend("smollm2-135m-instruct")
     out = tmp_path / "run"
     run = run_recall(cfg, backend, store=None, out=out, progress=False)
-    result, records = run.result, load_predictions(out)
+    result, records = run.record, load_predictions(out)
     assert result.scores.n == len(records) == 2
     assert {r.bucket for r in records} == {1, 2}
     assert all(r.prompt.startswith("Provide the GO ID for the label") for r in records)

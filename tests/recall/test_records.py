@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from knowsum.errors import InputFileError
-from knowsum.recall import RESULT_VERSION, RecallResult, load_predictions, load_result
+from knowsum.recall import RESULT_VERSION, RecallRecord, load_predictions, load_result
 from knowsum.recall.page import write_recall_report
 from knowsum.records import load_record
 
@@ -20,7 +20,7 @@ def test_every_old_schema_loads(name: str, tmp_path: Path) -> None:
     path = OLD / f"{name}.json"
     written = json.loads(path.read_text())
     assert written["version"] == int(name[1])
-    result = load_record(path, RecallResult)
+    result = load_record(path, RecallRecord)
     assert result == load_result(path)
     assert (result.version, result.kind, result.kb, result.knowsum_version) == (
         RESULT_VERSION,
@@ -99,8 +99,8 @@ def test_identity_from_reads_the_config_and_takes_what_is_derived() -> None:
 
     config = RecallConfig(kb="go", select="sample", sample=7, temperature=0.5, invariance=("pi1", "pi2"))
     ident = run_identity(config, "m")
-    assert list(ident) == ["what", "model", *RecallResult.IDENTITY]
+    assert list(ident) == ["what", "model", *RecallRecord.IDENTITY]
     assert (ident["kb"], ident["temperature"], ident["invariance"]) == ("go", "0.5", "pi1,pi2")
     assert (ident["selection"], ident["polysemy"]) == ("sample 7", "False")  # derived, not config fields
     with pytest.raises(AttributeError):  # a derived setting left out is not read from elsewhere
-        RecallResult.identity_from("go", "m", config, polysemy=False)
+        RecallRecord.identity_from("go", "m", config, polysemy=False)

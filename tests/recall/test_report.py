@@ -26,7 +26,7 @@ def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, brows
     run = run_recall(
         cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), store=None, out=out, progress=False
     )
-    result = run.result
+    result = run.record
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;" in html
     page, errors = inspect_report(browser_bin, out / "report.html", "recall-report.png")

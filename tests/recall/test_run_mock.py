@@ -92,7 +92,7 @@ def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_p
     backend = MockBackend(responder)
     with ResponseStore(tmp_path / "store.sqlite") as store:
         run = run_recall(config, backend, store=store, out=tmp_path / "run", progress=False)
-    result, records = run.result, load_predictions(run.out_dir)
+    result, records = run.record, load_predictions(run.out_dir)
     s = result.scores
     assert (s.n, s.n_correct, s.n_no_id, s.n_wrong, s.n_invented) == (10, 3, 1, 7, 2)
     assert s.accuracy == pytest.approx(0.3)
@@ -181,11 +181,11 @@ def test_every_metric_equals_its_hand_computed_value(config: RecallConfig, tmp_p
 def test_rerun_is_served_from_the_store(config: RecallConfig, tmp_path: Path) -> None:
     with ResponseStore(tmp_path / "store.sqlite") as store:
         first = MockBackend(responder)
-        r1 = run_recall(config, first, store=store, out=tmp_path / "r1", progress=False).result
+        r1 = run_recall(config, first, store=store, out=tmp_path / "r1", progress=False).record
         # main run and PI-1 index 0, PI-2 T=0 and PI-3 "en" share one key: 10 + 10·9 + 10·10 + 10·4
         assert len(first.calls) == 10 + 90 + 100 + 40
         second = MockBackend(responder)
-        r2 = run_recall(config, second, store=store, out=tmp_path / "r2", progress=False).result
+        r2 = run_recall(config, second, store=store, out=tmp_path / "r2", progress=False).record
     assert second.calls == []
     assert r2.scores == r1.scores
 
@@ -202,7 +202,7 @@ def test_outputs_are_written_and_model_text_is_escaped(mini_go: Path, tmp_path: 
     out = tmp_path / "run"
     run = run_recall(cfg, backend, store=None, out=out, progress=False)
     assert isinstance(run, RecallRun) and run.out_dir == out and run.report == out / "report.html"
-    result = run.result
+    result = run.record
     names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert names == {
         "predictions.jsonl",

@@ -15,7 +15,7 @@ from knowsum.models import MockBackend
 from knowsum.recall import (
     PredictionRecord,
     RecallConfig,
-    RecallResult,
+    RecallRecord,
     load_predictions,
     read_predictions,
     run_recall,
@@ -73,11 +73,11 @@ def write_jsonl(path: Path, fix: Path) -> Path:
 Writer = Callable[[Path, Path], Path]
 
 
-def _score(kb: str, path: Path, **options: Any) -> tuple[RecallResult, list[PredictionRecord]]:
+def _score(kb: str, path: Path, **options: Any) -> tuple[RecallRecord, list[PredictionRecord]]:
     """The record and the judged predictions of a scored file (written to its default run folder,
     replacing the scoring of an earlier call with other settings)."""
     run = score_predictions(kb, path, overwrite=True, **options)
-    return run.result, load_predictions(run.out_dir)
+    return run.record, load_predictions(run.out_dir)
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_every_format_scores_like_the_run(
         store=None,
         out=tmp_path / "run",
         progress=False,
-    ).result
+    ).record
     assert result.api == "file" and result.model == name
     if fmt == "release":
         # the authors' layout is compared verbatim under the paper's rules: the correct but chatty
@@ -198,7 +198,7 @@ def test_a_scored_file_is_a_run_folder(mini_go: Path, tmp_path: Path) -> None:
         "plots/accuracy_per_bucket.png",
         "plots/rb_per_bucket.png",
     }
-    r = run.result
+    r = run.record
     assert (r.model, r.backend, r.api, r.version) == ("my preds.csv", "file", "file", 4)
     assert r.kb_releases == {"go": r.kb_release}
     assert len(load_predictions(run.out_dir)) == 10

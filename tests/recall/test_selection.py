@@ -108,7 +108,7 @@ def test_completion_mode_prepends_the_prefix(mini_go: Path) -> None:
 
     cfg = RecallConfig(kb="go", api="completions", popularity="none")
     run = run_recall(cfg, MockBackend(complete), store=None, progress=False)
-    result, records = run.result, load_predictions(run.out_dir)
+    result, records = run.record, load_predictions(run.out_dir)
     assert all(
         p.startswith("In the Gene Ontology, the GO ID of the label") and p.endswith("is GO:") for p in seen
     )
@@ -122,7 +122,7 @@ def test_auto_popularity_without_the_shared_tables(mini_go: Path, monkeypatch: p
         raise SourceError("data/web_popularity/go_web_occurrences.csv not found")
 
     monkeypatch.setattr("knowsum.recall._popularity.load_popularity", missing)
-    result = run_recall(RecallConfig(kb="go"), MockBackend(["GO:0001822"]), store=None, progress=False).result
+    result = run_recall(RecallConfig(kb="go"), MockBackend(["GO:0001822"]), store=None, progress=False).record
     assert result.scores.popularity is None and result.scores.n == 10
     with pytest.raises(SourceError, match="not found"):
         run_recall(

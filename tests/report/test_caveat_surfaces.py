@@ -17,7 +17,7 @@ import pytest
 
 from knowsum.census import page as rc
 from knowsum.census.record import (
-    CensusResult,
+    CensusRecord,
     CoverageRank,
     EqualCoverage,
     Overlap,
@@ -33,7 +33,7 @@ from knowsum.harness._figures import figures
 from knowsum.recall import compare_tables as recall_tables
 from knowsum.recall import page as rr
 from knowsum.records import DIFFERS
-from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileResult
+from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileRecord
 from knowsum.report import profile as rp
 from knowsum.stats import CAVEAT_MARKS, Caveat, CaveatKind, Prevalence
 from tests.recall.test_compare import _result as recall_result
@@ -57,7 +57,7 @@ def test_every_kind_has_one_mark() -> None:
 
 
 @pytest.fixture(scope="module")
-def census(tmp_path_factory: pytest.TempPathFactory) -> CensusResult:
+def census(tmp_path_factory: pytest.TempPathFactory) -> CensusRecord:
     """A real census record: ``census score`` of a small items file (no caveat of its own is needed)."""
     folder = tmp_path_factory.mktemp("census")
     items = folder / "items.tsv"
@@ -73,7 +73,7 @@ def census(tmp_path_factory: pytest.TempPathFactory) -> CensusResult:
     return result.model_copy(update={"caveats": []})
 
 
-def _census_surfaces(r: CensusResult, tmp: Path) -> dict[str, str]:
+def _census_surfaces(r: CensusRecord, tmp: Path) -> dict[str, str]:
     other = r.model_copy(update={"model": "other", "caveats": []})
     eq = EqualCoverage(
         coverage=0.5, source="given", level=0.95, n_bootstrap=0,
@@ -114,7 +114,7 @@ def _estimate_surfaces(notes: list[Caveat]) -> dict[str, str]:
     }
 
 
-def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> ProfileResult:
+def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> ProfileRecord:
     measure = Measure(
         key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=14.0, lower=3.0,
         upper=102.0, method="m", run="r", marks=notes, interval_reason=reason,
@@ -123,7 +123,7 @@ def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> Prof
                        completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
                        cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
     census = InstrumentProfile(measures=[measure])
-    return ProfileResult(model=model, budget="b", plan=plan, instruments={"census": census})
+    return ProfileRecord(model=model, budget="b", plan=plan, instruments={"census": census})
 
 
 def _profile_surfaces(notes: list[Caveat], tmp: Path) -> dict[str, str]:
@@ -165,7 +165,7 @@ def _run_surfaces(notes: list[Caveat]) -> dict[str, str]:
     }
 
 
-SURFACES: dict[str, Callable[[CensusResult, list[Caveat], Path], dict[str, str]]] = {
+SURFACES: dict[str, Callable[[CensusRecord, list[Caveat], Path], dict[str, str]]] = {
     "census": lambda r, notes, tmp: _census_surfaces(
         r.model_copy(update={"caveats": notes, "notes": []}), tmp
     ),
@@ -179,7 +179,7 @@ SURFACES: dict[str, Callable[[CensusResult, list[Caveat], Path], dict[str, str]]
 @pytest.mark.parametrize("group", list(SURFACES))
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_surface_shows_every_caveat(
-    group: str, kind: str, census: CensusResult, tmp_path: Path
+    group: str, kind: str, census: CensusRecord, tmp_path: Path
 ) -> None:
     note = _note(kind)
     shown = SURFACES[group](census, [note], tmp_path)
@@ -190,7 +190,7 @@ def test_every_surface_shows_every_caveat(
 
 
 def test_an_interval_that_cannot_be_one_is_na_on_every_census_surface(
-    census: CensusResult, tmp_path: Path
+    census: CensusRecord, tmp_path: Path
 ) -> None:
     """The clamp case: a record whose interval is a point prints ``n/a: REASON``, never ``[x, x]``."""
     reason = "Û(t) = 0, where a log-normal interval is a point"
@@ -225,7 +225,7 @@ def test_a_note_copies_any_caveat_by_its_fields() -> None:
         Caveat.of(SimpleNamespace(kind="clamped", message="m", figure=""))
 
 
-def test_one_caveat_type_from_the_estimator_to_the_record(census: CensusResult) -> None:
+def test_one_caveat_type_from_the_estimator_to_the_record(census: CensusRecord) -> None:
     """The statistics layer's caveat is the record's: the same class under every name, kept as it is
     in a record, written and read back equal; the old record name still works, with a warning."""
     import warnings
@@ -248,7 +248,7 @@ def test_one_caveat_type_from_the_estimator_to_the_record(census: CensusResult) 
     with pytest.raises(ValueError, match="pass mark="):
         Caveat(kind="odd-replies", message="a kind of an instrument's own needs its mark")
     held = census.model_copy(update={"caveats": [from_stats, own]})
-    back = CensusResult.model_validate_json(held.model_dump_json())
+    back = CensusRecord.model_validate_json(held.model_dump_json())
     assert back.caveats == [from_stats, own] and back.caveats[0] is not from_stats
     # a record written by an earlier release (CaveatNote's layout: kind, mark, message, figure)
     old = {"kind": "clamped", "mark": "Û clamped at 0", "message": "Û clamped at 0: …", "figure": "Û(t)"}

@@ -28,7 +28,7 @@ def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, bro
         outcome = run_census(
             cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), store=store, out=tmp_path / "run"
         )
-    result = outcome.result
+    result = outcome.record
     html = outcome.report.read_text(encoding="utf-8")
     assert "<script" not in html and "&lt;script&gt;" in html
     assert re.search(r"<img [^>]*src=x", html) is None

@@ -16,7 +16,7 @@ from typing import Any
 from knowsum.genebench import (
     KNOWLEDGE_TITLES,
     TASKS,
-    GenebenchResult,
+    GenebenchRecord,
     InstanceRecord,
     compare_tables,
     perspective_scores,
@@ -181,9 +181,9 @@ def _records() -> list[InstanceRecord]:
     return recs
 
 
-def _result(records: list[InstanceRecord], model: str = "mock-<b>bold</b>", **kw: Any) -> GenebenchResult:
+def _result(records: list[InstanceRecord], model: str = "mock-<b>bold</b>", **kw: Any) -> GenebenchRecord:
     scores = summarize(records, methods=METHODS, n_buckets=4, n_perm=999, **kw)
-    return GenebenchResult(
+    return GenebenchRecord(
         model=model,
         created="2026-11-22T19:00:00Z",
         questions_file="built",

@@ -19,7 +19,7 @@ import pytest
 
 from knowsum.kb import install
 from knowsum.recall._page_plots import recall_figures
-from knowsum.recall.record import RecallResult
+from knowsum.recall.record import RecallRecord
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "recall"
 KNOWSUM = Path(sys.executable).parent / "knowsum"
@@ -60,7 +60,7 @@ def _ink(png: Path, colour: str = "#2f5fb3") -> int:
 
 def test_an_all_zero_run_draws_its_zeros_and_skips_r_b(mini_go: Path, tmp_path: Path) -> None:
     out, stderr = _score(tmp_path, "answers.csv", ["no idea"] * len(IDS))  # every answer: no ID
-    result = RecallResult.model_validate(json.loads((out / "result.json").read_text()))
+    result = RecallRecord.model_validate(json.loads((out / "result.json").read_text()))
     pop = result.scores.popularity
     assert pop is not None and all((b.accuracy or 0) == 0 for b in pop.buckets) and pop.top_k_used == 0
     accuracy = out / "plots" / "accuracy_per_bucket.png"

@@ -12,7 +12,7 @@ Quick tour::
     backend = open_backend("smollm2-135m-instruct")
     with ResponseStore() as store:
         run = run_census(CensusConfig(task="diseases", queries=20), backend, store=store)
-    run.result.n_seen, run.result.n_total, run.report
+    run.record.n_seen, run.record.n_total, run.report
 
 Beside the KnowSum headline every result carries the species-richness view of the same sample
 (``result.richness``: sample coverage, Chao1-bc or Chao2-bc, asymptotic Hill numbers);
@@ -26,6 +26,7 @@ Tasks: ``diseases`` (DOID), ``theorems`` (theorem list), ``ontology:KB`` (any in
 :class:`knowsum.records.PublishedRow` values, one per model, criterion and figure.
 """
 
+from knowsum._util import old_names
 from knowsum.census._analyse import Analysis, analyse
 from knowsum.census._backtest import DEFAULT_TS
 from knowsum.census._backtest_out import BacktestRun, backtest_census, backtest_run
@@ -61,7 +62,7 @@ from knowsum.census._tasks import BUILTIN_TASKS, CONCEPT_WORDS, Task, census_req
 from knowsum.census._verify import Verdict, Verifier, make_verifier
 from knowsum.census.record import (
     RESULT_VERSION,
-    CensusResult,
+    CensusRecord,
     Counts,
     CurvePoint,
     DiversityInfo,
@@ -99,7 +100,7 @@ __all__ = [
     "CensusConfig",
     "CensusInstrument",
     "CensusPlan",
-    "CensusResult",
+    "CensusRecord",
     "CensusRun",
     "CensusTask",
     "ConfigFile",
@@ -160,3 +161,6 @@ __all__ = [
     "trust_horizon",
     "write_run",
 ]
+
+__getattr__ = old_names(__name__, {"CensusResult": ("knowsum.census", "CensusRecord")})
+"""The record's old name ``CensusResult`` still works, with a ``DeprecationWarning``."""

@@ -1,4 +1,4 @@
-"""From responses to a :class:`CensusResult`: decode → verify → cluster → prevalence → estimate.
+"""From responses to a :class:`CensusRecord`: decode → verify → cluster → prevalence → estimate.
 
 This is the part after sampling (KnowSum Algorithm 1, steps 2-5); :func:`analyse` takes plain
 ``(query index, text)`` pairs so it runs on any source of responses, and records the seconds each
@@ -28,7 +28,7 @@ from knowsum.census._tasks import Task
 from knowsum.census._verify import KBVerifier, Verdict, Verifier, criterion_words
 from knowsum.census._words import matched_words
 from knowsum.census.record import (
-    CensusResult,
+    CensusRecord,
     Counts,
     DiversityInfo,
     ItemRecord,
@@ -51,7 +51,7 @@ class Analysis:
     :class:`ItemRecord` rows only when iterated (:meth:`items`), as there may be millions.
     """
 
-    result: CensusResult
+    result: CensusRecord
     decoded: list[DecodedItem]
     verdicts: list[Verdict]
     counted: list[bool]
@@ -317,7 +317,7 @@ def analyse(
     unverified = [str(v.key) for v in verdicts if v.status == "unverified"]
     words = criterion_words(task, cfg.criterion) if task.kind == "theorems" else ()
     per_word = Counter(w for key in set(keys) for w in matched_words(names.get(key, key), words))
-    result = CensusResult(
+    result = CensusRecord(
         task=task.name,
         task_kind=task.kind,
         prompt=task.prompt,

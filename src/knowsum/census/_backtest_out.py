@@ -29,7 +29,7 @@ from knowsum.census._horizon import horizon_predictor, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
 from knowsum.census.backtest_page import write_backtest_report
 from knowsum.census.backtest_record import Backtest, SizePoint
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.errors import InputError, UnknownNameError
 from knowsum.records import Run, holds_only
 from knowsum.stats import Prevalence, StatsWarning
@@ -128,7 +128,7 @@ def size_curve(
 
 
 def backtest_run(
-    result: CensusResult,
+    result: CensusRecord,
     prev: Prevalence,
     run: str,
     ts: Sequence[float] = DEFAULT_TS,

@@ -72,7 +72,7 @@ def backtest(
         )
     done = backtest_census(run_dir, out, ts, repeats, resamples, seed, estimators or None)
     if as_json:
-        echo_json({"report": str(done.report), "backtest": json.loads(done.result.model_dump_json())})
+        echo_json({"report": str(done.report), "backtest": json.loads(done.record.model_dump_json())})
     else:
-        click.echo(backtest_table(done.result))
+        click.echo(backtest_table(done.record))
     finish(done.report, as_json=as_json)

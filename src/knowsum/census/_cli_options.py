@@ -209,10 +209,10 @@ def _to_stderr(message: str) -> None:
 
 def print_run(run: CensusRun, *, markdown: bool, as_json: bool) -> None:
     """The notes (stderr), the summary table or JSON object, and last the ``report: PATH`` line."""
-    for message in run.result.notes:
+    for message in run.record.notes:
         note(message)
     if as_json:
-        echo_json({**summary_data(run.result), "out_dir": str(run.out_dir), "report": str(run.report)})
+        echo_json({**summary_data(run.record), "out_dir": str(run.out_dir), "report": str(run.report)})
     else:
-        click.echo(summary_table(run.result, markdown=markdown))
+        click.echo(summary_table(run.record, markdown=markdown))
     finish(run.report, as_json=as_json)

@@ -77,7 +77,7 @@ def sensitivity(
     if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks):
         raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50]")
     done = add_sensitivity(run_dir, ts, ks, n_bootstrap)
-    study = done.result.sensitivity
+    study = done.record.sensitivity
     assert study is not None
     if as_json:
         echo_json(
@@ -85,7 +85,7 @@ def sensitivity(
                 "run": str(run_dir),
                 "report": str(done.report),
                 "sensitivity": json.loads(study.model_dump_json()),
-                "caveats": caveat_dicts(done.result.caveats),  # the run's, which its figures share
+                "caveats": caveat_dicts(done.record.caveats),  # the run's, which its figures share
             }
         )
     else:

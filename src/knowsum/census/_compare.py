@@ -13,7 +13,7 @@ from pathlib import Path
 
 from knowsum.census._published import published_rows
 from knowsum.census._richness import sample_of_result
-from knowsum.census.record import CensusResult, CoverageRank, EqualCoverage, load_result
+from knowsum.census.record import CensusRecord, CoverageRank, EqualCoverage, load_result
 from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
@@ -42,7 +42,7 @@ class CensusComparison:
         missing: ``task criterion`` of the runs that Table 1 has no column for (with ``published``).
     """
 
-    rows: list[CensusResult | PublishedRow]
+    rows: list[CensusRecord | PublishedRow]
     reports: list[Path]
     missing: list[str]
 
@@ -68,7 +68,7 @@ def compare_results(
     """
     results = [load_result(r) for r in runs]
     results = comparable_records(results, runs, allow_mixed=allow_mixed)
-    rows: list[CensusResult | PublishedRow] = list(results)
+    rows: list[CensusRecord | PublishedRow] = list(results)
     missing: list[str] = []
     if published:
         for task, criterion in dict.fromkeys((r.task, r.criterion) for r in results):
@@ -91,7 +91,7 @@ def check_coverage(coverage: float | None) -> None:
 
 
 def equal_coverage(
-    results: Sequence[CensusResult],
+    results: Sequence[CensusRecord],
     coverage: float | None = None,
     *,
     n_bootstrap: int = 200,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from knowsum.census._config import CensusConfig
 from knowsum.census._decode import decode
 from knowsum.census._run import prepare_census
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.records import Caveat
 from knowsum.records.profile import Measure
 from knowsum.stats import CaveatKind
@@ -31,7 +31,7 @@ __all__ = ["census_figures", "census_items"]
 _NO_BOOTSTRAP = "no bootstrap (n_bootstrap = 0)"
 
 
-def census_figures(inst: Instrument[Any, Any], r: CensusResult) -> list[Measure]:
+def census_figures(inst: Instrument[Any, Any], r: CensusRecord) -> list[Measure]:
     """The figures of census ``r`` (module docstring), as rows of ``inst`` (the census instrument)."""
     rich = r.richness
     chao = "chao2_bc" if r.counting == "incidence" else "chao1_bc"  # the Chao estimate of the counting

@@ -16,7 +16,7 @@ from knowsum.census._inspect import census_figures, census_items
 from knowsum.census._published import PAPER, PUBLISHED
 from knowsum.census._run import run_census
 from knowsum.census._tasks import census_requests, resolve_task
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.errors import KnowsumError
 from knowsum.instrument import Instrument, KBs, ReplyItems, Step, check_per_key, limits, release_caveat
 from knowsum.models import Request
@@ -81,7 +81,7 @@ class CensusBudget(BaseModel):
         return self.answers if not isinstance(self.answers, dict) else self.answers.get(task)
 
 
-class CensusInstrument(Instrument[CensusConfig, CensusResult]):
+class CensusInstrument(Instrument[CensusConfig, CensusRecord]):
     """KnowSum's census (Li, Xin, Long, Su 2025): how many items of a kind would the model name?"""
 
     name = "census"
@@ -114,11 +114,11 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
         """Each reply decoded and verified against the task's knowledge base (loaded here)."""
         return census_items(config)
 
-    def figures(self, record: CensusResult) -> list[Measure]:
+    def figures(self, record: CensusRecord) -> list[Measure]:
         """N_seen, N_tot, U_unseen, SKR, coverage, the Chao estimate, queries and valid items."""
         return census_figures(self, record)
 
-    def examples(self, record: CensusResult) -> list[str]:
+    def examples(self, record: CensusRecord) -> list[str]:
         """Three raw replies of the run."""
         return record.examples[:3]
 
@@ -140,7 +140,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusResult]):
                 out.append(Step(self.name, f"census-{task}-{criterion}", cfg, f"census {task} ({criterion})"))
         return out
 
-    def measures(self, record: CensusResult, run: str) -> list[Measure]:
+    def measures(self, record: CensusRecord, run: str) -> list[Measure]:
         """N_seen, N̂_tot and SKR of one run (one task, one criterion), beside KnowSum Table 1."""
         r = record
         task, crit = r.task, r.criterion

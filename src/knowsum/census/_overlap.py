@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from knowsum._util import read_text_file
-from knowsum.census.record import ESTIMATION_SETTINGS, CensusResult, Overlap, SharedValue, load_result
+from knowsum.census.record import ESTIMATION_SETTINGS, CensusRecord, Overlap, SharedValue, load_result
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.records import caveat_notes, check_comparable, comparable_records, difference_note
 from knowsum.stats import (
@@ -48,7 +48,7 @@ def _run_dir(path: Path) -> Path:
     return path if path.is_dir() or path.suffix != ".json" else path.parent
 
 
-def run_counts(path: Path, result: CensusResult) -> Counter[str]:
+def run_counts(path: Path, result: CensusRecord) -> Counter[str]:
     """Counted observations per cluster key from a run's ``items.jsonl`` (mentions, or the responses
     naming the item under incidence counting); checked against ``result.json``'s ``N_seen`` and ``n``.
 
@@ -81,7 +81,7 @@ def run_counts(path: Path, result: CensusResult) -> Counter[str]:
     return counts
 
 
-def _check_same(a: CensusResult, b: CensusResult, runs: tuple[Path, Path]) -> None:
+def _check_same(a: CensusRecord, b: CensusRecord, runs: tuple[Path, Path]) -> None:
     same_folder = _run_dir(runs[0]).resolve() == _run_dir(runs[1]).resolve()
     if same_folder:
         raise ConfigError(
@@ -97,7 +97,7 @@ def _check_same(a: CensusResult, b: CensusResult, runs: tuple[Path, Path]) -> No
         )
 
 
-def _own(result: CensusResult) -> float | None:
+def _own(result: CensusRecord) -> float | None:
     """The run's own estimated richness: the Chao estimate of its counting mode, else ``N̂_tot``."""
     return result.richness.chao.estimate if result.richness is not None else result.n_total
 

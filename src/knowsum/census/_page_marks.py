@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.census.record import CensusResult, CurvePoint
+from knowsum.census.record import CensusRecord, CurvePoint
 from knowsum.report import format_value
 
 __all__ = ["NO_ITEMS", "clamp_mark", "clamp_note", "run_mark", "unseen_cell"]
@@ -27,7 +27,7 @@ def clamp_mark(raw: float | None) -> str:
     return f"Û clamped at 0 (raw {format_value(float(raw))})"
 
 
-def run_mark(result: CensusResult) -> str:
+def run_mark(result: CensusRecord) -> str:
     """The mark of one run: :data:`NO_ITEMS`, a :func:`clamp_mark`, or ``""``."""
     if result.n_total is None or result.n_seen == 0:
         return NO_ITEMS

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.report import interval_text
 
 __all__ = ["own_t_cell", "prediction_cell"]
 
 
-def prediction_cell(result: CensusResult, interval: Sequence[float] | None) -> str:
+def prediction_cell(result: CensusRecord, interval: Sequence[float] | None) -> str:
     """``[lo, hi]`` of a prediction interval, ``n/a: REASON`` when it cannot be formed, ``–`` in a
     record written before prediction intervals (no method recorded)."""
     if result.prediction_method is None and result.prediction_reason is None:
@@ -19,7 +19,7 @@ def prediction_cell(result: CensusResult, interval: Sequence[float] | None) -> s
     return interval_text(interval, result.prediction_reason)
 
 
-def own_t_cell(result: CensusResult) -> str:
+def own_t_cell(result: CensusRecord) -> str:
     """The simulated error at the census's own ``t`` in one line, or why there is none."""
     check = result.own_t_check
     if check is not None:

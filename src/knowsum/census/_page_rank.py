@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.census.backtest_page import horizon_cell, horizon_value
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.errors import ConfigError
 from knowsum.records import PublishedRow
 from knowsum.report import html as h
@@ -40,7 +40,7 @@ __all__ = [
     "write_census_compare",
 ]
 
-CensusRow = CensusResult | PublishedRow
+CensusRow = CensusRecord | PublishedRow
 """What a comparison is given: a run, or one published value (a model's three values of a Table 1
 column make one ranked row)."""
 
@@ -60,7 +60,7 @@ class _Table1Row:
     skr: float
 
 
-_Ranked = CensusResult | _Table1Row
+_Ranked = CensusRecord | _Table1Row
 
 
 def _grouped(rows: Sequence[CensusRow]) -> list[_Ranked]:
@@ -71,9 +71,9 @@ def _grouped(rows: Sequence[CensusRow]) -> list[_Ranked]:
         ConfigError: a model's column lacks one of ``N_seen``, ``N̂_tot``, ``SKR``.
     """
     values: dict[tuple[str, str], dict[str, float]] = {}
-    order: list[CensusResult | tuple[str, str]] = []
+    order: list[CensusRecord | tuple[str, str]] = []
     for r in rows:
-        if isinstance(r, CensusResult):
+        if isinstance(r, CensusRecord):
             order.append(r)
             continue
         column, _, figure = r.measure.rpartition("/")
@@ -83,7 +83,7 @@ def _grouped(rows: Sequence[CensusRow]) -> list[_Ranked]:
         values.setdefault(key, {})[figure] = r.value
     out: list[_Ranked] = []
     for item in order:
-        if isinstance(item, CensusResult):
+        if isinstance(item, CensusRecord):
             out.append(item)
             continue
         (label, column), found = item, values[item]
@@ -111,7 +111,7 @@ COMPARE_HEADERS = [
 
 def row_label(row: CensusRow | _Table1Row) -> str:
     """The model a row names: the run's model id, or ``MODEL · KnowSum Table 1``."""
-    return row.model if isinstance(row, CensusResult) else row.label
+    return row.model if isinstance(row, CensusRecord) else row.label
 
 
 def _total(row: _Ranked) -> float:
@@ -134,10 +134,10 @@ def _ranked(given: Sequence[CensusRow]) -> list[tuple[_Ranked, int, int]]:
 
 
 def _differ_in_t(rows: Sequence[_Ranked]) -> bool:
-    return len({r.t for r in rows if isinstance(r, CensusResult)}) > 1
+    return len({r.t for r in rows if isinstance(r, CensusRecord)}) > 1
 
 
-def _horizon(r: CensusResult) -> str:
+def _horizon(r: CensusRecord) -> str:
     """The trust-horizon cell: a run written before horizons is not one whose back-test failed."""
     if r.horizon is None:
         return "n/a: not in this record"

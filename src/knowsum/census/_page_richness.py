@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.census.record import CensusResult, RichnessInfo
+from knowsum.census.record import CensusRecord, RichnessInfo
 from knowsum.report import format_value
 from knowsum.report import html as h
 
@@ -56,7 +56,7 @@ def _hill_cells(info: RichnessInfo) -> list[tuple[str, str]]:
     return out
 
 
-def richness_rows(result: CensusResult) -> list[list[Any]]:
+def richness_rows(result: CensusRecord) -> list[list[Any]]:
     """Summary-table rows: ``Ĉ``, the Chao estimate and Hill numbers, each with its method."""
     info = result.richness
     if info is None:
@@ -70,7 +70,7 @@ def richness_rows(result: CensusResult) -> list[list[Any]]:
     return rows
 
 
-def richness_tiles(result: CensusResult) -> list[tuple[str, Any, str]]:
+def richness_tiles(result: CensusRecord) -> list[tuple[str, Any, str]]:
     """The page's key-number tiles after the headline: coverage and the Chao estimate, named."""
     info = result.richness
     if info is None:
@@ -84,13 +84,13 @@ def richness_tiles(result: CensusResult) -> list[tuple[str, Any, str]]:
     ]
 
 
-def richness_data(result: CensusResult) -> dict[str, Any] | None:
+def richness_data(result: CensusRecord) -> dict[str, Any] | None:
     """The ``richness`` object of the ``--json`` summary (``None`` when not computed)."""
     info = result.richness
     return None if info is None else info.model_dump(mode="json")
 
 
-def richness_section(result: CensusResult) -> h.Markup | None:
+def richness_section(result: CensusRecord) -> h.Markup | None:
     """The report section: the three quantities with formula and reference (``None`` when absent)."""
     info = result.richness
     if info is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.census._page_marks import clamp_note, run_mark, unseen_cell
-from knowsum.census.record import CensusResult, CurvePoint, Sensitivity
+from knowsum.census.record import CensusRecord, CurvePoint, Sensitivity
 from knowsum.report import html as h
 from knowsum.report import interval_text, text_table
 from knowsum.report import plots as p
@@ -35,7 +35,7 @@ T_HEADERS = ["t", "U(t)", "N_tot(t)", "N_tot interval", "SKR(t)"]
 K_HEADERS = ["k", "U(t)", "N_tot", "SKR", "held-out NMSE"]
 SWEEP_HEADERS = ["setting", "N_seen", "N_tot (est.)", "N_tot interval", "SKR", "k", "n", "note", "run"]
 
-SweepEntry = tuple[str, CensusResult, str]
+SweepEntry = tuple[str, CensusRecord, str]
 """One cell of a sweep: ``(setting label, result, link to its run)``."""
 
 

@@ -1,5 +1,5 @@
 """Parts of a census record that describe how the run went: where an adaptive run stopped, how an
-open-ended task was clustered, and the disease KB's categories (:class:`~knowsum.census.record.CensusResult`
+open-ended task was clustered, and the disease KB's categories (:class:`~knowsum.census.record.CensusRecord`
 holds them; re-exported there)."""
 
 from __future__ import annotations

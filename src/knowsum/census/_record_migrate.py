@@ -1,4 +1,4 @@
-"""Migration steps of the census record that rewrite values (:meth:`CensusResult.migrate`)."""
+"""Migration steps of the census record that rewrite values (:meth:`CensusRecord.migrate`)."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from knowsum.census.record import CensusResult, ChaoEstimate, HillEstimate, RichnessInfo
+from knowsum.census.record import CensusRecord, ChaoEstimate, HillEstimate, RichnessInfo
 from knowsum.records import caveat_notes
 from knowsum.stats import (
     Abundance,
@@ -74,7 +74,7 @@ def sample_of(prev: Prevalence, counting: str) -> Abundance | Incidence:
     return Abundance.from_prevalence(prev)
 
 
-def sample_of_result(result: CensusResult) -> Abundance | Incidence:
+def sample_of_result(result: CensusRecord) -> Abundance | Incidence:
     """The sample of a ``result.json``, from its prevalence ``(s, n_s)`` and ``n_queries``.
 
     Raises:

@@ -37,7 +37,7 @@ from knowsum.census._config import CensusConfig
 from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
-from knowsum.census.record import CensusResult, StopInfo
+from knowsum.census.record import CensusRecord, StopInfo
 from knowsum.models import (
     Backend,
     Response,
@@ -63,7 +63,7 @@ __all__ = [
 Echo = Callable[[str], None]
 
 
-class CensusRun(Run[CensusResult]):
+class CensusRun(Run[CensusRecord]):
     """What a census wrote: its record, its run directory and its page."""
 
     __slots__ = ()
@@ -108,16 +108,16 @@ def default_out(config: CensusConfig, model_id: str) -> Path:
 
 
 def census_identity(config: CensusConfig, task: Task, model: str) -> dict[str, str]:
-    """The identity of a census (:attr:`CensusResult.IDENTITY`) of ``task`` by ``model``: a run
+    """The identity of a census (:attr:`CensusRecord.IDENTITY`) of ``task`` by ``model``: a run
     directory holding a census with another identity is not written over
     (:func:`knowsum.records.claim_run_dir`). Each setting is the config's, but what the task
     resolves (its prompt, ``N_ans`` and token budget) as the task sends it."""
-    return CensusResult.identity_from(
+    return CensusRecord.identity_from(
         task.name, model, config, prompt=task.prompt, answers=task.answers, max_tokens=task.max_tokens
     )
 
 
-def _pages(result: CensusResult) -> Callable[[Path], list[Path]]:
+def _pages(result: CensusRecord) -> Callable[[Path], list[Path]]:
     def pages(out_dir: Path) -> list[Path]:
         from knowsum.census.page import write_census_report
 
@@ -151,7 +151,7 @@ def write_run(analysis: Analysis, out_dir: Path, identity: dict[str, str] | None
     return CensusRun(analysis.result, out_dir, out_dir / REPORT_NAME)
 
 
-def rewrite_result(result: CensusResult, out_dir: Path) -> CensusRun:
+def rewrite_result(result: CensusRecord, out_dir: Path) -> CensusRun:
     """Rewrite the plots, ``report.html`` and ``result.json`` of a finished run (a study added to it)."""
     write_run_dir(out_dir, result, pages=_pages(result), fresh=False)
     return CensusRun(result, out_dir, out_dir / REPORT_NAME)

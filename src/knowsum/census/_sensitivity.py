@@ -25,7 +25,7 @@ from pathlib import Path
 from knowsum.census._analyse import prevalence_of
 from knowsum.census._estimate import curve
 from knowsum.census._run import CensusRun, rewrite_result
-from knowsum.census.record import CensusResult, KPoint, Sensitivity, load_result
+from knowsum.census.record import CensusRecord, KPoint, Sensitivity, load_result
 from knowsum.errors import InputFileError
 from knowsum.stats import Prevalence, StatsWarning, estimate_unseen, select_k
 
@@ -38,7 +38,7 @@ K_GRID: tuple[int, ...] = tuple(range(2, 13))
 """``k = 2 … 12`` (paper Fig. 9 left)."""
 
 
-def run_prevalence(run_dir: Path) -> tuple[CensusResult, Prevalence]:
+def run_prevalence(run_dir: Path) -> tuple[CensusRecord, Prevalence]:
     """The run's result and its sample, rebuilt from ``items.jsonl`` (grouped by query).
 
     Raises:
@@ -79,7 +79,7 @@ def run_prevalence(run_dir: Path) -> tuple[CensusResult, Prevalence]:
 
 def sensitivity(
     prev: Prevalence,
-    result: CensusResult,
+    result: CensusRecord,
     t_grid: Sequence[float] = T_GRID,
     k_grid: Sequence[int] = K_GRID,
     n_resamples: int | None = None,

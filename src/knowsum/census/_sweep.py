@@ -23,7 +23,7 @@ from knowsum._util import atomic_write, config_error, enclosing_run
 from knowsum.census._config import CensusConfig, PromptVariant
 from knowsum.census._run import census_identity, default_out, run_census
 from knowsum.census._tasks import resolve_task
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.errors import ConfigError, OutputError
 from knowsum.models import Backend, ResponseStore
 from knowsum.records import claim_run_dir
@@ -63,7 +63,7 @@ class SweepOutcome:
         rows: The cells of ``sweep.json`` (key numbers per cell).
     """
 
-    cells: list[tuple[SweepCell, CensusResult, Path]]
+    cells: list[tuple[SweepCell, CensusRecord, Path]]
     labels: list[str]
     page: Path
     summary: Path
@@ -152,14 +152,14 @@ def run_sweep(
     for cell, cfg, n_ans in configs:  # every cell folder is checked before anything is asked
         identity = census_identity(cfg, resolve_task(cfg), backend.model_id)
         claim_run_dir(root / cell.slug(n_ans), "census", identity, overwrite=overwrite)
-    done: list[tuple[SweepCell, CensusResult, Path]] = []
+    done: list[tuple[SweepCell, CensusRecord, Path]] = []
     for i, (cell, cfg, n_ans) in enumerate(configs, 1):
         run_dir = root / cell.slug(n_ans)
         say(f"sweep: cell {i}/{len(configs)}: {cell.label(n_ans)} → {run_dir}")
         outcome = run_census(
             cfg, backend, store=store, out=run_dir, progress=progress, echo=say, overwrite=overwrite
         )
-        done.append((cell, outcome.result, run_dir))
+        done.append((cell, outcome.record, run_dir))
     entries = [
         (cell.label(n_ans), r, f"{d.name}/report.html")
         for (cell, r, d), (_, _, n_ans) in zip(done, configs, strict=True)

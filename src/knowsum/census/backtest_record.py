@@ -8,7 +8,7 @@
     ├── skipped         the t a run is too small for, and why
     ├── size_curve      SizePoint per (t, kept): the error against kept size, extrapolated to the run
     └── horizon         TrustHorizon of the census's own estimator
-    TrustHorizon        CensusResult.horizon: how far this run's own data back-tests its estimate
+    TrustHorizon        CensusRecord.horizon: how far this run's own data back-tests its estimate
 
 Version 2 added the prediction interval, the scores against N_tot, the noise floor, the Monte Carlo
 errors and the size curve; every added field has a default, so version-1 files still load.
@@ -139,7 +139,7 @@ class Backtest(_Record):
     """What ``knowsum census backtest`` computed (``backtest.json``)."""
 
     FROM_CENSUS: ClassVar[tuple[str, ...]] = ("task", "model", "counting", "n_queries", "n_seen")
-    """The fields a back-test repeats from its census, by name (``CensusResult.carried``)."""
+    """The fields a back-test repeats from its census, by name (``CensusRecord.carried``)."""
 
     version: int = BACKTEST_VERSION
     run: str = Field(description="the census run directory")

@@ -10,7 +10,7 @@ import click
 
 from knowsum._util import paths, sampling_lock
 from knowsum.census import (
-    CensusResult,
+    CensusRecord,
     check_coverage,
     compare_results,
     equal_coverage,
@@ -180,7 +180,7 @@ def compare(
     comparison = compare_results(runs, published=published, allow_mixed=allow_mixed)
     ranked = None
     if at_coverage is not None:
-        runs_only = [r for r in comparison.rows if isinstance(r, CensusResult)]
+        runs_only = [r for r in comparison.rows if isinstance(r, CensusRecord)]
         ranked = equal_coverage(runs_only, coverage, n_bootstrap=n_bootstrap)
         if len(runs_only) < len(comparison.rows):
             note("published rows have no sample: they are not ranked at equal coverage")

@@ -45,7 +45,7 @@ from knowsum.census._page_studies import (
     write_census_sweep,
 )
 from knowsum.census.backtest_page import horizon_cell, horizon_value
-from knowsum.census.record import CensusResult
+from knowsum.census.record import CensusRecord
 from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.report import caveat_section, interval_text, markdown_table, marks, text_table
 from knowsum.report import html as h
@@ -77,7 +77,7 @@ __all__ = [
 ]
 
 
-def _fmt_interval(iv: Sequence[float] | None, result: CensusResult | None = None) -> str:
+def _fmt_interval(iv: Sequence[float] | None, result: CensusRecord | None = None) -> str:
     """``[lo, hi]``; ``n/a: REASON`` when the run's interval cannot be a 95 % interval (or, in a record
     written before the reason was kept, collapsed to a point); ``–`` without one."""
     return interval_text(iv, None if result is None else result.interval_reason)
@@ -94,7 +94,7 @@ def _integer_axis(fig: Any, s: Sequence[int]) -> Any:
     return fig
 
 
-def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
+def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
     """The report's figures: name → (matplotlib figure, caption). Empty parts are left out."""
     out: dict[str, tuple[Any, str]] = {}
     if result.prevalence:
@@ -148,7 +148,7 @@ def plots(result: CensusResult) -> dict[str, tuple[Any, str]]:
     return out
 
 
-def _k_cell(result: CensusResult) -> str:
+def _k_cell(result: CensusRecord) -> str:
     """``8 (held-out)``, or why there is no ``k`` (no verified item, or an estimator without one)."""
     if result.k is not None:
         return f"{result.k} ({result.k_source})"
@@ -157,7 +157,7 @@ def _k_cell(result: CensusResult) -> str:
     return f"none: the {result.estimator} estimator has no truncation k"
 
 
-def _summary_rows(result: CensusResult) -> list[list[Any]]:
+def _summary_rows(result: CensusRecord) -> list[list[Any]]:
     c = result.counts
     rows: list[list[Any]] = [
         ["task", result.task],
@@ -198,7 +198,7 @@ def _summary_rows(result: CensusResult) -> list[list[Any]]:
     return rows
 
 
-def summary_table(result: CensusResult, markdown: bool = False) -> str:
+def summary_table(result: CensusRecord, markdown: bool = False) -> str:
     """The key numbers as a terminal (or Markdown) table."""
     return (markdown_table if markdown else text_table)(["quantity", "value"], _summary_rows(result))
 
@@ -214,7 +214,7 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def summary_data(result: CensusResult) -> dict[str, Any]:
+def summary_data(result: CensusRecord) -> dict[str, Any]:
     """The numbers of :func:`summary_table` as one JSON-ready object (undefined numbers ``None``)."""
     c = result.counts
     data: dict[str, Any] = {
@@ -267,7 +267,7 @@ def summary_data(result: CensusResult) -> dict[str, Any]:
     return {k: _finite(v) for k, v in data.items()}
 
 
-def render_report(result: CensusResult, figures: dict[str, bytes], captions: dict[str, str]) -> str:
+def render_report(result: CensusRecord, figures: dict[str, bytes], captions: dict[str, str]) -> str:
     """The HTML document for one run (``figures``: name → PNG bytes)."""
     c = result.counts
     tiles = [
@@ -340,7 +340,7 @@ def render_report(result: CensusResult, figures: dict[str, bytes], captions: dic
     )
 
 
-def write_census_report(out_dir: Path, result: CensusResult) -> list[Path]:
+def write_census_report(out_dir: Path, result: CensusRecord) -> list[Path]:
     """Save the plots under ``out_dir/plots`` and write ``out_dir/report.html``; return the paths
     (the page last)."""
     figures: dict[str, bytes] = {}

@@ -1,8 +1,8 @@
 """The census run record (``result.json``) and the per-item record (``items.jsonl``).
 
-:class:`CensusResult` is a :class:`~knowsum.records.Record` (``kind`` ``"census"``); undefined
+:class:`CensusRecord` is a :class:`~knowsum.records.Record` (``kind`` ``"census"``); undefined
 numbers (e.g. no verified item, so no estimate) are ``null`` in JSON. Every earlier schema version
-still loads (:meth:`CensusResult.migrate`):
+still loads (:meth:`CensusRecord.migrate`):
 
 - version 1 was written with re-centred percentile intervals and, unless ``count_duplicates``,
   incidence counting, which is what it is read as;
@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowsum._util import old_names
 from knowsum.census._record_info import DiversityInfo, KBCategories, StopInfo
 from knowsum.census._record_migrate import clamp_v2
 from knowsum.census._record_own_t import OwnTCheck
@@ -45,7 +46,7 @@ from knowsum.records import Record, load_record, text_hash
 __all__ = [
     "ESTIMATION_SETTINGS",
     "RESULT_VERSION",
-    "CensusResult",
+    "CensusRecord",
     "ChaoEstimate",
     "Counts",
     "CoverageRank",
@@ -72,7 +73,7 @@ ESTIMATION_SETTINGS = ("t", "k", "estimator", "interval method")
 that differ only in these share their items (``census overlap`` marks them, it does not refuse)."""
 
 RESULT_VERSION = 6
-"""Schema version of :class:`CensusResult` (the module docstring lists what each version changed)."""
+"""Schema version of :class:`CensusRecord` (the module docstring lists what each version changed)."""
 
 
 class _Record(BaseModel):
@@ -190,7 +191,7 @@ class Sensitivity(_Record):
     """``knowsum census sensitivity``: the estimate over ``t`` and over ``k`` (paper §5.2, Figs. 8-9 left)."""
 
     FROM_CENSUS: ClassVar[tuple[str, ...]] = ("t", "estimator", "k", "interval_method")
-    """The fields a study repeats from its census, by name (:meth:`CensusResult.carried`)."""
+    """The fields a study repeats from its census, by name (:meth:`CensusRecord.carried`)."""
 
     t: float = Field(description="the run's t (the k study's extrapolation factor)")
     estimator: str = Field(description="estimator of the t study (the k study uses et)")
@@ -213,7 +214,7 @@ class TopItem(_Record):
     fraction: float = Field(description="count / n (all counted observations)")
 
 
-class CensusResult(Record):
+class CensusRecord(Record):
     """Everything a census run found (``result.json``)."""
 
     KIND: ClassVar[str] = "census"
@@ -386,11 +387,14 @@ _OLD_TASK_KINDS = frozenset({"diseases", "theorems", "ontology", "diversity", "t
 """What ``kind`` held in census files of version 1 to 3 (the task kind, now ``task_kind``)."""
 
 
-def load_result(path: Path) -> CensusResult:
+def load_result(path: Path) -> CensusRecord:
     """Read a census ``result.json`` (a run directory or the file), any schema version.
 
     Raises:
         InputFileError: missing file, bad JSON, another instrument's record, an unsupported schema
             version or an invalid field.
     """
-    return load_record(path, CensusResult)
+    return load_record(path, CensusRecord)
+
+
+__getattr__ = old_names(__name__, {"CensusResult": ("knowsum.census.record", "CensusRecord")})  # old name

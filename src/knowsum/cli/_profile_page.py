@@ -41,7 +41,7 @@ def page_cmd(runs: tuple[Path, ...], out: Path | None, overwrite: bool, as_json:
 
     run = profile_page(list(runs), out, overwrite=overwrite)
     if as_json:
-        echo_json(run.result.model_dump(mode="json"))
+        echo_json(run.record.model_dump(mode="json"))
     else:
-        click.echo(card_text(run.result))
+        click.echo(card_text(run.record))
     finish(run.report, as_json=as_json)

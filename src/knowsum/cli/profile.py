@@ -216,7 +216,7 @@ def run_cmd(**kw: Any) -> None:
             echo=lambda m: click.echo(m, err=True),
             overwrite=kw["overwrite"],
         )
-    r = run.result
+    r = run.record
     if kw["as_json"]:
         echo_json(r.model_dump(mode="json"))
     else:

@@ -68,7 +68,7 @@ def _table(inst: Instrument[Any, Any], budget: str, plan: Path | None) -> BaseMo
 
 def _show(inst: Instrument[Any, Any], done: list[tuple[str, Run[Record]]], as_json: bool) -> None:
     """The card rows of each run (a table, or one JSON object), then one ``report:`` line per run."""
-    rows = [(name, run, inst.measures(run.result, name)) for name, run in done]
+    rows = [(name, run, inst.measures(run.record, name)) for name, run in done]
     if as_json:
         runs = [
             {

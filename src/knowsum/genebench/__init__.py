@@ -13,13 +13,14 @@ Example::
     backend = open_backend("smollm2-135m-instruct")
     with ResponseStore() as store:
         run = run_genebench(GenebenchConfig(per_type=5), backend, store=store, out=Path("gb-smollm2"))
-    print(run.result.scores.overall, run.report)
+    print(run.record.scores.overall, run.report)
 
 The run directory holds ``questions.jsonl``, ``predictions.jsonl`` (:func:`read_records`),
 ``plots/*.png``, ``report.html`` and ``result.json`` (:func:`load_result`; the record classes live in
 :mod:`knowsum.genebench.record` and are re-exported here).
 """
 
+from knowsum._util import old_names
 from knowsum.genebench._aggregate import CELLS, summarize
 from knowsum.genebench._budget import gold_text, gold_tokens, token_budgets
 from knowsum.genebench._build import (
@@ -66,7 +67,7 @@ from knowsum.genebench.record import (
     RESULT_VERSION,
     AttentionCurve,
     Cell,
-    GenebenchResult,
+    GenebenchRecord,
     GenebenchScores,
     InstanceRecord,
     Pearson,
@@ -98,7 +99,7 @@ __all__ = [
     "GenebenchBudget",
     "GenebenchConfig",
     "GenebenchInstrument",
-    "GenebenchResult",
+    "GenebenchRecord",
     "GenebenchRun",
     "GenebenchScores",
     "GoAnswer",
@@ -143,3 +144,6 @@ __all__ = [
     "write_outputs",
     "write_questions",
 ]
+
+__getattr__ = old_names(__name__, {"GenebenchResult": ("knowsum.genebench", "GenebenchRecord")})
+"""The record's old name ``GenebenchResult`` still works, with a ``DeprecationWarning``."""

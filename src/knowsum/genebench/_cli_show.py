@@ -16,9 +16,9 @@ __all__ = ["show_build", "show_run"]
 def show_run(run: GenebenchRun, as_json: bool) -> None:
     """The run's summary (or its key numbers as one JSON object), then ``report: PATH``."""
     if as_json:
-        echo_json(result_numbers(run.result))
+        echo_json(result_numbers(run.record))
     else:
-        click.echo(summary_text(run.result))
+        click.echo(summary_text(run.record))
     finish(run.report, as_json=as_json)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from knowsum.genebench._published import PAPER as TABLE2_PAPER
 from knowsum.genebench._published import PUBLISHED, PUBLISHED_SOURCE, TABLE, printed
 from knowsum.genebench._schema import KNOWLEDGE
-from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult
+from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchRecord
 from knowsum.records import by_model, published_label
 from knowsum.report import marked
 
@@ -54,13 +54,13 @@ def _pm(mean: float | None, std: float | None) -> str:
     return _pct(mean) if std is None else f"{_pct(mean)} ± {_pct(std)}"
 
 
-def perspective_scores(result: GenebenchResult) -> dict[str, float | None]:
+def perspective_scores(result: GenebenchRecord) -> dict[str, float | None]:
     """Mean of the cells of each perspective (``None`` when none was asked)."""
     return result.perspective_means()
 
 
 def compare_tables(
-    results: Sequence[GenebenchResult], *, published: bool = False
+    results: Sequence[GenebenchRecord], *, published: bool = False
 ) -> list[tuple[str, list[str], list[list[Any]]]]:
     """``(title, headers, rows)`` tables: Table 2, the cells of Tables 5–6, and the perspectives.
 
@@ -116,7 +116,7 @@ def compare_tables(
     ]
 
 
-def compare_numbers(results: Sequence[GenebenchResult], *, published: bool = False) -> dict[str, Any]:
+def compare_numbers(results: Sequence[GenebenchRecord], *, published: bool = False) -> dict[str, Any]:
     """The numbers of :func:`compare_tables` as one JSON-ready object (fractions, ``None``: not asked).
 
     ``runs``: per run the model, overall, knowledge types, perspectives and cell means;

@@ -1,4 +1,4 @@
-"""The validated configuration of a genebench run (one object in, one :class:`GenebenchResult` out)."""
+"""The validated configuration of a genebench run (one object in, one :class:`GenebenchRecord` out)."""
 
 from __future__ import annotations
 

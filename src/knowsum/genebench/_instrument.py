@@ -18,7 +18,7 @@ from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
-from knowsum.genebench.record import GenebenchResult
+from knowsum.genebench.record import GenebenchRecord
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
 from knowsum.records import Caveat
@@ -49,7 +49,7 @@ class GenebenchBudget(BaseModel):
     abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
 
 
-class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
+class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
     """SciHorizon-GENE (Huang et al.): how reliably does the model reason from gene knowledge?"""
 
     name = "genebench"
@@ -80,7 +80,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
             questions = build_from_kb(config)[0]
         return genebench_requests(config, questions)
 
-    def figures(self, record: GenebenchResult) -> list[Measure]:
+    def figures(self, record: GenebenchRecord) -> list[Measure]:
         """The overall score, the score per knowledge type (Table 2), the mean over every cyclic
         rotation per question type and perspective (Tables 5-6 cells, ``Q1/loc`` …), the format-error
         rate; a knowledge type not asked is marked ``type-not-asked``."""
@@ -126,7 +126,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchResult]):
         name = "genebench-paper" if table.paper_size else "genebench-balanced"
         return [Step(self.name, name, cfg, name.replace("-", " "))]
 
-    def measures(self, record: GenebenchResult, run: str) -> list[Measure]:
+    def measures(self, record: GenebenchRecord, run: str) -> list[Measure]:
         """Overall, the four perspectives and the eight knowledge types of a run (Table 2)."""
         s = record.scores
         caveats = []

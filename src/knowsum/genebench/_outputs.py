@@ -20,7 +20,7 @@ from typing import IO, Any, TypeVar
 from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.genebench._schema import Question, dump_question
-from knowsum.genebench.record import GenebenchResult, InstanceRecord
+from knowsum.genebench.record import GenebenchRecord, InstanceRecord
 from knowsum.records import REPORT_NAME, Run, default_run_dir, load_record, write_run_dir
 
 __all__ = [
@@ -39,7 +39,7 @@ PREDICTIONS_NAME = "predictions.jsonl"
 T = TypeVar("T")
 
 
-class GenebenchRun(Run[GenebenchResult]):
+class GenebenchRun(Run[GenebenchRecord]):
     """A written genebench run: its record, its directory and its page."""
 
     __slots__ = ()
@@ -62,7 +62,7 @@ def _lines(items: Iterable[T], line: Callable[[T], str]) -> Callable[[IO[Any]], 
 
 def write_outputs(
     out_dir: Path,
-    result: GenebenchResult,
+    result: GenebenchRecord,
     records: Sequence[InstanceRecord],
     questions: Sequence[Question],
     *,
@@ -92,7 +92,7 @@ def write_outputs(
 
 def write_run(
     out_dir: Path,
-    result: GenebenchResult,
+    result: GenebenchRecord,
     records: Sequence[InstanceRecord],
     questions: Sequence[Question],
 ) -> GenebenchRun:
@@ -101,14 +101,14 @@ def write_run(
     return GenebenchRun(result, out_dir, out_dir / REPORT_NAME)
 
 
-def load_result(path: Path) -> GenebenchResult:
+def load_result(path: Path) -> GenebenchRecord:
     """Read ``result.json`` (or the run directory holding it); versions 1 to 3 are read.
 
     Raises:
         InputFileError: missing, unreadable, not a genebench record, a newer schema version, or an
             invalid field.
     """
-    return load_record(path, GenebenchResult)
+    return load_record(path, GenebenchRecord)
 
 
 def read_records(path: Path) -> list[InstanceRecord]:

@@ -1,6 +1,6 @@
 """The figures of a genebench report (SciHorizon-GENE, Huang et al., Figs. 4–9), from the run records.
 
-Reads the run record (:class:`~knowsum.genebench.record.GenebenchResult`) and the scored instances
+Reads the run record (:class:`~knowsum.genebench.record.GenebenchRecord`) and the scored instances
 (:class:`~knowsum.genebench.record.InstanceRecord`); never imports the instrument. Scores are
 fractions in the records and percentages on the plots, like the paper. Every builder returns ``None``
 when its data are not in the run.
@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from knowsum.genebench.record import Cell, GenebenchResult, InstanceRecord
+from knowsum.genebench.record import Cell, GenebenchRecord, InstanceRecord
 from knowsum.report import plots as plots
 
 __all__ = [
@@ -40,11 +40,11 @@ def _pct(v: float | None) -> float:
     return math.nan if v is None else 100.0 * float(v)
 
 
-def _cells(result: GenebenchResult) -> dict[str, Cell]:
+def _cells(result: GenebenchRecord) -> dict[str, Cell]:
     return {c.key: c for c in result.scores.cells}
 
 
-def loc_bars(result: GenebenchResult) -> tuple[Any, str] | None:
+def loc_bars(result: GenebenchRecord) -> tuple[Any, str] | None:
     """Fig. 4: accuracy on low- (LOC) vs high-attention genes per task, ± std over rotations."""
     cells = _cells(result)
     tasks = [t for t in _ATTENTION_TASKS if f"{t}/loc" in cells or f"{t}/non-loc" in cells]
@@ -73,7 +73,7 @@ def loc_bars(result: GenebenchResult) -> tuple[Any, str] | None:
     )
 
 
-def hallucination_scatter(result: GenebenchResult) -> tuple[Any, str] | None:
+def hallucination_scatter(result: GenebenchRecord) -> tuple[Any, str] | None:
     """Fig. 5: accuracy on "no right answer" questions, synonyms (y) vs chromosome location (x)."""
     cells = _cells(result)
     syn, chrom = cells.get("Q2-A/no-answer"), cells.get("Q3-B/no-answer")
@@ -94,7 +94,7 @@ def hallucination_scatter(result: GenebenchResult) -> tuple[Any, str] | None:
     )
 
 
-def completeness_bars(result: GenebenchResult) -> tuple[Any, str] | None:
+def completeness_bars(result: GenebenchRecord) -> tuple[Any, str] | None:
     """Fig. 6: macro precision, recall and F1 of the multi-answer tasks (Q2-B, Q5, Q6)."""
     cells = _cells(result)
     tasks = [t for t in _COMPLETENESS_TASKS if t in cells]
@@ -178,7 +178,7 @@ def summary_boxes(records: Sequence[InstanceRecord]) -> tuple[Any, str] | None:
     return None if fig is None else (fig, caption)
 
 
-def attention_curve(result: GenebenchResult) -> tuple[Any, str] | None:
+def attention_curve(result: GenebenchRecord) -> tuple[Any, str] | None:
     """Accuracy of the research-attention questions per PubMed-count bucket (beyond the paper)."""
     att = result.scores.attention
     if att is None or not att.accuracy:
@@ -208,12 +208,12 @@ def attention_curve(result: GenebenchResult) -> tuple[Any, str] | None:
     )
 
 
-def perspective_means(result: GenebenchResult) -> dict[str, float | None]:
+def perspective_means(result: GenebenchRecord) -> dict[str, float | None]:
     """Mean of the cells of each perspective the record names (``None`` when none was asked), Fig. 9."""
     return result.perspective_means()
 
 
-def perspective_radar(results: Sequence[GenebenchResult]) -> Any:
+def perspective_radar(results: Sequence[GenebenchRecord]) -> Any:
     """Fig. 9: a radar of the perspectives (%) the runs name, one polygon per run (a gap: not asked)."""
     axes = list(dict.fromkeys(name for r in results for name in r.perspectives))
     series: dict[str, list[float]] = {}

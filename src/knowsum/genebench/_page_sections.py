@@ -1,6 +1,6 @@
 """The sections of a genebench ``report.html`` (:mod:`knowsum.genebench.page` assembles them).
 
-Each builder reads the run record (:class:`~knowsum.genebench.record.GenebenchResult`) and the scored
+Each builder reads the run record (:class:`~knowsum.genebench.record.GenebenchRecord`) and the scored
 instances (:class:`~knowsum.genebench.record.InstanceRecord`) and returns escaped HTML. Scores are
 fractions in the records and percentages here, like the paper; the Table 2 titles come from the record.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from knowsum.genebench import _page_plots as gp
 from knowsum.genebench._page_text import UNANSWERED, unanswered
-from knowsum.genebench.record import GenebenchResult, InstanceRecord
+from knowsum.genebench.record import GenebenchRecord, InstanceRecord
 from knowsum.report import format_value
 from knowsum.report import html as h
 
@@ -53,7 +53,7 @@ def _short(text: str, limit: int = _TEXT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def key_numbers(result: GenebenchResult) -> h.Markup:
+def key_numbers(result: GenebenchRecord) -> h.Markup:
     """Tiles: overall (with its method), knowledge types asked, questions, instances, format errors."""
     s = result.scores
     n_types = len(s.types_asked)
@@ -82,7 +82,7 @@ def key_numbers(result: GenebenchResult) -> h.Markup:
     )
 
 
-def table2(result: GenebenchResult) -> h.Markup:
+def table2(result: GenebenchRecord) -> h.Markup:
     """The run's row of Table 2 and the knowledge types not asked, with the reason."""
     s = result.scores
     know = s.knowledge
@@ -114,7 +114,7 @@ def _extra(extra: Mapping[str, Any]) -> str:
     )
 
 
-def cells_table(result: GenebenchResult) -> h.Markup:
+def cells_table(result: GenebenchRecord) -> h.Markup:
     """Every cell of Tables 5–6: label, metric, mean ± std (%), questions, instances, extras."""
     rows = [
         [
@@ -140,7 +140,7 @@ def cells_table(result: GenebenchResult) -> h.Markup:
     )
 
 
-def attention(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
+def attention(result: GenebenchRecord, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 4 and the PubMed-count curve, with the per-bucket table."""
     parts = [imgs[n] for n in ("attention_loc", "attention_curve") if n in imgs]
     att = result.scores.attention
@@ -160,7 +160,7 @@ def attention(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup
     return h.section("Research attention (paper Fig. 4)", *parts, anchor="attention")
 
 
-def hallucination(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
+def hallucination(result: GenebenchRecord, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 5 and the "No right answer" cells with how often that option was picked."""
     rows = [
         [c.label, _pm(c.mean, c.std), _pct(c.extra.get("no_right_answer_chosen"))]
@@ -175,7 +175,7 @@ def hallucination(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Ma
     )
 
 
-def completeness(result: GenebenchResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
+def completeness(result: GenebenchRecord, imgs: Mapping[str, h.Markup]) -> h.Markup:
     """Fig. 6 and the Pearson correlations of Table 1."""
     rows = [[p.key, p.f1_precision, p.f1_recall, p.n] for p in result.scores.pearson]
     return h.section(
@@ -239,7 +239,7 @@ SUMMARY_IMPL = {
 }
 
 
-def format_errors(result: GenebenchResult, records: Sequence[InstanceRecord]) -> h.Markup:
+def format_errors(result: GenebenchRecord, records: Sequence[InstanceRecord]) -> h.Markup:
     """Format-error rate per question type, counts and the first reason seen."""
     count: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     reasons: dict[str, str] = {}

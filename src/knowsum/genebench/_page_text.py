@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from knowsum.genebench.record import GenebenchResult
+from knowsum.genebench.record import GenebenchRecord
 from knowsum.report import caveat_lines, markdown_table, text_table
 from knowsum.stats.caveats import caveat_dicts
 
@@ -30,13 +30,13 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.2f}"
 
 
-def unanswered(result: GenebenchResult) -> int:
+def unanswered(result: GenebenchRecord) -> int:
     """Instances of a scored prediction file that no prediction answered (scored as wrong); 0 for a run."""
     answered = result.config.get("answered")
     return result.n_instances - answered if isinstance(answered, int) else 0
 
 
-def coverage_text(result: GenebenchResult) -> str | None:
+def coverage_text(result: GenebenchRecord) -> str | None:
     """ "3 of 49 instances answered; the 46 unanswered are scored as wrong" (``None`` if all answered)."""
     missing = unanswered(result)
     if not missing:
@@ -46,7 +46,7 @@ def coverage_text(result: GenebenchResult) -> str | None:
     return f"{n - missing} of {n} instances answered; the {missing} unanswered {are} scored as wrong"
 
 
-def summary_text(result: GenebenchResult) -> str:
+def summary_text(result: GenebenchRecord) -> str:
     """The cells table, Table 2 scores, format errors and the attention test of a run, for a terminal."""
     s = result.scores
     coverage = coverage_text(result)
@@ -81,7 +81,7 @@ def summary_text(result: GenebenchResult) -> str:
     return "\n".join(lines + caveat_lines(result.caveats))
 
 
-def result_numbers(result: GenebenchResult) -> dict[str, Any]:
+def result_numbers(result: GenebenchRecord) -> dict[str, Any]:
     """The key numbers of a run as one flat JSON-ready object (fractions; ``None``: undefined)."""
     s = result.scores
     out: dict[str, Any] = {

@@ -41,7 +41,7 @@ from knowsum.genebench._run import (
 )
 from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
 from knowsum.genebench._score import score_unanswered
-from knowsum.genebench.record import GenebenchResult
+from knowsum.genebench.record import GenebenchRecord
 from knowsum.records import claim_run_dir
 
 __all__ = ["read_predictions", "score_predictions"]
@@ -179,7 +179,7 @@ def score_predictions(
     questions = read_questions(questions_path)
     pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
     permutations, expected, missing = _unanswered(predictions_path, questions, pairs, allow_missing)
-    identity = GenebenchResult.identity_of(
+    identity = GenebenchRecord.identity_of(
         str(predictions_path.resolve()),
         "predictions file",
         build=f"questions {questions_path.resolve()}",

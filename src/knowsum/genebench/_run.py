@@ -6,7 +6,7 @@ Data flow::
            ─► instances (cyclic rotations of choice options, §4.2) ─► Fig. 11 messages
            ─► models.sample_sync (temperature 0, token budgets sized from the gold answers, store:
                resumable; finish reasons kept) ─► parse/validate (App. B; strict or --lenient)
-           ─► score (App. D) ─► summarize (Tables 1, 2, 5, 6) ─► GenebenchResult + InstanceRecords
+           ─► score (App. D) ─► summarize (Tables 1, 2, 5, 6) ─► GenebenchRecord + InstanceRecords
            ─► run directory (questions, predictions, plots, report.html, result.json last)
 """
 
@@ -29,7 +29,7 @@ from knowsum.genebench._prompts import messages, rotations
 from knowsum.genebench._schema import QUESTION_TYPES, Question, dump_question, read_questions
 from knowsum.genebench._score import Instance, SummaryScorerLike, score_instances
 from knowsum.genebench._userdata import read_abstracts, read_expression, read_summaries
-from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchResult, InstanceRecord
+from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchRecord, InstanceRecord
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_sync
 from knowsum.records import claim_run_dir
@@ -136,11 +136,11 @@ def go_release(go: GoMapper | None) -> dict[str, str]:
     return {} if go is None else {"go": go.go.meta.get("release", "")}
 
 
-def named_result(records: Sequence[InstanceRecord], **fields: Any) -> GenebenchResult:
-    """A :class:`GenebenchResult` of the scored ``records`` carrying the instrument's Table 2 titles and
+def named_result(records: Sequence[InstanceRecord], **fields: Any) -> GenebenchRecord:
+    """A :class:`GenebenchRecord` of the scored ``records`` carrying the instrument's Table 2 titles and
     perspectives and the caveats of its figures (:func:`summary_caveats`)."""
     titles = {"knowledge_titles": dict(KNOWLEDGE_TITLES), "perspectives": dict(PERSPECTIVES)}
-    return GenebenchResult(**titles, caveats=summary_caveats(records), **fields)
+    return GenebenchRecord(**titles, caveats=summary_caveats(records), **fields)
 
 
 def score_records(
@@ -331,7 +331,7 @@ def genebench_requests(config: GenebenchConfig, questions: Sequence[Question]) -
 
 
 def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False) -> dict[str, str]:
-    """What makes a genebench run another run (``GenebenchResult.IDENTITY``): the questions (a file,
+    """What makes a genebench run another run (``GenebenchRecord.IDENTITY``): the questions (a file,
     questions given in code, or the settings they are built with), how they are asked and checked.
     """
     if given or config.questions is not None:
@@ -343,4 +343,4 @@ def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False)
             f"paper size {config.paper_size}; expression {config.expression}; summaries "
             f"{config.summaries}; abstracts {config.abstracts} (at most {config.max_abstracts})"
         )
-    return GenebenchResult.identity_from(what, model_id, config, build=build)
+    return GenebenchRecord.identity_from(what, model_id, config, build=build)

@@ -221,7 +221,7 @@ def score_cmd(
     if questions_path is None or predictions_path is None:
         raise click.UsageError("give --questions and --predictions (or --inspect-log)")
     run = score_predictions(questions_path, predictions_path, **kw)  # options named as its parameters
-    coverage = coverage_text(run.result)
+    coverage = coverage_text(run.record)
     if coverage:
         note(coverage)
     show_run(run, as_json)

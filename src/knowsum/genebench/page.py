@@ -35,7 +35,7 @@ from knowsum.genebench._page_text import (
     result_numbers,
     summary_text,
 )
-from knowsum.genebench.record import GenebenchResult, InstanceRecord
+from knowsum.genebench.record import GenebenchRecord, InstanceRecord
 from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.report import caveat_section
 from knowsum.report import html as h
@@ -68,7 +68,7 @@ PLOT_FILES = {
 }
 
 
-def _figures(result: GenebenchResult, records: Sequence[InstanceRecord]) -> dict[str, tuple[Any, str]]:
+def _figures(result: GenebenchRecord, records: Sequence[InstanceRecord]) -> dict[str, tuple[Any, str]]:
     built = {
         "attention_loc": gp.loc_bars(result),
         "attention_curve": gp.attention_curve(result),
@@ -81,7 +81,7 @@ def _figures(result: GenebenchResult, records: Sequence[InstanceRecord]) -> dict
 
 
 def genebench_page(
-    result: GenebenchResult, records: Sequence[InstanceRecord], images: Mapping[str, tuple[bytes, str]]
+    result: GenebenchRecord, records: Sequence[InstanceRecord], images: Mapping[str, tuple[bytes, str]]
 ) -> str:
     """The HTML document of a genebench run (``images``: plot name → (PNG bytes, caption))."""
     imgs = {k: h.figure_png(png, alt=cap, caption=cap, name=k) for k, (png, cap) in images.items()}
@@ -132,7 +132,7 @@ def genebench_page(
 
 
 def write_genebench_report(
-    out_dir: Path, result: GenebenchResult, records: Sequence[InstanceRecord]
+    out_dir: Path, result: GenebenchRecord, records: Sequence[InstanceRecord]
 ) -> list[Path]:
     """Write the plots (``plots/*.png``) and ``report.html`` into ``out_dir``; return the written paths.
 
@@ -155,7 +155,7 @@ def write_genebench_report(
     return written
 
 
-def compare_html(results: Sequence[GenebenchResult], tables: Sequence[Table]) -> str:
+def compare_html(results: Sequence[GenebenchRecord], tables: Sequence[Table]) -> str:
     """Runs side by side: the radar of the four perspectives (Fig. 9) and the comparison tables.
 
     Args:
@@ -178,6 +178,6 @@ def compare_html(results: Sequence[GenebenchResult], tables: Sequence[Table]) ->
     )
 
 
-def write_genebench_compare(path: Path, results: Sequence[GenebenchResult], tables: Sequence[Table]) -> Path:
+def write_genebench_compare(path: Path, results: Sequence[GenebenchRecord], tables: Sequence[Table]) -> Path:
     """Write :func:`compare_html` (a page of several runs) to ``path``; return it."""
     return h.write_page(path, compare_html(results, tables))

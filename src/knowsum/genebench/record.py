@@ -1,4 +1,4 @@
-"""The records of a genebench run: ``result.json`` (:class:`GenebenchResult`) and the lines of
+"""The records of a genebench run: ``result.json`` (:class:`GenebenchRecord`) and the lines of
 ``predictions.jsonl`` (:class:`InstanceRecord`).
 
 Scores are fractions in [0, 1] (tables show them as percentages, like the paper). Undefined numbers
@@ -12,7 +12,7 @@ instrument. Schema versions::
     2  + reply rule, format errors under both rules and by kind, truncated replies, token budgets
     3  the shared run record (knowsum_version, backend, kb_releases) + knowledge_titles, perspectives
 
-:meth:`GenebenchResult.migrate` reads versions 1 and 2.
+:meth:`GenebenchRecord.migrate` reads versions 1 and 2.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowsum._util import old_names
 from knowsum.records import Record
 
 __all__ = [
@@ -31,7 +32,7 @@ __all__ = [
     "RESULT_VERSION",
     "AttentionCurve",
     "Cell",
-    "GenebenchResult",
+    "GenebenchRecord",
     "GenebenchScores",
     "InstanceRecord",
     "Pearson",
@@ -40,7 +41,7 @@ __all__ = [
 RESULT_VERSION = 3
 
 #: Table 2 column title of each knowledge type, in the paper's column order. The instrument writes
-#: them into every result (:attr:`GenebenchResult.knowledge_titles`); files older than version 3 get
+#: them into every result (:attr:`GenebenchRecord.knowledge_titles`); files older than version 3 get
 #: them when read.
 KNOWLEDGE_TITLES: dict[str, str] = {
     "full name": "Gene Full Name",
@@ -53,7 +54,7 @@ KNOWLEDGE_TITLES: dict[str, str] = {
     "summary": "Functional Summary",
 }
 #: The four perspectives (§3.4) as the cells averaged for the radar of Fig. 9 (carried in every
-#: result as :attr:`GenebenchResult.perspectives`, like the titles).
+#: result as :attr:`GenebenchRecord.perspectives`, like the titles).
 PERSPECTIVES: dict[str, tuple[str, ...]] = {
     "research attention": ("Q1/loc", "Q1/non-loc", "Q3-A/loc", "Q3-A/non-loc", "Q4/loc", "Q4/non-loc"),
     "hallucination resistance": ("Q2-A/no-answer", "Q3-B/no-answer"),
@@ -218,7 +219,7 @@ class GenebenchScores(_Record):
     methods: dict[str, str] = Field(default_factory=dict, description="Implementation of each metric.")
 
 
-class GenebenchResult(Record):
+class GenebenchRecord(Record):
     """Result of one genebench run or scored prediction file (``result.json``).
 
     ``model`` is the model id, or ``predictions file`` (backend ``file``) when the answers were
@@ -294,3 +295,7 @@ class GenebenchResult(Record):
         if data.get("model") == "predictions file":
             data.setdefault("backend", "file")
         return super().migrate(data, version)
+
+
+__getattr__ = old_names(__name__, {"GenebenchResult": ("knowsum.genebench.record", "GenebenchRecord")})
+"""The record's old name ``GenebenchResult`` still works, with a ``DeprecationWarning``."""

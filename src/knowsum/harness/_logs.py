@@ -265,8 +265,8 @@ def replay(
                     instrument, config, backend, store=store, out=where, overwrite=overwrite
                 )
             if partial is not None:  # said on every surface that reads the record
-                done.result.caveats.append(partial)
-                write_run_dir(done.out_dir, done.result, fresh=False)  # result.json: --json, compare…
+                done.record.caveats.append(partial)
+                write_run_dir(done.out_dir, done.record, fresh=False)  # result.json: --json, compare…
             return done
 
     try:

@@ -81,7 +81,7 @@ class Pool:
             ).hexdigest()
             if key not in self.done:
                 run = replay(self.instrument, config, answers, model="inspect", source="inspect eval")
-                self.done = {key: figures(run.result)}  # the last pool only: metrics ask for it again
+                self.done = {key: figures(run.record)}  # the last pool only: metrics ask for it again
         except KnowsumError as exc:
             return {}, [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
         return self.done[key]

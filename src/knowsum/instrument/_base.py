@@ -124,7 +124,7 @@ class Instrument(ABC, Generic[C, R]):
 
     Subclasses set the class attributes (``entry`` among them: the run function) and implement
     :meth:`requests`, :meth:`measures` and :meth:`steps`; the rest has defaults. ``Config`` and
-    ``Record`` come from the type parameters (``Instrument[CapitalsConfig, CapitalsResult]``), so a
+    ``Record`` come from the type parameters (``Instrument[CapitalsConfig, CapitalsRecord]``), so a
     subclass names them once.
     """
 

@@ -45,7 +45,7 @@ from knowsum.records.profile import (
     Measure,
     PlanSummary,
     Prices,
-    ProfileResult,
+    ProfileRecord,
 )
 
 __all__ = [
@@ -59,7 +59,7 @@ __all__ = [
     "Prices",
     "ProfileBudget",
     "ProfilePlan",
-    "ProfileResult",
+    "ProfileRecord",
     "ProfileRun",
     "PublishedRow",
     "Step",
@@ -75,6 +75,14 @@ __all__ = [
     "write_profile",
 ]
 
-__getattr__ = old_names(__name__, {"Budget": ("knowsum.profile", "ProfileBudget")})
+__getattr__ = old_names(
+    __name__,
+    {
+        "ProfileResult": ("knowsum.profile", "ProfileRecord"),
+        "Budget": ("knowsum.profile", "ProfileBudget"),
+    },
+)
 """``Budget`` was the whole profile's budget; it is :class:`ProfileBudget` now, so that ``Budget``
-means one thing: an instrument's budget table (``Instrument.Budget``)."""
+means one thing: an instrument's budget table (``Instrument.Budget``); ``ProfileResult`` is
+:class:`ProfileRecord`, as every run record is ``<Name>Record``. Both old names still work, with a
+``DeprecationWarning``."""

@@ -8,7 +8,7 @@ stay where they are; the page links to them by relative path::
 
     OUT/
       index.html      the profile page (its card, a section per instrument, what the runs used)
-      profile.json    the ProfileResult, written last
+      profile.json    the ProfileRecord, written last
 
 Refused, in one line naming the folders: a folder without a run of an installed instrument; runs of
 different models (a page is one model's); the same run twice (:func:`knowsum.records.check_comparable`);
@@ -40,7 +40,7 @@ from knowsum.records import (
     load_record,
     text_hash,
 )
-from knowsum.records.profile import InstrumentPlan, InstrumentProfile, Measure, PlanSummary, ProfileResult
+from knowsum.records.profile import InstrumentPlan, InstrumentProfile, Measure, PlanSummary, ProfileRecord
 
 __all__ = ["RunDir", "profile_page", "read_run"]
 
@@ -180,7 +180,7 @@ def profile_page(paths: Sequence[Path], out: Path | None = None, *, overwrite: b
     claim_folder(out, {"model": model, "budget": budget}, overwrite=overwrite)
     parts = {name: _part(group, out) for name, group in groups.items() if group}
     releases = {kb: rel for _, r, _ in runs for kb, rel in r.kb_releases.items()}
-    result = ProfileResult(
+    result = ProfileRecord(
         model=model,
         backend=", ".join(dict.fromkeys(r.backend for _, r, _ in runs)),
         kb_releases=releases,

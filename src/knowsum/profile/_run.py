@@ -7,7 +7,7 @@ Folder::
       recall-go/ (recall-go-invariance/) …
       genebench-balanced/
       index.html        the profile page
-      profile.json      the ProfileResult, written last: its presence marks a finished profile
+      profile.json      the ProfileRecord, written last: its presence marks a finished profile
 
 Every request goes through the response store, so a profile killed anywhere continues where it
 stopped when rerun. A step whose folder already holds a finished run of the same model and
@@ -34,7 +34,7 @@ from knowsum.instrument import Instrument, Step, get_instrument
 from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
 from knowsum.profile._plan import ProfilePlan
 from knowsum.records import Record, Run, Usage, is_run_like, load_record
-from knowsum.records.profile import InstrumentProfile, ProfileResult
+from knowsum.records.profile import InstrumentProfile, ProfileRecord
 
 __all__ = [
     "PAGE_NAME",
@@ -50,7 +50,7 @@ RESULT_FILE = "profile.json"
 PAGE_NAME = "index.html"
 
 
-class ProfileRun(Run[ProfileResult]):
+class ProfileRun(Run[ProfileRecord]):
     """What a profile wrote: its record, its folder and its page (``index.html``)."""
 
     __slots__ = ()
@@ -213,7 +213,7 @@ def run_profile(
                 say(f"profile: {step.label} → {folder}")
                 # the profile owns its step folders: one that holds no finished run of this step is replaced
                 run = inst.run(step.config, metered, store=store, out=folder, progress=False, overwrite=True)
-                record = run.result
+                record = run.record
             else:
                 say(f"profile: {step.label}: finished earlier, read from {folder}")
             walls[step.instrument] = walls.get(step.instrument, 0.0) + time.perf_counter() - s0
@@ -245,7 +245,7 @@ def run_profile(
         for _, r in pairs:
             releases.update(r.kb_releases)
     summary, prices = plan.summary, plan.summary.prices
-    result = ProfileResult(
+    result = ProfileRecord(
         model=backend.model_id,
         backend=backend.kind,
         kb_releases=releases,
@@ -258,7 +258,7 @@ def run_profile(
     return write_profile(result, out)
 
 
-def write_profile(result: ProfileResult, out: Path) -> ProfileRun:
+def write_profile(result: ProfileRecord, out: Path) -> ProfileRun:
     """Write ``OUT/index.html``, then ``OUT/profile.json`` (last), each atomically."""
     from knowsum.report.profile import write_profile_page
 
@@ -270,11 +270,11 @@ def write_profile(result: ProfileResult, out: Path) -> ProfileRun:
     return ProfileRun(result, out, page)
 
 
-def load_profile(path: Path) -> ProfileResult:
+def load_profile(path: Path) -> ProfileRecord:
     """Read a profile (its folder or its ``profile.json``).
 
     Raises:
         InputFileError: missing, unreadable or not a profile (names the file).
     """
     file = path / RESULT_FILE if path.is_dir() else path
-    return load_record(file, ProfileResult)
+    return load_record(file, ProfileRecord)

@@ -9,7 +9,7 @@ invariance PI-1/2/3 (§6), asked in a run or read from answers files made elsewh
 Tables 2–3 come under two rule sets: the paper's comparability rules (``scores.paper``) and
 knowsum's ontology-aware ones (see :data:`RULES_NOTE`).
 
-The result records (:class:`RecallResult`, :class:`PredictionRecord`…) live in
+The result records (:class:`RecallRecord`, :class:`PredictionRecord`…) live in
 :mod:`knowsum.recall.record` and are re-exported here.
 
 Quick tour::
@@ -20,11 +20,12 @@ Quick tour::
     cfg = RecallConfig(kb="go", select="stratified", per_bucket=2, invariance=("pi2",))
     with ResponseStore() as store:
         run = run_recall(cfg, open_backend("smollm2-135m-instruct"), store=store, out=Path("runs/go"))
-    run.result.scores.accuracy, run.report     # runs/go: result.json, predictions.jsonl, plots/, report.html
+    run.record.scores.accuracy, run.report     # runs/go: result.json, predictions.jsonl, plots/, report.html
     records = load_predictions(run.out_dir)    # the judged answers
     scored = score_predictions("go", Path("gpt4_go.csv"))  # made elsewhere: recall-runs/score-gpt4_go
 """
 
+from knowsum._util import old_names
 from knowsum.recall import metrics
 from knowsum.recall._compare import compare_tables
 from knowsum.recall._concepts import Concept, LabelIndex, select, universe
@@ -59,7 +60,7 @@ from knowsum.recall.record import (
     PaperScores,
     PopularityScores,
     PredictionRecord,
-    RecallResult,
+    RecallRecord,
     RecallScores,
     load_predictions,
 )
@@ -93,7 +94,7 @@ __all__ = [
     "RecallBudget",
     "RecallConfig",
     "RecallInstrument",
-    "RecallResult",
+    "RecallRecord",
     "RecallRun",
     "RecallScores",
     "Study",
@@ -124,3 +125,6 @@ __all__ = [
     "universe",
     "write_outputs",
 ]
+
+__getattr__ = old_names(__name__, {"RecallResult": ("knowsum.recall", "RecallRecord")})
+"""The record's old name ``RecallResult`` still works, with a ``DeprecationWarning``."""

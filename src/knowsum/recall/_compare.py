@@ -22,7 +22,7 @@ from knowsum.recall._published import (
     PUBLISHED_MODELS,
     percent,
 )
-from knowsum.recall.record import INVARIANCE_TITLES, READING_NOTES, RecallResult, RecallScores
+from knowsum.recall.record import INVARIANCE_TITLES, READING_NOTES, RecallRecord, RecallScores
 from knowsum.records import by_model, published_label
 from knowsum.report import marked
 
@@ -31,7 +31,7 @@ __all__ = ["INVARIANCE_TABLE", "compare_tables"]
 Table = tuple[str, list[str], list[list[object]]]
 
 
-def _column(result: RecallResult) -> str:
+def _column(result: RecallRecord) -> str:
     """Column name: the model, marked when it was probed with completion prompts (base models)."""
     name = f"{result.model} (completion)" if result.api == "completions" else result.model
     return marked(name, result.caveats)
@@ -69,7 +69,7 @@ def _knowsum(attr: str) -> Callable[[RecallScores], object]:
     return lambda s: getattr(s, attr)
 
 
-def compare_tables(results: Sequence[RecallResult], published: bool = False) -> list[Table]:
+def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> list[Table]:
     """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique answers, % invented,
     % of wrong predictions due to invented IDs) for a set of runs, optionally with the paper's;
     then §6.3's invariance ρ (:data:`INVARIANCE_TABLE`) when a run has invariance or ``published``.
@@ -148,7 +148,7 @@ INVARIANCE_TABLE = (
 )
 
 
-def _invariance_table(results: Sequence[RecallResult], published: bool) -> Table | None:
+def _invariance_table(results: Sequence[RecallRecord], published: bool) -> Table | None:
     """Rows (dataset, method, reading), columns: the runs with invariance, then §6.3's models
     (their values are the paper's reading). ``None`` when there is nothing to show."""
     cell = {(r.kb, _column(r)): r.invariance_readings() for r in results if r.invariance}

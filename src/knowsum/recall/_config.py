@@ -1,4 +1,4 @@
-"""The validated configuration of a recall run (one object in, one :class:`RecallResult` out)."""
+"""The validated configuration of a recall run (one object in, one :class:`RecallRecord` out)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
 from knowsum.recall._published import PAPER, PUBLISHED
 from knowsum.recall._run import prepare, recall_requests, run_recall
-from knowsum.recall.record import RecallResult
+from knowsum.recall.record import RecallRecord
 from knowsum.records import Caveat, PublishedRow
 from knowsum.records.profile import Measure
 
@@ -78,7 +78,7 @@ def _why_no_rho(accuracies: list[float]) -> str:
     return "; undefined"
 
 
-def _caveats(result: RecallResult) -> list[str]:
+def _caveats(result: RecallRecord) -> list[str]:
     s, cfg = result.scores, result.config
     out = []
     if cfg.get("select") == "stratified":
@@ -94,7 +94,7 @@ def _caveats(result: RecallResult) -> list[str]:
     return [*out, release_caveat(result.kb_releases)]
 
 
-class RecallInstrument(Instrument[RecallConfig, RecallResult]):
+class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
     """Bombieri et al., "Do LLMs Dream of Ontologies?": which ontology IDs has the model memorized?"""
 
     name = "recall"
@@ -131,7 +131,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
         """``per_bucket`` without ``select`` means ``select="stratified"``, as ``--per-bucket`` does."""
         return {"select": "stratified", **given} if "per_bucket" in given else given
 
-    def figures(self, record: RecallResult) -> list[Measure]:
+    def figures(self, record: RecallRecord) -> list[Measure]:
         """Accuracy, n, % invented IDs (Table 3a), % wrong answers that are invented (Table 3b), mean
         Levenshtein distance, popularity ρ with its permutation p (§5), mean PI per method (§6)."""
         s, pop = record.scores, record.scores.popularity
@@ -185,7 +185,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
                 out.append(Step(self.name, f"recall-{kb}-invariance", inv, f"recall {kb} invariance"))
         return out
 
-    def measures(self, record: RecallResult, run: str) -> list[Measure]:
+    def measures(self, record: RecallRecord, run: str) -> list[Measure]:
         """Accuracy, % invented IDs and popularity ρ of a run (+ PI ρ when it ran invariance)."""
         s, kb, caveats = record.scores, record.kb, _caveats(record)
         out: list[Measure] = []
@@ -243,7 +243,7 @@ class RecallInstrument(Instrument[RecallConfig, RecallResult]):
             )
         return out
 
-    def _popularity(self, record: RecallResult, run: str, caveats: list[str]) -> Measure:
+    def _popularity(self, record: RecallRecord, run: str, caveats: list[str]) -> Measure:
         pop, kb = record.scores.popularity, record.kb
         p = (
             f", permutation p = {pop.bucket_spearman_p:.3g}"

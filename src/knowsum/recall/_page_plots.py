@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from knowsum.recall.record import InvarianceSummary, RecallResult
+from knowsum.recall.record import InvarianceSummary, RecallRecord
 from knowsum.report import plots as plots
 
 __all__ = ["PLOT_FILES", "invariance_figure", "recall_figures"]
@@ -57,7 +57,7 @@ def invariance_figure(summaries: Sequence[InvarianceSummary], title: str) -> Any
     return fig
 
 
-def _main_readings(result: RecallResult) -> tuple[list[InvarianceSummary], list[InvarianceSummary]]:
+def _main_readings(result: RecallRecord) -> tuple[list[InvarianceSummary], list[InvarianceSummary]]:
     """Per method the summary Fig. 4 draws (the paper's reading when present, else knowsum's),
     and knowsum's readings of the methods that also have the paper's."""
     main: list[InvarianceSummary] = []
@@ -79,7 +79,7 @@ def _readings_name(summaries: Sequence[InvarianceSummary]) -> str:
     return " / ".join(names)
 
 
-def recall_figures(result: RecallResult) -> dict[str, Any]:
+def recall_figures(result: RecallRecord) -> dict[str, Any]:
     """The figures the record has data for, by :data:`PLOT_FILES` name."""
     from matplotlib.ticker import MaxNLocator
 

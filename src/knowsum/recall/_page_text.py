@@ -15,7 +15,7 @@ from knowsum.recall.record import (
     RULES_NOTE,
     InvarianceSummary,
     PaperScores,
-    RecallResult,
+    RecallRecord,
     RecallScores,
 )
 from knowsum.report import caveat_lines, markdown_table, text_table
@@ -127,7 +127,7 @@ def _numbers(s: InvarianceSummary | None) -> tuple[object, object, object, objec
     return (None, None, None, None) if s is None else (s.spearman, s.spearman_p, s.mean_pi, s.accuracy)
 
 
-def invariance_rows(result: RecallResult) -> list[list[object]]:
+def invariance_rows(result: RecallRecord) -> list[list[object]]:
     """Per invariance method (:data:`INVARIANCE_HEADERS`): M, concepts, then ρ(AvPI, accuracy), its
     permutation p, mean PI and accuracy under the paper's reading and knowsum's (``None`` where the
     record has no such reading: a run has knowsum's only)."""
@@ -157,7 +157,7 @@ def _invariance_values(s: InvarianceSummary) -> dict[str, Any]:
     }
 
 
-def invariance_json(result: RecallResult) -> dict[str, Any]:
+def invariance_json(result: RecallRecord) -> dict[str, Any]:
     """The ``invariance`` object of ``--json``: method → the paper's reading as the main keys (the
     reading §6.3 printed; knowsum's for a run, which has only that one, named by ``reading``) and
     a ``knowsum`` object with knowsum's reading."""
@@ -173,7 +173,7 @@ def invariance_json(result: RecallResult) -> dict[str, Any]:
     return out
 
 
-def recall_json(result: RecallResult) -> dict[str, Any]:
+def recall_json(result: RecallRecord) -> dict[str, Any]:
     """The ``--json`` object: stable top-level keys plus one object per rule set."""
     s = result.scores
     out: dict[str, Any] = {"kb": result.kb, "model": result.model, "n": s.n, "accuracy": s.accuracy}
@@ -208,7 +208,7 @@ def _fmt(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
-def recall_summary(result: RecallResult) -> str:
+def recall_summary(result: RecallRecord) -> str:
     """The terminal summary: key numbers, then both rule sets side by side with the explanation."""
     values = recall_json(result)
     lines = [f"recall {result.kb} — {result.model} ({result.api})"]

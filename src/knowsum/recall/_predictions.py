@@ -39,7 +39,7 @@ from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._score import Judge, Scoring, score
-from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallResult
+from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
 from knowsum.records import claim_run_dir
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
@@ -327,7 +327,7 @@ def score_predictions(
         config["per_bucket"] = per_bucket
         config["invariance_files"] = {m: str(f) for m, f in invariance_files}
     release = ontology.meta.get("release", "")
-    identity = RecallResult.identity_of(
+    identity = RecallRecord.identity_of(
         str(path.resolve()),
         path.name,
         kb=kb,
@@ -343,7 +343,7 @@ def score_predictions(
         invariance={m: str(f.resolve()) for m, f in invariance_files},
     )
     out_dir = claim_run_dir(out or default_out(f"score-{path.stem}"), "recall", identity, overwrite=overwrite)
-    result = RecallResult(
+    result = RecallRecord(
         kb=kb,
         kb_release=release,
         kb_releases={kb: release},

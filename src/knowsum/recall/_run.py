@@ -4,7 +4,7 @@ Data flow::
 
     config ─► universe (+ popularity buckets) ─► selection ─► prompts (§4.2)
            ─► models.sample_sync (store: resumable) ─► extract ID ─► judge ─► summarize
-           ─► PI-1/2/3 (optional) ─► RecallResult + PredictionRecords
+           ─► PI-1/2/3 (optional) ─► RecallRecord + PredictionRecords
            ─► run directory (predictions.jsonl, plots/, report.html, result.json last)
 """
 
@@ -26,7 +26,7 @@ from knowsum.recall._paper import Study
 from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall._templates import completion_prefix, render_prompt
-from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallResult
+from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
 from knowsum.records import claim_run_dir
 
 __all__ = ["ask", "prepare", "probe", "recall_requests", "run_identity", "run_recall"]
@@ -124,14 +124,14 @@ def run_recall(
 
 
 def run_identity(config: RecallConfig, model_id: str) -> dict[str, str]:
-    """What makes a recall run of ``config`` on ``model_id`` another run (``RecallResult.IDENTITY``):
+    """What makes a recall run of ``config`` on ``model_id`` another run (``RecallRecord.IDENTITY``):
     the KB, the prompt and sampling, the selection, the popularity buckets and the judging rule."""
     selection = {
         "all": "all",
         "sample": f"sample {config.sample}",
         "stratified": f"{config.per_bucket} per bucket",
     }
-    return RecallResult.identity_from(
+    return RecallRecord.identity_from(
         config.kb, model_id, config, selection=selection[config.select], polysemy=config.use_polysemy
     )
 
@@ -142,7 +142,7 @@ def probe(
     *,
     store: ResponseStore | None,
     progress: bool | None = None,
-) -> tuple[RecallResult, list[PredictionRecord]]:
+) -> tuple[RecallRecord, list[PredictionRecord]]:
     """The record and the judged predictions of a run, nothing written (see :func:`run_recall`)."""
     if "pi3" in config.invariance and config.template is not None:
         raise ConfigError("PI-3 translates the shipped prompts; it cannot be combined with a custom template")
@@ -207,7 +207,7 @@ def probe(
             for i, r in enumerate(records)
         ]
     release = ontology.meta.get("release", "")
-    result = RecallResult(
+    result = RecallRecord(
         kb=config.kb,
         kb_release=release,
         kb_releases={config.kb: release},

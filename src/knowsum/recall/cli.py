@@ -99,12 +99,12 @@ def _invariance_files(
 
 def _show(run: RecallRun, as_json: bool) -> None:
     """Warnings on stderr, the numbers (JSON or the summary table), then ``report: PATH``."""
-    for line in run.result.notes:
+    for line in run.record.notes:
         click.echo(f"warning: {line}", err=True)
     if as_json:
-        echo_json(recall_json(run.result))
+        echo_json(recall_json(run.record))
     else:
-        click.echo(recall_summary(run.result))
+        click.echo(recall_summary(run.record))
     finish(run.report, as_json=as_json)
 
 

@@ -1,6 +1,6 @@
 """The recall report: the paper's Figs. 2–4 (:mod:`knowsum.recall._page_plots`) and ``report.html``.
 
-Reads the records of a recall run only (:mod:`knowsum.recall.record`: the :class:`RecallResult`
+Reads the records of a recall run only (:mod:`knowsum.recall.record`: the :class:`RecallRecord`
 and the :class:`PredictionRecord` lines) and never imports the instrument. Model answers are
 passed to the HTML helpers as plain text, so they are always escaped. The terminal views of a run
 (``--json`` object, summary, compare tables) are here too, re-exported from
@@ -23,7 +23,7 @@ from knowsum.recall._page_text import (
     recall_summary,
     rule_rows,
 )
-from knowsum.recall.record import READING_NOTES, PopularityScores, PredictionRecord, RecallResult
+from knowsum.recall.record import READING_NOTES, PopularityScores, PredictionRecord, RecallRecord
 from knowsum.records import PLOTS_DIR, REPORT_NAME
 from knowsum.report import caveat_section
 from knowsum.report import html as h
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-def _summary(result: RecallResult) -> h.Markup:
+def _summary(result: RecallRecord) -> h.Markup:
     s = result.scores
     paper = s.paper
     tiles = h.key_numbers(
@@ -160,7 +160,7 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
     )
 
 
-def _invariance(result: RecallResult, imgs: Mapping[str, h.Markup]) -> h.Markup:
+def _invariance(result: RecallRecord, imgs: Mapping[str, h.Markup]) -> h.Markup:
     readings = [r for r in READING_NOTES if any(s.reading == r for s in result.invariance)]
     sources = {s.method: (s.source, s.per_bucket) for s in result.invariance if s.source}
     where = (
@@ -196,7 +196,7 @@ def _examples(records: Sequence[PredictionRecord], limit: int = 40) -> h.Markup:
 
 
 def recall_page(
-    result: RecallResult, records: Sequence[PredictionRecord], images: Mapping[str, bytes]
+    result: RecallRecord, records: Sequence[PredictionRecord], images: Mapping[str, bytes]
 ) -> str:
     """The HTML document of a recall run (``images``: plot name → PNG bytes)."""
     imgs = {k: h.figure_png(v, alt=k, name=k) for k, v in images.items()}
@@ -218,7 +218,7 @@ def recall_page(
 
 
 def write_recall_report(
-    out_dir: Path, result: RecallResult, records: Sequence[PredictionRecord]
+    out_dir: Path, result: RecallRecord, records: Sequence[PredictionRecord]
 ) -> list[Path]:
     """Write the plots (``plots/*.png``) and ``report.html`` into ``out_dir``; return the written paths."""
     written: list[Path] = []

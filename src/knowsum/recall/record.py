@@ -1,4 +1,4 @@
-"""The records of a recall run: ``result.json`` (:class:`RecallResult`) and ``predictions.jsonl``
+"""The records of a recall run: ``result.json`` (:class:`RecallRecord`) and ``predictions.jsonl``
 (one :class:`PredictionRecord` per probed concept).
 
 Undefined numbers (a mean over no errors, a correlation over fewer than three buckets) are
@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from knowsum._util import old_names
 from knowsum.errors import InputFileError
 from knowsum.records import Record, text_hash
 
@@ -41,7 +42,7 @@ __all__ = [
     "PopularityScores",
     "PredictionRecord",
     "Reading",
-    "RecallResult",
+    "RecallRecord",
     "RecallScores",
     "Status",
     "load_predictions",
@@ -265,7 +266,7 @@ class InvarianceSummary(_Record):
         return INVARIANCE_TITLES[self.method]
 
 
-class RecallResult(Record):
+class RecallRecord(Record):
     """The record of one recall run or one scored predictions file (``result.json``).
 
     ``model`` is the model id, or the predictions file's name for a scored file (``backend``
@@ -368,3 +369,7 @@ def load_predictions(path: Path) -> list[PredictionRecord]:
             problem = exc.msg if isinstance(exc, json.JSONDecodeError) else exc.errors()[0]["msg"]
             raise InputFileError(file, f"not a recall prediction record: {problem}", no, line) from None
     return records
+
+
+__getattr__ = old_names(__name__, {"RecallResult": ("knowsum.recall.record", "RecallRecord")})
+"""The record's old name ``RecallResult`` still works, with a ``DeprecationWarning``."""

@@ -4,7 +4,7 @@
 
     Record                      version · kind · created · knowsum_version · model · backend · kb_releases
     ├── each instrument's       kind = its registry name, in its own folder (knowsum.<name>.record)
-    └── profile.ProfileResult   kind "profile" (every instrument of a budget on one model, one page)
+    └── profile.ProfileRecord   kind "profile" (every instrument of a budget on one model, one page)
 
     load_record(path, Cls)      read any earlier schema version of Cls (migrations), one clear error
     claim_run_dir(out, kind, identity, overwrite=…)   before sampling: OUT empty, the same run, or refused

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
 from pydantic import BaseModel
+from typing_extensions import deprecated
 
 from knowsum._util import CLAIM_NAME, atomic_write, check_output, slug
 from knowsum.errors import InputError
@@ -53,16 +54,22 @@ R = TypeVar("R", bound=BaseModel)
 class Run(Generic[R]):
     """What an instrument's entry point wrote: the record, the run directory and its page.
 
-    Each instrument names its own (``class CapitalsRun(Run[CapitalsResult])``), so a caller sees which
+    Each instrument names its own (``class CapitalsRun(Run[CapitalsRecord])``), so a caller sees which
     record it holds; a study written in its own folder beside a run is one too (``BacktestRun``).
     """
 
-    result: R
+    record: R
     """The run record (also in ``out_dir/result.json``)."""
     out_dir: Path
     """The run directory."""
     report: Path
     """Its ``report.html``."""
+
+    @property
+    @deprecated("Run.result is Run.record now: the run record has one name")
+    def result(self) -> R:
+        """The run record under its old name (:attr:`record`), with a ``DeprecationWarning``."""
+        return self.record
 
 
 def default_run_dir(instrument: str, what: str, model_id: str = "") -> Path:

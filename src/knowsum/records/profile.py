@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from knowsum._util import old_names
 from knowsum.caveats import NOTE, Caveat, as_notes
 from knowsum.records._base import Record
 from knowsum.records._published import PublishedRow, split_label
@@ -37,7 +38,7 @@ __all__ = [
     "Measure",
     "PlanSummary",
     "Prices",
-    "ProfileResult",
+    "ProfileRecord",
 ]
 
 PROFILE_VERSION = 4
@@ -186,7 +187,7 @@ class PlanSummary(_Part):
         return Prices(self.price_in, self.price_out)
 
 
-class ProfileResult(Record):
+class ProfileRecord(Record):
     """``profile.json``: the whole-model profile (:func:`knowsum.profile.run_profile`)."""
 
     KIND: ClassVar[str] = "profile"
@@ -246,3 +247,7 @@ def _v2_point(measure: dict[str, Any], point: Any) -> Any:
         "table": table,
         "measure": key.removeprefix(f"{measure.get('instrument')}/"),
     }
+
+
+__getattr__ = old_names(__name__, {"ProfileResult": ("knowsum.records.profile", "ProfileRecord")})
+"""The record's old name ``ProfileResult`` still works, with a ``DeprecationWarning``."""

@@ -1,6 +1,6 @@
 """The profile page (``index.html``) and the comparison of several profiles.
 
-Reads :class:`knowsum.records.profile.ProfileResult` records only; the published values and the
+Reads :class:`knowsum.records.profile.ProfileRecord` records only; the published values and the
 caveats travel in the record. One self-contained page (inline CSS, embedded PNGs, no script; model
 text escaped):
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from knowsum.records import DIFFERS
-from knowsum.records.profile import Measure, ProfileResult
+from knowsum.records.profile import Measure, ProfileRecord
 from knowsum.report import _html as h
 from knowsum.report._caveats import interval_text, marks
 from knowsum.report._profile_plots import NAMED, fmt, small_multiples, strip_plot
@@ -49,14 +49,14 @@ def _mark_html(m: Measure) -> str:
     return f' <span class="caveat-mark" title="{h.escape(shown)}">⚠ {h.escape(shown)}</span>' if shown else ""
 
 
-def card_rows(r: ProfileResult | Sequence[Measure]) -> list[list[str]]:
+def card_rows(r: ProfileRecord | Sequence[Measure]) -> list[list[str]]:
     """The card as text rows: measure, value, interval, the papers' range (for terminals); of a
     profile, or of the card rows of one instrument's runs (``knowsum run``)."""
-    measures = r.measures() if isinstance(r, ProfileResult) else r
+    measures = r.measures() if isinstance(r, ProfileRecord) else r
     return [[f"{m.instrument}: {m.label}", _value(m), _interval(m), _published_range(m)] for m in measures]
 
 
-def _card(r: ProfileResult) -> h.Markup:
+def _card(r: ProfileRecord) -> h.Markup:
     releases = "; ".join(f"{kb} {rel}" for kb, rel in sorted(r.kb_releases.items())) or "–"
     facts = h.table(
         ["model", "backend", "budget", "date", "knowsum", "KB releases"],
@@ -98,7 +98,7 @@ def _references(measures: Sequence[Measure], model: str) -> h.Markup | None:
     return h.table(["measure", model, *labels], rows, numeric=[False] + [True] * (1 + len(labels)))
 
 
-def _instrument(r: ProfileResult, name: str) -> h.Markup:
+def _instrument(r: ProfileRecord, name: str) -> h.Markup:
     part = r.instruments[name]
     parts: list[str | h.Markup] = []
     fig = strip_plot([m for m in part.measures if m.published], r.model)
@@ -135,7 +135,7 @@ def _money(v: float | None) -> str:
     return "–" if v is None else f"${v:,.2f}"
 
 
-def _plan(r: ProfileResult) -> h.Markup:
+def _plan(r: ProfileRecord) -> h.Markup:
     p = r.plan
     rows = []
     for name, ip in p.instruments.items():
@@ -198,7 +198,7 @@ def _plan(r: ProfileResult) -> h.Markup:
     )
 
 
-def write_profile_page(path: Path, result: ProfileResult) -> Path:
+def write_profile_page(path: Path, result: ProfileRecord) -> Path:
     """Write the profile page of ``result`` to ``path`` (atomically); return the path."""
     sections = [_card(result)]
     sections += [_instrument(result, name) for name in result.instruments]
@@ -218,7 +218,7 @@ def _ranks(values: dict[str, float | None]) -> dict[str, int]:
 
 
 def compare_table(
-    results: Sequence[ProfileResult], published: bool = False
+    results: Sequence[ProfileRecord], published: bool = False
 ) -> tuple[list[str], list[list[str]]]:
     """One row per measure, one column per profile (+ the papers' range), and for a ranked measure
     (``Measure.ranked_by``: e.g. N̂_tot, ranked by N_seen) the rank change: a model's rank by the
@@ -268,7 +268,7 @@ def compare_table(
     return headers, rows
 
 
-def write_profile_compare(path: Path, results: Sequence[ProfileResult], *, published: bool = False) -> Path:
+def write_profile_compare(path: Path, results: Sequence[ProfileRecord], *, published: bool = False) -> Path:
     """A page with the comparison table and one small-multiples figure (one panel per measure)."""
     headers, rows = compare_table(results, published)
     keys = list(dict.fromkeys(m.key for r in results for m in r.measures() if m.value is not None))
@@ -285,7 +285,7 @@ def write_profile_compare(path: Path, results: Sequence[ProfileResult], *, publi
     return h.write_page(path, doc)
 
 
-def compare_text(results: Sequence[ProfileResult], *, published: bool = False, markdown: bool = False) -> str:
+def compare_text(results: Sequence[ProfileRecord], *, published: bool = False, markdown: bool = False) -> str:
     """The comparison table as terminal text or Markdown."""
     headers, rows = compare_table(results, published)
     return markdown_table(headers, rows) if markdown else text_table(headers, rows)

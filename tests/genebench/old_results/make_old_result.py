@@ -20,6 +20,6 @@ out = Path(sys.argv[1])
 qs = [Question.model_validate(q.model_dump()) for i, q in enumerate(mx.QUESTIONS) if i not in (5, 6)]
 made = run_genebench(GenebenchConfig(), MockBackend(mx.reply), store=None, questions=qs)
 # versions 1-2 returned (result, records, questions); version 3 a GenebenchRun (it also writes the run)
-result = made[0] if isinstance(made, tuple) else made.result
+result = made[0] if isinstance(made, tuple) else made.record
 out.write_text(result.model_dump_json(indent=2) + "\n")
 print(result.version, result.scores.overall)
