@@ -17,8 +17,7 @@ from knowsum.estimate._observations import FORMATS, Format, Observations, read_o
 from knowsum.estimate._richness import RICHNESS_ESTIMATORS, RICHNESS_TITLES, RichnessConfig, richness
 from knowsum.estimate._run import estimate
 from knowsum.estimate._samples import ALL_FORMATS, Sample, Source, read_sample
-from knowsum.estimate.record import RichnessReport
-from knowsum.stats import EstimateReport
+from knowsum.estimate.record import EstimateReport, RichnessReport
 
 __all__ = [
     "ALL_FORMATS",

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowsum.estimate.record import CurveSummary, PointSummary
-from knowsum.stats.summary import EstimateReport
+from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary
 
 __all__ = [
     "curve_prediction_json",

@@ -42,7 +42,6 @@ from knowsum.records import Caveat, caveat_notes
 from knowsum.stats import (
     ESTIMATORS,
     Abundance,
-    EstimateReport,
     Incidence,
     StatsError,
     ace_shared,
@@ -324,7 +323,7 @@ def _targets(data: Abundance | Incidence, config: RichnessConfig, label: str) ->
     return tuple(out)
 
 
-def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport[EstimateReport]:
+def richness(source: Source, config: RichnessConfig | None = None) -> RichnessReport:
     """Coverage, the chosen estimate and every optional part of ``config`` for ``source``.
 
     Raises:

@@ -7,7 +7,8 @@ import os
 from knowsum.estimate._config import EstimateConfig
 from knowsum.estimate._observations import Observations, read_observations
 from knowsum.estimate._samples import Sample, Source, as_sample, unseen_input
-from knowsum.stats import Abundance, EstimateReport, Incidence, Prevalence, Summary, summarize
+from knowsum.estimate.record import EstimateReport
+from knowsum.stats import Abundance, Incidence, Prevalence, Summary, summarize
 from knowsum.stats.summary import collect_warnings
 
 __all__ = ["estimate"]

@@ -16,11 +16,11 @@ from typing import Any
 from knowsum.estimate import _page_predict as pred
 from knowsum.estimate._page_plot import plot_richness_curve
 from knowsum.estimate._page_predict import prediction_lines
-from knowsum.estimate.record import CurveSummary, PointSummary, RichnessReport
+from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary, RichnessReport
 from knowsum.records import caveat_notes
 from knowsum.report import caveat_lines, marks
 from knowsum.stats.caveats import caveat_dicts
-from knowsum.stats.summary import EstimateReport, summary_dict
+from knowsum.stats.summary import summary_dict
 
 __all__ = [
     "ESTIMATOR_TITLES",
@@ -209,7 +209,7 @@ def _iv(iv: tuple[float, float] | None, digits: int = 3) -> str:
     return f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
 
 
-def _richness_lines(report: RichnessReport[EstimateReport]) -> list[str]:
+def _richness_lines(report: RichnessReport) -> list[str]:
     unit = "sampling units  T" if report.datatype == "incidence" else "observations    n"
     fs = "Q" if report.datatype == "incidence" else "f"
     freq = ", ".join(f"{fs}{k} = {v}" for k, v in enumerate(report.f, start=1))
@@ -227,7 +227,7 @@ def _richness_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     return lines
 
 
-def _hill_lines(report: RichnessReport[EstimateReport]) -> list[str]:
+def _hill_lines(report: RichnessReport) -> list[str]:
     hill = report.hill
     if hill is None:
         return []
@@ -241,7 +241,7 @@ def _hill_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     return lines + ([f"    ({order}: true Hill numbers never increase with q)"] if order else [])
 
 
-def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
+def _extra_lines(report: RichnessReport) -> list[str]:
     lines: list[str] = []
     unit = "units" if report.datatype == "incidence" else "observations"
     for p in report.points:
@@ -281,7 +281,7 @@ def _extra_lines(report: RichnessReport[EstimateReport]) -> list[str]:
     return ["", *lines] if lines else []
 
 
-def richness_table(report: RichnessReport[EstimateReport]) -> str:
+def richness_table(report: RichnessReport) -> str:
     """The terminal text of ``knowsum estimate`` with the richness toolkit (no trailing newline)."""
     if report.unseen is not None:
         head = [estimate_table(report.unseen), ""]
@@ -329,7 +329,7 @@ def _point_json(p: PointSummary, s_obs: int) -> dict[str, Any]:
     return {**head, **pred.point_prediction_json(p, s_obs), "caveats": caveat_dicts(p.caveats)}
 
 
-def richness_json(report: RichnessReport[EstimateReport]) -> dict[str, Any]:
+def richness_json(report: RichnessReport) -> dict[str, Any]:
     """The ``--json`` object: the KnowSum estimate's keys (when run) or the richness estimate as
     ``n_total``/``se``/``interval``, then ``coverage``, ``hill``, ``at_coverage``/``at_size``,
     ``shared``, ``target_*`` and ``curve`` when asked for; NaN and infinities become ``None``."""

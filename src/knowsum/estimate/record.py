@@ -2,11 +2,11 @@
 estimate (richness, Hill numbers, R/E curves, shared species, sampling targets).
 
 :func:`knowsum.estimate.richness` fills a :class:`RichnessReport`; :mod:`knowsum.estimate.page`
-renders it as the terminal table and as the JSON object of ``--json``. The records live here, below
-both, so the report layer reads them without importing the instrument. The KnowSum estimate itself
-is the statistics layer's own result (``knowsum.stats.EstimateReport``, a ``Summary`` with the file
-it was read from); this package does not import :mod:`knowsum.stats`, so a :class:`RichnessReport`
-holds it as its type parameter.
+renders it as the terminal table and as the JSON object of ``--json``. The estimate's whole result
+family lives here: :class:`EstimateReport` (what :func:`knowsum.estimate.estimate` returns, the
+statistics layer's :class:`~knowsum.stats.Summary` with the file it was read from) and
+:class:`RichnessReport` (what :func:`knowsum.estimate.richness` returns, the KnowSum estimate among
+its figures).
 
 The reports are not written to disk, so they are frozen value objects rather than versioned
 :class:`~knowsum.records.Record` s.
@@ -15,13 +15,14 @@ The reports are not written to disk, so they are frozen value objects rather tha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from dataclasses import dataclass, fields
 
 from knowsum.records import Caveat
+from knowsum.stats import Summary
 
 __all__ = [
     "CurveSummary",
+    "EstimateReport",
     "HillSummary",
     "PointSummary",
     "RichnessReport",
@@ -31,9 +32,6 @@ __all__ = [
 ]
 
 Interval = tuple[float, float]
-
-Unseen = TypeVar("Unseen")
-"""The KnowSum estimate a :class:`RichnessReport` carries (``knowsum.stats.EstimateReport``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,8 +206,46 @@ class CurveSummary:
     s_obs: int = 0
 
 
-@dataclass(frozen=True)  # no slots: a slotted frozen generic cannot be built as RichnessReport[X](…)
-class RichnessReport(Generic[Unseen]):
+@dataclass(frozen=True, slots=True)
+class EstimateReport(Summary):
+    """What ``knowsum estimate`` prints: a :class:`Summary`, its notes with the warnings the estimators
+    raised (``warning: …``), and the file it was read from (``knowsum.estimate.page`` renders it).
+
+    Attributes:
+        source: The observation file as given, or ``None`` when the sample was passed in memory.
+        format: Format the file was read in (``items``, ``counts``, ``prevalence``), or ``None``.
+        format_detected: Whether that format was auto-detected (``None`` without a file).
+        format_reason: Why that format was chosen (``None`` without a file).
+    """
+
+    source: str | None = None
+    format: str | None = None
+    format_detected: bool | None = None
+    format_reason: str | None = None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """Bootstrap interval of ``Û(t)``; ``None`` without bootstrap or when :attr:`interval_reason`
+        says why it is not shown."""
+        return None if self.interval_reason else self.estimate.interval
+
+    @classmethod
+    def of(
+        cls,
+        summary: Summary,
+        notes: tuple[str, ...],
+        source: str | None = None,
+        format_read: tuple[str, bool, str] | None = None,
+    ) -> EstimateReport:
+        """``summary`` (every field as it is, ``notes`` replacing its notes) with the file details;
+        ``format_read`` is ``(format, detected, reason)`` when the sample was read from a file."""
+        figures = {f.name: getattr(summary, f.name) for f in fields(Summary)} | {"notes": notes}
+        fmt, detected, reason = format_read or (None, None, None)
+        return cls(**figures, source=source, format=fmt, format_detected=detected, format_reason=reason)
+
+
+@dataclass(frozen=True, slots=True)
+class RichnessReport:
     """Everything ``knowsum estimate`` prints with the richness toolkit's options.
 
     Attributes:
@@ -240,7 +276,7 @@ class RichnessReport(Generic[Unseen]):
     f: tuple[int, ...]
     coverage: float
     richness: RichnessSummary | None
-    unseen: Unseen | None
+    unseen: EstimateReport | None
     hill: HillSummary | None
     points: tuple[PointSummary, ...]
     curve: CurveSummary | None

@@ -65,7 +65,7 @@ from knowsum.stats.sampling import AdditionalSample, additional_for_coverage, ad
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
 from knowsum.stats.shared import SharedEstimate, ace_shared, chao1_shared, chao1_shared_bc, observed_shared
 from knowsum.stats.shared_incidence import chao2_shared, chao2_shared_bc
-from knowsum.stats.summary import EstimateReport, Summary, summarize
+from knowsum.stats.summary import Summary, summarize
 from knowsum.stats.unseen import (
     DEFAULT_K,
     DEFAULT_T,
@@ -97,7 +97,6 @@ __all__ = [
     "Curve",
     "CurvePoints",
     "Diagnostics",
-    "EstimateReport",
     "GrangerResult",
     "HillNumbers",
     "Incidence",

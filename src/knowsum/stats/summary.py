@@ -7,7 +7,7 @@ This is what ``knowsum estimate`` and the census instrument call::
     result.n_total, result.skr, result.interval
 
 :func:`summary_dict` lays out its JSON once (``Summary.to_dict`` and ``knowsum estimate --json``, which
-renders an :class:`EstimateReport`: the summary and the file it was read from);
+renders a :class:`knowsum.estimate.EstimateReport`: the summary and the file it was read from);
 :func:`collect_warnings` turns the :class:`StatsWarning` s of a block into notes for the user.
 """
 
@@ -39,7 +39,6 @@ from knowsum.stats.unseen import (
 __all__ = [
     "ALL_SINGLETONS_REASON",
     "NO_EVIDENCE_REASON",
-    "EstimateReport",
     "KSource",
     "Summary",
     "collect_warnings",
@@ -134,44 +133,6 @@ class Summary:
         k, estimator, interval`` and more detail; ``n_unseen`` is ``max(n_unseen_raw, 0)``); see
         :func:`summary_dict`."""
         return summary_dict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class EstimateReport(Summary):
-    """What ``knowsum estimate`` prints: a :class:`Summary`, its notes with the warnings the estimators
-    raised (``warning: …``), and the file it was read from (``knowsum.estimate.page`` renders it).
-
-    Attributes:
-        source: The observation file as given, or ``None`` when the sample was passed in memory.
-        format: Format the file was read in (``items``, ``counts``, ``prevalence``), or ``None``.
-        format_detected: Whether that format was auto-detected (``None`` without a file).
-        format_reason: Why that format was chosen (``None`` without a file).
-    """
-
-    source: str | None = None
-    format: str | None = None
-    format_detected: bool | None = None
-    format_reason: str | None = None
-
-    @property
-    def interval(self) -> tuple[float, float] | None:
-        """Bootstrap interval of ``Û(t)``; ``None`` without bootstrap or when :attr:`interval_reason`
-        says why it is not shown."""
-        return None if self.interval_reason else self.estimate.interval
-
-    @classmethod
-    def of(
-        cls,
-        summary: Summary,
-        notes: tuple[str, ...],
-        source: str | None = None,
-        format_read: tuple[str, bool, str] | None = None,
-    ) -> EstimateReport:
-        """``summary`` (every field as it is, ``notes`` replacing its notes) with the file details;
-        ``format_read`` is ``(format, detected, reason)`` when the sample was read from a file."""
-        figures = {f.name: getattr(summary, f.name) for f in fields(Summary)} | {"notes": notes}
-        fmt, detected, reason = format_read or (None, None, None)
-        return cls(**figures, source=source, format=fmt, format_detected=detected, format_reason=reason)
 
 
 def summary_dict(s: Summary) -> dict[str, Any]:
