@@ -273,5 +273,5 @@ def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureF
     assert sorted(row["horizon"] for row in rows) == sorted(messages)
     assert "trust horizon" in page.read_text()
     card = {m.key.rsplit("/", 1)[-1]: m for m in INSTRUMENT.measures(results[0], "run1")}
-    assert f"trust horizon: {messages[0]}" in card["n_total"].caveats
-    assert not any("trust horizon" in c for c in card["skr"].caveats)
+    assert f"trust horizon: {messages[0]}" in card["n_total"].notes
+    assert not any("trust horizon" in c for c in card["skr"].notes)
