@@ -231,7 +231,7 @@ def study(
                     seed=seed,
                     estimators=estimators,
                 )
-                bts.append(done.result)
+                bts.append(done.record)
             bt = bts[0]
             target = img / f"foresee-{fixture.stem}-{count}.png"
             shutil.copyfile(Path(tmp) / f"bt-{count}-{seeds[0]}" / "plots" / "backtest.png", target)

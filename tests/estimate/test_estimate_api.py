@@ -138,3 +138,16 @@ def test_report_renders_an_in_memory_sample() -> None:
     assert "raw Û(t) = -3.5" in table and "bootstrap: skipped (--n-bootstrap 0)" in table
     record = estimate_json(report)
     assert record["file"] is None and record["format"] is None and record["n_total"] == 11
+
+
+@pytest.mark.parametrize("module", ["knowsum.stats", "knowsum.stats.summary"])
+def test_the_old_home_of_the_estimate_report_still_works_with_a_warning(module: str) -> None:
+    """``EstimateReport`` sits with the estimate (``knowsum.estimate.record``, beside ``RichnessReport``);
+    its old home in the statistics layer still finds it, with a ``DeprecationWarning``."""
+    import importlib
+
+    old = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=rf"{module}\.EstimateReport is now knowsum\.estimate"):
+        assert old.EstimateReport is EstimateReport
+    with pytest.raises(AttributeError, match="NoSuchReport"):
+        old.NoSuchReport  # noqa: B018  # only the moved name is found

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from knowsum.caveats import Caveat, CaveatKind
+from knowsum.instrument import get_instrument
 from knowsum.profile import load_profile
 from knowsum.records import PublishedRow, published_label, split_label
-from knowsum.records.profile import PROFILE_VERSION
+from knowsum.records.profile import PROFILE_VERSION, Measure
 
 V2 = Path(__file__).resolve().parents[1] / "fixtures" / "profile" / "v2_profile.json"
 
@@ -78,3 +80,16 @@ def test_the_migrated_profile_is_written_in_the_new_form(tmp_path: Path) -> None
     }
     (tmp_path / "profile.json").write_text(r.model_dump_json(), encoding="utf-8")
     assert load_profile(tmp_path) == r
+
+
+def test_a_card_row_holds_one_list_of_caveats() -> None:
+    """``measure(caveats=…)`` sentences become notes (listed under the comparison, not marked on the
+    value); a ``Caveat`` there and ``marks=`` are kept typed, marked on the value; one list, in that
+    order, round-tripping through ``profile.json``'s JSON."""
+    clamped, tiny = Caveat(CaveatKind.CLAMPED, "Û clamped at 0: …"), Caveat(CaveatKind.TINY_SAMPLE, "tiny: …")
+    row = get_instrument("census").measure(
+        "k", "label", 1.0, "how", run="r", caveats=["N_query = 3 here", clamped], marks=[tiny]
+    )
+    assert [c.kind for c in row.caveats] == ["note", "clamped", "tiny-sample"]
+    assert row.notes == ["N_query = 3 here"] and row.marks == [clamped, tiny]
+    assert Measure.model_validate_json(row.model_dump_json()) == row

@@ -12,7 +12,8 @@ of the task's requests…), shown as the metric ``caveat_<code>`` = 1 or 0, its 
 
 Each instrument says what its figures are (``Instrument.figures``, the rows of its card unless it
 says otherwise): a row's key after ``<instrument>/`` is the figure's name, its
-interval adds ``<name>_lower`` / ``<name>_upper``, and its caveats and marks are the figures' caveats.
+interval adds ``<name>_lower`` / ``<name>_upper``, and its caveats (a note under ``note``, a typed
+caveat under its kind) are the figures' caveats.
 """
 
 from __future__ import annotations

@@ -230,8 +230,8 @@ class Instrument(ABC, Generic[C, R]):
         """The figures of ``record`` an evaluation harness's log shows (inspect's metric group
         ``knowsum``), the same names for every run of it: a row's key after ``<name>/`` is the figure's
         name, its interval (both bounds, or ``interval_reason`` saying why there is none) adds
-        ``<figure>_lower`` and ``<figure>_upper``, and its ``caveats`` (shown ``note``) and ``marks``
-        (shown under their kind) are the figures' caveats. Default: the card rows (:meth:`measures`)."""
+        ``<figure>_lower`` and ``<figure>_upper``, and its caveats (a note under ``note``, a typed
+        caveat under its kind) are the figures' caveats. Default: the card rows (:meth:`measures`)."""
         return self.measures(record, "")
 
     def figure(
@@ -343,9 +343,9 @@ class Instrument(ABC, Generic[C, R]):
         comparison's rank column names the two (``"N_seen → N̂_tot"``). ``percent``: a fraction
         printed as a percentage (``42.0%``); neither: three decimals. ``caveats``: sentences on how
         the row compares with the papers (each becomes a caveat of kind ``note``, listed under "Is
-        the comparison fair?"); ``marks``: the row's own typed caveats (beside the record's, marked
-        on the value); all of them are the measure's one list ``caveats``. ``interval_reason``: why it
-        has no interval (overrides the record's).
+        the comparison fair?"; a ``Caveat`` there is kept, marked on the value); ``marks``: the row's
+        own typed caveats (beside the record's); all are the measure's one list ``caveats``.
+        ``interval_reason``: why it has no interval (overrides the record's).
         """
         lo, hi = interval if interval is not None else (None, None)
         return Measure(

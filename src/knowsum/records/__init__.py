@@ -12,7 +12,7 @@
     Usage                       requests, tokens and time of a run (Record.usage)
     check_comparable(records, labels, allow_mixed=…)   may these runs stand side by side? (one check)
     Caveat                      one caveat of a figure (Record.caveats): kind · mark · message · figure
-    Run[R](result, out_dir, report)             what every entry point returns (each instrument names its own)
+    Run[R](record, out_dir, report)             what every entry point returns (each instrument names its own)
     default_run_dir(instrument, what, model)    <instrument>-runs/<what>-<model> without --out
     PublishedRow(model, paper, table, measure, value)   one value a paper published (.label)
 

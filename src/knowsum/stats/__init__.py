@@ -65,7 +65,7 @@ from knowsum.stats.sampling import AdditionalSample, additional_for_coverage, ad
 from knowsum.stats.setmetrics import PRF, macro_prf, set_prf
 from knowsum.stats.shared import SharedEstimate, ace_shared, chao1_shared, chao1_shared_bc, observed_shared
 from knowsum.stats.shared_incidence import chao2_shared, chao2_shared_bc
-from knowsum.stats.summary import Summary, summarize
+from knowsum.stats.summary import Summary, moved_out, summarize
 from knowsum.stats.unseen import (
     DEFAULT_K,
     DEFAULT_T,
@@ -161,3 +161,5 @@ __all__ = [
     "summarize",
     "theorem1_bound",
 ]
+
+__getattr__ = moved_out(__name__)  # EstimateReport's old home (knowsum.stats.summary.moved_out)

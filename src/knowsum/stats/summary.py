@@ -13,6 +13,7 @@ renders a :class:`knowsum.estimate.EstimateReport`: the summary and the file it 
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -321,3 +322,26 @@ def _interval_reason(estimate: UnseenEstimate, boot: BootstrapResult | None) -> 
     if CaveatKind.ALL_SINGLETONS in kinds:
         return ALL_SINGLETONS_REASON
     return None
+
+
+def moved_out(module: str) -> Callable[[str], object]:
+    """The ``__getattr__`` of ``module`` for ``EstimateReport``, which lived in the statistics layer and
+    is :class:`knowsum.estimate.EstimateReport` now (the estimate's result family sits with the
+    estimate): the old name still works, with a ``DeprecationWarning``. The statistics layer imports
+    nothing above it, so the class is looked up by its module's name, and only when the old name is used."""
+
+    def find(name: str) -> object:
+        if name != "EstimateReport":
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.EstimateReport is now knowsum.estimate.EstimateReport: import it from "
+            "knowsum.estimate",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module("knowsum.estimate"), name)
+
+    return find
+
+
+__getattr__ = moved_out(__name__)
