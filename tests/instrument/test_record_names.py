@@ -36,7 +36,19 @@ def test_an_old_record_name_is_the_new_class_with_a_warning(module: str) -> None
 
 def test_run_result_is_run_record_with_a_warning(tmp_path: Path) -> None:
     record = object()
-    run = Run(record, tmp_path, tmp_path / "report.html")  # type: ignore[type-var]
+    run = Run(record, tmp_path, tmp_path / "report.html")  # type: ignore[call-overload]
     assert run.record is record
     with pytest.warns(DeprecationWarning, match="Run.result is Run.record now"):
         assert run.result is record
+
+
+def test_a_run_is_built_from_its_record_and_the_old_keyword_still_works(tmp_path: Path) -> None:
+    record, page = object(), tmp_path / "report.html"
+    assert Run(record=record, out_dir=tmp_path, report=page) == Run(record, tmp_path, page)  # type: ignore[call-overload]
+    with pytest.warns(DeprecationWarning, match=r"Run\(result=…\) is Run\(record=…\) now"):
+        old = Run(result=record, out_dir=tmp_path, report=page)  # type: ignore[call-overload]
+    assert old.record is record and old.report == page
+    with pytest.raises(TypeError, match="needs the record"):
+        Run(out_dir=tmp_path, report=page)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'reslt'"):
+        Run(reslt=record, out_dir=tmp_path, report=page)  # type: ignore[call-overload]

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Generic, TypeVar
+from typing import IO, Any, Generic, TypeVar, overload
 
 from pydantic import BaseModel
 from typing_extensions import deprecated
@@ -50,7 +51,7 @@ __all__ = [
 R = TypeVar("R", bound=BaseModel)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Run(Generic[R]):
     """What an instrument's entry point wrote: the record, the run directory and its page.
 
@@ -64,6 +65,30 @@ class Run(Generic[R]):
     """The run directory."""
     report: Path
     """Its ``report.html``."""
+
+    @overload
+    def __init__(self, record: R, out_dir: Path, report: Path) -> None: ...
+    @overload
+    @deprecated("Run(result=…) is Run(record=…) now: the run record has one name")
+    def __init__(self, *, result: R, out_dir: Path, report: Path) -> None: ...
+    def __init__(
+        self, record: R | None = None, out_dir: Path | None = None, report: Path | None = None, **old: R
+    ) -> None:
+        """``Run(record, out_dir, report)``; the old keyword ``result=`` for ``record`` still works,
+        with a ``DeprecationWarning``.
+
+        Raises:
+            TypeError: a missing or unknown argument, as a plain dataclass would.
+        """
+        if set(old) - {"result"}:
+            raise TypeError(f"Run() got an unexpected keyword argument {next(iter(set(old) - {'result'}))!r}")
+        if "result" in old:
+            warnings.warn("Run(result=…) is Run(record=…) now", DeprecationWarning, stacklevel=2)
+            record = old["result"] if record is None else record
+        if record is None or out_dir is None or report is None:
+            raise TypeError("Run() needs the record, the run directory and its report.html")
+        for name, value in (("record", record), ("out_dir", out_dir), ("report", report)):
+            object.__setattr__(self, name, value)
 
     @property
     @deprecated("Run.result is Run.record now: the run record has one name")
