@@ -108,9 +108,11 @@ def bench_pipeline(n_queries: int, per: int) -> None:
         write_run(analysis, Path(tmp) / "run")
         written = time.perf_counter() - t0
     print(f"  (writing items.jsonl, plots, report.html, result.json: {written:.2f} s, not counted)")
-    print(f"pipeline after sampling: {total:.2f} s (target < 30 s)  "
-          f"[{r.counts.items:,} items, {r.counts.valid:,} valid, N_seen {r.n_seen:,}, "
-          f"N_tot {r.n_total:,.0f}, k {r.k}]")  # fmt: skip
+    print(
+        f"pipeline after sampling: {total:.2f} s (target < 30 s)  "
+        f"[{r.counts.items:,} items, {r.counts.valid:,} valid, N_seen {r.n_seen:,}, "
+        f"N_tot {r.n_total:,.0f}, k {r.k}]"
+    )
 
 
 def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
@@ -158,8 +160,9 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
     for r in range(rounds):
         seed = 11 + r
         cfg = base.model_copy(update={"seed": seed})
-        params = GenerationParams(temperature=cfg.temperature, top_p=cfg.top_p,
-                                  max_tokens=task.max_tokens, seed=seed)  # fmt: skip
+        params = GenerationParams(
+            temperature=cfg.temperature, top_p=cfg.top_p, max_tokens=task.max_tokens, seed=seed
+        )
         times: dict[str, float] = {}
         for side in ("raw", "census") if r % 2 == 0 else ("census", "raw"):
             if side == "raw":
@@ -182,17 +185,25 @@ def bench_model(model: str, n_queries: int, answers: int, rounds: int) -> None:
         t_raws.append(times["raw"])
         t_censuses.append(times["census"])
         t_samplings.append(t_sampling)
-        print(f"  round {r + 1} (seed {seed}, {tokens} tokens): generation alone {times['raw']:.1f} s "
-              f"({tokens / times['raw']:.1f} tok/s); census {times['census']:.1f} s = sampling (incl. model "
-              f"load) {t_sampling:.1f} s + the rest {fixed[-1]:.2f} s → ratio {ratios[-1]:.3f}")  # fmt: skip
+        print(
+            f"  round {r + 1} (seed {seed}, {tokens} tokens): generation alone {times['raw']:.1f} s "
+            f"({tokens / times['raw']:.1f} tok/s); census {times['census']:.1f} s = sampling (incl. model "
+            f"load) {t_sampling:.1f} s + the rest {fixed[-1]:.2f} s → ratio {ratios[-1]:.3f}"
+        )
     med = float(np.median(ratios))
     print(f"model {model}: {n_queries} queries × {answers} answers, {rounds} alternating rounds")
-    print(f"  census fixed cost F (census − its sampling): median {np.median(fixed):.2f} s "
-          f"[{min(fixed):.2f}, {max(fixed):.2f}] on {np.median(t_raws):.1f} s of generation")  # fmt: skip
-    print(f"  census speed / generation speed: median {med:.3f} [{min(ratios):.3f}, {max(ratios):.3f}] "
-          f"(target ≥ 0.95); on total time {sum(t_raws) / sum(t_censuses):.3f}")  # fmt: skip
-    print(f"  sampling inside the census / generation alone: {sum(t_samplings) / sum(t_raws):.3f} × the time "
-          f"(store and per-sample commits; the census's includes its model load)")  # fmt: skip
+    print(
+        f"  census fixed cost F (census − its sampling): median {np.median(fixed):.2f} s "
+        f"[{min(fixed):.2f}, {max(fixed):.2f}] on {np.median(t_raws):.1f} s of generation"
+    )
+    print(
+        f"  census speed / generation speed: median {med:.3f} [{min(ratios):.3f}, {max(ratios):.3f}] "
+        f"(target ≥ 0.95); on total time {sum(t_raws) / sum(t_censuses):.3f}"
+    )
+    print(
+        f"  sampling inside the census / generation alone: {sum(t_samplings) / sum(t_raws):.3f} × the time "
+        f"(store and per-sample commits; the census's includes its model load)"
+    )
 
 
 def main() -> None:

@@ -119,12 +119,29 @@ def main() -> None:
             time.sleep(1.0)  # let the busy loops take their cores
             for i in range(args.rounds):
                 for config in configs if i % 2 == 0 else configs[::-1]:
-                    cmd = [sys.executable, __file__, "--one", config, "--model", args.model,
-                           "--queries", str(args.queries), "--answers", str(args.answers),
-                           "--seed", str(args.seed)]  # fmt: skip
+                    cmd = [
+                        sys.executable,
+                        __file__,
+                        "--one",
+                        config,
+                        "--model",
+                        args.model,
+                        "--queries",
+                        str(args.queries),
+                        "--answers",
+                        str(args.answers),
+                        "--seed",
+                        str(args.seed),
+                    ]
                     try:
-                        done = subprocess.run(cmd, env=_env(config), check=True, capture_output=True,
-                                              text=True, timeout=args.timeout)  # fmt: skip
+                        done = subprocess.run(
+                            cmd,
+                            env=_env(config),
+                            check=True,
+                            capture_output=True,
+                            text=True,
+                            timeout=args.timeout,
+                        )
                         out = json.loads(done.stdout.splitlines()[-1])
                     except subprocess.TimeoutExpired:  # counted as the limit: a bound, marked '>'
                         out = {"tokens": 0, "seconds": args.timeout, "capped": True}

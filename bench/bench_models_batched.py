@@ -71,8 +71,10 @@ def ceiling(llm: Any, prompt: list[int], n: int, length: int) -> tuple[int, floa
         start = time.perf_counter()
         for _ in range(length):
             decode([(toks[s], pos, s) for s in range(n)])
-            toks = [int(np.argmax(np.ctypeslib.as_array(lc.llama_get_logits_ith(ctx, s), shape=(nv,))))
-                    for s in range(n)]  # fmt: skip
+            toks = [
+                int(np.argmax(np.ctypeslib.as_array(lc.llama_get_logits_ith(ctx, s), shape=(nv,))))
+                for s in range(n)
+            ]
             pos += 1
         return n * length, time.perf_counter() - start
     finally:

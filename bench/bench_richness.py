@@ -124,8 +124,10 @@ def main() -> None:
         args.repeat, lambda: rarefaction_extrapolation(data, n_bootstrap=args.replicates, seed=args.seed)
     )
     size_pts, cover_pts = full.size_based.size.size, full.coverage_based.size.size
-    print(f"knowsum full curve (q = 0, 1, 2; {size_pts} sizes up to 2n + {cover_pts} coverage targets; "
-          f"{full.n_bootstrap} replicates): {full_time:.2f} s")  # fmt: skip
+    print(
+        f"knowsum full curve (q = 0, 1, 2; {size_pts} sizes up to 2n + {cover_pts} coverage targets; "
+        f"{full.n_bootstrap} replicates): {full_time:.2f} s"
+    )
 
     steps = 40
     like_time, like = best_of(
@@ -138,11 +140,15 @@ def main() -> None:
 
     copia_time, copia_curve = run_copia(counts, steps, args.copia_replicates, args.seed)
     projected = copia_time * (args.replicates + 1) / (args.copia_replicates + 1)
-    how = "measured" if args.copia_replicates == args.replicates else (
-        f"projected from {args.copia_replicates} replicates measured in {copia_time:.1f} s"
-    )  # fmt: skip
-    print(f"copia species_accumulation (q = 0, m = 1..{steps}, {args.replicates} replicates): "
-          f"{projected:.1f} s ({how})")  # fmt: skip
+    how = (
+        "measured"
+        if args.copia_replicates == args.replicates
+        else (f"projected from {args.copia_replicates} replicates measured in {copia_time:.1f} s")
+    )
+    print(
+        f"copia species_accumulation (q = 0, m = 1..{steps}, {args.replicates} replicates): "
+        f"{projected:.1f} s ({how})"
+    )
 
     ours = like.size_based.diversity[0][like.size_based.size <= steps]
     print(f"max |knowsum − copia| at m = 1..{steps}: {np.max(np.abs(ours - copia_curve)):.2e}")

@@ -193,13 +193,37 @@ def phase_sample(args: argparse.Namespace, tmp: Path, rep: Report) -> None:
 def census_cmd(server: LoopbackServer, args: argparse.Namespace, store: Path, out: Path) -> list[str]:
     """``knowsum census run`` of the custom item task against ``server``."""
     return [
-        sys.executable, "-c", CLI, "census", "run", "custom",
-        "--prompt", "List {n} bird species, one per line.", "--answers", "10",
-        "--model", "openai:loopback", "--base-url", server.base_url,
-        "--concurrency", "8", "--timeout", "1", "--retries", "10",
-        "--queries", str(args.queries), "--n-bootstrap", "200", "--seed", str(args.seed),
-        "--store", str(store), "--out", str(out),
-    ]  # fmt: skip
+        sys.executable,
+        "-c",
+        CLI,
+        "census",
+        "run",
+        "custom",
+        "--prompt",
+        "List {n} bird species, one per line.",
+        "--answers",
+        "10",
+        "--model",
+        "openai:loopback",
+        "--base-url",
+        server.base_url,
+        "--concurrency",
+        "8",
+        "--timeout",
+        "1",
+        "--retries",
+        "10",
+        "--queries",
+        str(args.queries),
+        "--n-bootstrap",
+        "200",
+        "--seed",
+        str(args.seed),
+        "--store",
+        str(store),
+        "--out",
+        str(out),
+    ]
 
 
 STARTED: list[subprocess.Popen[bytes]] = []

@@ -86,8 +86,9 @@ def test_compare_at_coverage_marks_a_run_shrunk_to_a_handful(
     focused = "".join(f"Q{q}\tsame\n" for q in range(40)) + "Q0\tother\nQ1\tthird\n"
     a = _score(tmp_path / "a", spread, capsys, "--model", "spread", "--n-bootstrap", "0", "--t", "1")
     b = _score(tmp_path / "b", focused, capsys, "--model", "focused", "--n-bootstrap", "0", "--t", "1")
-    code, out, err = _main(["census", "compare", str(a), str(b), "--at-coverage", "--n-bootstrap", "0",
-                            "--json"], capsys)  # fmt: skip
+    code, out, err = _main(
+        ["census", "compare", str(a), str(b), "--at-coverage", "--n-bootstrap", "0", "--json"], capsys
+    )
     assert code == 0, err
     rows = {r["model"]: r for r in json.loads(out)["at_coverage"]["rows"]}
     assert rows["focused"]["at_size"] < 20

@@ -54,8 +54,9 @@ def test_compare_at_default_coverage_is_inext_estimate_d(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a, b = _score(tmp_path, "A", RUN_A, capsys), _score(tmp_path, "B", RUN_B, capsys)
-    code, out, err = _main(["census", "compare", str(a), str(b), "--n-bootstrap", "0", "--json",
-                            "--at-coverage"], capsys)  # fmt: skip
+    code, out, err = _main(
+        ["census", "compare", str(a), str(b), "--n-bootstrap", "0", "--json", "--at-coverage"], capsys
+    )
     assert code == 0, err
     eq = json.loads(out)["at_coverage"]
     samples = {r: sample_of_result(load_result(p)) for r, p in (("A", a), ("B", b))}
@@ -69,8 +70,9 @@ def test_compare_at_default_coverage_is_inext_estimate_d(
         assert not row["beyond_double"]  # the default C never extrapolates past 2n
     by_c = sorted(eq["rows"], key=lambda r: -r["richness"])
     assert [r["rank_coverage"] for r in by_c] == [1, 2]
-    code, out, _ = _main(["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--n-bootstrap", "30"],
-                         capsys)  # fmt: skip
+    code, out, _ = _main(
+        ["census", "compare", str(a), str(b), "--at-coverage", "0.5", "--n-bootstrap", "30"], capsys
+    )
     assert code == 0
     assert "ranked at equal sample coverage C = 0.5 (given)" in out and "rank N_tot(t)" in out
     page = tmp_path / "cmp.html"
@@ -83,12 +85,28 @@ def test_compare_at_default_coverage_is_inext_estimate_d(
 
 def test_rank_change_is_marked_where_the_rankings_differ() -> None:
     def row(model: str, n_total: float, richness: float) -> CoverageRank:
-        return CoverageRank(model=model, task="diseases", data="abundance", size=100, coverage=0.8,
-                            coverage_double=0.9, n_total=n_total, t=100, at_size=80, method="rarefaction",
-                            beyond_double=False, richness=richness)  # fmt: skip
+        return CoverageRank(
+            model=model,
+            task="diseases",
+            data="abundance",
+            size=100,
+            coverage=0.8,
+            coverage_double=0.9,
+            n_total=n_total,
+            t=100,
+            at_size=80,
+            method="rarefaction",
+            beyond_double=False,
+            richness=richness,
+        )
 
-    eq = EqualCoverage(coverage=0.7, source="given", level=0.95, n_bootstrap=0,
-                       rows=[row("m1", 500, 40), row("m2", 300, 60), row("m3", 100, 10)])  # fmt: skip
+    eq = EqualCoverage(
+        coverage=0.7,
+        source="given",
+        level=0.95,
+        n_bootstrap=0,
+        rows=[row("m1", 500, 40), row("m2", 300, 60), row("m3", 100, 10)],
+    )
     marks = {r[0]: (r[4], r[-2], r[-1]) for r in coverage_rows(eq)}  # the last two: rank at C, change
     assert marks == {"m2": (2, 1, "↑1"), "m1": (1, 2, "↓1"), "m3": (3, 3, "=")}
 
@@ -127,8 +145,11 @@ def test_overlap_estimates_the_shared_items(
         ca = {k: sum(k in q for q in RUN_A) for q in RUN_A for k in q}
         cb = {k: sum(k in q for q in RUN_B) for q in RUN_B for k in q}
         x, y = _aligned(ca, cb)
-        refs = [observed_shared(x, y), chao2_shared(x, y, len(RUN_A), len(RUN_B)),
-                chao2_shared_bc(x, y, len(RUN_A), len(RUN_B))]  # fmt: skip
+        refs = [
+            observed_shared(x, y),
+            chao2_shared(x, y, len(RUN_A), len(RUN_B)),
+            chao2_shared_bc(x, y, len(RUN_A), len(RUN_B)),
+        ]
     assert got["observed_shared"] == 5 and got["models"] == ["A", "B"]  # a b c d e
     assert [e["name"] for e in got["estimates"]] == [r.estimator for r in refs]
     for e, r in zip(got["estimates"], refs, strict=True):

@@ -29,8 +29,17 @@ def test_task_and_config_together_are_refused_before_anything_runs(
     monkeypatch.chdir(tmp_path)
     target = (EXAMPLES / "../../census-runs/bones-example").resolve()
     existed = target.exists()
-    args = ["census", "run", "theorems", "--config", str(EXAMPLES / "bones.toml"), "-m", "mock",
-            "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
+    args = [
+        "census",
+        "run",
+        "theorems",
+        "--config",
+        str(EXAMPLES / "bones.toml"),
+        "-m",
+        "mock",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+    ]
     code, out, err = _main(args, capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "give a TASK or a --config that names one, not both" in err
@@ -42,15 +51,28 @@ def test_default_folders_name_the_criterion_and_counting(
     kb_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    base = ["census", "run", "diseases", "-m", "mock", "--queries", "4", "--n-bootstrap", "0",
-            "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
+    base = [
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        "mock",
+        "--queries",
+        "4",
+        "--n-bootstrap",
+        "0",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+    ]
     for extra in ([], ["--criterion", "strict"], ["--criterion", "strict", "--count", "incidence"]):
         code, _, err = _main([*base, *extra], capsys)
         assert code == 0, err
     runs = tmp_path / "census-runs"
     assert sorted(p.name for p in runs.iterdir()) == [
-        "diseases-mock", "diseases-strict-incidence-mock", "diseases-strict-mock"
-    ]  # fmt: skip
+        "diseases-mock",
+        "diseases-strict-incidence-mock",
+        "diseases-strict-mock",
+    ]
     assert load_result(runs / "diseases-mock").criterion == "relaxed"  # the plain name is the default census
     strict = load_result(runs / "diseases-strict-incidence-mock")
     assert (strict.criterion, strict.counting) == ("strict", "incidence")
@@ -62,8 +84,24 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    code, _, err = _main(["census", "run", "diseases", "-m", "mock", "--queries", "4", "--n-bootstrap", "0",
-                          "--store", str(tmp_path / "s.sqlite"), "--out", str(run)], capsys)  # fmt: skip
+    code, _, err = _main(
+        [
+            "census",
+            "run",
+            "diseases",
+            "-m",
+            "mock",
+            "--queries",
+            "4",
+            "--n-bootstrap",
+            "0",
+            "--store",
+            str(tmp_path / "s.sqlite"),
+            "--out",
+            str(run),
+        ],
+        capsys,
+    )
     assert code == 0, err
     assert (run / "plots" / "kb_categories.png").is_file()
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
@@ -74,8 +112,24 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
     assert "holds a census run of diseases" in err and "--overwrite" in err
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before  # untouched
     # a rerun of the same census is the same run: allowed
-    code, _, err = _main(["census", "run", "diseases", "-m", "mock", "--queries", "4", "--n-bootstrap", "0",
-                          "--store", str(tmp_path / "s.sqlite"), "--out", str(run)], capsys)  # fmt: skip
+    code, _, err = _main(
+        [
+            "census",
+            "run",
+            "diseases",
+            "-m",
+            "mock",
+            "--queries",
+            "4",
+            "--n-bootstrap",
+            "0",
+            "--store",
+            str(tmp_path / "s.sqlite"),
+            "--out",
+            str(run),
+        ],
+        capsys,
+    )
     assert code == 0, err
     args = ["census", "score", str(items), "--out", str(run), "--overwrite", "--n-bootstrap", "0"]
     code, _, err = _main(args, capsys)
@@ -101,8 +155,21 @@ def test_no_verified_item_says_why_there_is_no_k(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
-    args = ["census", "run", "theorems", "-m", "mock", "--queries", "3", "--n-bootstrap", "0",
-            "--store", str(tmp_path / "s.sqlite"), "--out", str(out)]  # fmt: skip
+    args = [
+        "census",
+        "run",
+        "theorems",
+        "-m",
+        "mock",
+        "--queries",
+        "3",
+        "--n-bootstrap",
+        "0",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--out",
+        str(out),
+    ]
     code, _, err = _main(args, capsys)
     assert code == 0, err
     result = load_result(out)

@@ -64,8 +64,12 @@ def test_zipf_histogram_and_estimate_equal_the_truth(
     out = outcome.out_dir
     assert {p.name for p in out.iterdir()} >= {"result.json", "items.jsonl", "report.html", "plots"}
     assert sorted(p.name for p in (out / "plots").iterdir()) == [
-        "curve.png", "heldout.png", "kb_categories.png", "prevalence.png", "top_items.png"
-    ]  # fmt: skip
+        "curve.png",
+        "heldout.png",
+        "kb_categories.png",
+        "prevalence.png",
+        "top_items.png",
+    ]
     items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
     assert len(items) == c.items and sum(i["counted"] for i in items) == c.counted
     assert load_result(out) == result
@@ -108,8 +112,9 @@ def test_strict_criterion_keeps_only_anatomical_diseases(
     zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, truth = zipf
-    cfg = CensusConfig(task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0,
-                       count="incidence")  # fmt: skip
+    cfg = CensusConfig(
+        task="diseases", queries=N_QUERIES, criterion="strict", n_bootstrap=0, count="incidence"
+    )
     result = run_census(cfg, _backend(texts), store=store, out=tmp_path / "run").record
     doid = load_ontology("doid")
     # one category per disease (issue 18, precedence rule): anatomical iff some is_a path reaches
@@ -170,8 +175,9 @@ def test_until_new_rate_stops_early_and_says_why(
     zipf: tuple[list[str], list[list[str]]], tmp_path: Path, store: ResponseStore
 ) -> None:
     texts, _ = zipf
-    cfg = CensusConfig(task="diseases", queries=N_QUERIES, until_new_rate=1.0, batch_queries=20,
-                       n_bootstrap=0)  # fmt: skip
+    cfg = CensusConfig(
+        task="diseases", queries=N_QUERIES, until_new_rate=1.0, batch_queries=20, n_bootstrap=0
+    )
     backend = _backend(texts)
     result = run_census(cfg, backend, store=store, out=tmp_path / "run").record
     stop = result.stop
@@ -192,12 +198,26 @@ def test_until_new_rate_stops_early_and_says_why(
     ("criterion", "expected"),
     [
         # relaxed: the twelve words; the two theorems, one equation, one postulate (CPCTC has none)
-        ("relaxed", {"theorem": 2, "lemma": 0, "law": 0, "principle": 0, "formula": 0, "criterion": 0,
-                     "identity": 0, "conjecture": 0, "rule": 0, "equation": 1, "postulate": 1,
-                     "corollary": 0}),
+        (
+            "relaxed",
+            {
+                "theorem": 2,
+                "lemma": 0,
+                "law": 0,
+                "principle": 0,
+                "formula": 0,
+                "criterion": 0,
+                "identity": 0,
+                "conjecture": 0,
+                "rule": 0,
+                "equation": 1,
+                "postulate": 1,
+                "corollary": 0,
+            },
+        ),
         ("strict", {"theorem": 2}),
     ],
-)  # fmt: skip
+)
 def test_theorem_census_counts_the_items_each_word_admitted(
     kb_home: Path, tmp_path: Path, store: ResponseStore, criterion: str, expected: dict[str, int]
 ) -> None:

@@ -105,9 +105,27 @@ def test_sweep_on_the_test_model_runs_to_its_page_with_coherent_cells(
     from knowsum.cli import main
 
     out = tmp_path / "sweep"
-    args = ["census", "sweep", "diseases", "-m", MODEL, "--queries", "4", "--answers", "10",
-            "--temperature", "0.7", "--prompt-variant", "full,simple", "--n-bootstrap", "200",
-            "--out", str(out), "--store", str(tmp_path / "s.sqlite")]  # fmt: skip
+    args = [
+        "census",
+        "sweep",
+        "diseases",
+        "-m",
+        MODEL,
+        "--queries",
+        "4",
+        "--answers",
+        "10",
+        "--temperature",
+        "0.7",
+        "--prompt-variant",
+        "full,simple",
+        "--n-bootstrap",
+        "200",
+        "--out",
+        str(out),
+        "--store",
+        str(tmp_path / "s.sqlite"),
+    ]
     code = main(args)
     stdout, err = capsys.readouterr()
     assert code == 0, err

@@ -34,8 +34,21 @@ def _score(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> d
     items.write_text(
         "".join(json.dumps({"query": f"Q{i}", "items": x}) + "\n" for i, x in enumerate(ITEMS, 1))
     )
-    code = main(["census", "score", str(items), "--k", "2", "--n-bootstrap", "50", "--json",
-                 "--out", str(tmp_path / "run"), *extra])  # fmt: skip
+    code = main(
+        [
+            "census",
+            "score",
+            str(items),
+            "--k",
+            "2",
+            "--n-bootstrap",
+            "50",
+            "--json",
+            "--out",
+            str(tmp_path / "run"),
+            *extra,
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     return json.loads(out)

@@ -265,8 +265,14 @@ def test_fast_jsonl_lines_equal_the_record_json(kb_home: Path) -> None:
         False,
         True,
     ]  # malaria is not in the slice
-    mentions = analyse(cfg.model_copy(update={"count": "mention"}), task, make_verifier(task, "relaxed", 0.9),
-                       texts, model="m", backend="mock")  # fmt: skip
+    mentions = analyse(
+        cfg.model_copy(update={"count": "mention"}),
+        task,
+        make_verifier(task, "relaxed", 0.9),
+        texts,
+        model="m",
+        backend="mock",
+    )
     assert mentions.counted == [True, True, False, True, True, False, True]  # "asthma" again counts
 
 

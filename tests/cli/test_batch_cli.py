@@ -129,12 +129,16 @@ def test_a_custom_id_given_twice_is_refused(tmp_path: Path, capsys: pytest.Captu
     [
         ({"choices": []}, "field response.body.choices is []: the result holds no answer"),
         ({}, "field response.body.choices is missing: the result holds no answer"),
-        ({"choices": [{"message": {"content": None}}]},
-         "field response.body.choices[0].message.content is null"),
-        ({"choices": [{"text": "x"}], "usage": {"completion_tokens": "3"}},
-         'field response.body.usage.completion_tokens is "3": expected a whole number'),
+        (
+            {"choices": [{"message": {"content": None}}]},
+            "field response.body.choices[0].message.content is null",
+        ),
+        (
+            {"choices": [{"text": "x"}], "usage": {"completion_tokens": "3"}},
+            'field response.body.usage.completion_tokens is "3": expected a whole number',
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_malformed_result_is_named_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], body: dict[str, object], words: str
 ) -> None:

@@ -68,12 +68,15 @@ def test_custom_task_from_toml_and_compare(
     r1 = json.loads((tmp_path / "r1" / "result.json").read_text())
     assert r1["n_seen"] == 2 and r1["counts"]["invalid"] == 10  # "20 cakes #i" matches nothing
     assert {t["key"] for t in r1["top_items"]} == {"Q11518", "Q26708"}
-    code, _, stderr = _run(["census", "run", "--config", str(cfg), "--out", str(tmp_path / "r2"),
-                            "--model", "mock:other"], capsys)  # fmt: skip
+    code, _, stderr = _run(
+        ["census", "run", "--config", str(cfg), "--out", str(tmp_path / "r2"), "--model", "mock:other"],
+        capsys,
+    )
     assert code == 0, stderr
     page = tmp_path / "cmp.html"
-    code, stdout, stderr = _run(["census", "compare", str(tmp_path / "r1"), str(tmp_path / "r2"),
-                                 "--html", str(page)], capsys)  # fmt: skip
+    code, stdout, stderr = _run(
+        ["census", "compare", str(tmp_path / "r1"), str(tmp_path / "r2"), "--html", str(page)], capsys
+    )
     assert code == 0, stderr
     lines = stdout.splitlines()
     assert lines[0].split()[:3] == ["model", "task", "N_seen"]
@@ -106,9 +109,14 @@ def test_custom_task_from_toml_and_compare(
     ],
 )
 def test_bad_input_is_one_clear_line(
-    theorems_home: Path, args: list[str], code: int, message: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+    theorems_home: Path,
+    args: list[str],
+    code: int,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(tmp_path)
     got, stdout, stderr = _run(args, capsys)
     assert got == code
@@ -244,8 +252,16 @@ def test_published_table1_rows_are_self_consistent() -> None:
             assert skr == pytest.approx(seen / total, abs=0.005 + 1e-9), (model, task, criterion)
     column = published_rows("diseases", "strict")
     assert [r.value for r in column if r.measure == "diseases/strict/n_seen"] == [
-        277, 268, 875, 780, 489, 426, 115, 86, 139
-    ]  # fmt: skip
+        277,
+        268,
+        875,
+        780,
+        489,
+        426,
+        115,
+        86,
+        139,
+    ]
     assert len(column) == 27 and all(r.measure.startswith("diseases/strict/") for r in column)
     assert published_rows("ontology:go", "relaxed") == []
 
@@ -300,8 +316,21 @@ def test_json_on_every_census_command(
     theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out, store = tmp_path / "run", str(tmp_path / "s.sqlite")
-    args = ["census", "run", "theorems", "--model", "mock", "--queries", "6", "--n-bootstrap", "20",
-            "--prompt", "Pythagorean theorem, Binomial theorem", "--store", store]  # fmt: skip
+    args = [
+        "census",
+        "run",
+        "theorems",
+        "--model",
+        "mock",
+        "--queries",
+        "6",
+        "--n-bootstrap",
+        "20",
+        "--prompt",
+        "Pythagorean theorem, Binomial theorem",
+        "--store",
+        store,
+    ]
     code, stdout, stderr = _run([*args, "--out", str(out), "--json"], capsys)
     assert code == 0, stderr
     run = _json(stdout)
@@ -312,15 +341,17 @@ def test_json_on_every_census_command(
     items = tmp_path / "items.jsonl"
     items.write_text('{"query": "a", "items": ["x", "y"]}\n{"query": "b", "items": ["x", "z"]}\n')
     scored = tmp_path / "scored"
-    code, stdout, stderr = _run(["census", "score", str(items), "--n-bootstrap", "0", "--out", str(scored),
-                                 "--json"], capsys)  # fmt: skip
+    code, stdout, stderr = _run(
+        ["census", "score", str(items), "--n-bootstrap", "0", "--out", str(scored), "--json"], capsys
+    )
     assert code == 0, stderr
     assert _json(stdout)["n_seen"] == 3 and stderr.splitlines()[-1] == f"report: {scored / 'report.html'}"
     # compare, with the published rows of the run's column
     code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json"], capsys)
     assert code == 2 and stdout == "" and "are not comparable (task theorems vs score:items" in stderr
-    code, stdout, stderr = _run(["census", "compare", str(out), str(scored), "--published", "--json",
-                                 "--allow-mixed"], capsys)  # fmt: skip
+    code, stdout, stderr = _run(
+        ["census", "compare", str(out), str(scored), "--published", "--json", "--allow-mixed"], capsys
+    )
     assert code == 0, stderr
     rows = _json(stdout)["rows"]
     assert {r["model"] for r in rows if not r["published"]} == {"mock", "items"}
@@ -338,9 +369,27 @@ def test_json_on_every_census_command(
     assert stderr.splitlines()[-1] == f"report: {out / 'report.html'}"
     # sweep
     sweep = tmp_path / "sweep"
-    code, stdout, stderr = _run(["census", "sweep", "theorems", "--model", "mock", "--queries", "2",
-                                 "--answers", "10,20", "--n-bootstrap", "0", "--store", store,
-                                 "--out", str(sweep), "--json"], capsys)  # fmt: skip
+    code, stdout, stderr = _run(
+        [
+            "census",
+            "sweep",
+            "theorems",
+            "--model",
+            "mock",
+            "--queries",
+            "2",
+            "--answers",
+            "10,20",
+            "--n-bootstrap",
+            "0",
+            "--store",
+            store,
+            "--out",
+            str(sweep),
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0, stderr
     swept = _json(stdout)
     assert [c["cell"] for c in swept["cells"]] == ["T1-P1-A10-full", "T1-P1-A20-full"]
@@ -365,8 +414,15 @@ def test_run_help_shows_the_defaults_the_click_way(capsys: pytest.CaptureFixture
     code, stdout, _ = _run(["census", "run", "--help"], capsys)
     assert code == 0
     flat = " ".join(stdout.split())
-    for shown in ("[default: 30]", "[default: 100.0]", "[default: auto]", "[default: relaxed]",
-                  "[default: 1000; x>=0]", "[default: 8; x>=1]", "--t FLOAT"):  # fmt: skip
+    for shown in (
+        "[default: 30]",
+        "[default: 100.0]",
+        "[default: auto]",
+        "[default: relaxed]",
+        "[default: 1000; x>=0]",
+        "[default: 8; x>=1]",
+        "--t FLOAT",
+    ):
         assert shown in flat, shown
 
 
@@ -377,8 +433,10 @@ def test_a_config_file_still_names_the_model_store_and_run_folder(
 
     cfg = tmp_path / "conf" / "c.toml"
     cfg.parent.mkdir()
-    cfg.write_text('task = "theorems"\nqueries = 2\nn_bootstrap = 0\nmodel = "mock"\nconcurrency = 4\n'
-                   'store = "s/store.sqlite"\nout = "r"\n')  # fmt: skip
+    cfg.write_text(
+        'task = "theorems"\nqueries = 2\nn_bootstrap = 0\nmodel = "mock"\nconcurrency = 4\n'
+        'store = "s/store.sqlite"\nout = "r"\n'
+    )
     loaded = load_config(cfg)
     assert (loaded.config.task, loaded.config.queries) == ("theorems", 2)
     assert (loaded.run.model, loaded.run.concurrency) == ("mock", 4)

@@ -51,15 +51,34 @@ COMMANDS: dict[str, Args] = {
     "census score ITEMS": lambda f, d: ["census", "score", str(f), "--out", str(d / "run")],
     "census run --config": lambda f, d: ["census", "run", "--config", str(f), "-m", "mock"],
     "recall score --predictions": lambda f, d: [
-        "recall", "score", "--kb", "go", "--predictions", str(f), "--out", str(d / "run"),
+        "recall",
+        "score",
+        "--kb",
+        "go",
+        "--predictions",
+        str(f),
+        "--out",
+        str(d / "run"),
     ],
     "genebench score --questions": lambda f, d: [
-        "genebench", "score", "--questions", str(f),
-        "--predictions", str(write_predictions(d / "preds.jsonl")), "--out", str(d / "run"),
+        "genebench",
+        "score",
+        "--questions",
+        str(f),
+        "--predictions",
+        str(write_predictions(d / "preds.jsonl")),
+        "--out",
+        str(d / "run"),
     ],
     "genebench score --predictions": lambda f, d: [
-        "genebench", "score", "--questions", str(_questions(d)), "--predictions", str(f),
-        "--out", str(d / "run"),
+        "genebench",
+        "score",
+        "--questions",
+        str(_questions(d)),
+        "--predictions",
+        str(f),
+        "--out",
+        str(d / "run"),
     ],
     "batch import": lambda f, d: ["batch", "import", str(f), "--store", str(d / "s.sqlite")],
     **{
@@ -69,7 +88,7 @@ COMMANDS: dict[str, Args] = {
         for name in ("census", "recall", "genebench")
     },
     "kb install --from": lambda f, d: ["kb", "install", "go", "--from", str(f)],
-}  # fmt: skip
+}
 
 _CODEC = "prints Python's codec error ('utf-8' codec can't decode byte … in position …)"
 NOT_OURS = {}
@@ -138,18 +157,30 @@ def test_the_same_words_as_estimate(
 @pytest.mark.parametrize(
     ("name", "content", "words"),
     [
-        ("release.txt", "GO:0008150;biological_process;5;abc;GO:0008150\n",
-         "release.txt:1: release format: field n_web_occurrences 'abc' (column 4) is not a number: the "
-         "popularity must be a number >= 0; correct it, or leave it empty"),
-        ("release.txt", "GO:0008150;biological_process;5;-5;GO:0008150\n",
-         "release.txt:1: release format: field n_web_occurrences '-5' (column 4) is negative: the "
-         "popularity must be a number >= 0"),
-        ("rows.csv", "id,prediction,popularity\nGO:0008150,GO:0008150,-5\n",
-         "rows.csv:2: csv format: field popularity '-5' is negative"),
-        ("rows.jsonl", '{"id": "GO:0008150", "prediction": "GO:0008150", "popularity": "abc"}\n',
-         "rows.jsonl:1: jsonl format: field popularity 'abc' is not a number"),
+        (
+            "release.txt",
+            "GO:0008150;biological_process;5;abc;GO:0008150\n",
+            "release.txt:1: release format: field n_web_occurrences 'abc' (column 4) is not a number: the "
+            "popularity must be a number >= 0; correct it, or leave it empty",
+        ),
+        (
+            "release.txt",
+            "GO:0008150;biological_process;5;-5;GO:0008150\n",
+            "release.txt:1: release format: field n_web_occurrences '-5' (column 4) is negative: the "
+            "popularity must be a number >= 0",
+        ),
+        (
+            "rows.csv",
+            "id,prediction,popularity\nGO:0008150,GO:0008150,-5\n",
+            "rows.csv:2: csv format: field popularity '-5' is negative",
+        ),
+        (
+            "rows.jsonl",
+            '{"id": "GO:0008150", "prediction": "GO:0008150", "popularity": "abc"}\n',
+            "rows.jsonl:1: jsonl format: field popularity 'abc' is not a number",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_bad_popularity_names_the_field_and_the_value(
     work: Path, capsys: pytest.CaptureFixture[str], name: str, content: str, words: str
 ) -> None:

@@ -15,14 +15,40 @@ pytestmark = pytest.mark.realdata
 
 def _run(tmp_path: Path, out: str, model: str = "mock", *extra: str) -> list[str]:
     plan = tiny_plan(tmp_path)
-    return ["profile", "run", "-m", model, "--plan", str(plan), "--store", str(tmp_path / "s.sqlite"),
-            "--out", str(tmp_path / out), *extra]  # fmt: skip
+    return [
+        "profile",
+        "run",
+        "-m",
+        model,
+        "--plan",
+        str(plan),
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--out",
+        str(tmp_path / out),
+        *extra,
+    ]
 
 
 def test_plan_json_counts_requests_and_tokens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plan = tiny_plan(tmp_path)
-    code = main(["profile", "plan", "-m", "mock", "--plan", str(plan), "--store", str(tmp_path / "s.sqlite"),
-                 "--price-in", "0.5", "--price-out", "1.5", "--json"])  # fmt: skip
+    code = main(
+        [
+            "profile",
+            "plan",
+            "-m",
+            "mock",
+            "--plan",
+            str(plan),
+            "--store",
+            str(tmp_path / "s.sqlite"),
+            "--price-in",
+            "0.5",
+            "--price-out",
+            "1.5",
+            "--json",
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data["instruments"]) == {"census", "recall", "genebench"}

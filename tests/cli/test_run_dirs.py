@@ -36,9 +36,21 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def _recall_run(tmp_path: Path, *extra: str) -> list[str]:
     return [
-        "recall", "run", "go", "-m", "mock", "--popularity", POP, "--n-buckets", "3", "--n-perm", "50",
-        "--store", str(tmp_path / "store.sqlite"), *extra,
-    ]  # fmt: skip
+        "recall",
+        "run",
+        "go",
+        "-m",
+        "mock",
+        "--popularity",
+        POP,
+        "--n-buckets",
+        "3",
+        "--n-perm",
+        "50",
+        "--store",
+        str(tmp_path / "store.sqlite"),
+        *extra,
+    ]
 
 
 def _predictions(tmp_path: Path) -> Path:

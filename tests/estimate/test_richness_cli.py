@@ -63,9 +63,16 @@ def test_chao1_interval_and_formula_in_the_table(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("chao2", 339.255), ("chao2-bc", 335.389), ("ichao2", 366.890), ("ice", 365.814), ("ice-1", 443.221),
-     ("jack1", 317.368), ("jack2", 375.924)],
-)  # fmt: skip
+    [
+        ("chao2", 339.255),
+        ("chao2-bc", 335.389),
+        ("ichao2", 366.890),
+        ("ice", 365.814),
+        ("ice-1", 443.221),
+        ("jack1", 317.368),
+        ("jack2", 375.924),
+    ],
+)
 def test_incidence_estimators_on_query_units(
     capsys: pytest.CaptureFixture[str], name: str, value: float
 ) -> None:

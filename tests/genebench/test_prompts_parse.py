@@ -206,8 +206,30 @@ def test_summary_replies() -> None:
     assert not parse_reply("summary", "   ").ok
 
 
-_PIECES = ["A", "B", "D", "E", ", ", " and ", "The answer is ", "**", "'", '{"answer": ', '{"answers": [',
-           "]", "}", '"', ".", " ", "\n", "kallikrein B1", "```json\n", "\n```", "[", "Answer: "]  # fmt: skip
+_PIECES = [
+    "A",
+    "B",
+    "D",
+    "E",
+    ", ",
+    " and ",
+    "The answer is ",
+    "**",
+    "'",
+    '{"answer": ',
+    '{"answers": [',
+    "]",
+    "}",
+    '"',
+    ".",
+    " ",
+    "\n",
+    "kallikrein B1",
+    "```json\n",
+    "\n```",
+    "[",
+    "Answer: ",
+]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=6), st.sampled_from(["single_choice", "multiple_choice"]))

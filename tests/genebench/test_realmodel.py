@@ -23,8 +23,21 @@ def test_smollm2_run_writes_every_artifact(tmp_path: Path) -> None:
         pytest.fail("needs `knowsum models install smollm2-135m-instruct` and `knowsum kb install genes go`")
     out = tmp_path / "run"
     store = str(tmp_path / "s.sqlite")
-    args = ["genebench", "run", "--build-default", "--types", "Q1,Q2-A,Q3-B,Q4,Q5", "--per-type", "1",
-            "-m", "smollm2-135m-instruct", "--store", store, "--out", str(out)]  # fmt: skip
+    args = [
+        "genebench",
+        "run",
+        "--build-default",
+        "--types",
+        "Q1,Q2-A,Q3-B,Q4,Q5",
+        "--per-type",
+        "1",
+        "-m",
+        "smollm2-135m-instruct",
+        "--store",
+        store,
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     result = load_result(out)
     questions = read_questions(out / "questions.jsonl")
@@ -75,9 +88,25 @@ def test_user_files_build_q6_q8_with_abstracts_and_score_summaries(tmp_path: Pat
         "".join(f"{p}\tTP53 is mutated in half of human cancers (abstract {p}).\n" for p in pmids)
     )
     out = tmp_path / "run"
-    args = ["genebench", "run", "--build-default", "--types", "Q6,Q8", "-m", "mock",
-            "--expression", str(expression), "--summaries", str(summaries), "--abstracts", str(abstracts),
-            "--store", str(tmp_path / "s.sqlite"), "--out", str(out)]  # fmt: skip
+    args = [
+        "genebench",
+        "run",
+        "--build-default",
+        "--types",
+        "Q6,Q8",
+        "-m",
+        "mock",
+        "--expression",
+        str(expression),
+        "--summaries",
+        str(summaries),
+        "--abstracts",
+        str(abstracts),
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     questions = read_questions(out / "questions.jsonl")
     q8 = sorted((q.gene, q.flag) for q in questions if q.task == "Q8")

@@ -88,9 +88,20 @@ def test_gold_replies_score_one_in_every_cell(slice_go: Ontology, tmp_path: Path
     result = json.loads((out / "result.json").read_text(encoding="utf-8"))
     cells = _cells(result)
     assert set(cells) == {
-        "Q1/loc", "Q1/non-loc", "Q2-A/no-answer", "Q2-B", "Q3-A/loc", "Q3-A/non-loc", "Q3-B/no-answer",
-        "Q4/loc", "Q4/non-loc", "Q5", "Q6", "Q7/no_ref", "Q7/with_ref",
-    }  # fmt: skip
+        "Q1/loc",
+        "Q1/non-loc",
+        "Q2-A/no-answer",
+        "Q2-B",
+        "Q3-A/loc",
+        "Q3-A/non-loc",
+        "Q3-B/no-answer",
+        "Q4/loc",
+        "Q4/non-loc",
+        "Q5",
+        "Q6",
+        "Q7/no_ref",
+        "Q7/with_ref",
+    }
     assert cells == {k: 1.0 for k in cells}
     q6 = next(c for c in result["scores"]["cells"] if c["key"] == "Q6")
     assert q6["extra"]["tissue_f1"] == 1.0 and q6["n_questions"] == 2

@@ -24,9 +24,17 @@ RELEASED = GB_FIX / "released_layout.jsonl"
 
 def _summary(flags: list[str] | None, *, scored: bool = True) -> InstanceRecord:
     return InstanceRecord(
-        question_index="1", task="Q8", question_type="summary", knowledge="summary", perspective="p",
-        flag="no_ref", response="r", score=0.5, rouge_l=0.5 if scored else None, summary_flags=flags,
-    )  # fmt: skip
+        question_index="1",
+        task="Q8",
+        question_type="summary",
+        knowledge="summary",
+        perspective="p",
+        flag="no_ref",
+        response="r",
+        score=0.5,
+        rouge_l=0.5 if scored else None,
+        summary_flags=flags,
+    )
 
 
 def test_no_caveat_without_cut_text() -> None:

@@ -30,18 +30,38 @@ CATEGORIES = (ANAT, PROLIF, GENETIC, INFECT, SYNDROME)
 # syndrome; anatomical-last moves anatomical to the end; most-paths breaks ties by precedence.
 HAND: dict[str, dict[str, tuple[str, ...]]] = {
     "DOID:9000001": {r: (ANAT,) for r in CATEGORY_RULES},
-    "DOID:9000002": {"any-path": (PROLIF, ANAT), "first-parent": (ANAT,), "most-paths": (PROLIF,),
-                     "anatomical-last": (PROLIF,), "precedence": (PROLIF,)},
+    "DOID:9000002": {
+        "any-path": (PROLIF, ANAT),
+        "first-parent": (ANAT,),
+        "most-paths": (PROLIF,),
+        "anatomical-last": (PROLIF,),
+        "precedence": (PROLIF,),
+    },
     "DOID:9000003": {r: (PROLIF,) for r in CATEGORY_RULES},
-    "DOID:9000004": {"any-path": (GENETIC, ANAT), "first-parent": (GENETIC,), "most-paths": (ANAT,),
-                     "anatomical-last": (GENETIC,), "precedence": (ANAT,)},
-    "DOID:9000005": {"any-path": (SYNDROME, ANAT), "first-parent": (SYNDROME,), "most-paths": (ANAT,),
-                     "anatomical-last": (SYNDROME,), "precedence": (ANAT,)},
+    "DOID:9000004": {
+        "any-path": (GENETIC, ANAT),
+        "first-parent": (GENETIC,),
+        "most-paths": (ANAT,),
+        "anatomical-last": (GENETIC,),
+        "precedence": (ANAT,),
+    },
+    "DOID:9000005": {
+        "any-path": (SYNDROME, ANAT),
+        "first-parent": (SYNDROME,),
+        "most-paths": (ANAT,),
+        "anatomical-last": (SYNDROME,),
+        "precedence": (ANAT,),
+    },
     "DOID:9000006": {r: (ANAT,) for r in CATEGORY_RULES},
-    "DOID:9000007": {"any-path": (INFECT, ANAT), "first-parent": (ANAT,), "most-paths": (INFECT,),
-                     "anatomical-last": (INFECT,), "precedence": (INFECT,)},
+    "DOID:9000007": {
+        "any-path": (INFECT, ANAT),
+        "first-parent": (ANAT,),
+        "most-paths": (INFECT,),
+        "anatomical-last": (INFECT,),
+        "precedence": (INFECT,),
+    },
     "DOID:9000009": {r: () for r in CATEGORY_RULES},  # no path to the root
-}  # fmt: skip
+}
 
 
 @pytest.fixture
@@ -74,8 +94,14 @@ def test_counts_one_category_per_term_except_any_path(mini_do: Ontology) -> None
 
 def test_strict_disease_criterion_uses_one_category_per_term(mini_do: Ontology) -> None:
     task = resolve_task(CensusConfig(task="diseases"))
-    names = ["organ disease", "organ cancer", "genetic organ disease", "syndromic organ disorder",
-             "organ infection", "stray term"]  # fmt: skip
+    names = [
+        "organ disease",
+        "organ cancer",
+        "genetic organ disease",
+        "syndromic organ disorder",
+        "organ infection",
+        "stray term",
+    ]
     strict = KBVerifier(task, "strict", mini_do, 0.9).verify(names, [None] * len(names))
     relaxed = KBVerifier(task, "relaxed", mini_do, 0.9).verify(names, [None] * len(names))
     assert [v.status for v in strict] == ["valid", "excluded", "valid", "valid", "excluded", "excluded"]

@@ -64,12 +64,24 @@ class LlamaServer:
     def start(self, wait: float = 600.0) -> None:
         """Start the server; return once ``GET /v1/models`` answers (or fail with the log's tail)."""
         cmd = [
-            sys.executable, "-m", "llama_cpp.server",
-            "--model", str(self.model), "--model_alias", ALIAS,
-            "--host", "127.0.0.1", "--port", str(self.port),
-            "--n_ctx", str(self.n_ctx), "--n_threads", str(self.n_threads),
-            "--n_threads_batch", str(self.n_threads),
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.model),
+            "--model_alias",
+            ALIAS,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--n_threads",
+            str(self.n_threads),
+            "--n_threads_batch",
+            str(self.n_threads),
+        ]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + wait

@@ -37,8 +37,25 @@ def _census(model: str, store: Path, out: Path, queries: int, hold: int = 0) -> 
     """The census command; with ``hold`` the decoder stops after that many samples (``tests/_held.py``)."""
     code = CHILD if hold else "from knowsum.cli import main; main()"
     held = ["hold_local", str(hold), "-"] if hold else []
-    return [sys.executable, "-c", code, *held, "census", "run", "diseases", "-m", model, "--queries",
-            str(queries), "--answers", "20", "--store", str(store), "--out", str(out)]  # fmt: skip
+    return [
+        sys.executable,
+        "-c",
+        code,
+        *held,
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        model,
+        "--queries",
+        str(queries),
+        "--answers",
+        "20",
+        "--store",
+        str(store),
+        "--out",
+        str(out),
+    ]
 
 
 def _env() -> dict[str, str]:

@@ -22,6 +22,7 @@ KB_FIX = Path(__file__).resolve().parents[1] / "fixtures" / "kb"
 
 HELD_MOCK = """
 import os
+import signal
 import sys
 
 from knowsum.models import MockBackend
@@ -36,6 +37,9 @@ def _one_by_one(self, *args, **kwargs):  # one request per call: each answer is 
 
 
 MockBackend.__init__ = _one_by_one
+# Ctrl-C as a terminal sends it: a suite started as a background job of a non-interactive shell
+# (`make test &`) runs with SIGINT ignored, which every child inherits, and the signal would never land
+signal.signal(signal.SIGINT, signal.default_int_handler)
 if os.environ.get("HOLD_AFTER"):  # answer that many requests, then wait until interrupted
     hold_mock(int(os.environ["HOLD_AFTER"]))
 from knowsum.cli import main
@@ -66,12 +70,33 @@ def test_an_interrupted_census_says_what_is_kept_and_a_rerun_continues(
     script = tmp_path / "held_knowsum.py"
     script.write_text(HELD_MOCK, encoding="utf-8")
     store = tmp_path / "s.sqlite"
-    command = [sys.executable, str(script), "census", "run", "theorems", "-m", "mock", "--queries", "60",
-               "--n-bootstrap", "0", "--store", str(store), "--out", str(tmp_path / "run")]  # fmt: skip
+    command = [
+        sys.executable,
+        str(script),
+        "census",
+        "run",
+        "theorems",
+        "-m",
+        "mock",
+        "--queries",
+        "60",
+        "--n-bootstrap",
+        "0",
+        "--store",
+        str(store),
+        "--out",
+        str(tmp_path / "run"),
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     # the run answers 5 requests and then waits: the test interrupts it there, however busy the machine
-    held = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            env={**env, "HOLD_AFTER": "5"})  # fmt: skip
+    held = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "HOLD_AFTER": "5"},
+    )
     try:
         deadline = time.monotonic() + 600  # a safety net for a broken run, not a pace the run must keep
         while _rows(store) < 5 and held.poll() is None and time.monotonic() < deadline:
@@ -102,10 +127,13 @@ def test_an_interrupted_census_says_what_is_kept_and_a_rerun_continues(
     ("store", "message"),
     [
         (False, "knowsum: interrupted"),
-        (True, "knowsum: interrupted: this run stored no response yet in {store}; rerun the same command to "
-         "continue where it stopped"),
+        (
+            True,
+            "knowsum: interrupted: this run stored no response yet in {store}; rerun the same command to "
+            "continue where it stopped",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_interrupt_before_any_response_claims_nothing_more(
     tmp_home: Path,
     tmp_path: Path,

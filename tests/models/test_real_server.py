@@ -123,19 +123,72 @@ def test_census_recall_and_genebench_run_through_the_server(server: LlamaServer,
     store = str(tmp_path / "s.sqlite")
     via = ["-m", SERVED, "--base-url", server.base_url, "--store", store]
     census = tmp_path / "census"
-    assert main(["census", "run", "diseases", *via, "--queries", "2", "--answers", "5", "--max-tokens",
-                 "40", "--n-bootstrap", "20", "--out", str(census)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "census",
+                "run",
+                "diseases",
+                *via,
+                "--queries",
+                "2",
+                "--answers",
+                "5",
+                "--max-tokens",
+                "40",
+                "--n-bootstrap",
+                "20",
+                "--out",
+                str(census),
+            ]
+        )
+        == 0
+    )
     result = json.loads((census / "result.json").read_text())
     assert result["backend"] == "openai" and result["model"] == ALIAS
     assert result["counts"]["responses"] == 2 and result["counts"]["failed_responses"] == 0
     recall = tmp_path / "recall"
-    assert main(["recall", "run", "go", *via, "--sample", "2", "--max-tokens", "12", "--n-perm", "100",
-                 "--out", str(recall)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "recall",
+                "run",
+                "go",
+                *via,
+                "--sample",
+                "2",
+                "--max-tokens",
+                "12",
+                "--n-perm",
+                "100",
+                "--out",
+                str(recall),
+            ]
+        )
+        == 0
+    )
     lines = (recall / "predictions.jsonl").read_text().splitlines()
     assert len(lines) == 2 and json.loads((recall / "result.json").read_text())["model"] == ALIAS
     genes = tmp_path / "genebench"
-    assert main(["genebench", "run", "--build-default", "--types", "Q1", "--per-type", "1", *via,
-                 "--max-tokens", "16", "--out", str(genes)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "genebench",
+                "run",
+                "--build-default",
+                "--types",
+                "Q1",
+                "--per-type",
+                "1",
+                *via,
+                "--max-tokens",
+                "16",
+                "--out",
+                str(genes),
+            ]
+        )
+        == 0
+    )
     assert (genes / "result.json").is_file() and (genes / "predictions.jsonl").read_text().strip()
     with sqlite3.connect(store) as db:
         (errors,) = db.execute("SELECT count(*) FROM responses WHERE error IS NOT NULL").fetchone()
@@ -190,9 +243,29 @@ def test_server_killed_mid_census_resumes_without_losing_or_duplicating(
     server (``tests/_held.py``), so the kills land mid-run however busy the machine is."""
     _needs("doid")
     store, out = tmp_path / "s.sqlite", tmp_path / "census"
-    args = ["census", "run", "diseases", "-m", SERVED, "--base-url", server.base_url, "--store", str(store),
-            "--queries", "8", "--answers", "10", "--max-tokens", "64", "--n-bootstrap", "20",
-            "--concurrency", "1", "--out", str(out)]  # fmt: skip
+    args = [
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        SERVED,
+        "--base-url",
+        server.base_url,
+        "--store",
+        str(store),
+        "--queries",
+        "8",
+        "--answers",
+        "10",
+        "--max-tokens",
+        "64",
+        "--n-bootstrap",
+        "20",
+        "--concurrency",
+        "1",
+        "--out",
+        str(out),
+    ]
     # (a) killed, kept down: the run gives up after its 2 retries
     first = _census([*args, "--retries", "1"], 2, tmp_path / "go-a")
     _wait_for(store, 2, first)

@@ -101,8 +101,11 @@ class FakeServer:
 def test_each_family_gets_its_own_spelling_of_off(
     kind: str, paper: dict[str, Any], truncated: dict[str, Any]
 ) -> None:
-    penalty = {"vllm": {"repetition_penalty": 1.0}, "generic": {"repetition_penalty": 1.0},
-               "llama.cpp": {"repeat_penalty": 1.0}}.get(kind, {})  # fmt: skip
+    penalty = {
+        "vllm": {"repetition_penalty": 1.0},
+        "generic": {"repetition_penalty": 1.0},
+        "llama.cpp": {"repeat_penalty": 1.0},
+    }.get(kind, {})
     assert sampling_fields(kind, PAPER_PARAMS) == {**paper, **penalty}
     assert sampling_fields(kind, TRUNCATED) == {**truncated, **penalty}
 
@@ -119,10 +122,28 @@ def test_openai_gets_no_fields_and_refuses_a_truncation_it_does_not_have() -> No
 @pytest.mark.parametrize(
     ("payload", "kind"),
     [
-        ({"object": "list", "data": [{"id": "Qwen/Qwen2.5-1.5B", "object": "model", "owned_by": "vllm",
-                                      "root": "Qwen/Qwen2.5-1.5B", "max_model_len": 32768}]}, "vllm"),
-        ({"object": "list", "data": [{"id": "m.gguf", "object": "model", "owned_by": "llamacpp",
-                                      "meta": {}}]}, "llama.cpp"),
+        (
+            {
+                "object": "list",
+                "data": [
+                    {
+                        "id": "Qwen/Qwen2.5-1.5B",
+                        "object": "model",
+                        "owned_by": "vllm",
+                        "root": "Qwen/Qwen2.5-1.5B",
+                        "max_model_len": 32768,
+                    }
+                ],
+            },
+            "vllm",
+        ),
+        (
+            {
+                "object": "list",
+                "data": [{"id": "m.gguf", "object": "model", "owned_by": "llamacpp", "meta": {}}],
+            },
+            "llama.cpp",
+        ),
         (LLAMA_CPP_PYTHON_MODELS, "llama.cpp"),
         ({"object": "list", "data": [{"id": "gpt-4o", "object": "model", "owned_by": "system"}]}, "openai"),
         ({"object": "list", "data": [{"id": "llama3.2:latest", "owned_by": "library"}]}, None),
@@ -130,7 +151,7 @@ def test_openai_gets_no_fields_and_refuses_a_truncation_it_does_not_have() -> No
         ({"detail": "Not Found"}, None),
         (None, None),
     ],
-)  # fmt: skip
+)
 def test_kind_from_models_reads_owned_by(payload: Any, kind: str | None) -> None:
     assert kind_from_models(payload) == kind
 
@@ -144,13 +165,20 @@ async def _detect(server: FakeServer) -> str:
     ("server", "kind"),
     [
         (FakeServer(LLAMA_CPP_PYTHON_MODELS), "llama.cpp"),
-        (FakeServer({"object": "list", "data": [{"id": "q:1b", "owned_by": "library"}]},
-                    {"/api/version": {"version": "0.12.6"}}), "ollama"),
-        (FakeServer(None, {"/props": {"default_generation_settings": {"top_k": 40}, "total_slots": 4}}),
-         "llama.cpp"),
+        (
+            FakeServer(
+                {"object": "list", "data": [{"id": "q:1b", "owned_by": "library"}]},
+                {"/api/version": {"version": "0.12.6"}},
+            ),
+            "ollama",
+        ),
+        (
+            FakeServer(None, {"/props": {"default_generation_settings": {"top_k": 40}, "total_slots": 4}}),
+            "llama.cpp",
+        ),
         (FakeServer(None), "generic"),
     ],
-)  # fmt: skip
+)
 def test_detect_kind_probes_models_then_ollama_then_props(server: FakeServer, kind: str) -> None:
     assert asyncio.run(_detect(server)) == kind
 
@@ -192,18 +220,42 @@ def test_after_a_success_a_rejected_request_fails_alone() -> None:
     ("status", "body", "reason", "invalid"),
     [
         (500, PYDANTIC_500, "1 validation error: {'type': 'greater_than_equal', 'loc': ('body',", True),
-        (400, {"object": "error", "message": "top_k must be -1 (disable), or at least 1, got 0.",
-               "type": "BadRequestError", "param": None, "code": 400}, "top_k must be -1 (disable)", True),
-        (422, {"detail": [{"loc": ["body", "top_k"], "msg": "Input should be greater than or equal to 0"}]},
-         "top_k: Input should be greater than or equal to 0", True),
-        (400, {"error": {"code": 400, "message": "the request exceeds the available context size",
-                         "type": "exceed_context_size_error"}}, "the request exceeds the available", True),
+        (
+            400,
+            {
+                "object": "error",
+                "message": "top_k must be -1 (disable), or at least 1, got 0.",
+                "type": "BadRequestError",
+                "param": None,
+                "code": 400,
+            },
+            "top_k must be -1 (disable)",
+            True,
+        ),
+        (
+            422,
+            {"detail": [{"loc": ["body", "top_k"], "msg": "Input should be greater than or equal to 0"}]},
+            "top_k: Input should be greater than or equal to 0",
+            True,
+        ),
+        (
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "the request exceeds the available context size",
+                    "type": "exceed_context_size_error",
+                }
+            },
+            "the request exceeds the available",
+            True,
+        ),
         (429, {"error": {"message": "slow down"}}, "slow down", False),
         (408, "Request Timeout", "Request Timeout", False),
         (500, {"error": {"message": "boom"}}, "boom", False),
         (503, "<html>Service Unavailable</html>", "<html>Service Unavailable</html>", False),
     ],
-)  # fmt: skip
+)
 def test_server_reason_and_what_counts_as_invalid(status: int, body: Any, reason: str, invalid: bool) -> None:
     text = body if isinstance(body, str) else json.dumps(body)
     got = server_reason(text)

@@ -87,14 +87,39 @@ def test_a_plans_missing_user_file_is_refused_naming_the_key(tmp_path: Path) -> 
 def _profile(model: str, seen: float, total: float) -> ProfileRecord:
     pub = [PublishedRow("P", "KnowSum", "Table 1", "m", v) for v in (1.0,)]
     measures = [
-        Measure(key="census/diseases/relaxed/n_seen", instrument="census", label="N_seen", value=seen,
-                method="m", run="r", published=pub),
-        Measure(key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=total,
-                method="m", run="r", published=pub),
-    ]  # fmt: skip
-    plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
-                       completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
-                       cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
+        Measure(
+            key="census/diseases/relaxed/n_seen",
+            instrument="census",
+            label="N_seen",
+            value=seen,
+            method="m",
+            run="r",
+            published=pub,
+        ),
+        Measure(
+            key="census/diseases/relaxed/n_total",
+            instrument="census",
+            label="N_tot",
+            value=total,
+            method="m",
+            run="r",
+            published=pub,
+        ),
+    ]
+    plan = PlanSummary(
+        budget="b",
+        requests=0,
+        stored=0,
+        prompt_tokens=0,
+        completion_tokens=0,
+        completion_tokens_expected=None,
+        seconds_expected=None,
+        cost_usd=None,
+        cost_expected_usd=None,
+        tokens_source="",
+        time_source="",
+        instruments={},
+    )
     return ProfileRecord(
         model=model, budget="b", plan=plan, instruments={"census": InstrumentProfile(measures=measures)}
     )
@@ -112,8 +137,15 @@ def test_compare_marks_where_n_seen_and_n_total_rank_differently() -> None:
 
 def test_compare_opens_each_instrument_and_ranks_only_the_census() -> None:
     a, b = _profile("a", seen=100, total=150), _profile("b", seen=80, total=400)
-    acc = Measure(key="recall/go/accuracy", instrument="recall", label="go accuracy", value=0.1, percent=True,
-                  method="m", run="r")  # fmt: skip
+    acc = Measure(
+        key="recall/go/accuracy",
+        instrument="recall",
+        label="go accuracy",
+        value=0.1,
+        percent=True,
+        method="m",
+        run="r",
+    )
     b = b.model_copy(update={"instruments": {**b.instruments, "recall": InstrumentProfile(measures=[acc])}})
     _, rows = compare_table([a, b])
     assert [r[0] for r in rows] == ["census:", "N_seen", "N_tot", "recall:", "go accuracy"]

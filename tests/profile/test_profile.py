@@ -71,8 +71,11 @@ def test_run_writes_the_record_and_the_page(finished: tuple[ProfileRun, Path, in
     seen = next(m for m in r.measures() if m.key == "census/diseases/relaxed/n_seen")
     assert seen.value == 3  # Asthma, Influenza, Measles
     html = run.report.read_text(encoding="utf-8")
-    for ref in ("LLaMA-V3-70B-instruct · KnowSum Table 1", "GPT-4 · Bombieri et al. Table 1",
-                "GPT-5 · SciHorizon-GENE Table 2"):  # fmt: skip
+    for ref in (
+        "LLaMA-V3-70B-instruct · KnowSum Table 1",
+        "GPT-4 · Bombieri et al. Table 1",
+        "GPT-5 · SciHorizon-GENE Table 2",
+    ):
         assert ref in html
     assert 'href="census-diseases-relaxed/report.html"' in html
     assert "N_query = 3 here, 3,000 in the paper" in html  # the budget caveat

@@ -13,16 +13,35 @@ from knowsum.records import published_label
 
 def _result(kb: str, model: str, accuracy: float, api: str = "chat") -> RecallRecord:
     paper = PaperScores(
-        existence="study", n_study=100, unique_answers=45, invented_unique=9, invented_pct=20.0, n_wrong=90,
-        n_wrong_invented=18, wrong_due_to_invented_pct=20.0, mean_levenshtein=4.5, mean_jaccard=0.25,
+        existence="study",
+        n_study=100,
+        unique_answers=45,
+        invented_unique=9,
+        invented_pct=20.0,
+        n_wrong=90,
+        n_wrong_invented=18,
+        wrong_due_to_invented_pct=20.0,
+        mean_levenshtein=4.5,
+        mean_jaccard=0.25,
         averaging="buckets",
-    )  # fmt: skip
+    )
     scores = RecallScores(
-        n=100, n_correct=int(accuracy * 100), accuracy=accuracy, n_no_id=5, n_wrong=100 - int(accuracy * 100),
-        n_invented=10, n_unique_predicted=40, n_invented_unique=4, invented_unique_pct=10.0,
-        wrong_due_to_invented_pct=12.5, mean_levenshtein=4.0, n_levenshtein=80, mean_jaccard=0.3,
-        n_jaccard=70, paper=paper,
-    )  # fmt: skip
+        n=100,
+        n_correct=int(accuracy * 100),
+        accuracy=accuracy,
+        n_no_id=5,
+        n_wrong=100 - int(accuracy * 100),
+        n_invented=10,
+        n_unique_predicted=40,
+        n_invented_unique=4,
+        invented_unique_pct=10.0,
+        wrong_due_to_invented_pct=12.5,
+        mean_levenshtein=4.0,
+        n_levenshtein=80,
+        mean_jaccard=0.3,
+        n_jaccard=70,
+        paper=paper,
+    )
     return RecallRecord(kb=kb, model=model, api=api, created="2026-01-01T00:00:00+00:00", scores=scores)
 
 
@@ -39,8 +58,11 @@ def test_tables_layout() -> None:
     assert t1.startswith("Table 1") and h1 == ["Dataset", "gpt-4", "gpt-3.5", "pythia (completion)"]
     assert r1 == [["go", 0.127, 0.0611, 0.0067], ["icd10", 0.3749, None, None]]
     assert h2[0] == "Measure" and [r[0] for r in r2] == [
-        "Levenshtein d. (go)", "Jaccard s. (go)", "Levenshtein d. (icd10)", "Jaccard s. (icd10)"
-    ]  # fmt: skip
+        "Levenshtein d. (go)",
+        "Jaccard s. (go)",
+        "Levenshtein d. (icd10)",
+        "Jaccard s. (icd10)",
+    ]
     assert r2[0][1:] == [4.5, 4.5, 4.5] and r2[2][2:] == [None, None]
     assert h3[:4] == ["Dataset", "gpt-4 Unq", "gpt-4 %Inv", "gpt-4 %WrongInv"] and len(h3) == 10
     assert r3[1] == ["icd10", 45, 20.0, 20.0, None, None, None, None, None, None]

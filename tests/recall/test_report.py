@@ -20,8 +20,13 @@ def _answer(r: Request) -> str:
 def test_recall_report_in_headless_chromium(mini_go: Path, tmp_path: Path, browser_bin: str) -> None:
     from tests.report._cdp import inspect_report
 
-    cfg = RecallConfig(kb="go", popularity=str(mini_go / "mini_go_popularity.csv"), n_buckets=3, n_perm=200,
-                       invariance=("pi2", "pi3"))  # fmt: skip
+    cfg = RecallConfig(
+        kb="go",
+        popularity=str(mini_go / "mini_go_popularity.csv"),
+        n_buckets=3,
+        n_perm=200,
+        invariance=("pi2", "pi3"),
+    )
     out = tmp_path / "run"
     run = run_recall(
         cfg, MockBackend(_answer, model_id="mock-<b>bold</b>"), store=None, out=out, progress=False

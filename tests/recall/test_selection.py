@@ -59,8 +59,13 @@ def test_stratified_run_needs_popularity(mini_go: Path) -> None:
 
 
 def test_prepare_stratified_takes_k_per_bucket(mini_go: Path) -> None:
-    cfg = RecallConfig(kb="go", select="stratified", per_bucket=2, n_buckets=3,
-                       popularity=str(mini_go / "mini_go_popularity.csv"))  # fmt: skip
+    cfg = RecallConfig(
+        kb="go",
+        select="stratified",
+        per_bucket=2,
+        n_buckets=3,
+        popularity=str(mini_go / "mini_go_popularity.csv"),
+    )
     concepts, buckets, _, _ = prepare(cfg, load_ontology("go"))
     assert buckets is not None and buckets.sizes == (3, 3, 4)  # distinct values 0 5 | 10 50 | 200 … 5000
     assert sorted(c.bucket for c in concepts) == [1, 1, 2, 2, 3, 3]

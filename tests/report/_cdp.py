@@ -50,10 +50,18 @@ class Browser:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
         args = [
-            binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--disable-extensions", "--disable-background-networking", "--disable-dev-shm-usage",
-            "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "--window-size=1200,900",
-        ]  # fmt: skip
+            binary,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-dev-shm-usage",
+            "--remote-debugging-pipe",
+            f"--user-data-dir={self.profile}",
+            "--window-size=1200,900",
+        ]
         # the child gets our read end as fd 3 and our write end as fd 4
         self.proc = subprocess.Popen(
             args,

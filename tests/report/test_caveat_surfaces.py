@@ -76,16 +76,41 @@ def census(tmp_path_factory: pytest.TempPathFactory) -> CensusRecord:
 def _census_surfaces(r: CensusRecord, tmp: Path) -> dict[str, str]:
     other = r.model_copy(update={"model": "other", "caveats": []})
     eq = EqualCoverage(
-        coverage=0.5, source="given", level=0.95, n_bootstrap=0,
-        rows=[CoverageRank(model=r.model, task=r.task, data="abundance", size=10, coverage=0.4,
-                           coverage_double=0.6, n_total=r.n_total, t=r.t, at_size=5.0, method="rarefaction",
-                           beyond_double=False, richness=3.0, caveats=r.caveats)],
-    )  # fmt: skip
+        coverage=0.5,
+        source="given",
+        level=0.95,
+        n_bootstrap=0,
+        rows=[
+            CoverageRank(
+                model=r.model,
+                task=r.task,
+                data="abundance",
+                size=10,
+                coverage=0.4,
+                coverage_double=0.6,
+                n_total=r.n_total,
+                t=r.t,
+                at_size=5.0,
+                method="rarefaction",
+                beyond_double=False,
+                richness=3.0,
+                caveats=r.caveats,
+            )
+        ],
+    )
     overlap = Overlap(
-        runs=("a", "b"), models=(r.model, "other"), task=r.task, criterion=r.criterion, data="abundance",
-        sizes=(10, 10), n_seen=(5, 5), observed_shared=2, level=0.95, caveats=r.caveats,
+        runs=("a", "b"),
+        models=(r.model, "other"),
+        task=r.task,
+        criterion=r.criterion,
+        data="abundance",
+        sizes=(10, 10),
+        n_seen=(5, 5),
+        observed_shared=2,
+        level=0.95,
+        caveats=r.caveats,
         estimates=[SharedValue(name="shared", method="m", estimate=9.0, std_error=None, interval=None)],
-    )  # fmt: skip
+    )
     page = rc.write_census_compare(tmp / "compare.html", [r, other])
     return {
         "census table": rc.summary_table(r),
@@ -116,12 +141,31 @@ def _estimate_surfaces(notes: list[Caveat]) -> dict[str, str]:
 
 def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> ProfileRecord:
     measure = Measure(
-        key="census/diseases/relaxed/n_total", instrument="census", label="N_tot", value=14.0, lower=3.0,
-        upper=102.0, method="m", run="r", marks=notes, interval_reason=reason,
-    )  # fmt: skip
-    plan = PlanSummary(budget="b", requests=0, stored=0, prompt_tokens=0, completion_tokens=0,
-                       completion_tokens_expected=None, seconds_expected=None, cost_usd=None,
-                       cost_expected_usd=None, tokens_source="", time_source="", instruments={})  # fmt: skip
+        key="census/diseases/relaxed/n_total",
+        instrument="census",
+        label="N_tot",
+        value=14.0,
+        lower=3.0,
+        upper=102.0,
+        method="m",
+        run="r",
+        marks=notes,
+        interval_reason=reason,
+    )
+    plan = PlanSummary(
+        budget="b",
+        requests=0,
+        stored=0,
+        prompt_tokens=0,
+        completion_tokens=0,
+        completion_tokens_expected=None,
+        seconds_expected=None,
+        cost_usd=None,
+        cost_expected_usd=None,
+        tokens_source="",
+        time_source="",
+        instruments={},
+    )
     census = InstrumentProfile(measures=[measure])
     return ProfileRecord(model=model, budget="b", plan=plan, instruments={"census": census})
 
@@ -194,8 +238,9 @@ def test_an_interval_that_cannot_be_one_is_na_on_every_census_surface(
 ) -> None:
     """The clamp case: a record whose interval is a point prints ``n/a: REASON``, never ``[x, x]``."""
     reason = "Û(t) = 0, where a log-normal interval is a point"
-    r = census.model_copy(update={"interval": None, "interval_total": None, "interval_skr": None,
-                                  "interval_reason": reason})  # fmt: skip
+    r = census.model_copy(
+        update={"interval": None, "interval_total": None, "interval_skr": None, "interval_reason": reason}
+    )
     for surface, text in _census_surfaces(r, tmp_path).items():
         if surface.startswith(("census", "compare --json")):
             assert f"n/a: {reason}" in text or '"interval_total": null' in text, surface

@@ -14,8 +14,14 @@ EVIL = "<script>window.__pwned = 1; console.error('pwned')</script><img src=x on
 
 
 def _answer(r: Request) -> str:
-    pool = ["Pythagorean theorem", "Binomial theorem", "Schwenk's theorem", "Balinski's theorem",
-            "Arrow's impossibility theorem", "Pythagorean theorem"]  # fmt: skip
+    pool = [
+        "Pythagorean theorem",
+        "Binomial theorem",
+        "Schwenk's theorem",
+        "Balinski's theorem",
+        "Arrow's impossibility theorem",
+        "Pythagorean theorem",
+    ]
     picks = [pool[(r.sample_index * 7 + j * 3) % len(pool)] for j in range(3 + r.sample_index % 3)]
     if r.sample_index == 0:
         picks.append(EVIL)
@@ -42,8 +48,11 @@ def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, bro
     assert page["tiles"]["N_seen"] == str(result.n_seen) == "5"
     assert page["tiles"]["SKR"] == f"{result.skr:,.4g}"
     assert {name for name, done, width in page["plots"] if done and width > 100} == {
-        "prevalence", "curve", "heldout", "top_items"
-    }  # fmt: skip
+        "prevalence",
+        "curve",
+        "heldout",
+        "top_items",
+    }
     assert (ARTIFACTS / "census-report.png").read_bytes().startswith(b"\x89PNG")
 
     # issue 10: the interval method is named, and `census sensitivity` adds its section and plots
@@ -53,8 +62,9 @@ def test_report_in_headless_chromium(kb_home_theorems: Path, tmp_path: Path, bro
     assert errors == [] and page["scripts"] == 0
     assert "Sensitivity to t and k (KnowSum §5.2)" in page["text"]
     assert {name for name, done, width in page["plots"] if done and width > 100} >= {
-        "sensitivity_t", "sensitivity_k"
-    }  # fmt: skip
+        "sensitivity_t",
+        "sensitivity_k",
+    }
 
 
 def test_console_errors_are_caught(tmp_path: Path, browser_bin: str) -> None:

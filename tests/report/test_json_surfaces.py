@@ -106,7 +106,7 @@ def test_every_record_json_carries_the_records_caveats(
         "census overlap": ["census", "overlap", str(a), str(b)],
         "census sensitivity": ["census", "sensitivity", str(a), "--t-grid", "1,2", "--k-grid", "4,8"],
         "estimate": ["estimate", str(obs)],
-    }  # fmt: skip
+    }
     assert {k for k, v in JSON_COMMANDS.items() if v == RUN_HERE} == set(lines)
     for command, args in lines.items():
         capsys.readouterr()

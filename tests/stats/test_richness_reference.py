@@ -50,8 +50,12 @@ CILIATES = ciliates()
 
 def test_vendored_files_match_the_checksums_in_their_readme() -> None:
     readme = (REFERENCE / "README.md").read_text()
-    for name in ("spider_Girdled.counts.tsv", "spider_Logged.counts.tsv", "ciliates_EtoshaPan.items.tsv",
-                 "fisher_butterflies_prevalence.tsv"):  # fmt: skip
+    for name in (
+        "spider_Girdled.counts.tsv",
+        "spider_Logged.counts.tsv",
+        "ciliates_EtoshaPan.items.tsv",
+        "fisher_butterflies_prevalence.tsv",
+    ):
         digest = hashlib.sha256((REFERENCE / name).read_bytes()).hexdigest()
         assert f"`{name}` | `{digest}`" in readme
 
