@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from knowsum.census._backtest_inext import INEXT_OWN, inext_own
-from knowsum.census._split_seeds import split_orders, split_rng
+from knowsum.census._split_seeds import SplitDesign, split_orders, split_rng
 from knowsum.census.backtest_record import BacktestRow, BacktestSkip
 from knowsum.errors import InputError
 from knowsum.stats import Prevalence, StatsWarning, select_k
@@ -51,6 +51,7 @@ __all__ = [
     "INEXT_OWN",
     "MIN_KEPT",
     "Predictor",
+    "SplitDesign",
     "Splits",
     "collect",
     "interval_methods",
@@ -366,16 +367,10 @@ def score_splits(
 
 
 def collect(
-    prev: Prevalence,
-    ts: Sequence[float],
-    predictors: Mapping[str, Predictor],
-    repeats: int,
-    resamples: int,
-    seed: int,
-    level: float = 0.95,
-    heldout_shuffles: int = 0,
+    prev: Prevalence, ts: Sequence[float], predictors: Mapping[str, Predictor], design: SplitDesign
 ) -> tuple[list[BacktestRow], list[BacktestSkip]]:
     """Rows and skipped ``t`` of a back-test (split ``j`` of ``t`` from :func:`split_rng`)."""
+    repeats, resamples = design.repeats, design.resamples
     if repeats < 1 or resamples < 0:
         raise InputError(f"repeats must be >= 1 and resamples >= 0, got {repeats} and {resamples}")
     rows: list[BacktestRow] = []
@@ -383,11 +378,13 @@ def collect(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
         for t in ts:
-            out = run_splits(prev, t, predictors, repeats, resamples, seed, level, heldout_shuffles)
+            out = run_splits(
+                prev, t, predictors, repeats, resamples, design.seed, design.level, design.heldout_shuffles
+            )
             if isinstance(out, str):
                 skipped.append(BacktestSkip(t=t, reason=out))
             elif out.observed.mean() <= 0:
                 skipped.append(BacktestSkip(t=t, reason="the held-back queries showed no new item"))
             else:
-                rows.extend(score_splits(out, level=level))
+                rows.extend(score_splits(out, level=design.level))
     return rows, skipped

@@ -11,6 +11,7 @@ import math
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from knowsum.census._backtest import (
     HELDOUT_SHUFFLES,
     MIN_KEPT,
     Predictor,
+    SplitDesign,
     collect,
     run_splits,
     score_splits,
@@ -167,9 +169,8 @@ def backtest_run(
     grid = sorted({float(t) for t in ts})
     start = time.perf_counter()
     shuffles = heldout_shuffles if "sgt-heldout" in names else 0
-    rows, skipped = collect(
-        prev, grid, {n: fs.PREDICTORS[n] for n in names}, repeats, resamples, seed, level, shuffles
-    )
+    design = SplitDesign(repeats, resamples, seed, level, shuffles)
+    rows, skipped = collect(prev, grid, {n: fs.PREDICTORS[n] for n in names}, design)
     # the census's own test, with its own splits (split j of t is the same split as in `rows`)
     horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed)
     found = horizon_predictor(result.estimator, result.k)
@@ -180,11 +181,7 @@ def backtest_run(
         run=run,
         **result.carried(Backtest.FROM_CENSUS),
         ts=grid,
-        repeats=repeats,
-        resamples=resamples,
-        level=level,
-        seed=seed,
-        heldout_shuffles=shuffles,
+        **asdict(design),
         estimators=names,
         rows=rows,
         skipped=skipped,

@@ -1,16 +1,39 @@
 """The one seed scheme of every back-test split: split ``j`` of ``t`` depends only on ``(seed, t, j)``,
 so the trust horizon of ``census run``/``census score`` and ``census backtest --seed S`` print the same
-numbers for the same cell, and a longer back-test's first splits are a shorter one's."""
+numbers for the same cell, and a longer back-test's first splits are a shorter one's; and the design
+every back-test states (:class:`SplitDesign`: splits, resamples, seed, level, held-out shuffles)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["SPLIT_BLOCK", "community_rng", "split_orders", "split_rng"]
+__all__ = ["SPLIT_BLOCK", "SplitDesign", "community_rng", "split_orders", "split_rng"]
 
 SPLIT_BLOCK = 100
 """Splits whose shuffles are drawn together (:func:`split_orders`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SplitDesign:
+    """How a back-test draws and scores its splits, as its record states them (``Backtest`` keeps
+    these five fields under the same names).
+
+    Attributes:
+        repeats: Random splits per ``t``.
+        resamples: Bootstrap resamples per split (``< 2``: no confidence interval).
+        seed: Seed of the splits and resamples (:func:`split_rng`).
+        level: Interval level.
+        heldout_shuffles: Splits of the held-out ``k`` inside each split (``sgt-heldout``; 0: none).
+    """
+
+    repeats: int
+    resamples: int
+    seed: int
+    level: float = 0.95
+    heldout_shuffles: int = 0
 
 
 def split_rng(seed: int, t: float, j: int) -> np.random.Generator:
