@@ -12,8 +12,9 @@ from knowsum.models import GenerationParams, MockBackend, Response, make_request
 from knowsum.profile import load_budget, plan_steps, step_requests, wilson
 from knowsum.profile._plan import _rates
 from knowsum.records import PublishedRow
-from knowsum.records.profile import PROFILE_VERSION, InstrumentProfile, Measure, PlanSummary, ProfileRecord
+from knowsum.records.profile import PROFILE_VERSION, InstrumentProfile, Measure, ProfileRecord
 from knowsum.report.profile import compare_table
+from tests._profiles import empty_plan
 
 
 def _responses(arrivals: list[float], tokens: int, latency: float) -> list[Response]:
@@ -106,20 +107,7 @@ def _profile(model: str, seen: float, total: float) -> ProfileRecord:
             published=pub,
         ),
     ]
-    plan = PlanSummary(
-        budget="b",
-        requests=0,
-        stored=0,
-        prompt_tokens=0,
-        completion_tokens=0,
-        completion_tokens_expected=None,
-        seconds_expected=None,
-        cost_usd=None,
-        cost_expected_usd=None,
-        tokens_source="",
-        time_source="",
-        instruments={},
-    )
+    plan = empty_plan()
     return ProfileRecord(
         model=model, budget="b", plan=plan, instruments={"census": InstrumentProfile(measures=measures)}
     )

@@ -33,9 +33,10 @@ from knowsum.harness._figures import figures
 from knowsum.recall import compare_tables as recall_tables
 from knowsum.recall import page as rr
 from knowsum.records import DIFFERS
-from knowsum.records.profile import InstrumentProfile, Measure, PlanSummary, ProfileRecord
+from knowsum.records.profile import InstrumentProfile, Measure, ProfileRecord
 from knowsum.report import profile as rp
 from knowsum.stats import CAVEAT_MARKS, Caveat, CaveatKind, Prevalence
+from tests._profiles import empty_plan
 from tests.recall.test_compare import _result as recall_result
 from tests.report.test_genebench_report import _records as gene_records
 from tests.report.test_genebench_report import _result as gene_result
@@ -152,20 +153,7 @@ def _profile(model: str, notes: list[Caveat], reason: str | None = None) -> Prof
         marks=notes,
         interval_reason=reason,
     )
-    plan = PlanSummary(
-        budget="b",
-        requests=0,
-        stored=0,
-        prompt_tokens=0,
-        completion_tokens=0,
-        completion_tokens_expected=None,
-        seconds_expected=None,
-        cost_usd=None,
-        cost_expected_usd=None,
-        tokens_source="",
-        time_source="",
-        instruments={},
-    )
+    plan = empty_plan()
     census = InstrumentProfile(measures=[measure])
     return ProfileRecord(model=model, budget="b", plan=plan, instruments={"census": census})
 
