@@ -84,24 +84,22 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    code, _, err = _main(
-        [
-            "census",
-            "run",
-            "diseases",
-            "-m",
-            "mock",
-            "--queries",
-            "4",
-            "--n-bootstrap",
-            "0",
-            "--store",
-            str(tmp_path / "s.sqlite"),
-            "--out",
-            str(run),
-        ],
-        capsys,
-    )
+    census = [
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        "mock",
+        "--queries",
+        "4",
+        "--n-bootstrap",
+        "0",
+        "--store",
+        str(tmp_path / "s.sqlite"),
+        "--out",
+        str(run),
+    ]
+    code, _, err = _main(census, capsys)
     assert code == 0, err
     assert (run / "plots" / "kb_categories.png").is_file()
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
@@ -112,24 +110,7 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
     assert "holds a census run of diseases" in err and "--overwrite" in err
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before  # untouched
     # a rerun of the same census is the same run: allowed
-    code, _, err = _main(
-        [
-            "census",
-            "run",
-            "diseases",
-            "-m",
-            "mock",
-            "--queries",
-            "4",
-            "--n-bootstrap",
-            "0",
-            "--store",
-            str(tmp_path / "s.sqlite"),
-            "--out",
-            str(run),
-        ],
-        capsys,
-    )
+    code, _, err = _main(census, capsys)
     assert code == 0, err
     args = ["census", "score", str(items), "--out", str(run), "--overwrite", "--n-bootstrap", "0"]
     code, _, err = _main(args, capsys)
