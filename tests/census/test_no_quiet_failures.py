@@ -23,6 +23,24 @@ def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return code, out, err
 
 
+def _small_census(tmp_path: Path) -> list[str]:
+    """A 4-query disease census on the mock model, its store in ``tmp_path``."""
+    store = str(tmp_path / "s.sqlite")
+    return [
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        "mock",
+        "--queries",
+        "4",
+        "--n-bootstrap",
+        "0",
+        "--store",
+        store,
+    ]
+
+
 def test_task_and_config_together_are_refused_before_anything_runs(
     kb_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -51,19 +69,7 @@ def test_default_folders_name_the_criterion_and_counting(
     kb_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    base = [
-        "census",
-        "run",
-        "diseases",
-        "-m",
-        "mock",
-        "--queries",
-        "4",
-        "--n-bootstrap",
-        "0",
-        "--store",
-        str(tmp_path / "s.sqlite"),
-    ]
+    base = _small_census(tmp_path)
     for extra in ([], ["--criterion", "strict"], ["--criterion", "strict", "--count", "incidence"]):
         code, _, err = _main([*base, *extra], capsys)
         assert code == 0, err
@@ -84,21 +90,7 @@ def test_a_run_folder_holding_another_run_is_refused_unless_overwrite(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = tmp_path / "run"
-    census = [
-        "census",
-        "run",
-        "diseases",
-        "-m",
-        "mock",
-        "--queries",
-        "4",
-        "--n-bootstrap",
-        "0",
-        "--store",
-        str(tmp_path / "s.sqlite"),
-        "--out",
-        str(run),
-    ]
+    census = [*_small_census(tmp_path), "--out", str(run)]
     code, _, err = _main(census, capsys)
     assert code == 0, err
     assert (run / "plots" / "kb_categories.png").is_file()
