@@ -217,10 +217,11 @@ def _search_page(browser: Browser, url: str, word: str | None, loads: int = 3) -
     return found
 
 
-def _search(browser: Browser, word: str, seconds: float = 60.0) -> Any:
+def _search(browser: Browser, word: str, seconds: float = 180.0) -> Any:
     """The result links of ``word`` typed into the search box. The index loads in the background (a
     worker in an iframe), and a query typed before it is ready is not run again when it is: the words
-    are typed anew every few seconds until results show, or ``seconds`` pass."""
+    are typed anew every few seconds until results show, or ``seconds`` pass (a safety net, not a pace:
+    beside two busy cores the first results took up to ~45 s)."""
     deadline = time.monotonic() + seconds
     found: Any = []
     while not found and time.monotonic() < deadline:
