@@ -59,6 +59,33 @@ def test_runs_whose_figure_was_computed_differently_are_refused(
     assert err.count("\n") == 1 and "are not comparable" in err and what in err, err
 
 
+def test_two_runs_written_in_one_second_are_two_runs_and_a_copied_folder_is_one(
+    tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two runs of the same settings written in the same second (``created`` is to the second) are
+    told apart by their ``run_id``; a copy of a run folder keeps it and is refused as the same run;
+    files older than ``run_id`` fall back to instrument, identity, model and creation time."""
+    items = _items(tmp_path)
+    one, two = _score(items, tmp_path / "one"), _score(items, tmp_path / "two")
+    first = json.loads((one / "result.json").read_text(encoding="utf-8"))
+    second = json.loads((two / "result.json").read_text(encoding="utf-8"))
+    assert len(first["run_id"]) == 32 and first["run_id"] != second["run_id"]
+    second["created"] = first["created"]
+    (two / "result.json").write_text(json.dumps(second), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["census", "compare", str(one), str(two)]) == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "result.json").write_text(json.dumps(first), encoding="utf-8")
+    assert main(["census", "compare", str(one), str(copy)]) == 2
+    assert "are the same run twice" in capsys.readouterr().err
+    for folder, data in ((one, first), (two, second)):  # as written before run_id existed
+        (folder / "result.json").write_text(json.dumps({k: v for k, v in data.items() if k != "run_id"}))
+    assert load_result(one).run_id == ""
+    assert main(["census", "compare", str(one), str(two)]) == 2
+    assert "are the same run twice" in capsys.readouterr().err
+
+
 def test_allow_mixed_marks_every_table_on_every_surface(
     tmp_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -56,7 +56,7 @@ def test_score_census_is_census_score_inspect_log(
     capsys.readouterr()
     a, b = load_result(generic), load_result(own)
     assert a.model == "mockllm/model" and a.backend == "inspect" and a.n_seen == 5  # five diseases named
-    timing = {"created", "usage", "timings"}  # when and how fast; every figure is the same
+    timing = {"created", "run_id", "usage", "timings"}  # which run, when, how fast; every figure is the same
     assert a.model_dump(exclude=timing) == b.model_dump(exclude=timing)
     assert_same_metrics(log, a)
     by_key = {m["key"]: m["value"] for m in run["measures"]}

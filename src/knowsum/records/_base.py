@@ -5,6 +5,9 @@ Every instrument writes one pydantic record per run. They share:
 - ``version``: the schema version of *that instrument's* record (each migrates its own);
 - ``kind``: the instrument's registry name;
 - ``created``: UTC time the record was written (ISO 8601);
+- ``run_id``: a random id drawn when the record is made, so two runs are told apart even when they
+  were written in the same second with the same settings, while a copy of a run folder keeps it
+  (``""`` in files older than this field);
 - ``knowsum_version``: the knowsum that wrote it (``""`` in files older than this field);
 - ``model``, ``backend``: what answered (model id; ``local``, ``openai``, ``mock``, or ``file``
   when the answers were scored from a file made elsewhere);
@@ -24,6 +27,7 @@ problem becomes one :class:`~knowsum.errors.InputFileError` naming the file.
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -43,6 +47,11 @@ R = TypeVar("R", bound="Record")
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second (``2026-11-24T07:00:00+00:00``)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_run_id() -> str:
+    """A fresh random run id (32 hex digits, UUID4): what tells two runs apart."""
+    return uuid.uuid4().hex
 
 
 class Record(BaseModel):
@@ -68,6 +77,10 @@ class Record(BaseModel):
     version: int = Field(description="schema version of this instrument's record")
     kind: str = Field(description="the instrument's registry name (profile: the instruments composed)")
     created: str = Field(default_factory=now_iso, description="UTC time the record was written (ISO 8601)")
+    run_id: str = Field(
+        default_factory=new_run_id,
+        description="random id drawn when the record is made; a copy of the run keeps it ('' if older)",
+    )
     knowsum_version: str = Field(__version__, description="knowsum version that wrote it ('' if older)")
     model: str = Field(description="model id (or what made the answers, when scored from a file)")
     backend: str = Field("", description="backend kind: local, openai, mock, or file ('' if unknown)")
@@ -208,6 +221,7 @@ def load_record(path: Path, cls: type[R]) -> R:
         data = cls.migrate(dict(data), version)
     if data.get("kind") != kind:
         raise InputFileError(file, f"not a {kind} result.json (kind {data.get('kind')!r})")
+    data = {"run_id": "", **data}  # a file older than run_id has none (not a fresh one per read)
     try:
         return cls.model_validate(data)
     except ValidationError as exc:

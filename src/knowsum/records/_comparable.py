@@ -5,10 +5,10 @@ profile page) asks :func:`check_comparable`. Two
 runs are comparable when what they measured agrees — each record class says what that is in
 :meth:`~knowsum.records.Record.comparable_on` (e.g. the task, the prompt by its hash, the knowledge
 base and its release and the scoring rule; a profile: its budget) —
-and they are not the same run twice (same instrument, identity, model and creation time). Runs that
-differ are refused with one line naming what differs; with ``allow_mixed`` each row is marked with
-what differs from the first run instead. The same run twice
-is always refused: a row beside itself says nothing.
+and they are not the same run twice (same instrument, identity, model, creation time and
+``run_id``). Runs that differ are refused with one line naming what differs; with ``allow_mixed``
+each row is marked with what differs from the first run instead. The same run twice is always
+refused: a row beside itself says nothing.
 """
 
 from __future__ import annotations
@@ -61,7 +61,11 @@ def text_hash(text: str) -> str:
 
 
 def _same_run(a: Record, b: Record) -> bool:
-    return (a.kind, a.identity, a.model, a.created) == (b.kind, b.identity, b.model, b.created)
+    """Whether ``a`` and ``b`` are one run: the same instrument, identity, model and creation time,
+    and the same ``run_id`` (a copied folder keeps it), so two runs written in the same second with the
+    same settings are still two runs. Files older than ``run_id`` have none: the rest decides."""
+    same_id = a.run_id == b.run_id or not (a.run_id and b.run_id)
+    return same_id and (a.kind, a.identity, a.model, a.created) == (b.kind, b.identity, b.model, b.created)
 
 
 def differences(a: Record, b: Record, ignore: Collection[str] = ()) -> list[str]:
