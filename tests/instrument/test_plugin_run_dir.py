@@ -9,12 +9,13 @@ instrument's own, or ``knowsum run <kind>`` for a plug-in, which has none.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar, Literal
 
 import pytest
 
 from knowsum.census import CensusRecord
 from knowsum.errors import InputError, InputFileError
-from knowsum.records import claim_run_dir, load_record, record_kinds, write_run_dir
+from knowsum.records import Record, claim_run_dir, load_record, record_kinds, write_run_dir
 from tests.instrument._yes import YesRecord
 
 
@@ -54,3 +55,26 @@ def test_a_missing_record_names_the_command_that_writes_it(tmp_path: Path) -> No
 def test_the_record_kinds_are_the_record_classes_defined() -> None:
     assert {"census", "profile", "yes"} <= record_kinds()  # the record classes imported here
     assert "" not in record_kinds()
+
+
+def test_kind_and_version_are_read_from_the_field_defaults_and_a_contradiction_is_refused() -> None:
+    """``KIND``/``VERSION`` come from ``kind``/``version``'s defaults (knowsum's records and the docs'
+    plug-in set only those); a plug-in that still sets ``KIND`` works when it agrees, and a class
+    whose ``KIND`` contradicts its ``kind`` is refused where it is defined."""
+    assert ("census", CensusRecord.model_fields["version"].default) == (
+        CensusRecord.KIND,
+        CensusRecord.VERSION,
+    )
+    assert (YesRecord.KIND, YesRecord.VERSION) == ("yes", 1)  # sets KIND itself, as before
+
+    class Derived(Record):
+        version: int = 3
+        kind: Literal["zz-derived"] = "zz-derived"
+
+    assert (Derived.KIND, Derived.VERSION) == ("zz-derived", 3)
+    with pytest.raises(TypeError, match=r"Clash.KIND is 'zz-one', but its kind field defaults to 'zz-two'"):
+
+        class Clash(Record):
+            KIND: ClassVar[str] = "zz-one"
+            version: int = 1
+            kind: Literal["zz-two"] = "zz-two"

@@ -217,9 +217,7 @@ class TopItem(_Record):
 class CensusRecord(Record):
     """Everything a census run found (``result.json``)."""
 
-    KIND: ClassVar[str] = "census"
     RUN_COMMAND: ClassVar[str] = "knowsum census run"
-    VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
         "criterion",
         "count",

@@ -228,9 +228,7 @@ class GenebenchRecord(Record):
 
     model_config = ConfigDict(extra="forbid", frozen=True, ser_json_inf_nan="null")
 
-    KIND: ClassVar[str] = "genebench"
     RUN_COMMAND: ClassVar[str] = "knowsum genebench run"
-    VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
         "build",
         "permutations",

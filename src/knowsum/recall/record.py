@@ -275,9 +275,7 @@ class RecallRecord(Record):
 
     model_config = ConfigDict(frozen=True)
 
-    KIND: ClassVar[str] = "recall"
     RUN_COMMAND: ClassVar[str] = "knowsum recall run"
-    VERSION: ClassVar[int] = RESULT_VERSION
     IDENTITY: ClassVar[tuple[str, ...]] = (
         "kb",
         "api",

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticUndefined
 
 from knowsum import __version__
 from knowsum.caveats import Caveat
@@ -57,16 +58,18 @@ def new_run_id() -> str:
 class Record(BaseModel):
     """Base of every instrument's run record (``result.json``).
 
-    Subclasses set ``KIND`` and ``VERSION``, narrow ``kind`` to a ``Literal``, and override
-    :meth:`migrate` to read their older schema versions.
+    Subclasses narrow ``kind`` to a ``Literal`` with its default (``kind: Literal["x"] = "x"``), give
+    ``version`` the schema version they write as its default, and override :meth:`migrate` to read
+    their older schema versions. ``KIND`` and ``VERSION`` are read from those two defaults, so each
+    fact is stated once; a class that also sets them must agree with its defaults.
     """
 
     model_config = ConfigDict(extra="forbid", ser_json_inf_nan="null")
 
     KIND: ClassVar[str] = ""
-    """The instrument (the value of ``kind``)."""
+    """The instrument: the default of ``kind``."""
     VERSION: ClassVar[int] = 1
-    """The schema version this knowsum writes."""
+    """The schema version this knowsum writes: the default of ``version``."""
     RUN_COMMAND: ClassVar[str] = ""
     """The command that writes such a record, named when one is missing; ``""``: ``knowsum run
     <kind>``, which runs every registered instrument (a plug-in has no command of its own)."""
@@ -98,6 +101,27 @@ class Record(BaseModel):
         description="what makes the record's figures say less than they seem (tiny sample, clamped, "
         "interval n/a…), printed by every page and table; empty in files written before this field",
     )
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Read ``KIND`` and ``VERSION`` from the defaults of ``kind`` and ``version``.
+
+        Raises:
+            TypeError: The class sets ``KIND`` or ``VERSION`` to another value than its field's
+                default (a programming error: the record would be written under one name and read
+                under another).
+        """
+        super().__pydantic_init_subclass__(**kwargs)
+        for attr, name in (("KIND", "kind"), ("VERSION", "version")):
+            default = cls.model_fields[name].default
+            if default is PydanticUndefined:
+                continue
+            own = cls.__dict__.get(attr, default)
+            if own != default:
+                raise TypeError(
+                    f"{cls.__name__}.{attr} is {own!r}, but its {name} field defaults to {default!r}"
+                )
+            setattr(cls, attr, default)
 
     @classmethod
     def identity_of(cls, what: str, model: str, **settings: object) -> dict[str, str]:

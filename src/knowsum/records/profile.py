@@ -190,9 +190,7 @@ class PlanSummary(_Part):
 class ProfileRecord(Record):
     """``profile.json``: the whole-model profile (:func:`knowsum.profile.run_profile`)."""
 
-    KIND: ClassVar[str] = "profile"
     RUN_COMMAND: ClassVar[str] = "knowsum profile run"
-    VERSION: ClassVar[int] = PROFILE_VERSION
 
     version: int = Field(PROFILE_VERSION, description="schema version of the profile record")
     kind: Literal["profile"] = "profile"
