@@ -47,6 +47,7 @@ ITEMS = tuple(f"species {i:04d}" for i in range(5000))
 """What the census server answers with (10 Zipf-drawn lines per answer)."""
 IGNORED = (
     "created",
+    "run_id",
     "timings",
     "config.store",
     "config.out",
@@ -55,7 +56,8 @@ IGNORED = (
     "usage.generation_seconds",
     "usage.wall_seconds",
 )
-"""``result.json`` fields that legitimately differ between runs (what this process asked, and when)."""
+"""``result.json`` fields that legitimately differ between runs (which record, what this process asked,
+and when)."""
 CLI = "import sys; from knowsum.cli import main; sys.exit(main())"
 
 
