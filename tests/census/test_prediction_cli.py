@@ -5,6 +5,7 @@ through ``main([...])``; the caveat beside N̂_tot; census records written befor
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,44 @@ def test_census_score_json_names_the_prediction_interval(
     assert data["own_t_check"]["t"] == 1.0 and data["own_t_text"].startswith(
         f"{data['own_t_check']['error_total']:.0%} of N_tot at t = 1"
     )
+
+
+def _shape(message: str) -> str:
+    """The sentence with its figures and its nouns for one replicate taken out."""
+    text = re.sub(r"[+-]?\d[\d,.]*%?", "#", message)
+    for word, noun in (
+        ("censuses", "WHOLES"),
+        ("samples", "WHOLES"),
+        ("census", "WHOLE"),
+        ("sample", "WHOLE"),
+    ):
+        text = text.replace(word, noun)
+    return text.replace("observations", "UNIT").replace("queries", "UNIT")
+
+
+def test_estimate_states_the_own_t_check_in_the_census_caveat_words(
+    scored: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    census = load_result(scored).own_t_check
+    assert census is not None
+    fisher = ROOT / "examples" / "fisher_butterflies.tsv"
+    args = ["estimate", str(fisher), "--t", "1", "--n-bootstrap", "50"]
+    code, text = _run(args, capsys)
+    code_json, out = _run([*args, "--json"], capsys)
+    check = json.loads(out)["own_t_check"]
+    assert code == code_json == 0
+    # the page prints the JSON's sentence, which is the census caveat's sentence with "sample"
+    assert f"  simulated at own t: {check['message']}\n" in text
+    assert check["message"].startswith(
+        f"at t = 1 from this sample: expected error {check['error_total']:.0%}"
+    )
+    assert "200 samples of 3,306 observations" in check["message"]
+    assert _shape(check["message"]) == _shape(census.message)
+    assert "k = 6 kept" in check["message"] and f"k = {census.k} kept" in census.message
+    assert f"{census.replicates} censuses of 1,000 queries" in census.message
+    # a Monte Carlo s.e. below 1 % keeps a decimal rather than reading ±0%
+    assert "±0% MC" not in check["message"] and "(±0.1% MC;" in check["message"]
+    # an estimator without a truncation level claims none was kept
+    code, out = _run([*args, "--json", "--estimator", "good-toulmin"], capsys)
+    message = json.loads(out)["own_t_check"]["message"]
+    assert code == 0 and "k =" not in message and message.endswith("simulated error is optimistic)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary
+from knowsum.stats.own_t_text import describe_own_t
 
 __all__ = [
     "curve_prediction_json",
@@ -18,11 +19,6 @@ __all__ = [
 ]
 
 Interval = tuple[float, float]
-
-
-def _signed(x: float) -> str:
-    """``+12%`` / ``−3%``, and ``+0%`` for what rounds to zero (never ``-0%``)."""
-    return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
 
 
 def _fmt(x: float) -> str:
@@ -54,16 +50,13 @@ def prediction_lines(report: EstimateReport) -> list[str]:
 
 
 def _own_t_lines(report: EstimateReport) -> list[str]:
-    """The simulated error at the estimate's own ``t``, or why there is none."""
+    """The simulated error at the estimate's own ``t`` (in the words a census prints beside its
+    ``N̂_tot``), or why there is none."""
     check = report.own_t
     if check is None:
         return [f"  simulated at own t: n/a: {report.own_t_reason}"] if report.own_t_reason else []
-    return [
-        f"  simulated at t = {check.t:g}: error {check.error_total:.0%} of N_tot ({check.error:.0%} of U, "
-        f"bias {_signed(check.bias)}), prediction interval covers {check.coverage:.0%} "
-        f"(±{check.coverage_se:.0%}) over {check.replicates} samples from the fitted community "
-        f"({check.undetected:,} unseen items of equal probability: optimistic at large t)"
-    ]
+    unit = "queries" if report.n_queries is not None else "observations"
+    return [f"  simulated at own t: {describe_own_t(check, report.k, whole='sample', unit=unit)}"]
 
 
 def _pair(pair: Interval | None) -> str:

@@ -1,0 +1,54 @@
+"""The one sentence that states a simulated check at an estimator's own ``t``
+(:class:`~knowsum.stats.community.OwnTCheck`): printed beside a census's ``N̂_tot`` (its
+``own-t-error`` caveat and the ``message`` of its record) and by ``knowsum estimate``, so that the two
+surfaces say the same thing in the same words. Undefined figures (NaN) read ``n/a``."""
+
+from __future__ import annotations
+
+import math
+
+from knowsum.stats.community import OwnTCheck
+
+__all__ = ["describe_own_t", "finite_or_none"]
+
+
+def finite_or_none(x: float) -> float | None:
+    """``x``, or ``None`` when it is NaN or infinite (how a record stores an undefined figure)."""
+    return x if math.isfinite(x) else None
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{x:.0%}"
+
+
+def _pct_se(x: float | None) -> str:
+    """A Monte Carlo s.e. as a percentage, one decimal below 1 % so that it never reads ``±0%``."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.1%}" if x < 0.01 else f"{x:.0%}"
+
+
+def _signed(x: float | None) -> str:
+    """``+12%`` / ``-3%``, ``+0%`` for what rounds to zero (never ``-0%``), ``n/a`` without a value."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
+
+
+def describe_own_t(check: OwnTCheck, k: int | None, *, whole: str = "census", unit: str = "queries") -> str:
+    """The check in one sentence: the expected error of ``N̂_tot`` and of ``U`` (with its Monte Carlo
+    s.e.), the bias, the prediction interval's coverage, and what was simulated (``whole``: what one
+    replicate is, ``"census"`` or ``"sample"``; ``unit``: what it has ``check.n_queries`` of). ``k``
+    is the truncation level kept for every replicate, ``None`` for an estimator without one."""
+    seen = check.community_size - check.undetected
+    plural = f"{whole}es" if whole.endswith("s") else f"{whole}s"
+    kept = "" if k is None else f", the {whole}'s k = {k} kept"
+    return (
+        f"at t = {check.t:g} from this {whole}: expected error {_pct(check.error_total)} of N_tot "
+        f"(±{_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
+        f"bias {_signed(check.bias)}), "
+        f"prediction interval covers {check.coverage:.0%} (±{_pct_se(check.coverage_se)}) — simulated: "
+        f"{check.replicates} {plural} of {check.n_queries:,} {unit} from the fitted community ({seen:,} seen "
+        f"items + {check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the "
+        f"simulated error is optimistic){kept}"
+    )
