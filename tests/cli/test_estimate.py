@@ -154,6 +154,12 @@ BAD_FILES = [
         ":3: expected ITEM<TAB>COUNT (3 tab-separated fields found)",
     ),
     ("prev_s0.tsv", "s\tn_s\n0\t4\n1\t2\n", ":2: S must be a whole number >= 1, got 0"),
+    # a headed count table with one mistyped count is a count table with a bad line, not QUERY<TAB>ITEM
+    (
+        "headed_typo.tsv",
+        "item\tcount\napple\t5\npear\t3\nfig\t2\nkiwi\t1\nplum\t1\nlime\t1x\n",
+        ":7: count must be a whole number >= 0, got '1x' (not a number)",
+    ),
     ("prev_dup.tsv", "1\t4\n2\t2\n1\t2\n", "prevalence"),
 ]
 

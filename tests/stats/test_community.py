@@ -4,14 +4,23 @@ the coverage of the census's prediction interval on communities knowsum has neve
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from knowsum.stats import Abundance, Prevalence, StatsError, sample_coverage
-from knowsum.stats.community import Community, check_at_own_t, fit_community, own_t_check, simulate
+from knowsum.stats.community import (
+    Community,
+    OwnTCheck,
+    check_at_own_t,
+    fit_community,
+    own_t_check,
+    simulate,
+)
 from knowsum.stats.coverage_study import SYNTHETIC, coverage_study, synthetic_community
+from knowsum.stats.own_t_text import describe_own_t
 from knowsum.stats.unseen import plan_estimator
 
 
@@ -108,3 +117,36 @@ def test_synthetic_communities_are_named() -> None:
     with pytest.raises(StatsError, match="unknown synthetic community"):
         synthetic_community("uniform")
     assert isinstance(synthetic_community("zipf"), Community)
+
+
+def test_the_own_t_sentence_says_n_a_for_undefined_figures_and_bounds_absurd_ones() -> None:
+    """:func:`describe_own_t` on hand-made checks: NaN reads n/a (never nan%), a share past 10,000 %
+    is bounded, n/a intervals are named as misses, and only an estimator with a k claims it was kept."""
+    nan = float("nan")
+    base = OwnTCheck(
+        t=2.0,
+        n_queries=100,
+        replicates=200,
+        mean_new=0.0,
+        mean_total=50.0,
+        error=nan,
+        error_total=0.0,
+        error_se=0.0,
+        bias=nan,
+        bias_items=0.0,
+        coverage=0.0,
+        coverage_se=0.0,
+        unavailable=0.0,
+        noise_floor=nan,
+        community_size=60,
+        undetected=10,
+    )
+    text = describe_own_t(base, None)
+    assert "nan" not in text and "n/a of the new items U, bias n/a" in text
+    assert "k =" not in text and "n/a in" not in text and "200 censuses of 100 queries" in text
+    assert "(50 seen items + 10 unseen" in text
+    wild = replace(base, error=3e29, error_total=2e28, error_se=5e27, bias=-4e29, unavailable=0.46)
+    text = describe_own_t(wild, 6, whole="sample", unit="observations")
+    assert "expected error over 10,000% of N_tot (±over 10,000% MC; over 10,000% of the new items U" in text
+    assert "bias -over 10,000%" in text and "; n/a in 46% of them, each a miss)" in text
+    assert text.endswith("the sample's k = 6 kept") and "200 samples of 100 observations" in text

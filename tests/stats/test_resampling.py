@@ -10,6 +10,7 @@ import pytest
 
 from knowsum.stats import (
     ESTIMATORS,
+    CaveatKind,
     Prevalence,
     StatsError,
     StatsWarning,
@@ -130,6 +131,9 @@ def test_negative_estimate_is_reported_as_zero_with_the_raw_value_and_a_warning(
         est = estimate_unseen(prev, "good-toulmin", t=2.0)
     assert est.raw == pytest.approx(-40.0) and est.estimate == 0.0  # SpadeR/iNEXT: max(Û, 0)
     assert est.diagnostics.negative and est.n_total == 10 and est.skr == 1.0
+    # clamped or not, Good–Toulmin past t = 1 is beyond its range: both caveats, each said once
+    kinds = [c.kind for c in est.caveats]
+    assert kinds.count(CaveatKind.BEYOND_RANGE) == 1 and kinds.count(CaveatKind.CLAMPED) == 1
 
 
 def test_extrapolation_curve_matches_pointwise_estimates(census: Prevalence) -> None:

@@ -38,6 +38,8 @@ ESTIMATOR_TITLES = {
     "osw-poisson": "Orlitsky–Suresh–Wu Poisson smoothing",
     "good-toulmin": "Good–Toulmin, unsmoothed",
     "chao1": "Chao1 richness, bias-corrected",
+    "preseq": "preseq's rational-function extrapolation, Daley & Smith 2013",
+    "pitman-yor": "Pitman–Yor predictive, Favaro et al. 2009 eq. 5",
 }
 """One line naming each estimator and its source, shown beside its name."""
 

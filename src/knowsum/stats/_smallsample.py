@@ -73,7 +73,7 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
         )
     found += [c for c in sample_caveats(n, prev.n_seen, prev.f(1)) if c.kind == CaveatKind.ALL_SINGLETONS]
     beyond = range_caveat(plan.name, plan.t, n)
-    if beyond is not None and (value >= 0 or plan.name != "good-toulmin"):
+    if beyond is not None:
         found.append(beyond)
     if value < 0:
         found.append(

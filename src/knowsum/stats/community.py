@@ -365,8 +365,11 @@ def check_at_own_t(
     """:func:`own_t_check` of ``plan`` on a community fitted to ``prev`` with the census's own number
     of queries (``n`` when not grouped by query), or ``None`` and why not: Chao1 (``t = ∞``), no
     singletons or doubletons, or a sample too large to simulate within :data:`MAX_DRAWS`."""
-    if plan.weights is None or plan.t is None:
+    if plan.t is None:
         return None, None, f"{plan.name} estimates t = ∞: no simulated check at a finite t"
+    if plan.weights is None:
+        why = "it is not linear in the f_s, and the check applies a linear estimator's weights"
+        return None, None, f"no simulated check for {plan.name}: {why}"
     n = prev.n_observations
     replicates = min(replicates, MAX_DRAWS // max(n, 1))
     if replicates < 20:

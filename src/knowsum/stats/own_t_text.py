@@ -18,13 +18,18 @@ def finite_or_none(x: float) -> float | None:
 
 
 def _pct(x: float | None) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"{x:.0%}"
+    """A share as a whole percentage; past 10,000 % (an estimator far beyond its range) a bound."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return "over 10,000%" if abs(x) > 100 else f"{x:.0%}"
 
 
 def _pct_se(x: float | None) -> str:
     """A Monte Carlo s.e. as a percentage, one decimal below 1 % so that it never reads ``±0%``."""
     if x is None or not math.isfinite(x):
         return "n/a"
+    if x > 100:
+        return "over 10,000%"
     return f"{x:.1%}" if x < 0.01 else f"{x:.0%}"
 
 
@@ -32,6 +37,8 @@ def _signed(x: float | None) -> str:
     """``+12%`` / ``-3%``, ``+0%`` for what rounds to zero (never ``-0%``), ``n/a`` without a value."""
     if x is None or not math.isfinite(x):
         return "n/a"
+    if abs(x) > 100:
+        return f"{'+' if x > 0 else '-'}over 10,000%"
     return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
 
 
@@ -42,12 +49,14 @@ def describe_own_t(check: OwnTCheck, k: int | None, *, whole: str = "census", un
     is the truncation level kept for every replicate, ``None`` for an estimator without one."""
     seen = check.community_size - check.undetected
     plural = f"{whole}es" if whole.endswith("s") else f"{whole}s"
+    missing = "" if not check.unavailable > 0 else f"; n/a in {_pct(check.unavailable)} of them, each a miss"
     kept = "" if k is None else f", the {whole}'s k = {k} kept"
     return (
         f"at t = {check.t:g} from this {whole}: expected error {_pct(check.error_total)} of N_tot "
         f"(±{_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
         f"bias {_signed(check.bias)}), "
-        f"prediction interval covers {check.coverage:.0%} (±{_pct_se(check.coverage_se)}) — simulated: "
+        f"prediction interval covers {check.coverage:.0%} (±{_pct_se(check.coverage_se)}{missing}) — "
+        "simulated: "
         f"{check.replicates} {plural} of {check.n_queries:,} {unit} from the fitted community ({seen:,} seen "
         f"items + {check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the "
         f"simulated error is optimistic){kept}"

@@ -19,6 +19,11 @@ further observations will *show*, so it adds the randomness of the future sample
   variance-only interval then covers ~80 % instead of 95 % (``bench/bench_prediction.py``).
   It assumes near-Poisson sampling (items enter independently; a model that names items in fixed
   bundles makes ``Var(U)`` larger) and that the fitted community's bias is the census's.
+- **preseq and Pitman–Yor** (finite ``t``, not linear in the ``f_s``): no closed-form ``Var(Û)``, so
+  ``v`` = the bootstrap variance of ``Û`` + ``Var(U)``: the fitted Pitman–Yor process's own
+  predictive variance ``Var(U(t) | σ̂, θ̂)`` (:func:`knowsum.stats.pitman_yor.predictive_variance`), or
+  ``Û`` (Poisson ``U``) for preseq — the interval the back-test scores for them
+  (``knowsum census backtest``). Without a bootstrap it is n/a.
 - **Chao1** estimates the asymptote ``t = ∞``, where every item of the community is eventually seen:
   ``U(∞) = f0`` is a fixed property of the community, not a random draw, so no future sampling
   variance is added: the prediction interval of the items ever seen *is* the confidence interval
@@ -45,6 +50,8 @@ __all__ = [
     "BOOT_METHOD",
     "CHAO1_METHOD",
     "LINEAR_METHOD",
+    "NONLINEAR_METHOD",
+    "PROCESS_METHOD",
     "PredictionInterval",
     "curve_bounds",
     "linear_variance",
@@ -54,12 +61,20 @@ __all__ = [
 LINEAR_METHOD = "log-normal (Chao 1987) around Û with v = Σ h_s² f_s (Poisson plug-in) + Û (Poisson U)"
 """How the prediction interval of a linear estimator is formed."""
 BOOT_METHOD = (
-    "log-normal (Chao 1987) around Û with v = bootstrap variance of Û over whole queries (above the "
+    "log-normal (Chao 1987) around Û with v = bootstrap variance of Û (above the "
     "Poisson plug-in Σ h_s² f_s here) + Û (Poisson U)"
 )
-"""How the prediction interval of a linear estimator is formed when the query bootstrap varies more."""
+"""How the prediction interval of a linear estimator is formed when the bootstrap (whole queries, or
+multinomial on the counts: the resampling is named beside it) varies more than the plug-in."""
 BIAS_METHOD = " + b̂² (the bias simulated at this t from the community fitted to the sample)"
 """Appended to :data:`LINEAR_METHOD` when the simulated bias widens the interval."""
+NONLINEAR_METHOD = "log-normal (Chao 1987) around Û with v = bootstrap variance of Û + Û (Poisson U)"
+"""How the prediction interval of preseq is formed."""
+PROCESS_METHOD = (
+    "log-normal (Chao 1987) around Û with v = bootstrap variance of Û + Var(U) of the fitted "
+    "Pitman–Yor process"
+)
+"""How the prediction interval of the Pitman–Yor predictive is formed."""
 CHAO1_METHOD = "t = ∞: U = f0 is not random, so the prediction interval is the confidence interval"
 """Why the prediction interval of Chao1 equals its confidence interval."""
 
@@ -124,20 +139,30 @@ def predict_unseen(
             contradict it.
     """
     n_seen = float(prev.n_seen)
-    if plan.weights is None:
+    boot = (
+        bootstrap_variance if bootstrap_variance is not None and math.isfinite(bootstrap_variance) else None
+    )
+    future: float | None = None
+    if plan.weights is None and plan.t is None:
         if confidence is None or confidence_reason is not None:
             why = confidence_reason or "no confidence interval (bootstrap skipped)"
             return _na(why, math.nan, CHAO1_METHOD)
         lo, hi = confidence
         return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), math.nan, CHAO1_METHOD)
-    closed = linear_variance(plan, prev)
-    boot = (
-        bootstrap_variance if bootstrap_variance is not None and math.isfinite(bootstrap_variance) else None
-    )
-    variance = max(closed, boot if boot is not None else 0.0) + (bias or 0.0) ** 2
-    method = (BOOT_METHOD if boot is not None and boot > closed else LINEAR_METHOD) + (
-        BIAS_METHOD if bias is not None else ""
-    )
+    if plan.weights is None:
+        future = _process_variance(estimate)
+        method = NONLINEAR_METHOD if future is None else PROCESS_METHOD
+        if boot is None:
+            return _na(
+                confidence_reason or "no bootstrap variance of Û (bootstrap skipped)", math.nan, method
+            )
+        variance = boot
+    else:
+        closed = linear_variance(plan, prev)
+        variance = max(closed, boot if boot is not None else 0.0) + (bias or 0.0) ** 2
+        method = (BOOT_METHOD if boot is not None and boot > closed else LINEAR_METHOD) + (
+            BIAS_METHOD if bias is not None else ""
+        )
     kinds = {c.kind for c in estimate.caveats}
     if CaveatKind.NO_SINGLETONS in kinds:
         return _na("no singletons, so no evidence of unseen items", variance, method)
@@ -145,11 +170,18 @@ def predict_unseen(
         return _na("all singletons, so nothing bounds the unseen items", variance, method)
     if estimate.estimate <= 0:
         return _na("Û(t) = 0, where a log-normal interval is a point", variance, method)
-    lo_a, hi_a = prediction_bounds(estimate.estimate, variance, level)
+    lo_a, hi_a = prediction_bounds(estimate.estimate, variance, level, future)
     lo, hi = float(lo_a), float(hi_a)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return _na("the variance is not finite", variance, method)
     return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), variance, method)
+
+
+def _process_variance(estimate: UnseenEstimate) -> float | None:
+    """``Var(U(t))`` of the fitted process where the estimator reports one (the Pitman–Yor
+    predictive's ``predictive_sd``), else ``None``."""
+    sd = estimate.parameters.get("predictive_sd")
+    return float(sd) ** 2 if isinstance(sd, int | float) and math.isfinite(sd) else None
 
 
 def curve_bounds(

@@ -6,7 +6,8 @@ sample 1 (``f_{+1}``: once in sample 2), ``f_{2+}``, ``f_{+2}`` twice, ``f_{11}`
 
 - :func:`chao1_shared` — Pan, Huang & Chao (2009, Environ. Ecol. Stat. 16:315), SpadeR's
   "Chao1-shared": ``D12 + K1 f_{1+}²/(2 f_{2+}) + K2 f_{+1}²/(2 f_{+2}) + K1 K2 f_{11}²/(4 f_{22})``
-  (the bias-corrected form when ``f_{2+}``, ``f_{+2}`` or ``f_{22}`` is 0);
+  (the bias-corrected form when ``f_{2+}``, ``f_{+2}`` or ``f_{22}`` is 0, SpadeR's rule: the result
+  says so in ``bias_corrected_because``; :func:`classic_undefined` names the zero counts);
 - :func:`chao1_shared_bc` — ``D12 + K1 f_{1+}(f_{1+}−1)/(2(f_{2+}+1)) + K2 f_{+1}(f_{+1}−1)/(2(f_{+2}+1))
   + K1 K2 f_{11}(f_{11}−1)/(4(f_{22}+1))``;
 - :func:`ace_shared` — Chao, Hwang, Chen & Kuo (2000, Statistica Sinica 10:227), SpadeR's
@@ -34,7 +35,14 @@ from knowsum.stats._errors import StatsError
 from knowsum.stats.hill import check_bootstrap
 from knowsum.stats.samples import Abundance
 
-__all__ = ["SharedEstimate", "ace_shared", "chao1_shared", "chao1_shared_bc", "observed_shared"]
+__all__ = [
+    "SharedEstimate",
+    "ace_shared",
+    "chao1_shared",
+    "chao1_shared_bc",
+    "classic_undefined",
+    "observed_shared",
+]
 
 Counts = Sequence[int] | NDArray[np.integer] | Mapping[Hashable, int]
 
@@ -52,6 +60,9 @@ class SharedEstimate:
         s_obs: Observed richness of each sample.
         conf: Confidence level.
         variance: ``"delta"``, ``"bootstrap"`` or ``"none"``.
+        bias_corrected_because: Set when the classic form was asked for but the bias-corrected form
+            was computed (SpadeR's rule): the doubleton counts that are 0 (``"f2+ = 0"``,
+            ``"f+2 = 0 and f22 = 0"``); ``None`` when the form asked for was computed.
     """
 
     estimator: str
@@ -62,6 +73,7 @@ class SharedEstimate:
     s_obs: tuple[int, int]
     conf: float
     variance: str
+    bias_corrected_because: str | None = None
 
 
 def _pair(x1: Counts, x2: Counts) -> tuple[IntArray, IntArray]:
@@ -101,6 +113,26 @@ def _summaries(x1: IntArray, x2: IntArray) -> tuple[dict[str, float], dict[str, 
     return {k: float(v.sum()) for k, v in sets.items()}, sets
 
 
+def _zero_doubletons(summ: Mapping[str, float], symbol: str) -> str | None:
+    """``"f2+ = 0"``, ``"f2+ = 0 and f22 = 0"``…: the doubleton counts of ``summ`` that are 0 (the
+    classic form divides by each), in ``symbol``'s notation (``f``, or ``Q`` for incidence); ``None``
+    when none is."""
+    zero = [
+        f"{symbol}{label} = 0"
+        for key, label in (("f2p", "2+"), ("fp2", "+2"), ("f22", "22"))
+        if summ[key] == 0
+    ]
+    return " and ".join(zero) or None
+
+
+def classic_undefined(x1: Counts, x2: Counts, *, symbol: str = "f") -> str | None:
+    """Why the classic Chao1-shared (Chao2-shared: ``symbol="Q"``, incidence counts) cannot be computed
+    from these two samples and SpadeR's rule computes the bias-corrected form instead: the doubleton
+    counts of the shared species that are 0 (``"f2+ = 0"``, ``"f+2 = 0 and f22 = 0"``); ``None`` when
+    none is (the classic form is computed)."""
+    return _zero_doubletons(_summaries(*_pair(x1, x2))[0], symbol)
+
+
 def _pan(k1: float, k2: float, bc: bool) -> Any:
     def fn(
         d12: complex, f11: complex, fp1: complex, f1p: complex, fp2: complex, f2p: complex, f22: complex
@@ -121,8 +153,8 @@ def _chao1_shared(x1: Counts, x2: Counts, conf: float, bc: bool) -> SharedEstima
     a, b = _pair(x1, x2)
     n1, n2 = int(a.sum()), int(b.sum())
     summ, sets = _summaries(a, b)
-    use_bc = bc or summ["f2p"] == 0 or summ["fp2"] == 0 or summ["f22"] == 0
-    fn = _pan((n1 - 1) / n1, (n2 - 1) / n2, use_bc)
+    because = None if bc else _zero_doubletons(summ, "f")
+    fn = _pan((n1 - 1) / n1, (n2 - 1) / n2, bc or because is not None)
     est = float(fn(**{k: complex(v) for k, v in summ.items()}).real)
     names = list(summ)
     unit = {name: np.eye(len(names))[i] for i, name in enumerate(names)}
@@ -144,11 +176,16 @@ def _chao1_shared(x1: Counts, x2: Counts, conf: float, bc: bool) -> SharedEstima
         (int((a > 0).sum()), int((b > 0).sum())),
         conf,
         "delta" if se is not None else "none",
+        because,
     )
 
 
 def chao1_shared(x1: Counts, x2: Counts, *, conf: float = 0.95) -> SharedEstimate:
-    """Chao1-shared (Pan et al. 2009; module docstring), SpadeR's "Chao1-shared" with delta-method s.e."""
+    """Chao1-shared (Pan et al. 2009; module docstring), SpadeR's "Chao1-shared" with delta-method s.e.
+
+    When ``f2+``, ``f+2`` or ``f22`` is 0 the bias-corrected form is computed (SpadeR's rule) and
+    ``bias_corrected_because`` names the zero counts.
+    """
     return _chao1_shared(x1, x2, conf, bc=False)
 
 
