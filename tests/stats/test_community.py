@@ -123,24 +123,10 @@ def test_the_own_t_sentence_says_n_a_for_undefined_figures_and_bounds_absurd_one
     """:func:`describe_own_t` on hand-made checks: NaN reads n/a (never nan%), a share past 10,000 %
     is bounded, n/a intervals are named as misses, and only an estimator with a k claims it was kept."""
     nan = float("nan")
-    base = OwnTCheck(
-        t=2.0,
-        n_queries=100,
-        replicates=200,
-        mean_new=0.0,
-        mean_total=50.0,
-        error=nan,
-        error_total=0.0,
-        error_se=0.0,
-        bias=nan,
-        bias_items=0.0,
-        coverage=0.0,
-        coverage_se=0.0,
-        unavailable=0.0,
-        noise_floor=nan,
-        community_size=60,
-        undetected=10,
-    )
+    sizes = {"t": 2.0, "n_queries": 100, "replicates": 200, "community_size": 60, "undetected": 10}
+    errors = {"error": nan, "error_total": 0.0, "error_se": 0.0, "bias": nan, "bias_items": 0.0}
+    rest = {"mean_new": 0.0, "mean_total": 50.0, "coverage": 0.0, "coverage_se": 0.0, "unavailable": 0.0}
+    base = OwnTCheck(**sizes, **errors, **rest, noise_floor=nan)  # type: ignore[arg-type]
     text = describe_own_t(base, None)
     assert "nan" not in text and "n/a of the new items U, bias n/a" in text
     assert "k =" not in text and "n/a in" not in text and "200 censuses of 100 queries" in text
