@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary
+from knowsum.report import interval_text
 from knowsum.stats.own_t_text import describe_own_t
 
 __all__ = [
@@ -37,7 +38,7 @@ def prediction_lines(report: EstimateReport) -> list[str]:
         return ["", head, f"    n/a: {pred.reason or 'not formed'}", *_own_t_lines(report)]
 
     def iv(pair: tuple[float, float]) -> str:
-        return f"[{_fmt(pair[0])}, {_fmt(pair[1])}]"
+        return interval_text(pair, None, _fmt)
 
     return [
         "",
@@ -60,7 +61,8 @@ def _own_t_lines(report: EstimateReport) -> list[str]:
 
 
 def _pair(pair: Interval | None) -> str:
-    return "n/a" if pair is None else f"[{_fmt(pair[0])}, {_fmt(pair[1])}]"
+    """``[lo, hi]``, ``n/a`` without an interval, ``n/a: the interval is a point`` for a point."""
+    return interval_text(pair, None, _fmt, missing="n/a")
 
 
 def _unseen(pair: Interval | None, s_obs: float) -> list[float] | None:

@@ -14,11 +14,12 @@ import unicodedata
 from typing import Any
 
 from knowsum.estimate import _page_predict as pred
+from knowsum.estimate._page_fmt import fig, fmt, num, pair
 from knowsum.estimate._page_plot import plot_richness_curve
 from knowsum.estimate._page_predict import prediction_lines
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary, RichnessReport
 from knowsum.records import caveat_notes
-from knowsum.report import caveat_lines, marks
+from knowsum.report import caveat_lines, interval_ends, marks
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.summary import summary_dict
 
@@ -51,22 +52,6 @@ INTERVAL_TITLES = {
 """How each interval method forms the interval."""
 
 _K_SOURCES = {"given": "given", "default": "default", "formula": "OSW formula ⌈½·log₃(n t²/(t−1))⌉"}
-
-
-_LARGE = 1e9
-"""From this size on a figure is shown in 3 significant digits (``2.09e+11``), not as a long integer."""
-
-
-def _fmt(x: float | None, digits: int = 1, *, whole: bool = True) -> str:
-    """A figure as the table shows it: ``—`` when missing, ``digits`` decimals (integers without
-    decimals when ``whole``), thousands separated, 3 significant digits from :data:`_LARGE` on."""
-    if x is None:
-        return "—"
-    if abs(x) >= _LARGE:
-        return f"{x:.3g}"
-    if whole and (isinstance(x, int) or (float(x).is_integer() and abs(x) >= 1)):
-        return f"{x:,.0f}"
-    return f"{x:,.{digits}f}"
 
 
 def _json_safe(value: Any) -> Any:
@@ -121,12 +106,12 @@ def _body(report: EstimateReport) -> list[str]:
     level = f"{boot.level:.0%} confidence interval ({boot.interval})" if boot else "confidence interval"
     queries = f", {report.n_queries:,} queries" if report.n_queries else ""
     rows = [("", "estimate", level)]
-    rows.append(("observations  n", _fmt(report.n_observations) + queries, ""))
-    rows.append(("seen          N_seen", _fmt(report.n_seen), ""))
+    rows.append(("observations  n", fmt(report.n_observations) + queries, ""))
+    rows.append(("seen          N_seen", fmt(report.n_seen), ""))
     intervals = (boot.unseen, boot.total, boot.skr) if boot else (None, None, None)
     clamped = report.n_unseen_raw < 0
     beside = (
-        (f"raw Û(t) = {_fmt(report.n_unseen_raw)}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
+        (f"raw Û(t) = {fmt(report.n_unseen_raw)}: negative, reported as 0", "= N_seen (Û clamped at 0)", "")
         if clamped
         else ("", "", "")
     )
@@ -140,15 +125,18 @@ def _body(report: EstimateReport) -> list[str]:
         beside,
         strict=True,
     ):
+        show = fig(digits, clamped)
+        point = show(value)
         if boot is not None and report.interval_reason is not None:
             shown = f"n/a: {report.interval_reason}"
+        elif iv is None:
+            shown = "—"
         else:
-            shown = (
-                "—"
-                if iv is None
-                else f"[{_fmt(iv[0], digits, whole=clamped)}, {_fmt(iv[1], digits, whole=clamped)}]"
-            )
-        rows.append((label, _fmt(value, digits, whole=clamped), f"{shown}   {mark}"))
+            lo, hi = interval_ends(iv[0], iv[1], show)
+            shown = f"[{lo}, {hi}]"
+            if (lo, hi) != (show(iv[0]), show(iv[1])) and value is not None:
+                point = f"{value:,.4g}"  # as finely as its interval, which the table's digits blur
+        rows.append((label, point, f"{shown}   {mark}"))
     return [f"  {_pad(a, 22)}{b:>16}   {c}".rstrip() for a, b, c in rows] + prediction_lines(report)
 
 
@@ -190,27 +178,6 @@ def estimate_json(report: EstimateReport) -> dict[str, Any]:
     return dict(_json_safe(record))
 
 
-def _f(x: float, spec: str = ".3f") -> str:
-    """``x`` formatted by ``spec``, or ``n/a`` in the same width when it is not a number (a text table
-    never says nan)."""
-    if math.isfinite(x):
-        return format(x, spec)
-    width = spec.split(".")[0].lstrip("<>^,")
-    return format("n/a", f">{width}") if width.isdigit() else "n/a"
-
-
-def _iv(iv: tuple[float, float] | None, digits: int = 3) -> str:
-    """A bootstrap interval, ``n/a`` when it is not a number and ``n/a: every resample alike`` when
-    it is a point (resamples that cannot vary say nothing about the uncertainty)."""
-    if iv is None:
-        return "—"
-    if not (math.isfinite(iv[0]) and math.isfinite(iv[1])):
-        return "n/a"
-    if iv[0] == iv[1]:
-        return "n/a: every resample alike"
-    return f"[{iv[0]:,.{digits}f}, {iv[1]:,.{digits}f}]"
-
-
 def _richness_lines(report: RichnessReport) -> list[str]:
     unit = "sampling units  T" if report.datatype == "incidence" else "observations    n"
     fs = "Q" if report.datatype == "incidence" else "f"
@@ -224,7 +191,7 @@ def _richness_lines(report: RichnessReport) -> list[str]:
         se = "—" if est.std_error is None else f"{est.std_error:,.3f}"
         lines.append(
             f"  {_pad(est.estimator, 12)}  {est.estimate:,.3f}  s.e. {se}  "
-            f"{est.level:.0%} log-normal {_iv(est.interval)}   ({est.title})"
+            f"{est.level:.0%} log-normal {pair(est.interval)}   ({est.title})"
         )
     return lines
 
@@ -237,8 +204,8 @@ def _hill_lines(report: RichnessReport) -> list[str]:
     lines = ["", f"  Hill numbers (Chao et al. 2014)   observed   asymptotic   {level}"]
     for i, q in enumerate(hill.q):
         iv = None if hill.lower is None or hill.upper is None else (hill.lower[i], hill.upper[i])
-        seen, estimated = _f(hill.observed[i], ">8.3f"), _f(hill.estimated[i], ">10.3f")
-        lines.append(f"    q = {q}{'':27}{seen}   {estimated}   {_iv(iv)}")
+        seen, estimated = num(hill.observed[i], ">8.3f"), num(hill.estimated[i], ">10.3f")
+        lines.append(f"    q = {q}{'':27}{seen}   {estimated}   {pair(iv)}")
     order = marks(c for c in report.caveats if c.kind == "hill-order")
     return lines + ([f"    ({order}: true Hill numbers never increase with q)"] if order else [])
 
@@ -255,8 +222,8 @@ def _extra_lines(report: RichnessReport) -> list[str]:
         d = p.diversity
         mark = f"   [{marks(p.caveats)}]" if p.caveats else ""
         lines.append(
-            f"  at {given}: m = {_f(p.size, ',.2f')}, Ĉ = {_f(p.coverage, '.4f')} ({p.method}); "
-            f"q0 = {_f(d[0])}, q1 = {_f(d[1])}, q2 = {_f(d[2])}{mark}"
+            f"  at {given}: m = {num(p.size, ',.2f')}, Ĉ = {num(p.coverage, '.4f')} ({p.method}); "
+            f"q0 = {num(d[0])}, q1 = {num(d[1])}, q2 = {num(d[2])}{mark}"
         )
         lines += pred.point_prediction_lines(p, report.s_obs, report.size, unit)
     if report.shared is not None:
@@ -268,7 +235,7 @@ def _extra_lines(report: RichnessReport) -> list[str]:
             shown = "—" if se is None else f"{se:.3f}"
             mark = marks(c for c in sh.caveats if c.figure == name)
             mark = f"   [{mark}]" if mark else ""
-            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {_iv(iv)}{mark}")
+            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {pair(iv)}{mark}")
     for t in report.targets:
         what = f"coverage {t.target:g}" if t.kind == "coverage" else f"{t.target:g} of the estimated richness"
         now = f"now {t.current:.4f}"

@@ -10,7 +10,8 @@ Generic primitives, shared by every instrument:
   ``scatter_identity``, ``boxes`` (box-plot panels), ``radar``, ``to_png``, ``save``.
 - :mod:`knowsum.report._tables` — ``text_table`` (terminal) and ``markdown_table``.
 - :mod:`knowsum.report._caveats` — ``marks``, ``marked``, ``caveat_lines``, ``caveat_section``,
-  ``caveat_sentence``, ``interval_text``: every surface prints a record's caveats and intervals through these.
+  ``caveat_sentence``, ``interval_text``, ``interval_ends``: every surface prints a record's caveats
+  and intervals through these.
 
 This layer reads result records only (:mod:`knowsum.records`); it never imports an instrument or the
 CLI. Each instrument builds its own page from these, in its own folder (``<instrument>/page.py``),
@@ -24,6 +25,7 @@ from knowsum.report._caveats import (
     caveat_lines,
     caveat_section,
     caveat_sentence,
+    interval_ends,
     interval_text,
     marked,
     marks,
@@ -53,6 +55,7 @@ __all__ = [
     "figure_png",
     "format_value",
     "html",
+    "interval_ends",
     "interval_text",
     "key_numbers",
     "markdown_table",

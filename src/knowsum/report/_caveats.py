@@ -20,7 +20,16 @@ from knowsum.caveats import NOTE, Caveat
 from knowsum.report import _html as h
 from knowsum.report._tables import format_value
 
-__all__ = ["NA", "caveat_lines", "caveat_section", "caveat_sentence", "interval_text", "marked", "marks"]
+__all__ = [
+    "NA",
+    "caveat_lines",
+    "caveat_section",
+    "caveat_sentence",
+    "interval_ends",
+    "interval_text",
+    "marked",
+    "marks",
+]
 
 NA = "n/a"
 """What an interval that cannot be shown starts with: ``n/a: REASON``."""
@@ -84,4 +93,16 @@ def interval_text(
     lo, hi = float(interval[0]), float(interval[1])
     if lo == hi:
         return f"{NA}: the interval is a point"
-    return f"[{fmt(lo)}, {fmt(hi)}]"
+    return "[{}, {}]".format(*interval_ends(lo, hi, fmt))
+
+
+def interval_ends(lo: float, hi: float, fmt: Callable[[float], str]) -> tuple[str, str]:
+    """``fmt(lo)``, ``fmt(hi)``; where two different ends would print alike (``[0.0, 0.0]``: an
+    interval narrower than the shown digits), with as many significant digits as tell them apart
+    (up to 12), so that a printed interval is never a point that the figures are not."""
+    a, b = fmt(lo), fmt(hi)
+    digits = 4
+    while a == b and lo != hi and digits <= 12:
+        a, b = f"{lo:,.{digits}g}", f"{hi:,.{digits}g}"
+        digits += 1
+    return a, b
