@@ -165,6 +165,9 @@ def test_estimate_states_the_own_t_check_in_the_census_caveat_words(
     )
     assert "200 samples of 3,306 observations" in check["message"]
     assert _shape(check["message"]) == _shape(census.message)
+    # one object: the same keys in estimate's JSON and the census's result.json
+    stored = json.loads((scored / "result.json").read_text())["own_t_check"]
+    assert set(check) == set(stored) and stored["bias_items"] is not None and check["seed"] == 0
     assert "k = 6 kept" in check["message"] and f"k = {census.k} kept" in census.message
     assert f"{census.replicates} censuses of 1,000 queries" in census.message
     # a Monte Carlo s.e. below 1 % keeps a decimal rather than reading ±0%

@@ -127,12 +127,12 @@ def test_the_own_t_sentence_says_n_a_for_undefined_figures_and_bounds_absurd_one
     errors = {"error": nan, "error_total": 0.0, "error_se": 0.0, "bias": nan, "bias_items": 0.0}
     rest = {"mean_new": 0.0, "mean_total": 50.0, "coverage": 0.0, "coverage_se": 0.0, "unavailable": 0.0}
     base = OwnTCheck(**sizes, **errors, **rest, noise_floor=nan)  # type: ignore[arg-type]
-    text = describe_own_t(base, None)
+    text = describe_own_t(base)
     assert "nan" not in text and "n/a of the new items U, bias n/a" in text
     assert "k =" not in text and "n/a in" not in text and "200 censuses of 100 queries" in text
     assert "(50 seen items + 10 unseen" in text
     wild = replace(base, error=3e29, error_total=2e28, error_se=5e27, bias=-4e29, unavailable=0.46)
-    text = describe_own_t(wild, 6, whole="sample", unit="observations")
+    text = describe_own_t(replace(wild, k=6), whole="sample", unit="observations")
     assert "expected error over 10,000% of N_tot (±over 10,000% MC; over 10,000% of the new items U" in text
     assert "bias -over 10,000%" in text and "; n/a in 46% of them, each a miss)" in text
     assert text.endswith("the sample's k = 6 kept") and "200 samples of 100 observations" in text

@@ -306,7 +306,7 @@ def analyse(
         fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
         timings["horizon"] = time.perf_counter() - t0
         if summary.own_t is not None:  # the caveat beside N̂_tot: the simulated error at the census's own t
-            check = own_t_record(summary.own_t, cfg.estimator, summary.estimate.k, cfg.seed)
+            check = own_t_record(summary.own_t)
             fields["own_t_check"] = check
             caveats.append(own_t_caveat(check))
             timings["own_t"] = summary.own_t.seconds

@@ -13,37 +13,16 @@ from __future__ import annotations
 from knowsum.census.record import OwnTCheck
 from knowsum.stats import Caveat, CaveatKind
 from knowsum.stats import community as cm
-from knowsum.stats.own_t_text import describe_own_t, finite_or_none
+from knowsum.stats.own_t_text import own_t_dict
 
 __all__ = ["own_t_caveat", "own_t_record"]
 
 
-_SAME = (
-    "t",
-    "n_queries",
-    "replicates",
-    "community_size",
-    "undetected",
-    "coverage_hat",
-    "distinct",
-    "mean_new",
-    "mean_total",
-    "coverage",
-    "coverage_se",
-    "unavailable",
-)
-"""Fields the record copies from the simulated check as they are."""
-_FINITE = ("error", "error_total", "error_se", "bias", "noise_floor")
-"""Fields the record copies with NaN as ``None``."""
-
-
-def own_t_record(check: cm.OwnTCheck, estimator: str, k: int | None, seed: int | None) -> OwnTCheck:
-    """The record of a simulated check, with the sentence printed beside ``N̂_tot``
-    (:func:`~knowsum.stats.own_t_text.describe_own_t`, the words ``knowsum estimate`` prints too)."""
-    same = {name: getattr(check, name) for name in _SAME}
-    finite = {name: finite_or_none(getattr(check, name)) for name in _FINITE}
-    message = describe_own_t(check, k)
-    return OwnTCheck(**same, **finite, seed=seed, estimator=estimator, k=k, message=message)
+def own_t_record(check: cm.OwnTCheck) -> OwnTCheck:
+    """The record of a simulated check: the JSON object ``knowsum estimate --json`` prints for the
+    same check (:func:`~knowsum.stats.own_t_text.own_t_dict`), whose ``message`` is the sentence
+    printed beside ``N̂_tot``."""
+    return OwnTCheck(**own_t_dict(check, whole="census", unit="queries"))
 
 
 def own_t_caveat(check: OwnTCheck) -> Caveat:

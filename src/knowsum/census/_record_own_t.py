@@ -31,6 +31,9 @@ class OwnTCheck(BaseModel):
     error_total: float | None = Field(description="RMSE of Û(t) / E N_tot(t): the error of N̂_tot")
     error_se: float | None = Field(description="Monte Carlo s.e. of error_total")
     bias: float | None = Field(description="E(Û − U) / E U")
+    bias_items: float | None = Field(
+        None, description="E(Û − U) in items (b̂, whose square widens the prediction interval); None before"
+    )
     coverage: float = Field(description="share of the 95 % prediction intervals holding the realised U")
     coverage_se: float = Field(description="binomial s.e. of coverage")
     unavailable: float = Field(description="share of replicates whose prediction interval is n/a (a miss)")

@@ -265,6 +265,9 @@ class OwnTCheck:
         undetected: Of those, the undetected ones added (``⌈f̂0⌉``; 0 for a community given outright).
         coverage_hat: The detected items' share of the community (``Ĉ``).
         distinct: Whether items were drawn without replacement within a query.
+        seed: Seed of the simulation.
+        estimator: The estimator scored, as resolved on the sample (``plan.name``).
+        k: Its truncation level, kept for every replicate (``None`` for an estimator without one).
         seconds: Time the simulation took.
     """
 
@@ -286,6 +289,9 @@ class OwnTCheck:
     undetected: int = 0
     coverage_hat: float = 1.0
     distinct: bool = False
+    seed: int | None = None
+    estimator: str = ""
+    k: int | None = None
     seconds: float = field(default=0.0, compare=False)
 
 
@@ -356,6 +362,7 @@ def own_t_check(
     check = score_linear(sims, weights, plan.t, n_queries, level)
     fitted: dict[str, Any] = {"community_size": community.size, "undetected": community.f0}
     fitted |= {"coverage_hat": community.coverage, "distinct": community.distinct}
+    fitted |= {"seed": seed, "estimator": plan.name, "k": plan.k}
     return replace(check, **fitted, seconds=time.perf_counter() - t0)
 
 

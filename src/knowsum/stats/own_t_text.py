@@ -6,10 +6,12 @@ surfaces say the same thing in the same words. Undefined figures (NaN) read ``n/
 from __future__ import annotations
 
 import math
+from dataclasses import fields
+from typing import Any
 
 from knowsum.stats.community import OwnTCheck
 
-__all__ = ["describe_own_t", "finite_or_none"]
+__all__ = ["describe_own_t", "finite_or_none", "own_t_dict"]
 
 
 def finite_or_none(x: float) -> float | None:
@@ -42,15 +44,15 @@ def _signed(x: float | None) -> str:
     return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
 
 
-def describe_own_t(check: OwnTCheck, k: int | None, *, whole: str = "census", unit: str = "queries") -> str:
+def describe_own_t(check: OwnTCheck, *, whole: str = "census", unit: str = "queries") -> str:
     """The check in one sentence: the expected error of ``N̂_tot`` and of ``U`` (with its Monte Carlo
     s.e.), the bias, the prediction interval's coverage, and what was simulated (``whole``: what one
-    replicate is, ``"census"`` or ``"sample"``; ``unit``: what it has ``check.n_queries`` of). ``k``
-    is the truncation level kept for every replicate, ``None`` for an estimator without one."""
+    replicate is, ``"census"`` or ``"sample"``; ``unit``: what it has ``check.n_queries`` of); the
+    truncation level kept for every replicate is named where the estimator has one."""
     seen = check.community_size - check.undetected
     plural = f"{whole}es" if whole.endswith("s") else f"{whole}s"
     missing = "" if not check.unavailable > 0 else f"; n/a in {_pct(check.unavailable)} of them, each a miss"
-    kept = "" if k is None else f", the {whole}'s k = {k} kept"
+    kept = "" if check.k is None else f", the {whole}'s k = {check.k} kept"
     return (
         f"at t = {check.t:g} from this {whole}: expected error {_pct(check.error_total)} of N_tot "
         f"(±{_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
@@ -61,3 +63,12 @@ def describe_own_t(check: OwnTCheck, k: int | None, *, whole: str = "census", un
         f"items + {check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the "
         f"simulated error is optimistic){kept}"
     )
+
+
+def own_t_dict(check: OwnTCheck, *, whole: str = "sample", unit: str = "observations") -> dict[str, Any]:
+    """The one JSON object of a check, for ``knowsum estimate --json`` and a census record's
+    ``own_t_check`` alike: its figures (an undefined one ``None``; without its time, so that the same
+    sample and seed give the same object) and ``message``, the sentence of :func:`describe_own_t`."""
+    figures: dict[str, Any] = {f.name: getattr(check, f.name) for f in fields(check) if f.name != "seconds"}
+    figures = {k: finite_or_none(v) if isinstance(v, float) else v for k, v in figures.items()}
+    return figures | {"message": describe_own_t(check, whole=whole, unit=unit)}

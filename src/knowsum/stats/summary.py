@@ -17,7 +17,7 @@ import importlib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from knowsum.stats._errors import StatsWarning
@@ -26,7 +26,7 @@ from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_una
 from knowsum.stats.community import OwnTCheck, check_at_own_t
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
 from knowsum.stats.intervals import IntervalMethod
-from knowsum.stats.own_t_text import describe_own_t
+from knowsum.stats.own_t_text import own_t_dict
 from knowsum.stats.predict_unseen import PredictionInterval, predict_unseen
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import (
@@ -162,7 +162,7 @@ def summary_dict(s: Summary) -> dict[str, Any]:
         "prediction_interval_total": None if pred is None or pred.total is None else list(pred.total),
         "prediction_reason": None if pred is None else pred.reason,
         "prediction_method": None if pred is None else pred.method,
-        "own_t_check": None if s.own_t is None else own_t_dict(s.own_t, s.k, grouped=s.n_queries is not None),
+        "own_t_check": None if s.own_t is None else own_t_dict(s.own_t, unit=_unit(s)),
         "own_t_reason": s.own_t_reason,
         "interval_method": None if boot is None else boot.interval,
         "level": None if boot is None else boot.level,
@@ -190,14 +190,9 @@ def summary_dict(s: Summary) -> dict[str, Any]:
     }
 
 
-def own_t_dict(check: OwnTCheck, k: int | None = None, *, grouped: bool = False) -> dict[str, Any]:
-    """The JSON object of a simulated check at the estimator's own ``t`` (without its time, so that the
-    same sample and seed give the same object), with the sentence ``knowsum estimate`` prints
-    (``message``: :func:`~knowsum.stats.own_t_text.describe_own_t`, the words of a census's caveat;
-    ``grouped``: the sample's observations are grouped into queries)."""
-    figures = {f.name: getattr(check, f.name) for f in fields(check) if f.name != "seconds"}
-    unit = "queries" if grouped else "observations"
-    return figures | {"message": describe_own_t(check, k, whole="sample", unit=unit)}
+def _unit(s: Summary) -> str:
+    """What a sample's ``n_queries`` counts: its queries, or its observations when not grouped."""
+    return "queries" if s.n_queries is not None else "observations"
 
 
 @contextmanager
