@@ -95,7 +95,10 @@ def _fmt(cell: tuple[float, float] | None, sign: bool = False, missing: str = "n
     v, se = cell
     if abs(v) >= 10:
         return f"{100 * v:.2g}%"
-    return f"{v:+.0%} ± {se:.0%}" if sign else f"{v:.0%} ± {se:.0%}"
+    text = f"{v:+.0%}" if sign else f"{v:.0%}"
+    if text == "-0%":  # what rounds to zero has no sign to show: +0% (signed) or 0%, never -0%
+        text = "+0%" if sign else "0%"
+    return f"{text} ± {se:.0%}"
 
 
 def _seed_rows(bts: list[Backtest]) -> dict[tuple[str, float], list[BacktestRow]]:
@@ -135,7 +138,8 @@ def _table(bts: list[Backtest]) -> str:
                 f"{1 / np.sqrt(obs):.0%}" if obs > 0 else "n/a",
                 _fmt(_cell(rows, "relative_rmse_total", None), missing=missing).split(" ±")[0],
                 _fmt(_cell(rows, "coverage", "coverage_se")),
-                _fmt(_cell(rows, "pi_coverage", "pi_coverage_se")) + (f" ({na:.0%} n/a)" if na else ""),
+                _fmt(_cell(rows, "pi_coverage", "pi_coverage_se"))
+                + (f" ({share_text(na)} n/a)" if na else ""),
                 " / ".join(
                     "n/a" if c is None else f"{c[0]:,.3g}"
                     for c in (_cell(rows, "ci_score", None), _cell(rows, "pi_score", None))

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knowsum.census import CensusConfig, load_result, run_census, sample_of_result
+from knowsum.census._overlap import SHARED_METHODS
 from knowsum.census.page import coverage_rows
 from knowsum.census.record import CoverageRank, EqualCoverage
 from knowsum.cli import main
@@ -158,6 +159,64 @@ def test_overlap_estimates_the_shared_items(
     code, out, _ = _main(["census", "overlap", str(a), str(b)], capsys)
     assert code == 0 and out.startswith("shared by A and B · bioasq")
     assert ("Pan et al. 2009" if count == "mention" else "Chao et al. 2000") in out
+
+
+# shared p (2 and 1 mentions), q (1 and 2) and, in the first pair only, a (2 and 2): without a, no
+# shared item is seen twice by both (f22 = 0), and Chao1-shared's classic form divides by f22
+CLASSIC_A = [["p", "a"], ["p", "q", "a"], ["x"], ["y", "z"]]
+CLASSIC_B = [["p", "q", "a"], ["q", "a"], ["w"]]
+NO_F22_A = [["p"], ["p", "q"], ["x"], ["y", "z"]]
+NO_F22_B = [["p", "q"], ["q"], ["w"]]
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+@pytest.mark.parametrize(
+    ("count", "symbol", "name"), [("mention", "f", "chao1"), ("incidence", "Q", "chao2")]
+)
+def test_overlap_names_the_bias_corrected_form_when_a_doubleton_count_is_zero(
+    count: str, symbol: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SpadeR's rule computes the classic estimator's bias-corrected form when f2+, f+2 or f22 (Q…)
+    is 0: the method printed beside the value says so (it showed the classic formula)."""
+    a = _score(tmp_path, "A", NO_F22_A, capsys, "--count", count)
+    b = _score(tmp_path, "B", NO_F22_B, capsys, "--count", count)
+    x, y = [2, 1, 1, 1, 1, 0], [1, 2, 0, 0, 0, 1]  # p q x y z w
+    assert chao1_shared(x, y).bias_corrected_because == "f22 = 0"
+    assert chao1_shared(x, y).estimate == chao1_shared_bc(x, y).estimate
+    code, out, err = _main(["census", "overlap", str(a), str(b), "--json"], capsys)
+    assert code == 0, err
+    rows = {e["name"]: e for e in json.loads(out)["estimates"]}
+    classic, corrected = rows[f"{name}-shared"], rows[f"{name}-shared-bc"]
+    assert classic["estimate"] == pytest.approx(corrected["estimate"], rel=1e-12)
+    because = f"because {symbol}22 = 0 (SpadeR's rule)"
+    assert classic["method"].startswith("bias-corrected form, ") and because in classic["method"]
+    assert classic["method"] != SHARED_METHODS[f"{name}-shared"]
+    assert corrected["method"] == SHARED_METHODS[f"{name}-shared-bc"]  # asked for, so no reason
+    code, out, _ = _main(["census", "overlap", str(a), str(b)], capsys)
+    line = next(x for x in out.splitlines() if x.startswith(f"{name}-shared "))
+    assert code == 0 and because in line and SHARED_METHODS[f"{name}-shared"] not in out
+
+
+@pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
+@pytest.mark.parametrize(("count", "name"), [("mention", "chao1"), ("incidence", "chao2")])
+def test_overlap_names_the_classic_formula_when_every_doubleton_count_is_positive(
+    count: str, name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _score(tmp_path, "A", CLASSIC_A, capsys, "--count", count)
+    b = _score(tmp_path, "B", CLASSIC_B, capsys, "--count", count)
+    x, y = [2, 1, 2, 1, 1, 1, 0], [1, 2, 2, 0, 0, 0, 1]  # p q a x y z w
+    assert chao1_shared(x, y).bias_corrected_because is None
+    assert chao2_shared(x, y, 3, 3).bias_corrected_because is None
+    assert chao1_shared([1, 3], [1, 1]).bias_corrected_because == "f2+ = 0, f+2 = 0 and f22 = 0"
+    assert chao2_shared([2, 1], [1, 1], 3, 3).bias_corrected_because == "Q+2 = 0 and Q22 = 0"
+    code, out, err = _main(["census", "overlap", str(a), str(b), "--json"], capsys)
+    assert code == 0, err
+    rows = {e["name"]: e for e in json.loads(out)["estimates"]}
+    assert rows[f"{name}-shared"]["method"] == SHARED_METHODS[f"{name}-shared"]
+    assert rows[f"{name}-shared"]["estimate"] != pytest.approx(rows[f"{name}-shared-bc"]["estimate"])
+    code, out, _ = _main(["census", "overlap", str(a), str(b)], capsys)
+    line = next(x for x in out.splitlines() if x.startswith(f"{name}-shared "))
+    assert code == 0 and SHARED_METHODS[f"{name}-shared"] in line and "bias-corrected form" not in out
 
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")

@@ -18,35 +18,17 @@ import hashlib
 import os
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
 
 from knowsum._util import storelock
-from knowsum.cli import cli, main
+from knowsum.cli import main
 from knowsum.cliutil.outputs import INPUT_OPTIONS, OUTPUT_OPTIONS, option_name, output_kind
+from tests._cli_tree import leaf_commands
 
-Command = tuple[tuple[str, ...], click.Command]
-
-
-def _walk(group: click.Group, ctx: click.Context, path: tuple[str, ...] = ()) -> Iterator[Command]:
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        assert command is not None
-        if isinstance(command, click.Group):
-            yield from _walk(command, ctx, (*path, name))
-        else:
-            yield (*path, name), command
-
-
-def _commands() -> list[Command]:
-    with click.Context(cli) as ctx:
-        return list(_walk(cli, ctx))
-
-
-COMMANDS = _commands()
+COMMANDS = leaf_commands()
 
 
 def _path_like(param: click.Parameter) -> bool:

@@ -10,7 +10,7 @@ import click
 from knowsum.census import DEFAULT_TS, backtest_census
 from knowsum.census._cli_studies import comma_list
 from knowsum.census.backtest_page import backtest_table
-from knowsum.cliutil.options import echo_json, finish, json_option, out_option
+from knowsum.cliutil.options import echo_json, finish, json_option, out_option, seed_option
 from knowsum.errors import ConfigError
 from knowsum.stats.foresee import PREDICTORS
 
@@ -36,7 +36,7 @@ __all__ = ["backtest"]
     "variance (for the linear estimators the larger of it and the closed form). The census's own "
     "trust horizon uses 20: --resamples 20 --seed SEED repeats its cells.",
 )
-@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of the splits (default 0).")
+@seed_option(help_text="Seed of the splits.")
 @click.option(
     "--estimator",
     "estimators",

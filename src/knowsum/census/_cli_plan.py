@@ -8,10 +8,14 @@ from pathlib import Path
 import click
 
 from knowsum.census import PlanRow, SizePlan, pilot_sample, plan_census
-from knowsum.cliutil.options import echo_json, json_option
+from knowsum.cliutil.options import echo_json, json_option, seed_option
+from knowsum.cliutil.params import FiniteRange
 from knowsum.report import text_table
 
 __all__ = ["plan"]
+
+MIN_REPLICATES = 20
+"""Fewest simulated censuses per size ``--replicates`` accepts."""
 
 
 def _pct(x: float, spec: str = ".0%") -> str:
@@ -35,18 +39,29 @@ def _table(p: SizePlan) -> str:
 @click.command("plan")
 @click.argument("pilot", type=click.Path(path_type=Path))
 @click.option(
-    "--t", "t", type=float, default=100.0, show_default=True, help="Extrapolation factor to size for."
+    "--t",
+    "t",
+    type=FiniteRange(min=0, min_open=True),
+    default=100.0,
+    show_default=True,
+    help="Extrapolation factor to size for (> 0).",
 )
 @click.option(
     "--error",
     "error",
-    type=float,
+    type=FiniteRange(0, 1, min_open=True, max_open=True),
     default=0.2,
     show_default=True,
-    help="Largest expected relative error of N_tot at t (e.g. 0.2).",
+    help="Largest expected relative error of N_tot at t (between 0 and 1, e.g. 0.2).",
 )
-@click.option("--replicates", type=int, default=100, show_default=True, help="Simulated censuses per size.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
+@click.option(
+    "--replicates",
+    type=click.IntRange(min=MIN_REPLICATES),
+    default=100,
+    show_default=True,
+    help=f"Simulated censuses per size (at least {MIN_REPLICATES}).",
+)
+@seed_option(help_text="Seed of the simulation.")
 @json_option
 def plan(pilot: Path, t: float, error: float, replicates: int, seed: int, as_json: bool) -> None:
     """How many queries a census needs for its N_tot at T to be within ERROR, from a PILOT.
@@ -63,8 +78,6 @@ def plan(pilot: Path, t: float, error: float, replicates: int, seed: int, as_jso
       knowsum census plan census-runs/theorems-smollm2 --t 100 --error 0.2
       knowsum census plan pilot.jsonl --t 10 --error 0.1 --json
     """
-    if not t > 0 or not 0 < error < 1 or replicates < 20:
-        raise click.UsageError("need --t > 0, 0 < --error < 1 and --replicates >= 20")
     found = plan_census(pilot_sample(pilot), t, error, replicates, seed)
     if as_json:
         echo_json(found.to_dict())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,14 +24,27 @@ from knowsum.cliutil.options import (
 )
 from knowsum.errors import ConfigError
 from knowsum.stats.caveats import caveat_dicts
+from knowsum.stats.unseen import MAX_K
 
 __all__ = ["comma_list", "sensitivity", "sweep"]
 
 V = TypeVar("V")
 
 
-def comma_list(option: str, raw: str | None, cast: Callable[[str], V], fallback: list[V]) -> list[V]:
-    """A comma-separated option value (``0.7,1``); ``fallback`` when not given."""
+def comma_list(
+    option: str,
+    raw: str | None,
+    cast: Callable[[str], V],
+    fallback: list[V],
+    *,
+    valid: Callable[[V], bool] | None = None,
+    need: str = "",
+) -> list[V]:
+    """A comma-separated option value (``0.7,1``); ``fallback`` when not given.
+
+    ``valid``: each value must pass it, else one line names the option and the value, and says what
+    each must be (``need``: ``--k-grid: 0 is not a whole number in [1, 50] (in '0,5')``).
+    """
     if raw is None:
         return fallback
     parts = [x.strip() for x in raw.split(",")]
@@ -39,9 +53,14 @@ def comma_list(option: str, raw: str | None, cast: Callable[[str], V], fallback:
     if not all(parts):  # "1,,3" or "1,": a value left out is a typo, not a shorter list
         raise ConfigError(f"{option}: an empty value in {raw!r}: give comma-separated values (1,3)")
     try:
-        return [cast(x) for x in parts]
+        values = [cast(x) for x in parts]
     except ValueError:
         raise ConfigError(f"{option}: expected comma-separated values, got {raw!r}") from None
+    for part, value in zip(parts, values, strict=True):
+        if valid is not None and not valid(value):
+            where = f" (in {raw!r})" if len(parts) > 1 else ""
+            raise ConfigError(f"{option}: {part} is not {need}{where}")
+    return values
 
 
 def _variant(x: str) -> Any:
@@ -56,10 +75,13 @@ def _variant(x: str) -> Any:
     "--t-grid",
     default=None,
     show_default=",".join(f"{t:g}" for t in T_GRID),
-    help="Comma-separated t values.",
+    help="Comma-separated t values (each > 0).",
 )
 @click.option(
-    "--k-grid", default=None, show_default=f"{K_GRID[0]},…,{K_GRID[-1]}", help="Comma-separated k values."
+    "--k-grid",
+    default=None,
+    show_default=f"{K_GRID[0]},…,{K_GRID[-1]}",
+    help=f"Comma-separated k values (whole numbers in [1, {MAX_K}]).",
 )
 @n_bootstrap_option(None, "Resamples of the t band (default: the run's own --n-bootstrap).")
 @json_option
@@ -72,10 +94,22 @@ def sensitivity(
     plots/sensitivity_t.png, plots/sensitivity_k.png and a section to report.html, and stores the
     study in result.json (sensitivity).
     """
-    ts = comma_list("--t-grid", t_grid, float, list(T_GRID))
-    ks = comma_list("--k-grid", k_grid, int, list(K_GRID))
-    if any(t <= 0 for t in ts) or any(not 1 <= k <= 50 for k in ks):
-        raise ConfigError("--t-grid values must be > 0, --k-grid values in [1, 50]")
+    ts = comma_list(
+        "--t-grid",
+        t_grid,
+        float,
+        list(T_GRID),
+        valid=lambda t: math.isfinite(t) and t > 0,
+        need="a number > 0",
+    )
+    ks = comma_list(
+        "--k-grid",
+        k_grid,
+        int,
+        list(K_GRID),
+        valid=lambda k: 1 <= k <= MAX_K,
+        need=f"a whole number in [1, {MAX_K}]",
+    )
     done = add_sensitivity(run_dir, ts, ks, n_bootstrap)
     study = done.record.sensitivity
     assert study is not None

@@ -132,7 +132,11 @@ def _describe(row: BacktestRow) -> str:
     bias = _bias(row)
     err = "n/a: diverged" if row.relative_rmse is None else f"{row.relative_rmse:.0%}"
     floor = "" if not row.observed else f" (noise floor {1 / math.sqrt(row.observed):.0%})"
-    b = "n/a: diverged" if bias is None else f"{bias[0]:+.1%} ± {bias[1]:.1%} of N_tot"
+    if bias is None:
+        b = "n/a: diverged"
+    else:
+        signed = f"{bias[0]:+.1%}"  # a bias that rounds to zero reads +0.0%, never -0.0%
+        b = f"{'+0.0%' if signed == '-0.0%' else signed} ± {bias[1]:.1%} of N_tot"
     return (
         f"{row.kept_queries} of {_queries(row)} queries kept; bias {b}, prediction interval covers "
         f"{row.pi_coverage or 0.0:.0%} of {row.repeats} splits, error {err} of the new items{floor}"

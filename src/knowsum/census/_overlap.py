@@ -10,7 +10,10 @@ assemblages share, counting those neither model has named yet:
 - incidence counting (each response a sampling unit, ``T`` = the run's responses): observed
   ``D12``, Chao2-shared and Chao2-shared-bc (Chao et al. 2000; :func:`knowsum.stats.chao2_shared`).
 
-Each estimate comes with its delta-method s.e. and a log-normal interval around ``D12``.
+Each estimate comes with its delta-method s.e. and a log-normal interval around ``D12``. When a
+doubleton count (``f2+``, ``f+2`` or ``f22``; ``Q2+``…) is 0 the classic form is undefined and the
+bias-corrected form is computed in its place (SpadeR's rule): its method then says so, naming the
+zero counts.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from knowsum.stats import (
 )
 from knowsum.stats.caveats import shared_above_own
 
-__all__ = ["SHARED_METHODS", "overlap_runs", "run_counts"]
+__all__ = ["BIAS_CORRECTED_INSTEAD", "SHARED_METHODS", "overlap_runs", "run_counts"]
 
 SHARED_METHODS = {
     "observed": "D12: items counted in both runs",
@@ -42,6 +45,16 @@ SHARED_METHODS = {
     "chao2-shared": "D12 + K1 Q1+²/(2Q2+) + K2 Q+1²/(2Q+2) + K1K2 Q11²/(4Q22), K=(T−1)/T; Chao et al. 2000",
     "chao2-shared-bc": "bias-corrected Chao2-shared, Q(Q−1)/(2(Q2+1)) terms; SpadeR ChaoShared",
 }
+"""The formula of each estimate (of a classic one when no doubleton count is 0, else
+:data:`BIAS_CORRECTED_INSTEAD`)."""
+
+BIAS_CORRECTED_INSTEAD = {
+    "chao1-shared": "bias-corrected form, f(f−1)/(2(f2+1)) terms, because {why} (SpadeR's rule); "
+    "Pan et al. 2009",
+    "chao2-shared": "bias-corrected form, Q(Q−1)/(2(Q2+1)) terms, because {why} (SpadeR's rule); "
+    "Chao et al. 2000",
+}
+"""The method of a classic estimate computed in its bias-corrected form (``why``: the zero counts)."""
 
 
 def _run_dir(path: Path) -> Path:
@@ -103,9 +116,14 @@ def _own(result: CensusRecord) -> float | None:
 
 
 def _value(est: SharedEstimate) -> SharedValue:
+    """One row; its method is the formula computed (the bias-corrected one when the stats result says
+    the classic form was undefined)."""
+    why = est.bias_corrected_because
     return SharedValue(
         name=est.estimator,
-        method=SHARED_METHODS[est.estimator],
+        method=SHARED_METHODS[est.estimator]
+        if why is None
+        else BIAS_CORRECTED_INSTEAD[est.estimator].format(why=why),
         estimate=est.estimate,
         std_error=est.std_error,
         interval=est.interval,

@@ -55,10 +55,11 @@ def _num(x: float | None) -> str:
 
 
 def _pct(x: float | None) -> str:
-    """``-9%``; ``3.6e+19%`` beyond 10,000 %."""
+    """``-9%``; ``0%`` for anything that rounds to zero (never ``-0%``); ``3.6e+19%`` beyond 10,000 %."""
     if x is None:
         return "n/a: diverged"
-    return f"{100 * x:.3g}%" if abs(x) >= 100 else f"{x:.0%}"
+    text = f"{100 * x:.3g}%" if abs(x) >= 100 else f"{x:.0%}"
+    return "0%" if text == "-0%" else text
 
 
 def _se(x: float | None) -> str:
@@ -66,9 +67,11 @@ def _se(x: float | None) -> str:
 
 
 def _cover(share: float | None, se: float | None, na: float | None) -> str:
+    """``90% ± 2% (9% n/a)``: the share of intervals that covered, its s.e., and the share of splits
+    without an interval (left out when none); a share below 0.5 % reads ``<1%``, never ``0%``."""
     if share is None:
         return "n/a"
-    return f"{share:.0%}{_se(se)}" + (f" ({na:.0%} n/a)" if na else "")
+    return f"{share_text(share)}{_se(se)}" + (f" ({share_text(na)} n/a)" if na else "")
 
 
 def _score(x: float | None) -> str:
@@ -82,7 +85,8 @@ a diverging series."""
 
 def share_text(share: float) -> str:
     """A share as a whole percentage that never rounds a non-zero share to ``0%`` (``<1%``)."""
-    return "<1%" if 0 < share < 0.005 else f"{share:.0%}"
+    text = f"{share:.0%}"
+    return "<1%" if share > 0 and text == "0%" else text
 
 
 def _missing(r: BacktestRow) -> str | None:

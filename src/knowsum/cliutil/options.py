@@ -96,21 +96,27 @@ def json_option(func: F | None = None, *, help_text: str | None = None) -> F | C
 @overload
 def seed_option(func: F) -> F: ...
 @overload
-def seed_option(func: None = None, *, default: int | None = 0) -> Callable[[F], F]: ...
-def seed_option(func: F | None = None, *, default: int | None = 0) -> F | Callable[[F], F]:
-    """``--seed N``: the run seed (selection, sampling, resampling).
+def seed_option(
+    func: None = None, *, default: int | None = 0, help_text: str | None = None
+) -> Callable[[F], F]: ...
+def seed_option(
+    func: F | None = None, *, default: int | None = 0, help_text: str | None = None
+) -> F | Callable[[F], F]:
+    """``--seed N``: the run seed (selection, sampling, resampling), a whole number >= 0.
 
-    Use as ``@seed_option`` or ``@seed_option(default=None)`` (None: the config's value applies).
+    Use as ``@seed_option``, ``@seed_option(default=None)`` (None: the config's value applies) or
+    ``@seed_option(help_text="Seed of the splits.")`` (what this command's seed seeds). Every
+    ``--seed`` is this option: a negative seed is refused by click in one line naming it and the value.
     """
 
     def deco(f: F) -> F:
+        text = help_text or "Run seed: each sample's, resample's and permutation's seed derives from it."
         return click.option(
             "--seed",
             type=click.IntRange(min=0),
             default=default,
             show_default=default is not None,
-            help="Run seed: each sample's, resample's and permutation's seed derives from it"
-            + ("." if default is not None else " [default: 0, or the config's]."),
+            help=text if default is not None else text.rstrip(".") + " [default: 0, or the config's].",
         )(f)
 
     return deco(func) if func is not None else deco

@@ -1,4 +1,4 @@
-"""Parameter types shared by command groups: a bounded number with a one-line message."""
+"""Parameter types shared by command groups: bounded numbers whose bad values are one line."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 
 from knowsum.errors import ConfigError
 
-__all__ = ["Number"]
+__all__ = ["FiniteRange", "Number"]
 
 
 class Number(click.ParamType[float | str]):
@@ -53,3 +53,19 @@ class Number(click.ParamType[float | str]):
                 )
             raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
         return number
+
+
+class FiniteRange(click.FloatRange):
+    """click's ``FloatRange`` for a finite number: ``nan`` and ``inf``, which its bounds let through
+    (``nan`` compares false with both), are refused too. A bad value is click's one line naming the
+    option and the value as given (``Invalid value for '--error': 1 is not in the range 0<x<1.``), and
+    ``--help`` shows the range (``[default: 0.2; 0<x<1]``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)  # "'x' is not a valid float."
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a finite number in the range {self._describe_range()}.", param, ctx)
+        try:
+            return super().convert(number, param, ctx)
+        except click.BadParameter:  # click's message names the float (1.0): name what was given
+            self.fail(f"{value} is not in the range {self._describe_range()}.", param, ctx)

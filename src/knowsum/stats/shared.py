@@ -7,7 +7,7 @@ sample 1 (``f_{+1}``: once in sample 2), ``f_{2+}``, ``f_{+2}`` twice, ``f_{11}`
 - :func:`chao1_shared` — Pan, Huang & Chao (2009, Environ. Ecol. Stat. 16:315), SpadeR's
   "Chao1-shared": ``D12 + K1 f_{1+}²/(2 f_{2+}) + K2 f_{+1}²/(2 f_{+2}) + K1 K2 f_{11}²/(4 f_{22})``
   (the bias-corrected form when ``f_{2+}``, ``f_{+2}`` or ``f_{22}`` is 0, SpadeR's rule: the result
-  says so in ``bias_corrected_because``; :func:`classic_undefined` names the zero counts);
+  says so in ``bias_corrected_because``, naming the zero counts; :func:`chao2_shared` does the same);
 - :func:`chao1_shared_bc` — ``D12 + K1 f_{1+}(f_{1+}−1)/(2(f_{2+}+1)) + K2 f_{+1}(f_{+1}−1)/(2(f_{+2}+1))
   + K1 K2 f_{11}(f_{11}−1)/(4(f_{22}+1))``;
 - :func:`ace_shared` — Chao, Hwang, Chen & Kuo (2000, Statistica Sinica 10:227), SpadeR's
@@ -40,7 +40,6 @@ __all__ = [
     "ace_shared",
     "chao1_shared",
     "chao1_shared_bc",
-    "classic_undefined",
     "observed_shared",
 ]
 
@@ -114,23 +113,17 @@ def _summaries(x1: IntArray, x2: IntArray) -> tuple[dict[str, float], dict[str, 
 
 
 def _zero_doubletons(summ: Mapping[str, float], symbol: str) -> str | None:
-    """``"f2+ = 0"``, ``"f2+ = 0 and f22 = 0"``…: the doubleton counts of ``summ`` that are 0 (the
-    classic form divides by each), in ``symbol``'s notation (``f``, or ``Q`` for incidence); ``None``
-    when none is."""
+    """``"f2+ = 0"``, ``"f2+ = 0 and f22 = 0"``, ``"f2+ = 0, f+2 = 0 and f22 = 0"``: the doubleton
+    counts of ``summ`` that are 0 (the classic form divides by each), in ``symbol``'s notation (``f``,
+    or ``Q`` for incidence); ``None`` when none is."""
     zero = [
         f"{symbol}{label} = 0"
         for key, label in (("f2p", "2+"), ("fp2", "+2"), ("f22", "22"))
         if summ[key] == 0
     ]
-    return " and ".join(zero) or None
-
-
-def classic_undefined(x1: Counts, x2: Counts, *, symbol: str = "f") -> str | None:
-    """Why the classic Chao1-shared (Chao2-shared: ``symbol="Q"``, incidence counts) cannot be computed
-    from these two samples and SpadeR's rule computes the bias-corrected form instead: the doubleton
-    counts of the shared species that are 0 (``"f2+ = 0"``, ``"f+2 = 0 and f22 = 0"``); ``None`` when
-    none is (the classic form is computed)."""
-    return _zero_doubletons(_summaries(*_pair(x1, x2))[0], symbol)
+    if not zero:
+        return None
+    return zero[0] if len(zero) == 1 else f"{', '.join(zero[:-1])} and {zero[-1]}"
 
 
 def _pan(k1: float, k2: float, bc: bool) -> Any:

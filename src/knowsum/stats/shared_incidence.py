@@ -22,7 +22,7 @@ import numpy as np
 
 from knowsum.stats import _spade
 from knowsum.stats._errors import StatsError
-from knowsum.stats.shared import Counts, SharedEstimate, _pair, _pan, _summaries
+from knowsum.stats.shared import Counts, SharedEstimate, _pair, _pan, _summaries, _zero_doubletons
 
 __all__ = ["chao2_shared", "chao2_shared_bc"]
 
@@ -43,8 +43,8 @@ def _chao2_shared(y1: Counts, y2: Counts, t1: int, t2: int, conf: float, bc: boo
     a, b = _pair(y1, y2)
     k1, k2 = _units(t1, a, "1"), _units(t2, b, "2")
     summ, sets = _summaries(a, b)
-    use_bc = bc or summ["f2p"] == 0 or summ["fp2"] == 0 or summ["f22"] == 0
-    fn = _pan(k1, k2, use_bc)
+    because = None if bc else _zero_doubletons(summ, "Q")
+    fn = _pan(k1, k2, bc or because is not None)
     est = float(fn(**{k: complex(v) for k, v in summ.items()}).real)
     names = list(summ)
     step = 1e-30  # complex-step derivative of each count
@@ -68,6 +68,7 @@ def _chao2_shared(y1: Counts, y2: Counts, t1: int, t2: int, conf: float, bc: boo
         (int((a > 0).sum()), int((b > 0).sum())),
         conf,
         "delta" if se is not None else "none",
+        bias_corrected_because=because,
     )
 
 
