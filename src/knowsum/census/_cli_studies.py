@@ -149,7 +149,7 @@ def sensitivity(
 )
 @estimation_options
 @store_option
-@out_option("Sweep directory [default: census-runs/sweep-TASK[-strict][-incidence]-MODEL].")
+@out_option("Sweep directory [default: census-runs/sweep-TASK[-strict][-incidence][-simple]-MODEL].")
 @overwrite_option
 @json_option
 def sweep(

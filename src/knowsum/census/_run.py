@@ -102,7 +102,7 @@ def run_name(config: CensusConfig, what: str) -> str:
 
 
 def default_out(config: CensusConfig, model_id: str) -> Path:
-    """``census-runs/<task>[-<criterion>][-<count>]-<model>`` under the current directory: the plain
+    """``census-runs/<task>[-<criterion>][-<count>][-simple]-<model>`` under the current directory: the plain
     ``census-runs/<task>-<model>`` for the default criterion (relaxed) and counting (mention)."""
     return default_run_dir("census", run_name(config, config.task), model_id)
 

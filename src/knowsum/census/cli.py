@@ -99,7 +99,7 @@ census.add_command(tasks)
 @run_options
 @estimation_options
 @store_option
-@out_option("Run directory [default: census-runs/TASK[-strict][-incidence]-MODEL].")
+@out_option("Run directory [default: census-runs/TASK[-strict][-incidence][-simple]-MODEL].")
 @overwrite_option
 @json_option
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table.")
