@@ -149,6 +149,10 @@ def test_no_verified_item_says_why_there_is_no_k(
     assert result.n_seen == 0
     table = summary_table(result)
     assert "None" not in table and "none: no verified item, nothing to estimate (N_seen = 0)" in table
+    # every figure such a census cannot have gives the one reason, never a bare dash
+    for label in ("U(t), t = 100", "N_tot (estimated)", "N_tot confidence interval", "SKR", "error at own t"):
+        line = next(x for x in table.splitlines() if x.startswith(label))
+        assert line.rstrip().endswith("n/a: nothing to estimate (N_seen = 0)"), line
     assert "None" not in (out / "report.html").read_text().split("<body")[1].split("Prompt and example")[0]
 
 

@@ -77,6 +77,10 @@ __all__ = [
 ]
 
 
+_NOTHING = "n/a: nothing to estimate (N_seen = 0)"
+"""Every figure and interval of a census with no verified item (``N_seen = 0``)."""
+
+
 def _fmt_interval(iv: Sequence[float] | None, result: CensusRecord | None = None) -> str:
     """``[lo, hi]``; ``n/a: REASON`` when the run's interval cannot be a 95 % interval (or, in a record
     written before the reason was kept, collapsed to a point); ``–`` without one."""
@@ -186,6 +190,8 @@ def _summary_rows(result: CensusRecord) -> list[list[Any]]:
         ["k", _k_cell(result)],
         *richness_rows(result),
     ]
+    if not result.n_seen:  # one reason for every figure a census without a verified item cannot have
+        rows = [[label, _NOTHING if value is None or value in ("-", "–") else value] for label, value in rows]
     if result.caveats:
         rows.append(["caveats", marks(result.caveats)])
     if result.concept_words:
