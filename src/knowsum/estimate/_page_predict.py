@@ -56,8 +56,7 @@ def _own_t_lines(report: EstimateReport) -> list[str]:
     check = report.own_t
     if check is None:
         return [f"  simulated at own t: n/a: {report.own_t_reason}"] if report.own_t_reason else []
-    unit = "queries" if report.n_queries is not None else "observations"
-    return [f"  simulated at own t: {describe_own_t(check, whole='sample', unit=unit)}"]
+    return [f"  simulated at own t: {describe_own_t(check, whole='sample', unit=report.own_t_unit)}"]
 
 
 def _pair(pair: Interval | None) -> str:

@@ -126,6 +126,12 @@ class Summary:
     )
 
     @property
+    def own_t_unit(self) -> str:
+        """What :attr:`own_t`'s ``n_queries`` counts in its sentence: the sample's queries, or its
+        observations when they are not grouped into queries."""
+        return "queries" if self.n_queries is not None else "observations"
+
+    @property
     def interval(self) -> tuple[float, float] | None:
         """Bootstrap (confidence) interval of ``Û(t)`` (``None`` without bootstrap)."""
         return self.estimate.interval
@@ -162,7 +168,7 @@ def summary_dict(s: Summary) -> dict[str, Any]:
         "prediction_interval_total": None if pred is None or pred.total is None else list(pred.total),
         "prediction_reason": None if pred is None else pred.reason,
         "prediction_method": None if pred is None else pred.method,
-        "own_t_check": None if s.own_t is None else own_t_dict(s.own_t, unit=_unit(s)),
+        "own_t_check": None if s.own_t is None else own_t_dict(s.own_t, unit=s.own_t_unit),
         "own_t_reason": s.own_t_reason,
         "interval_method": None if boot is None else boot.interval,
         "level": None if boot is None else boot.level,
@@ -188,11 +194,6 @@ def summary_dict(s: Summary) -> dict[str, Any]:
         "notes": list(s.notes),
         "caveats": caveat_dicts(s.caveats),
     }
-
-
-def _unit(s: Summary) -> str:
-    """What a sample's ``n_queries`` counts: its queries, or its observations when not grouped."""
-    return "queries" if s.n_queries is not None else "observations"
 
 
 @contextmanager
