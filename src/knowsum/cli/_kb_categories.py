@@ -47,7 +47,7 @@ def categories(name: str, rule: str, as_json: bool) -> None:
     """Terms of ontology NAME per top-level category (children of its root), one category per term.
 
     For doid this is the distribution behind the strict disease criterion (KnowSum §4.1, App. B.4,
-    Fig. 10 right: anatomical disease 6,036 of 11,872 = 51 %); the strict census uses the
+    Fig. 10 right: anatomical disease 6,036 of 11,872 = 51 %); the strict criterion uses the
     default rule. Under any-path a term counts once per category it reaches (shares exceed 100 %).
 
     \b

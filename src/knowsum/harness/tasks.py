@@ -246,7 +246,7 @@ def _task_function(
 
 TASKS: dict[str, Callable[..., Task]] = {}
 """The task function of each registered instrument by name (``knowsum/<name>``); also this module's
-attributes (``from knowsum.harness.tasks import census``)."""
+attributes (``from knowsum.harness.tasks import <name>``)."""
 
 
 def register_plug_ins() -> list[str]:

@@ -2,8 +2,8 @@
 
 A *profile* runs the installed instruments a *budget* names (``smoke``, ``quick``, ``paper``, or
 one's own TOML) on one model and one response store, and writes one page placing every measure among
-the models the papers measured. knowsum's own are census (KnowSum), recall (Bombieri et al.) and
-genebench (SciHorizon-GENE); a plug-in instrument or census task takes part the same way.
+the models the papers measured. knowsum's built-in instruments and any installed plug-in (an
+instrument, or a task of one) take part the same way: this package reaches them through the registry.
 
 ::
 
