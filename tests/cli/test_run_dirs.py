@@ -166,3 +166,16 @@ def test_genebench_score_into_a_recall_run_is_refused(
     assert main([*args, "--overwrite"]) == 0
     assert not (out / "plots" / "accuracy_per_bucket.png").exists()
     assert main(args) == 0  # the same scoring again
+
+
+def test_a_setting_left_unset_reads_not_given_never_as_a_value(mini_go: Path, tmp_path: Path) -> None:
+    """A scored file without --popularity stores it empty; asking ``--popularity none`` into that folder
+    names the two apart ("none" is a value a user can give)."""
+    preds = tmp_path / "p.csv"
+    preds.write_text("id,prediction,popularity\nGO:0001822,GO:0001822,5\n", encoding="utf-8")
+    out = tmp_path / "scored"
+    assert main(["recall", "score", "--kb", "go", "--predictions", str(preds), "--out", str(out)]) == 0
+    identity = json.loads((out / "result.json").read_text())["identity"]
+    assert identity["popularity"] == ""
+    with pytest.raises(Exception, match=r"popularity=\(not given\) here, none asked"):
+        claim_run_dir(out, "recall", {**identity, "popularity": "none"})

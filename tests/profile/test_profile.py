@@ -4,6 +4,7 @@ a crash mid-plan and a rerun, a rerun of a finished profile, the page's escaping
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -245,3 +246,14 @@ def test_a_killed_profile_of_another_model_is_refused_unless_overwrite(tmp_path:
         run = run_profile(plan, other, store=store, out=out, progress=False, overwrite=True)
     assert run.record.model == "mock-other"
     assert json.loads((out / "census-diseases-relaxed" / "result.json").read_text())["model"] == "mock-other"
+
+
+def test_each_strip_names_only_the_published_models_its_papers_have(
+    finished: tuple[ProfileRun, Path, int],
+) -> None:
+    """The strips label LLaMA-V3-70B-instruct, GPT-4 and GPT-5 where a paper published them: each
+    instrument's caption names those of its own paper (KnowSum: LLaMA; Bombieri et al.: GPT-4;
+    SciHorizon-GENE: GPT-5), never the other papers' models."""
+    html = finished[0].report.read_text(encoding="utf-8")
+    captions = re.findall(r"<figcaption>Grey: the models the paper published([^;]*);", html)
+    assert captions == [" (LLaMA-V3-70B-instruct named)", " (GPT-4 named)", " (GPT-5 named)"]

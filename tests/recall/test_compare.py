@@ -71,8 +71,14 @@ def test_tables_layout() -> None:
 
 def test_published_columns_are_the_paper_tables() -> None:
     """Values as printed in the paper (Table 1; Table 3a GO row; Table 3b ICD row)."""
-    (t1, h1, r1), (t3, _, r3), (t6, _, _) = compare_tables([], published=True)  # t6: §6.3's ρ
+    (t1, h1, r1), (t3, _, r3), (t4, h4, r4), (t6, _, _) = compare_tables([], published=True)  # t6: §6.3's ρ
     assert t6.startswith("§6.3.")  # its rows: test_invariance_outputs.py
+    # Table 4(a), as printed (shared/papers/003_507f8d83487961c7.txt, lines 206-207)
+    assert t4.startswith("Table 4(a)") and h4[1] == published_label(
+        "Pythia-12B", "Bombieri et al.", "Table 4(a)"
+    )
+    assert r4[0] == ["go", 0.850, 0.924, 0.993, 0.982] and r4[2] == ["icd10", 0.692, 0.901, 0.933, 0.919]
+    assert r4[1] == ["uberon", None, None, None, None]  # the paper has no Uberon row
     assert t1.startswith("Table 1") and t3.startswith("Table 3 (paper rules)")
     models = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5", "GPT-4")
     assert h1 == ["Dataset", *(published_label(m, "Bombieri et al.", "Table 1") for m in models)]
@@ -105,7 +111,8 @@ def test_published_rows_are_the_one_published_type() -> None:
     # the card shows accuracy, % invented and §6.3's ρ: a selection of the same rows
     assert set(INSTRUMENT.published) < set(PUBLISHED)
     card = {r.measure.split("/")[1] for r in INSTRUMENT.published}
-    assert card == {"accuracy", "invented", "pi2_rho", "pi3_rho"}
+    assert card == {"accuracy", "invented", "popularity_rho", "pi2_rho", "pi3_rho"}
+    assert by_model(PUBLISHED)["GPT-3.5"]["go/popularity_rho"] == 0.993  # Table 4(a)
 
 
 def test_compare_published_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

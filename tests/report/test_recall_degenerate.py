@@ -65,13 +65,13 @@ def test_an_all_zero_run_draws_its_zeros_and_skips_r_b(mini_go: Path, tmp_path: 
     assert pop is not None and all((b.accuracy or 0) == 0 for b in pop.buckets) and pop.top_k_used == 0
     accuracy = out / "plots" / "accuracy_per_bucket.png"
     assert _ink(accuracy) > 200  # three visible stubs, not a blank chart
-    assert (out / "plots" / "rb_per_bucket.png").is_file()  # titled "no repeated wrong IDs", no bars
+    assert (out / "plots" / "rb_per_bucket.png").is_file()  # titled "no wrong ID was answered", no bars
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert "top-0" not in page and "No repeated wrong IDs" in page
+    assert "top-0" not in page and "R_B (paper Fig. 3) is not defined: no wrong ID was answered" in page
     figures = recall_figures(result)
     ax = figures["accuracy"].axes[0]
     assert ax.get_ylim()[1] == 1.0 and ax.get_ylim()[0] <= 0.0  # the 0–1 accuracy axis
-    assert figures["rb"].axes[0].get_title() == "R_B per bucket: no repeated wrong IDs (cf. paper Fig. 3)"
+    assert figures["rb"].axes[0].get_title() == "R_B per bucket: no wrong ID was answered (cf. paper Fig. 3)"
     assert "Warning" not in stderr
 
 
@@ -82,7 +82,7 @@ def test_repeated_wrong_ids_still_draw_r_b(mini_go: Path, tmp_path: Path) -> Non
     assert result["scores"]["popularity"]["top_k_used"] == 1
     assert _ink(out / "plots" / "rb_per_bucket.png") > 200
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert "No repeated wrong IDs" not in page and "Most repeated wrong IDs" in page
+    assert "R_B (paper Fig. 3) is not defined" not in page and "Most repeated wrong IDs" in page
 
 
 def test_an_emoji_in_a_label_leaks_no_matplotlib_warning(mini_go: Path, tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ PromptVariant = Literal["full", "simple"]
 class CensusConfig(BaseModel):
     """What defines a census as a measurement: task, sampling, estimation, verification."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     task: str = Field(
         description="diseases | theorems | ontology:KB | diversity[:applications|:dream-jobs] | custom"

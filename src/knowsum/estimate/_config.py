@@ -21,7 +21,7 @@ class EstimateConfig(BaseModel):
     lists the known names); every other invalid value raises pydantic's ``ValidationError``.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     estimator: str = Field("et", description="estimator name (knowsum.stats.ESTIMATORS); KnowSum: et")
     t: float = Field(

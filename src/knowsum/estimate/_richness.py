@@ -111,7 +111,7 @@ class RichnessConfig(BaseModel):
     ``None`` picks ``et`` for abundance data and ``chao2`` for incidence data.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     estimator: str | None = Field(None, description="estimator name (None: et, or chao2 on incidence)")
     format: str | None = Field(None, description="file format (None = auto-detect)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +23,7 @@ from knowsum.genebench.record import AttentionCurve, Cell, GenebenchScores, Inst
 from knowsum.records import Caveat
 from knowsum.stats import assign_buckets, bucket_edges, spearman_permutation
 
-__all__ = ["CELLS", "SUMMARY_CUT", "summarize", "summary_caveats"]
+__all__ = ["CELLS", "PARTIAL", "SUMMARY_CUT", "partial_caveats", "summarize", "summary_caveats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,3 +314,38 @@ def summary_caveats(records: Sequence[InstanceRecord]) -> list[Caveat]:
         "rest on the first part of the answer or reference only (summary_flags in predictions.jsonl)"
     )
     return [Caveat(kind=SUMMARY_CUT, mark="summary inputs cut", message=message, figure="summary score")]
+
+
+PARTIAL = "type-partial"
+"""The caveat kind of a knowledge type scored from part of its Table 2 cells (:func:`partial_caveats`)."""
+
+
+def partial_caveats(scores: GenebenchScores, titles: Mapping[str, str]) -> list[Caveat]:
+    """One caveat per knowledge type asked with some of its cells only.
+
+    Table 2 scores a knowledge type as the equal mean of all its cells (Synonyms: Q2-A's hallucination
+    resistance and Q2-B's completeness; Gene Ontology: without and with abstracts…). A run that asks
+    some of them (``--types Q2-B``, no ``--abstracts``) gets the mean of those it has: a different
+    quantity from the paper's, named here on the type's figure (``knowledge/<type>``).
+    """
+    have = {c.key for c in scores.cells}
+    out: list[Caveat] = []
+    for know in scores.knowledge:
+        expected = [spec for spec in CELLS if spec.knowledge == know and spec.in_overall]
+        absent = [spec.label for spec in expected if spec.key not in have]
+        if not absent:
+            continue
+        title = titles.get(know, know)
+        present = [spec.label for spec in expected if spec.key in have]
+        out.append(
+            Caveat(
+                kind=PARTIAL,
+                mark=f"{title} partial",
+                message=(
+                    f"{title} partial: Table 2 averages its {len(expected)} cells; {', '.join(absent)} not "
+                    f"asked here, so it is {', '.join(present)} alone (not comparable with the paper's)"
+                ),
+                figure=f"knowledge/{know}",
+            )
+        )
+    return out

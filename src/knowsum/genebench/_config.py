@@ -17,7 +17,7 @@ __all__ = ["DEFAULT_MAX_TOKENS", "GenebenchConfig"]
 class GenebenchConfig(BaseModel):
     """How to run SciHorizon-GENE on a model (defaults: the paper's protocol, §4.2 and App. B)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     questions: Path | None = Field(
         None, description="Question file (JSONL); None builds a small default set."

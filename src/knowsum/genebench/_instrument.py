@@ -1,9 +1,11 @@
 """Genebench as a :class:`knowsum.instrument.Instrument`: its budget table, requests and card rows.
 
 Card rows: the overall, the four perspectives and the eight knowledge types of SciHorizon-GENE's
-Table 2. A knowledge type carries the 95 % Wilson interval on its score and its number of questions
-(exact for accuracies, an approximation for F1-type scores); the overall and the perspectives are
-means of those and carry none.
+Table 2. A knowledge type whose cells are all accuracies carries the 95 % Wilson interval on its
+score and its number of questions (approximate: the score is an equal mean of cells, each a mean
+over rotations); an F1, expression or summary score is no share of questions and carries none, with
+the reason; nor do the overall and the perspectives, means of those. A type asked with part of its
+cells is marked (``type-partial``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from knowsum.errors import ConfigError
+from knowsum.genebench._aggregate import SUMMARY_CUT
 from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
@@ -155,6 +158,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
                 record=record,
             )
         ]
+        cut = [c for c in record.caveats if c.kind == SUMMARY_CUT]
         for name, value in record.perspective_means().items():
             how = "mean of the perspective's cells (§3.4, Fig. 9); the paper draws it, no table"
             out.append(
@@ -166,28 +170,51 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
                     run=run,
                     caveats=caveats,
                     percent=True,
-                    record=record if keys & set(record.perspectives.get(name, ())) else None,
+                    marks=cut if keys & set(record.perspectives.get(name, ())) else (),
                 )
             )
         for know, title in record.knowledge_titles.items():
-            value = s.knowledge.get(know)
-            n = sum(c.n_questions for c in s.cells if c.knowledge == know and c.in_overall)
-            why = s.types_missing.get(know)
-            how = f"Table 2 score over {n} questions (mean over rotations); Wilson 95 % on n questions"
-            out.append(
-                self.measure(
-                    f"knowledge/{know}",
-                    title,
-                    value,
-                    how,
-                    run=run,
-                    percent=True,
-                    interval=wilson(value * n, n) if value is not None else None,
-                    caveats=[*caveats, f"not asked: {why}"] if why else caveats,
-                    record=record if know in kinds else None,
-                )
-            )
+            out.append(self._knowledge(record, know, title, run, caveats, cut if know in kinds else []))
         return out
+
+    def _knowledge(
+        self, record: GenebenchRecord, know: str, title: str, run: str, caveats: list[str], cut: list[Caveat]
+    ) -> Measure:
+        """A knowledge type's Table 2 score. Its interval is Wilson's on the questions where every cell
+        is an accuracy (an approximation: an equal mean of cells, each a mean over rotations); an F1,
+        expression or summary score is no proportion of questions, so it gets none, with the reason."""
+        s = record.scores
+        value = s.knowledge.get(know)
+        cells = [c for c in s.cells if c.knowledge == know and c.in_overall]
+        n = sum(c.n_questions for c in cells)
+        why = s.types_missing.get(know)
+        proportion = bool(cells) and all(c.metric == "accuracy" for c in cells)
+        interval, reason = None, None
+        if value is not None and proportion:
+            interval = wilson(value * n, n)
+            how = (
+                f"Table 2 score over {n} questions (mean over rotations); "
+                "Wilson 95 % on n questions, approximate"
+            )
+        else:
+            metrics = ", ".join(dict.fromkeys(c.metric for c in cells if c.metric != "accuracy"))
+            how = f"Table 2 score over {n} questions (mean over rotations)"
+            if metrics:
+                reason = f"no interval: a mean of {metrics} scores, not a share of questions"
+                how += f"; {reason}"
+        own = [c for c in record.caveats if c.figure == f"knowledge/{know}"]
+        return self.measure(
+            f"knowledge/{know}",
+            title,
+            value,
+            how,
+            run=run,
+            percent=True,
+            interval=interval,
+            interval_reason=reason,
+            caveats=[*caveats, f"not asked: {why}"] if why else caveats,
+            marks=[*cut, *own],
+        )
 
 
 INSTRUMENT = GenebenchInstrument()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from knowsum.errors import BackendError
-from knowsum.genebench._aggregate import summarize, summary_caveats
+from knowsum.genebench._aggregate import partial_caveats, summarize, summary_caveats
 from knowsum.genebench._budget import token_budgets
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
 from knowsum.genebench._config import GenebenchConfig
@@ -138,9 +138,10 @@ def go_release(go: GoMapper | None) -> dict[str, str]:
 
 def named_result(records: Sequence[InstanceRecord], **fields: Any) -> GenebenchRecord:
     """A :class:`GenebenchRecord` of the scored ``records`` carrying the instrument's Table 2 titles and
-    perspectives and the caveats of its figures (:func:`summary_caveats`)."""
+    perspectives and the caveats of its figures (:func:`summary_caveats`, :func:`partial_caveats`)."""
     titles = {"knowledge_titles": dict(KNOWLEDGE_TITLES), "perspectives": dict(PERSPECTIVES)}
-    return GenebenchRecord(**titles, caveats=summary_caveats(records), **fields)
+    caveats = [*summary_caveats(records), *partial_caveats(fields["scores"], KNOWLEDGE_TITLES)]
+    return GenebenchRecord(**titles, caveats=caveats, **fields)
 
 
 def score_records(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from knowsum.recall._paper import SUBSET
 from knowsum.recall._published import (
     PAPER,
     PUBLISHED,
@@ -32,9 +33,22 @@ Table = tuple[str, list[str], list[list[object]]]
 
 
 def _column(result: RecallRecord) -> str:
-    """Column name: the model, marked when it was probed with completion prompts (base models)."""
+    """Column name: the model, marked when it was probed with completion prompts (base models), and
+    with the record's caveats but the paper-rule one, which :func:`_subset_note` gives the tables it
+    concerns."""
     name = f"{result.model} (completion)" if result.api == "completions" else result.model
-    return marked(name, result.caveats)
+    return marked(name, [c for c in result.caveats if c.kind != SUBSET])
+
+
+def _subset_note(results: Sequence[RecallRecord]) -> str:
+    """What a paper-rule table's title adds for the runs scored on a subset of the concepts."""
+    on = [_column(r) for r in results if any(c.kind == SUBSET for c in r.caveats)]
+    if not on:
+        return ""
+    return (
+        f" — paper rule on a subset for {', '.join(on)}: an answer outside the file's concepts counts "
+        "as invented (see its caveat)"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +69,8 @@ _TABLES = by_model(PUBLISHED)
 
 def _printed(measure: str, value: float | None) -> object:
     """A published value of ``{dataset}/{measure}`` as the paper printed it: Unq a count, %Inv and
-    Table 3b percentages, accuracy a fraction."""
-    if value is None or measure == "accuracy":
+    Table 3b percentages, accuracy a fraction, Table 4(a)'s ρ as it is."""
+    if value is None or measure in ("accuracy", "popularity_rho"):
         return value
     return int(value) if measure == "unique_answers" else percent(value)
 
@@ -70,8 +84,9 @@ def _knowsum(attr: str) -> Callable[[RecallScores], object]:
 
 
 def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> list[Table]:
-    """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors) and 3 (unique answers, % invented,
-    % of wrong predictions due to invented IDs) for a set of runs, optionally with the paper's;
+    """Tables 1 (accuracy), 2 (Levenshtein / Jaccard of errors), 3 (unique answers, % invented,
+    % of wrong predictions due to invented IDs) and 4(a) (popularity ρ, where a run or the paper has
+    one) for a set of runs, optionally with the paper's;
     then §6.3's invariance ρ (:data:`INVARIANCE_TABLE`) when a run has invariance or ``published``.
 
     Returns:
@@ -92,6 +107,7 @@ def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> 
         return None if s is None else value(s)
 
     everyone = runs + pub
+    subset = _subset_note(results)
     t1 = [[kb, *(get(kb, c, _knowsum("accuracy"), "accuracy") for c in everyone)] for kb in kbs]
     t2: list[list[object]] = []
     for kb in kbs:
@@ -119,7 +135,8 @@ def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> 
         ]
         which = "paper rules" if paper_rules else "knowsum rules"
         return (
-            f"Table 3 ({which}). Unique answers, % invented, % of wrong predictions due to invented IDs",
+            f"Table 3 ({which}). Unique answers, % invented, % of wrong predictions due to invented IDs"
+            + (subset if paper_rules else ""),
             headers,
             rows,
         )
@@ -128,7 +145,7 @@ def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> 
     if runs:
         tables.append(
             (
-                "Table 2 (paper rules). Mean similarity of wrong predictions",
+                "Table 2 (paper rules). Mean similarity of wrong predictions" + subset,
                 ["Measure", *(c.model for c in runs)],
                 t2,
             )
@@ -136,10 +153,20 @@ def compare_tables(results: Sequence[RecallRecord], published: bool = False) -> 
     tables.append(t3(everyone, _paper))
     if runs:
         tables.append(t3(runs, _knowsum))
+    t4 = [[kb, *(get(kb, c, _bucket_rho, "popularity_rho") for c in everyone)] for kb in kbs]
+    if any(v is not None for row in t4 for v in row[1:]):
+        tables.append((TABLE4_TITLE, ["Dataset", *(c.header("Table 4(a)") for c in everyone)], t4))
     invariance = _invariance_table(results, published)
     if invariance is not None:
         tables.append(invariance)
     return tables
+
+
+TABLE4_TITLE = "Table 4(a). Spearman ρ of Web popularity vs accuracy over the popularity buckets"
+
+
+def _bucket_rho(s: RecallScores) -> object:
+    return None if s.popularity is None else s.popularity.bucket_spearman
 
 
 INVARIANCE_TABLE = (

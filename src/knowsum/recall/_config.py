@@ -29,7 +29,7 @@ def polysemy_default(kb: str) -> bool:
 class RecallConfig(BaseModel):
     """How to probe a model for the IDs of an ontology (defaults: the paper's setting, §4.2–§6.2)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     kb: str = Field(description="Knowledge base to probe (go, uberon, icd10, doid, hpo, mesh, mondo…).")
     api: Api = Field("chat", description="chat prompt (instruct models) or completion prompt (base models).")

@@ -1,7 +1,7 @@
 """Recall as a :class:`knowsum.instrument.Instrument`: its budget table, requests and card rows.
 
 Card rows: accuracy and % invented IDs with the 95 % Wilson score interval on their counts, the
-popularity ρ (Bombieri et al. §5, a figure in the paper, no number), and for an invariance run the
+popularity ρ (Bombieri et al. §5, Table 4(a)), and for an invariance run the
 Spearman ρ of average prediction invariance vs accuracy (§6.3), each beside the paper's values.
 """
 
@@ -61,21 +61,26 @@ def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
     return {"select": "sample", "sample": per_bucket * n_buckets}
 
 
-_CARD = ("accuracy", "invented", "pi2_rho", "pi3_rho")
-"""The published measures with a card row (Table 1 accuracy, Table 3(a) %Inv, §6.3 ρ)."""
+_CARD = ("accuracy", "invented", "popularity_rho", "pi2_rho", "pi3_rho")
+"""The published measures with a card row (Table 1 accuracy, Table 3(a) %Inv, Table 4(a) popularity
+ρ, §6.3 ρ)."""
 
 
 def _published() -> tuple[PublishedRow, ...]:
     return tuple(r for r in PUBLISHED if r.measure.split("/")[-1] in _CARD)
 
 
-def _why_no_rho(accuracies: list[float]) -> str:
-    """Why a bucket ρ is undefined: Spearman's ρ needs both variables to vary."""
-    if len(accuracies) < 2:
-        return f"; undefined: {len(accuracies)} bucket(s) with concepts, ρ needs at least 2"
+def _why_no_rho(accuracies: list[float], popularity: list[float]) -> str:
+    """Why a bucket ρ is undefined (:func:`~knowsum.recall.spearman_or_none`'s rule): it needs 3
+    buckets with concepts, and both the accuracy and the popularity to vary over them."""
+    n = len(accuracies)
+    if n < 3:
+        return f"; undefined: {n} bucket{'' if n == 1 else 's'} with concepts, ρ needs at least 3"
     if len(set(accuracies)) == 1:
         return f"; undefined: accuracy is {accuracies[0]:.1%} in every bucket (ρ needs it to vary)"
-    return "; undefined"
+    if len(set(popularity)) == 1:
+        return "; undefined: every bucket has the same mean popularity (ρ needs it to vary)"
+    return "; undefined: the rank correlation is not defined on these buckets"
 
 
 def _caveats(result: RecallRecord) -> list[str]:
@@ -87,10 +92,8 @@ def _caveats(result: RecallRecord) -> list[str]:
             "equally; the paper scores every label, where unpopular concepts dominate — not the same estimand"
         )
     elif cfg.get("select") == "sample":
-        out.append(
-            f"a random sample of {s.n} labels (no popularity table for {result.kb} here, so no buckets and "
-            "no ρ); the paper scores every label"
-        )
+        why = "" if s.popularity is not None else " (no popularity, so no buckets and no ρ)"
+        out.append(f"a random sample of {s.n} labels{why}; the paper scores every label")
     return [*out, release_caveat(result.kb_releases)]
 
 
@@ -209,10 +212,19 @@ class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
                 if paper
                 else (s.n_unique_predicted, s.n_invented_unique)
             )
-            how = (
-                f"distinct answered IDs that do not exist / distinct answered IDs ({unique}), "
-                "the paper's rules (Table 3a %Inv); Wilson 95 %"
-            )
+            if paper:
+                own = s.invented_unique_pct
+                how = (
+                    f"distinct answers that are no concept ID of the study / distinct answers ({unique}, a "
+                    "text without an ID is an answer too), the paper's rules (Table 3a %Inv); Wilson 95 %; "
+                    f"knowsum's rules (answered IDs only, whole ontology): "
+                    f"{'n/a, no ID answered' if own is None else f'{own:.1f}%'}"
+                )
+            else:
+                how = (
+                    f"distinct answered IDs absent from the ontology / distinct answered IDs ({unique}), "
+                    "knowsum's rules (a record without the paper's); Wilson 95 %"
+                )
             out.append(
                 self.measure(
                     f"{kb}/invented",
@@ -251,18 +263,14 @@ class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
             else ""
         )
         if pop is not None and pop.bucket_spearman is None:
-            p += _why_no_rho(
-                [b.accuracy for b in pop.buckets if b.accuracy is not None and b.mean_popularity is not None]
-            )
+            filled = [b for b in pop.buckets if b.accuracy is not None and b.mean_popularity is not None]
+            p += _why_no_rho([b.accuracy or 0.0 for b in filled], [b.mean_popularity or 0.0 for b in filled])
         how = (
             f"Spearman ρ of popularity bucket vs accuracy over {pop.n_buckets if pop else 0} buckets "
             f"(source {pop.source if pop else 'none'}){p}"
         )
         rho = pop.bucket_spearman if pop is not None else None
-        figure = "the paper shows this correlation as a figure (Fig. 2), no number"
-        return self.measure(
-            f"{kb}/popularity_rho", f"{kb} popularity ρ", rho, how, run=run, caveats=[*caveats, figure]
-        )
+        return self.measure(f"{kb}/popularity_rho", f"{kb} popularity ρ", rho, how, run=run, caveats=caveats)
 
 
 INSTRUMENT = RecallInstrument()

@@ -108,13 +108,13 @@ def recall_figures(result: RecallRecord) -> dict[str, Any]:
             )
         else:  # no bar to draw: the figure says why instead of "R_B of the top-0 …"
             figs["rb"], ax = plots.new_figure()
-            ax.set_title("R_B per bucket: no repeated wrong IDs (cf. paper Fig. 3)")
+            ax.set_title(f"R_B per bucket: {result.scores.why_no_rb()} (cf. paper Fig. 3)")
             ax.set_xlim(0.5, max(xs, default=1) + 0.5)
             ax.set_xlabel(_BUCKET_AXIS)
             ax.text(
                 0.5,
                 0.5,
-                "no wrong ID was given twice:\nR_B is not defined",
+                f"{result.scores.why_no_rb()}:\nR_B is not defined",
                 ha="center",
                 va="center",
                 transform=ax.transAxes,

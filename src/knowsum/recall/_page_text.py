@@ -187,7 +187,9 @@ def recall_json(result: RecallRecord) -> dict[str, Any]:
     if s.popularity is not None:
         out["knowsum"].update(
             levenshtein_spearman=s.popularity.knowsum_levenshtein_spearman,
+            levenshtein_spearman_p=s.popularity.knowsum_levenshtein_spearman_p,
             jaccard_spearman=s.popularity.knowsum_jaccard_spearman,
+            jaccard_spearman_p=s.popularity.knowsum_jaccard_spearman_p,
         )
     out["rules"] = RULES_NOTE
     for method, by in result.invariance_readings().items():  # knowsum's reading, as before

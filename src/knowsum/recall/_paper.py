@@ -29,11 +29,25 @@ import numpy as np
 
 from knowsum.recall.metrics import jaccard, levenshtein
 from knowsum.recall.record import PaperScores, PredictionRecord
+from knowsum.records import Caveat
 
-__all__ = ["WIDE_EXISTENCE_KBS", "Study", "answer_key", "paper_errors", "paper_scores", "paper_tokens"]
+__all__ = [
+    "PAPER_STUDY_SIZES",
+    "SUBSET",
+    "WIDE_EXISTENCE_KBS",
+    "Study",
+    "answer_key",
+    "paper_errors",
+    "paper_scores",
+    "paper_tokens",
+    "subset_caveats",
+]
 
 WIDE_EXISTENCE_KBS = frozenset({"icd10", "theorems"})
 """KBs probed on a subset of a larger resource (ICD-10, Wikidata Q-IDs): existence = whole ontology."""
+
+PAPER_STUDY_SIZES = {"go": 42_854, "uberon": 15_543}
+"""The concepts of the paper's studies where rule 1 makes them the existence set (§4.1)."""
 
 # NLTK's word_tokenize (the authors' tokenizer) keeps punctuation as tokens and compounds joined by
 # "-", "/", "'", "." (and "," or ":" before a digit) as one token, splitting off "'s". This pattern
@@ -169,3 +183,36 @@ def paper_scores(
         mean_jaccard=mean_jac,
         averaging=averaging,
     )
+
+
+SUBSET = "paper-rule-subset"
+"""The kind of :func:`subset_caveats`' caveat."""
+
+
+def subset_caveats(kb: str, paper: PaperScores | None, universe_size: int) -> list[Caveat]:
+    """Why the paper-rule Table 2–3 figures of a scored file overstate invention when the file holds
+    a small part of the KB's concepts.
+
+    Rule 1 makes an answer exist only among the study's concepts: a run's study is the KB's whole
+    universe, as the paper's was (GO: 42,854, Uberon: 15,543); a scored file's is its rows. A file of
+    under 90 % of the installed universe (``universe_size``) makes a real ID outside its rows an
+    "invented" one. Empty when existence is the whole ontology or the file is about the universe.
+    """
+    if paper is None or paper.existence != "study" or paper.n_study >= 0.9 * universe_size:
+        return []
+    full = PAPER_STUDY_SIZES.get(kb)
+    papers = f"; the paper's study: {full:,}" if full else ""
+    return [
+        Caveat(
+            kind=SUBSET,
+            mark="paper rule on a subset",
+            message=(
+                f"paper rule on a subset: under the paper's rule 1 an answer exists only if it is one of "
+                f"the {paper.n_study:,} concepts of this file, not of the {universe_size:,} of {kb} here"
+                f"{papers}; a real ID outside the file counts as invented, so the paper-rule % invented, "
+                "% wrong due to invented and Table 2 means are overstated (the knowsum column judges "
+                "against the whole ontology)"
+            ),
+            figure="paper rules",
+        )
+    ]

@@ -1,192 +1,35 @@
-"""Read predictions made elsewhere and score them (``knowsum recall score``), with no model call.
+"""Score predictions made elsewhere (``knowsum recall score``), with no model call: every metric of a
+run, on the rows :mod:`knowsum.recall._prediction_file` reads (its docstring lists the formats).
 
-Accepted formats (detected from the content):
-
-- the paper's public release: ``;``-separated, no header,
-  ``ID;label;n_annotations;n_web_occurrences;prediction`` (the 4th column is the popularity);
-- CSV (``,``, ``;`` or tab) with a header naming at least ``id`` and ``prediction`` (optional
-  ``label``, ``popularity``);
-- JSONL, one object per line with ``id`` and ``prediction`` (optional ``label``, ``popularity``).
-
-The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. Files
-are read as they are: a gold ID that is not a well-formed ID of the KB (the released Uberon files
-hold ``UBERON:60005380``) is kept and compared as a string (exact match), and the result carries
-one warning naming it. Only rows that cannot be read (wrong column count, a popularity that is not
-a number…) raise :class:`~knowsum.errors.InputFileError` naming the file, the first bad line and
-how many more there are.
+The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. A gold ID
+that is not a well-formed ID of the KB (the released Uberon files hold ``UBERON:60005380``) is kept
+and compared as a string (exact match), and one note names it; so does one for well-formed gold IDs
+the installed KB lacks. A concept on two rows is refused (:class:`~knowsum.errors.InputFileError`
+naming both lines), before anything is scored or written.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum._util import read_text_file
 from knowsum.errors import InputFileError
 from knowsum.kb import load_ontology
-from knowsum.recall._concepts import Concept, LabelIndex
+from knowsum.recall._concepts import Concept, LabelIndex, universe
 from knowsum.recall._config import InvarianceMethod, polysemy_default
 from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance_files import check_invariance_options, score_invariance_file
 from knowsum.recall._outputs import RecallRun, default_out, write_run
-from knowsum.recall._paper import Study
+from knowsum.recall._paper import Study, subset_caveats
 from knowsum.recall._popularity import Buckets, load_popularity_source
+from knowsum.recall._prediction_file import PredictionRow, read_predictions
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
 from knowsum.records import claim_run_dir
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
-
-
-@dataclass(frozen=True, slots=True)
-class PredictionRow:
-    """One row of a predictions file."""
-
-    line: int
-    id: str
-    prediction: str
-    label: str | None = None
-    popularity: float | None = None
-
-
-class _BadRowError(ValueError):
-    pass
-
-
-def _number(value: Any, what: str, where: str = "") -> float | None:
-    """A popularity value (``None`` when empty); else the error naming the field (``what``, and
-    ``where`` it is), the value and the fix."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        kind = "not a number"
-    else:
-        if math.isfinite(x) and x >= 0:
-            return x
-        kind = "negative" if x < 0 else "not finite"
-    raise _BadRowError(
-        f"field {what} {value!r}{where} is {kind}: the popularity must be a number >= 0; correct it, "
-        "or leave it empty"
-    )
-
-
-_RELEASE_SHAPE = "ID;label;n_annotations;n_web_occurrences;prediction"
-
-
-def _release_rows(lines: list[str]) -> Iterator[tuple[int, str, PredictionRow | str]]:
-    """``(line number, line, row or what is wrong with it)`` of each non-blank line."""
-    for no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        cols = line.split(";")
-        if len(cols) < 5:
-            yield no, line, f"expected {_RELEASE_SHAPE}"
-            continue
-        try:
-            pop = _number(cols[-2].strip(), "n_web_occurrences", " (column 4)")
-        except _BadRowError as exc:
-            yield no, line, str(exc)
-            continue
-        label = ";".join(cols[1:-3])
-        yield no, line, PredictionRow(no, cols[0].strip(), cols[-1].strip(), label or None, pop)
-
-
-def _dict_row(no: int, obj: Any) -> PredictionRow:
-    if not isinstance(obj, dict):
-        raise _BadRowError("expected a JSON object")
-    keys = {str(k).strip().lower(): v for k, v in obj.items()}
-    gid, pred = keys.get("id"), keys.get("prediction")
-    if not isinstance(gid, str) or not gid.strip():
-        raise _BadRowError("missing or empty 'id'")
-    if pred is not None and not isinstance(pred, str):
-        raise _BadRowError(f"'prediction' must be text, got {pred!r}")
-    label = keys.get("label")
-    return PredictionRow(
-        no,
-        gid.strip(),
-        pred or "",
-        str(label) if label else None,
-        _number(keys.get("popularity"), "popularity"),
-    )
-
-
-def _detect(path: Path, text: str) -> tuple[str, str]:
-    """Format name and, for CSV, the delimiter (``,``, ``;`` or tab) of the header naming the columns."""
-    if path.suffix.lower() in (".jsonl", ".json", ".ndjson") or text.lstrip().startswith("{"):
-        return "jsonl", ""
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    for delimiter in (",", ";", "\t"):
-        header = {h.strip().lower() for h in next(csv.reader([first], delimiter=delimiter), [])}
-        if {"id", "prediction"} <= header:
-            return "csv", delimiter
-    return "release", ""
-
-
-def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
-    """Detect the format and read every row.
-
-    Returns:
-        The format name (``release``, ``csv`` or ``jsonl``) and the rows.
-
-    Raises:
-        InputFileError: unreadable file, no rows, or bad rows (first one named, others counted).
-    """
-    try:
-        text = read_text_file(path, "predictions file")
-    except InputFileError as exc:  # the shared wording, after what could not be read
-        problem = str(exc).removeprefix(f"{path}: ")
-        raise InputFileError(path, f"cannot read predictions: {problem}") from exc
-    fmt, delimiter = _detect(path, text)
-    rows: list[PredictionRow] = []
-    bad: list[tuple[int, str, str]] = []
-    if fmt == "release":
-        for no, line, row in _release_rows(text.splitlines()):
-            if isinstance(row, str):
-                bad.append((no, line, row))
-            else:
-                rows.append(row)
-    elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
-        for rec in reader:
-            no = reader.line_num
-            try:
-                if None in rec:
-                    raise _BadRowError("more fields than the header")
-                rows.append(_dict_row(no, rec))
-            except _BadRowError as exc:
-                bad.append((no, ",".join(str(v) for v in rec.values() if v is not None), str(exc)))
-    else:
-        for no, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(_dict_row(no, json.loads(line)))
-            except (json.JSONDecodeError, _BadRowError) as exc:
-                bad.append(
-                    (no, line, str(exc) if isinstance(exc, _BadRowError) else f"invalid JSON ({exc.msg})")
-                )
-    if bad:
-        no, line, problem = bad[0]
-        others = ", ".join(str(b[0]) for b in bad[1:6]) + ("…" if len(bad) > 6 else "")
-        more = (
-            f" ({len(bad) - 1} more bad row{'s' if len(bad) > 2 else ''}: "
-            f"line{'s' if len(bad) > 2 else ''} {others})"
-            if len(bad) > 1
-            else ""
-        )
-        raise InputFileError(path, f"{fmt} format: {problem}{more}", no, line)
-    if not rows:
-        raise InputFileError(path, "no prediction rows")
-    return fmt, rows
 
 
 def score_predictions(
@@ -255,6 +98,7 @@ def score_predictions(
             f"none of the {len(rows)} gold IDs is a well-formed {kb} ID (the first: {first.id!r}, line "
             f"{first.line}): give the --kb the IDs belong to",
         )
+    _refuse_repeats(path, gold, rows)
     timings["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     ontology = load_ontology(kb)
@@ -287,6 +131,12 @@ def score_predictions(
         predicted = answer if answer == gid and gid not in ontology else extractor.extract(answer, prefix)
         records.append(judge(concept, r.prediction, predicted, accepted[-1]))
     timings["judge"] = time.perf_counter() - t0
+    kept_as_given = {r.line for r in malformed}
+    unknown = [
+        r for g, r in zip(gold, rows, strict=True) if g not in ontology and r.line not in kept_as_given
+    ]
+    notes = [_malformed_warning(path, kb, malformed)] if malformed else []
+    notes += [_unknown_warning(path, kb, release_of(ontology), unknown)] if unknown else []
     invariance: list[InvarianceSummary] = []
     for method, file in invariance_files:
         t0 = time.perf_counter()
@@ -326,7 +176,7 @@ def score_predictions(
     if invariance_files:
         config["per_bucket"] = per_bucket
         config["invariance_files"] = {m: str(f) for m, f in invariance_files}
-    release = ontology.meta.get("release", "")
+    release = release_of(ontology)
     identity = RecallRecord.identity_of(
         str(path.resolve()),
         path.name,
@@ -354,10 +204,45 @@ def score_predictions(
         scores=scores,
         invariance=invariance,
         timings=timings,
-        notes=[_malformed_warning(path, kb, malformed)] if malformed else [],
+        notes=notes,
         identity=identity,
+        caveats=subset_caveats(kb, scores.paper, len(universe(kb, ontology))),
     )
     return write_run(out_dir, result, records)
+
+
+def release_of(ontology: Any) -> str:
+    """The installed release of ``ontology`` (``""`` when unknown)."""
+    return str(ontology.meta.get("release", ""))
+
+
+def _refuse_repeats(path: Path, gold: Sequence[str], rows: Sequence[PredictionRow]) -> None:
+    """Each concept is scored once: a gold ID on two rows (as written or once normalized) is refused,
+    naming both lines, before anything is scored or written.
+
+    Raises:
+        InputFileError: the first repeated gold ID.
+    """
+    first: dict[str, PredictionRow] = {}
+    for gid, row in zip(gold, rows, strict=True):
+        seen = first.setdefault(gid, row)
+        if seen is not row:
+            raise InputFileError(
+                path,
+                f"gold ID {gid!r} is on line {seen.line} and again here: each concept is scored once; "
+                "keep one of the two rows",
+                row.line,
+            )
+
+
+def _unknown_warning(path: Path, kb: str, release: str, rows: list[PredictionRow]) -> str:
+    """One line naming the well-formed gold IDs that the installed ``kb`` does not hold."""
+    shown = ", ".join(f"{r.id!r} (line {r.line})" for r in rows[:5]) + (" …" if len(rows) > 5 else "")
+    n = len(rows)
+    return (
+        f"{path}: {n} gold ID{'s' if n > 1 else ''} not in {kb} {release or '(release unknown)'}, scored "
+        f"as given (label from the file, or none: Jaccard 0): {shown}"
+    )
 
 
 def _malformed_warning(path: Path, kb: str, rows: list[PredictionRow]) -> str:

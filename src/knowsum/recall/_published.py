@@ -1,9 +1,10 @@
 """The paper's published values, transcribed for ``knowsum recall compare --published``.
 
-Source: Bombieri, Fiorini, Ponzetto, Rospocher, *Do LLMs Dream of Ontologies?*, Table 1 (accuracy)
-and Table 3 ((a) unique predicted IDs "Unq" and % invented "%Inv", (b) % of wrong predictions
-caused by invented IDs), §4.3 — copied from the paper's text (shared/papers/003_507f8d83487961c7.txt,
-lines 112–140), digits as printed. Dataset keys are knowsum KB names where one exists (``go``,
+Source: Bombieri, Fiorini, Ponzetto, Rospocher, *Do LLMs Dream of Ontologies?*, Table 1 (accuracy),
+Table 3 ((a) unique predicted IDs "Unq" and % invented "%Inv", (b) % of wrong predictions
+caused by invented IDs), §4.3, and Table 4(a) (Spearman ρ of Web popularity vs accuracy), §5 —
+copied from the paper's text (shared/papers/003_507f8d83487961c7.txt, lines 112–140 and 206–207),
+digits as printed. Dataset keys are knowsum KB names where one exists (``go``,
 ``uberon``, ``icd10``); the paper's Wikidata setting is a 30,000-concept QRank sample with no
 knowsum KB of its own, keyed ``wikidata``. Table 3's values follow the paper's comparability rules
 (``scores.paper`` of a knowsum result), not knowsum's ontology-aware ones.
@@ -71,6 +72,26 @@ def _parse(text: str) -> list[PublishedRow]:
     return out
 
 
+# Table 4(a) (shared/papers/003_507f8d83487961c7.txt, lines 206–207): Spearman ρ between the Web
+# occurrences of the (ID, label) pairs and accuracy over the popularity buckets, each marked
+# significant (p ≤ .05); digits as printed, models in PUBLISHED_MODELS' order.
+_TABLE4A = """
+go    | .850 .924 .993 .982
+icd10 | .692 .901 .933 .919
+"""
+
+
+def _parse_table4a(text: str) -> list[PublishedRow]:
+    out: list[PublishedRow] = []
+    for line in text.strip().splitlines():
+        name, cells = (cell.split() for cell in line.split("|"))
+        out += [
+            PublishedRow(model, PAPER, "Table 4(a)", f"{name[0]}/popularity_rho", float(v))
+            for model, v in zip(PUBLISHED_MODELS, cells, strict=True)
+        ]
+    return out
+
+
 PUBLISHED_INVARIANCE_MODELS = ("Pythia-12B", "Gemini-1.5F", "GPT-3.5")
 """The models of §6 (GPT-4 was left out "to minimize experiment costs", §6.2 fn. 14)."""
 
@@ -103,6 +124,7 @@ values of the paper's reading of the answers (the authors' script)."""
 
 PUBLISHED: tuple[PublishedRow, ...] = (
     *_parse(_TABLES),
+    *_parse_table4a(_TABLE4A),
     *(
         PublishedRow(model, PAPER, "§6.3", f"{kb}/{method}_rho", v)
         for kb, models in PUBLISHED_INVARIANCE.items()
@@ -111,7 +133,7 @@ PUBLISHED: tuple[PublishedRow, ...] = (
         if isinstance(v, float)
     ),
 )
-"""Every value of Tables 1 and 3 and §6.3 as :class:`~knowsum.records.PublishedRow` rows: measure
+"""Every value of Tables 1, 3 and 4(a) and §6.3 as :class:`~knowsum.records.PublishedRow` rows: measure
 ``{dataset}/accuracy`` (Table 1), ``/unique_answers`` and ``/invented`` (Table 3(a)),
-``/wrong_due_to_invented`` (Table 3(b)), ``/pi2_rho`` and ``/pi3_rho`` (§6.3); percentages as
-fractions."""
+``/wrong_due_to_invented`` (Table 3(b)), ``/popularity_rho`` (Table 4(a)), ``/pi2_rho`` and
+``/pi3_rho`` (§6.3); percentages as fractions."""

@@ -348,8 +348,7 @@ def _popularity(
         paper_rule = name in ("levenshtein", "jaccard")
         rho, p = (None, None) if paper_rule and errors is None else trend(values, fill)
         rhos[f"{name}_spearman"] = rho
-        if not name.startswith("knowsum_"):
-            rhos[f"{name}_spearman_p"] = p
+        rhos[f"{name}_spearman_p"] = p
     rank = [(s.bucket, s.r_b) for s in stats if s.r_b is not None]
     rrho, rp = (
         spearman_or_none([b for b, _ in rank], [v for _, v in rank], opts.n_perm, opts.seed)

@@ -76,7 +76,7 @@ def _summary(result: RecallRecord) -> h.Markup:
     )
 
 
-def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup:
+def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup], why_no_rb: str) -> h.Markup:
     stats = [
         [
             "Spearman ρ mean popularity vs accuracy (permutation p)",
@@ -98,9 +98,13 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
         [
             "Spearman ρ mean popularity vs mean Levenshtein (knowsum rules)",
             pop.knowsum_levenshtein_spearman,
-            None,
+            pop.knowsum_levenshtein_spearman_p,
         ],
-        ["Spearman ρ mean popularity vs mean Jaccard (knowsum rules)", pop.knowsum_jaccard_spearman, None],
+        [
+            "Spearman ρ mean popularity vs mean Jaccard (knowsum rules)",
+            pop.knowsum_jaccard_spearman,
+            pop.knowsum_jaccard_spearman_p,
+        ],
         ["Spearman ρ bucket vs R_B", pop.rb_spearman, pop.rb_spearman_p],
     ]
     buckets = [
@@ -132,9 +136,7 @@ def _popularity(pop: PopularityScores, imgs: Mapping[str, h.Markup]) -> h.Markup
         imgs.get("accuracy", h.Markup("")),
         imgs.get("rb", h.Markup(""))
         if pop.top_k_used
-        else h.paragraph(
-            "No repeated wrong IDs: no wrong ID was given twice, so R_B (paper Fig. 3) is not defined."
-        ),
+        else h.paragraph(f"R_B (paper Fig. 3) is not defined: {why_no_rb}."),
         h.table(
             [
                 "bucket",
@@ -202,7 +204,7 @@ def recall_page(
     imgs = {k: h.figure_png(v, alt=k, name=k) for k, v in images.items()}
     parts: list[h.Markup] = [_summary(result), caveat_section(result.caveats)]
     if result.scores.popularity is not None:
-        parts.append(_popularity(result.scores.popularity, imgs))
+        parts.append(_popularity(result.scores.popularity, imgs, result.scores.why_no_rb()))
     if result.invariance:
         parts.append(_invariance(result, imgs))
     parts.append(_examples(records))

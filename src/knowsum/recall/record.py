@@ -165,6 +165,12 @@ class PopularityScores(_Record):
     knowsum_jaccard_spearman: float | None = Field(
         None, description="The same with knowsum-rule means, over buckets with wrong existing IDs."
     )
+    knowsum_levenshtein_spearman_p: float | None = Field(
+        None, description="Its permutation p-value (None in records written before it)."
+    )
+    knowsum_jaccard_spearman_p: float | None = Field(
+        None, description="Its permutation p-value (None in records written before it)."
+    )
     top_k: int = Field(description="k of the top-k repeated wrong IDs.")
     top_k_used: int = Field(description="Repeated wrong IDs with a known bucket actually taken (<= k).")
     rb_spearman: float | None = Field(description="Spearman ρ of bucket rank vs R_B.")
@@ -225,6 +231,13 @@ class RecallScores(_Record):
     paper: PaperScores | None = Field(
         None, description="Tables 2–3 under the paper's rules (None: v1 record)."
     )
+
+    def why_no_rb(self) -> str:
+        """Why R_B (paper Fig. 3) is undefined when no wrong ID was ranked (``top_k_used == 0``): the
+        most frequent wrong answered IDs are ranked among those with a popularity bucket."""
+        if self.n_wrong - self.n_no_id == 0:
+            return "no wrong ID was answered"
+        return "no wrong answered ID has a popularity bucket"
 
 
 class InvarianceBucket(_Record):

@@ -322,7 +322,7 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         _empty(out)
         return out
     setting, old, new = diff
-    shown = f"{old or 'none'} here, {new or 'none'} asked"
+    shown = f"{old or '(not given)'} here, {new or '(not given)'} asked"
     raise InputError(
         f"{out} holds a {data.get('kind')} run of {_what(data)} "
         f"({shown if setting == 'what' else f'{setting}={shown}'}): "

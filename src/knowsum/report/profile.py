@@ -103,10 +103,10 @@ def _instrument(r: ProfileRecord, name: str) -> h.Markup:
     parts: list[str | h.Markup] = []
     fig = strip_plot([m for m in part.measures if m.published], r.model)
     if fig is not None:
-        cap = (
-            "Grey: the models the paper published (LLaMA-V3-70B, GPT-4, GPT-5 named); "
-            "red: this model with its interval."
-        )
+        shown = [m for m in part.measures if m.published]
+        named = [n for n in NAMED if any(p.model == n for m in shown for p in m.published)]
+        which = f" ({', '.join(named)} named)" if named else ""
+        cap = f"Grey: the models the paper published{which}; red: this model with its interval."
         parts.append(
             h.figure(fig, f"{name}: this model among the published models", cap, name=f"strip-{name}")
         )
