@@ -88,3 +88,94 @@ def test_refusals_are_one_line_with_exit_2(
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_run_stopped_while_writing_its_folder_continues_on_the_rerun(
+    kb_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while a step's folder is written (its data and page there, no result.json yet): the
+    same command again finishes it, as the interruption message says; another model is refused."""
+    from knowsum.records import _rundir
+
+    write = _rundir._write
+
+    def stop_before_the_record(path: Path, body: object) -> None:
+        if path.name == "result.json":
+            raise KeyboardInterrupt
+        write(path, body)  # type: ignore[arg-type]
+
+    out, store = tmp_path / "alone", str(tmp_path / "s.sqlite")
+    args = [
+        "run",
+        "census",
+        "-m",
+        "mock",
+        "--plan",
+        _plan(tmp_path, CENSUS_PLAN),
+        "--store",
+        store,
+        "--out",
+        str(out),
+    ]
+    monkeypatch.setattr(_rundir, "_write", stop_before_the_record)
+    assert main(args) == 130  # "rerun the same command to continue where it stopped"
+    step = out / "census-diseases-relaxed"
+    assert (step / "items.jsonl").is_file() and not (step / "result.json").exists()
+    monkeypatch.setattr(_rundir, "_write", write)
+    assert main(args) == 0
+    assert load_result(step).model == "mock" and not (step / ".knowsum-writing.json").exists()
+    # a stopped write is another run's for a run of other settings: refused, naming what is there
+    solo = tmp_path / "solo"
+    census = [
+        "census",
+        "run",
+        "diseases",
+        "-m",
+        "mock",
+        "--queries",
+        "3",
+        "--store",
+        store,
+        "--out",
+        str(solo),
+    ]
+    monkeypatch.setattr(_rundir, "_write", stop_before_the_record)
+    assert main([*census, "--answers", "5"]) == 130
+    monkeypatch.setattr(_rundir, "_write", write)
+    capsys.readouterr()
+    assert main([*census, "--answers", "6"]) == 2
+    err = capsys.readouterr().err
+    assert f"{solo} holds an unfinished census run of diseases (prompt=" in err  # the first difference
+    assert main([*census, "--answers", "5"]) == 0  # its own rerun finishes it
+
+
+def test_run_refuses_a_folder_of_another_models_profile(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OUT holds one model's runs at one budget, a profile's folder too: another model's is refused
+    before anything is asked (was: its steps written beside the profile's)."""
+    from knowsum._util import claim_folder
+
+    out = tmp_path / "prof"
+    claim_folder(out, {"model": "someone-else", "budget": "smoke"})
+    args = ["run", "census", "-m", "mock", "--plan", _plan(tmp_path, CENSUS_PLAN), "--store"]
+    assert main([*args, str(tmp_path / "s.sqlite"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out} holds a run of model=someone-else (mock asked)" in err
+    assert [p.name for p in out.iterdir()] == [".knowsum-run.json"]
+
+
+def test_a_value_listed_twice_is_refused_before_a_run_is_made_twice(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tasks = ["diseases", "diseases"]`` would run each step twice into one folder and give its card
+    rows twice: ``knowsum run`` and ``profile plan`` refuse it in one line naming the table."""
+    plan = _plan(tmp_path, CENSUS_PLAN.replace('["diseases"]', '["diseases", "diseases"]'))
+    for argv in (["run", "census", "--plan", plan], ["profile", "plan", "--plan", plan]):
+        assert main([*argv, "-m", "mock", "--store", str(tmp_path / "s.sqlite")]) == 2
+        err = capsys.readouterr().err
+        assert (
+            "[census] makes the run census-diseases-relaxed twice" in err
+            and len(err.strip().splitlines()) == 1
+        )
+    assert not (tmp_path / "s.sqlite").exists()

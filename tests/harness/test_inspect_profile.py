@@ -115,4 +115,7 @@ def test_a_page_refuses_other_models_the_same_run_twice_and_a_row_given_twice(
     _refused([*page, str(run), str(again)], "both give census/diseases/relaxed/n_seen", capsys)
     _refused([*page, str(tmp_path)], "not the record of a finished run of an installed instrument", capsys)
     _refused([*page, str(tmp_path / "missing")], "no such run directory", capsys)
+    note = tmp_path / "afile.txt"
+    note.write_text("not a run")
+    _refused([*page, str(note)], f"{note}: not a run directory nor its result.json", capsys)
     assert not (tmp_path / "page").exists()

@@ -19,7 +19,7 @@ from typing import Any
 import click
 from pydantic import BaseModel, ValidationError
 
-from knowsum._util import config_error
+from knowsum._util import claim_folder, config_error
 from knowsum.cli._profile_page import card_text
 from knowsum.cliutil.common import ModelOptions, model_options, store_option
 from knowsum.cliutil.options import (
@@ -34,7 +34,7 @@ from knowsum.cliutil.options import (
 )
 from knowsum.errors import ConfigError
 from knowsum.instrument import Instrument, get_instrument
-from knowsum.profile import BUDGETS, load_budget
+from knowsum.profile import BUDGETS, load_budget, unique_steps
 from knowsum.records import Record, Run, default_run_dir
 
 __all__ = ["run_cmd", "score_cmd"]
@@ -113,8 +113,9 @@ def run_cmd(instrument: str, **kw: Any) -> None:
     then its card rows.
 
     Resumable: every answer is kept in the response store as it arrives; rerun the same command to
-    continue. A finished run folder of the same run is rewritten; another run's is refused (unless
-    --overwrite).
+    continue (a run stopped while its folder was being written is written again). OUT holds one
+    model's runs at one budget: a folder of the same run is rewritten; another model's or budget's
+    (a profile's too) is refused, unless --overwrite, which empties it first.
 
     \b
     Examples:
@@ -127,9 +128,14 @@ def run_cmd(instrument: str, **kw: Any) -> None:
     plan: Path | None = kw["plan_file"]
     if plan is not None and not ctx_default("budget", kw):
         raise click.UsageError(f"give --budget {kw['budget']} or --plan {plan}, not both")
-    steps = inst.steps(_table(inst, kw["budget"], plan))
+    where = str(plan) if plan is not None else f"budget {kw['budget']}"
+    steps = unique_steps(inst.steps(_table(inst, kw["budget"], plan)), where, inst.name)
     backend = ModelOptions.take(kw).open()
+    budget = load_budget(plan=plan).name if plan is not None else kw["budget"]
     out = kw["out"] or default_run_dir(inst.name, plan.stem if plan else kw["budget"], backend.model_id)
+    # OUT is one model's runs at one budget, as a profile folder is (a profile's own folder of the
+    # same model and budget takes them; any other is refused before anything is asked)
+    claim_folder(out, {"model": backend.model_id, "budget": budget}, overwrite=kw["overwrite"])
     done: list[tuple[str, Run[Record]]] = []
     with ResponseStore(kw["store_path"]) as store:
         for step in steps:

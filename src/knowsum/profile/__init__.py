@@ -37,7 +37,7 @@ from knowsum.profile._run import (
     run_profile,
     write_profile,
 )
-from knowsum.profile._steps import plan_steps, step_requests
+from knowsum.profile._steps import plan_steps, step_requests, unique_steps
 from knowsum.records import PublishedRow
 from knowsum.records.profile import (
     InstrumentPlan,
@@ -71,6 +71,7 @@ __all__ = [
     "profile_page",
     "run_profile",
     "step_requests",
+    "unique_steps",
     "wilson",
     "write_profile",
 ]

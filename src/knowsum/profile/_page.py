@@ -57,6 +57,8 @@ def read_run(path: Path) -> RunDir:
     """
     if not path.exists():
         raise InputFileError(path, "no such run directory; check the path")
+    if not path.is_dir() and path.name != RESULT_NAME:
+        raise InputFileError(path, f"not a run directory nor its {RESULT_NAME}: give a run's folder")
     folder = path if path.is_dir() else path.parent
     file = folder / RESULT_NAME
     try:
@@ -88,9 +90,10 @@ def _check(runs: Sequence[RunDir]) -> None:
     for inst, record, folder in runs:
         for m in inst.measures(record, ""):
             if m.key in rows:
+                side = f" (`knowsum {inst.name} compare` puts them side by side)" if inst.command() else ""
                 raise ConfigError(
                     f"{rows[m.key]} and {folder} both give {m.key}: a page shows one value per measure; "
-                    f"give one of them (`knowsum {inst.name} compare` puts them side by side)"
+                    f"give one of them{side}"
                 )
             rows[m.key] = folder
 

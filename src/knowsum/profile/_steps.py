@@ -8,11 +8,12 @@ the one place they are built — so a plan counts exactly the store keys the run
 
 from __future__ import annotations
 
+from knowsum.errors import ConfigError
 from knowsum.instrument import KBs, Step, get_instrument, instruments
 from knowsum.models import Request
 from knowsum.profile._budget import ProfileBudget
 
-__all__ = ["Step", "plan_steps", "step_requests"]
+__all__ = ["Step", "plan_steps", "step_requests", "unique_steps"]
 
 
 def plan_steps(budget: ProfileBudget) -> list[Step]:
@@ -25,8 +26,25 @@ def plan_steps(budget: ProfileBudget) -> list[Step]:
         step
         for name, inst in instruments().items()
         if name in budget.tables
-        for step in inst.steps(budget.tables[name])
+        for step in unique_steps(inst.steps(budget.tables[name]), f"budget {budget.name}", name)
     ]
+
+
+def unique_steps(steps: list[Step], where: str, table: str) -> list[Step]:
+    """``steps``, each a folder of its own: a step made twice (a task or criterion listed twice in the
+    table) would run twice into one folder and give its card rows twice.
+
+    Raises:
+        ConfigError: the first step name made twice (names ``where``, the table and the step).
+    """
+    seen: set[str] = set()
+    for step in steps:
+        if step.name in seen:
+            raise ConfigError(
+                f"{where}: [{table}] makes the run {step.name} twice (a value listed twice?): list each once"
+            )
+        seen.add(step.name)
+    return steps
 
 
 def step_requests(step: Step, kbs: KBs | None = None) -> list[Request]:

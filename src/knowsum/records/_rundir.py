@@ -151,6 +151,9 @@ def write_run_dir(
     result = out / RESULT_NAME
     if fresh:
         result.unlink(missing_ok=True)
+        # until result.json is in place the folder says whose run it is, so that a rerun of the same
+        # run continues into it and another run is refused (:func:`claim_run_dir`)
+        _write(out / WRITING_NAME, json.dumps(_writing(record), sort_keys=True) + "\n")
     written: list[Path] = []
     for name, body in (files or {}).items():
         path = out / name
@@ -160,7 +163,27 @@ def write_run_dir(
         written.extend(pages(out))
     _write(result, record.model_dump_json(indent=2) + "\n")
     written.append(result)
+    (out / WRITING_NAME).unlink(missing_ok=True)
     return written
+
+
+WRITING_NAME = ".knowsum-writing.json"
+"""The marker of a run directory being written: its instrument, model and identity, from before its
+first file until ``result.json`` is in place (a run killed meanwhile leaves it behind)."""
+
+
+def _writing(record: Record) -> dict[str, Any]:
+    """What :data:`WRITING_NAME` holds: the fields :func:`_difference` compares."""
+    return {"kind": record.kind, "model": record.model, "identity": record.identity}
+
+
+def _unfinished(out: Path) -> dict[str, Any] | None:
+    """The marker of the run a killed write left in ``out`` (``None``: none, or unreadable)."""
+    try:
+        data = json.loads((out / WRITING_NAME).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 _RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv")
@@ -189,7 +212,7 @@ def _own_file(entry: Path, suffixes: Sequence[str]) -> bool:
     if entry.is_symlink() or not entry.is_file():
         return False
     if entry.name.startswith("."):
-        return entry.name == CLAIM_NAME or entry.name.endswith(".tmp")
+        return entry.name in (CLAIM_NAME, WRITING_NAME) or entry.name.endswith(".tmp")
     return entry.suffix in suffixes
 
 
@@ -310,10 +333,16 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         if overwrite:
             _empty(out)
             return out
-        raise InputError(
-            f"{out} holds an unfinished run (no {RESULT_NAME}): "
-            "give another --out or --overwrite to replace it"
-        )
+        data = _unfinished(out)
+        if data is None:
+            raise InputError(
+                f"{out} holds an unfinished run (no {RESULT_NAME}) that does not say whose it is: "
+                "give another --out or --overwrite to replace it"
+            )
+        diff = _difference(data, kind, identity)
+        if diff is None:
+            return out  # the same run, stopped while writing: the rerun writes it again
+        raise InputError(_holds(out, data, diff, "unfinished "))
     diff = _difference(data, kind, identity)
     if diff is None:
         return out
@@ -321,10 +350,15 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         _refuse_foreign(out)
         _empty(out)
         return out
+    raise InputError(_holds(out, data, diff))
+
+
+def _holds(out: Path, data: Mapping[str, Any], diff: tuple[str, str, str], state: str = "") -> str:
+    """The refusal of a run folder holding another run: what it holds and the first difference."""
     setting, old, new = diff
     shown = f"{old or '(not given)'} here, {new or '(not given)'} asked"
-    raise InputError(
-        f"{out} holds a {data.get('kind')} run of {_what(data)} "
+    return (
+        f"{out} holds a{'n' if state else ''} {state}{data.get('kind')} run of {_what(data)} "
         f"({shown if setting == 'what' else f'{setting}={shown}'}): "
         "give another --out or --overwrite to replace it"
     )
