@@ -179,3 +179,42 @@ def test_a_value_listed_twice_is_refused_before_a_run_is_made_twice(
             and len(err.strip().splitlines()) == 1
         )
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_census_scales_out_through_a_batch_file(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``knowsum run census --export-batch`` writes exactly the requests the census sends; once their
+    results are imported, the same command without the option asks the server nothing: its URL is a
+    closed loopback port, so any request would fail the run."""
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    store, batch = str(tmp_path / "s.sqlite"), tmp_path / "b.jsonl"
+    model = ["-m", "openai:gpt-4o-mini", "--base-url", f"http://127.0.0.1:{port}/v1", "--store", store]
+    args = ["run", "census", "--plan", _plan(tmp_path, CENSUS_PLAN), *model, "--out", str(tmp_path / "o")]
+    assert main([*args, "--export-batch", str(batch)]) == 0
+    assert "exported 3 of the 6 requests" in capsys.readouterr().out  # the two criteria share the draws
+    assert not (tmp_path / "o").exists()  # nothing was run
+    lines = [json.loads(line) for line in batch.read_text().splitlines()]
+    assert all("provide 5 human diseases" in line["body"]["messages"][-1]["content"] for line in lines)
+    results = tmp_path / "results.jsonl"
+    answer = "- Influenza (DOID:8469)\n- Asthma (DOID:2841)\n- Malaria (DOID:12365)"
+    body = {"model": "gpt-4o-mini", "choices": [{"message": {"content": answer}, "finish_reason": "stop"}]}
+    results.write_text(
+        "".join(
+            json.dumps({"custom_id": line["custom_id"], "response": {"status_code": 200, "body": body}})
+            + "\n"
+            for line in lines
+        )
+    )
+    assert main(["batch", "import", str(results), "--store", store]) == 0
+    capsys.readouterr()
+    assert main([*args, "--json"]) == 0  # every answer is in the store: nothing is sent
+    shown = json.loads(capsys.readouterr().out)
+    records = [load_result(Path(r["out_dir"])) for r in shown["runs"]]
+    assert [(r.n_queries, r.model) for r in records] == [(3, "gpt-4o-mini")] * 2 and records[0].n_seen > 0
+    assert main([*args, "--export-batch", str(tmp_path / "again.jsonl")]) == 0
+    assert "nothing to export" in capsys.readouterr().out and not (tmp_path / "again.jsonl").exists()

@@ -14,7 +14,7 @@ for knowsum's own instruments and for every plug-in alike:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import BaseModel, ValidationError
@@ -33,9 +33,12 @@ from knowsum.cliutil.options import (
     overwrite_option,
 )
 from knowsum.errors import ConfigError
-from knowsum.instrument import Instrument, get_instrument
-from knowsum.profile import BUDGETS, load_budget, unique_steps
+from knowsum.instrument import Instrument, KBs, Step, get_instrument
+from knowsum.profile import BUDGETS, load_budget, step_requests, unique_steps
 from knowsum.records import Record, Run, default_run_dir
+
+if TYPE_CHECKING:
+    from knowsum.models import Backend
 
 __all__ = ["run_cmd", "score_cmd"]
 
@@ -106,6 +109,14 @@ def _show(inst: Instrument[Any, Any], done: list[tuple[str, Run[Record]]], as_js
 )
 @out_option("Folder of the runs, one OUT/STEP/ each [default: INSTRUMENT-runs/BUDGET-MODEL].")
 @overwrite_option
+@file_option(
+    "--export-batch",
+    "export_batch_file",
+    metavar="FILE",
+    help_text="Run nothing: write the requests these runs still lack in the store as an OpenAI Batch "
+    "JSONL file (needs -m openai:MODEL); import its results with `knowsum batch import`, then run the "
+    "same command without this option.",
+)
 @json_option
 def run_cmd(instrument: str, **kw: Any) -> None:
     """Run one installed instrument alone (knowsum's or a plug-in's: knowsum instruments): its part
@@ -131,6 +142,9 @@ def run_cmd(instrument: str, **kw: Any) -> None:
     where = str(plan) if plan is not None else f"budget {kw['budget']}"
     steps = unique_steps(inst.steps(_table(inst, kw["budget"], plan)), where, inst.name)
     backend = ModelOptions.take(kw).open()
+    if kw["export_batch_file"] is not None:
+        _export(steps, backend, kw["store_path"], kw["export_batch_file"])
+        return
     budget = load_budget(plan=plan).name if plan is not None else kw["budget"]
     out = kw["out"] or default_run_dir(inst.name, plan.stem if plan else kw["budget"], backend.model_id)
     # OUT is one model's runs at one budget, as a profile folder is (a profile's own folder of the
@@ -144,6 +158,28 @@ def run_cmd(instrument: str, **kw: Any) -> None:
             run = inst.run(step.config, backend, store=store, out=folder, overwrite=kw["overwrite"])
             done.append((step.name, run))
     _show(inst, done, kw["as_json"])
+
+
+def _export(steps: list[Step], backend: Backend, store_path: Path | None, out: Path) -> None:
+    """Write the requests of ``steps`` the store lacks to ``out`` (OpenAI Batch JSONL) and say what
+    to do next; the requests are each instrument's own (:meth:`~knowsum.Instrument.requests`), so the
+    rerun finds every imported answer under the key it asks."""
+    from knowsum.models import ResponseStore, export_batch
+
+    kbs = KBs()
+    requests = [r for step in steps for r in step_requests(step, kbs)]
+    with ResponseStore(store_path) as store:
+        count = export_batch(backend, requests, store, out)
+    if count == 0:
+        click.echo(
+            f"nothing to export: the store holds all {len(requests):,} requests; run without --export-batch"
+        )
+        return
+    click.echo(
+        f"exported {count:,} of the {len(requests):,} requests to {out} ({len(requests) - count:,} stored "
+        "or repeated); run them (OpenAI Batch API, vllm run-batch), `knowsum batch import RESULTS` into the "
+        "same --store, then this command without --export-batch"
+    )
 
 
 @click.command("score")

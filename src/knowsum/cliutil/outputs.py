@@ -38,12 +38,13 @@ __all__ = [
 OUTPUT_OPTIONS: dict[str, OutputKind] = {
     "out": "run",
     "output": "jsonl",
+    "export_batch_file": "jsonl",
     "html_path": "html",
     "figure_path": "png",
     "plot": "png",
 }
 """Parameter name → the kind of output it writes (``-o/--output`` writes JSON lines everywhere:
-store and batch exports, question files)."""
+store and batch exports, question files; ``run --export-batch`` a batch export)."""
 
 INPUT_OPTIONS: dict[str, str] = {
     "store_path": "response store",
