@@ -79,5 +79,7 @@ def categories(name: str, rule: str, as_json: bool) -> None:
         for row in rows[:-1]:
             row.append(_pct(paper[row[0]], paper["total"]) if row[0] in paper else "not in the text")
         rows[-1].append(f"{paper['total']:,}")
-    click.echo(f"{onto.name}: terms per top-level category (strict criterion: {STRICT_RULE} rule)")
+    # the strict disease criterion counts the DO's categories only
+    note = f" (strict criterion: {STRICT_RULE} rule)" if onto.name == "doid" else ""
+    click.echo(f"{onto.name}: terms per top-level category{note}")
     click.echo(text_table(headers, rows))

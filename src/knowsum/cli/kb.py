@@ -11,6 +11,7 @@ import click
 
 from knowsum.cli._kb_categories import categories
 from knowsum.cliutil.options import json_option
+from knowsum.cliutil.params import FiniteRange
 from knowsum.errors import InputError
 from knowsum.kb import (
     KBS,
@@ -182,6 +183,11 @@ def show_cmd(name: str, term_id: str, as_json: bool) -> None:
         click.echo(f"  category: {', '.join(f'{c} {onto[c].name}' for c in cats)}")
 
 
+def _given(ctx: click.Context, param: str) -> bool:
+    """Whether option ``param`` was given on the command line (not left at its default)."""
+    return ctx.get_parameter_source(param) not in (None, click.core.ParameterSource.DEFAULT)
+
+
 def _match_line(m: Match) -> str:
     return f"{m.id}\t{m.name}\t{m.score:.3f}\t{m.stage}\t(matched: {m.matched})"
 
@@ -195,22 +201,34 @@ def _match_dict(m: Match) -> dict[str, Any]:
 @click.argument("text")
 @click.option(
     "--cutoff",
-    type=click.FloatRange(0, 1, min_open=True),
+    type=FiniteRange(0, 1, min_open=True),
     default=0.9,
     show_default=True,
-    help="Minimum fuzzy similarity (rapidfuzz ratio / 100).",
+    help="Minimum fuzzy similarity (rapidfuzz ratio / 100); ontologies only.",
 )
-@click.option("--obsolete", is_flag=True, help="Also match labels of obsolete terms.")
-@json_option(help_text="Print JSON (null when nothing matches).")
-def match_cmd(name: str, text: str, cutoff: float, obsolete: bool, as_json: bool) -> int:
-    """Map free TEXT to one ID of NAME (exact → normalized → fuzzy); exit 1 when nothing matches."""
+@click.option("--obsolete", is_flag=True, help="Also match labels of obsolete terms; ontologies only.")
+@json_option(help_text="Print JSON (null when nothing matches; a list for genes).")
+@click.pass_context
+def match_cmd(ctx: click.Context, name: str, text: str, cutoff: float, obsolete: bool, as_json: bool) -> int:
+    """Map free TEXT to one ID of NAME (exact → normalized → fuzzy); exit 1 when nothing matches.
+
+    For genes TEXT matches an Entrez ID, symbol or alias exactly (every gene it names is printed).
+    """
     _text(text, "text to match")
     if spec(name).is_genes:
+        given = [f"--{p}" for p in ("cutoff", "obsolete") if _given(ctx, p)]
+        if given:
+            raise InputError(
+                f"{' and '.join(given)} does not apply to genes, which match an Entrez ID, symbol or "
+                "alias exactly: leave it out"
+            )
         hits = load_genes().lookup(text)
         if as_json:
             _dump([_gene_dict(g) for g in hits])
         for g in [] if as_json else hits:
             click.echo(f"{g.gene_id}\t{g.symbol}\t{g.name}")
+        if not hits and not as_json:
+            click.echo(f"no gene {text!r} in genes (try an Entrez ID, symbol or alias)", err=True)
         return 0 if hits else 1
     found = Matcher(load_ontology(name), cutoff, obsolete).match(text)
     if as_json:

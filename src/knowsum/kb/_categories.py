@@ -38,12 +38,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from knowsum.errors import UnknownNameError
+from knowsum.errors import InputError, UnknownNameError
 
 if TYPE_CHECKING:
     from knowsum.kb._ontology import Ontology
 
 __all__ = [
+    "CATEGORY_KBS",
     "CATEGORY_RULES",
     "DO_PRECEDENCE",
     "PAPER_FIG10",
@@ -51,6 +52,7 @@ __all__ = [
     "CategoryRule",
     "assign_categories",
     "category_counts",
+    "check_categories",
 ]
 
 T = TypeVar("T")
@@ -63,6 +65,10 @@ CATEGORY_RULES: tuple[CategoryRule, ...] = (
     "anatomical-last",
     "precedence",
 )
+
+CATEGORY_KBS: tuple[str, ...] = ("go", "doid", "icd10", "icd10cm", "hpo", "uberon", "mondo")
+"""The KBs whose pinned sources have a taxonomy (is_a, or parent) to take categories from; mesh, hgnc
+and theorems are flat lists and genes is not an ontology."""
 
 STRICT_RULE: CategoryRule = "precedence"
 """The rule of ``--criterion strict``: the closest to the paper's 51 % (module docstring)."""
@@ -85,6 +91,27 @@ DO_PRECEDENCE: tuple[str, ...] = (
 PAPER_FIG10: Mapping[str, int] = {ANATOMICAL: 6036, "total": 11872}
 """What the paper's text gives of Fig. 10 right: anatomical disease 6,036 of 11,872 human
 diseases (§4.1, App. B.4). The other bars' values are in the figure only, not in its text."""
+
+
+def check_categories(onto: Ontology) -> None:
+    """Refuse, in one line, an ontology whose terms have no top-level categories to count.
+
+    Raises:
+        InputError: no term has a taxonomy parent (a flat KB such as theorems), or a root the store
+            records (the DO's DOID:4) is not one of its terms (a store installed from a partial file).
+    """
+    missing = [r for r in onto.roots if r not in onto]
+    if missing:
+        raise InputError(
+            f"{onto.name}: the installed store lacks its root {', '.join(missing)}, whose children are "
+            f"the categories (it was installed from a file without it): reinstall it with "
+            f"`knowsum kb install {onto.name}`, or --from a file that has the root"
+        )
+    if not any(onto[t].parents(onto.taxonomy) for t in onto):
+        raise InputError(
+            f"{onto.name} has no is_a hierarchy, so no top-level categories: categories are for "
+            + ", ".join(CATEGORY_KBS)
+        )
 
 
 def _first_parent(onto: Ontology, tid: str, cats: frozenset[str]) -> str | None:
@@ -163,7 +190,11 @@ def assign_categories(
 
     Returns:
         Term ID → ``(category,)``, ``()`` when none is reached, or for ``any-path`` every category.
+
+    Raises:
+        InputError: the ontology has no categories (:func:`check_categories`).
     """
+    check_categories(onto)
     roots = set(onto.roots)
     cats = frozenset(c for r in roots for c in onto.children(r))
     order = {c: i for i, c in enumerate([*precedence, *sorted(cats - set(precedence))])}

@@ -27,9 +27,10 @@ from knowsum._util import disk_fault, paths
 from knowsum.errors import InputError, KBNotInstalledError, KnowsumError, UnknownNameError
 from knowsum.kb._genes import GeneStore
 from knowsum.kb._ontology import Ontology
-from knowsum.kb._registry import KB_NAMES, KBS, KBSpec
+from knowsum.kb._registry import KB_NAMES, KBS, ROOTS, KBSpec
 from knowsum.kb._sources import sha256
-from knowsum.kb._store import FORMAT_VERSION, write_store
+from knowsum.kb._store import FORMAT_VERSION, OntologyData, write_store
+from knowsum.kb._syntax import SYNTAX
 
 __all__ = [
     "InstallResult",
@@ -116,8 +117,35 @@ def _disk_faults(out: Path) -> Iterator[None]:
         raise OSError(fault, os.strerror(fault), str(out)) from exc
 
 
+def _check_from(kb: KBSpec, from_files: Sequence[Path], data: OntologyData) -> None:
+    """Refuse (before anything is written) a ``--from`` file of another KB or without its root(s).
+
+    Raises:
+        InputError: none of the file's IDs has ``kb``'s ID syntax (an HPO file given for doid), or a
+            root the KB records (:data:`~knowsum.kb._registry.ROOTS`) is not among its terms.
+    """
+    shown = ", ".join(str(f) for f in from_files)
+    syntax = SYNTAX.get(kb.name)
+    if syntax is not None and not any(syntax.normalize(t) == t for t in data.terms):
+        first = next(iter(data.terms), None)
+        seen = f"its {len(data.terms)} IDs (first: {first})" if first else "it has no entries and"
+        want = f"{syntax.prefix}…" if syntax.prefix else f"matching {syntax.pattern}"
+        raise InputError(
+            f"--from {shown}: none of {seen} is a {kb.name} ID ({want}): give {kb.from_formats} "
+            f"of {kb.name}, or install the file under the KB its IDs belong to"
+        )
+    missing = [r for r in ROOTS.get(kb.name, "").split() if r not in data.terms]
+    if missing:
+        raise InputError(
+            f"--from {shown}: no term {', '.join(missing)}, the root of {kb.name} whose children are "
+            f"its categories (kb categories, the strict criterion): give a file that has it"
+        )
+
+
 def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: Progress) -> InstallResult:
     for f in from_files:
+        if f.is_dir():
+            raise InputError(f"--from {f}: is a directory: give a file in it ({kb.from_formats})")
         if not f.is_file():
             raise InputError(f"--from {f}: file not found")
     key = _source_key(kb, from_files)
@@ -135,6 +163,8 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
     out = store_path(kb.name)
     with _disk_faults(out):
         data, n, sources = kb.build_from(from_files, out, progress) if from_files else kb.build(out, progress)
+    if data is not None and from_files:
+        _check_from(kb, from_files, data)
     file_release = data.release if data is not None and "from file" not in data.release else ""
     release = (file_release or "from file") if from_files else kb.release
     if data is not None:
