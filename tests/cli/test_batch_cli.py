@@ -42,8 +42,8 @@ def test_export_then_import_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     results = FIXTURES / "batch_results.jsonl"
     assert main(["batch", "import", str(results), "--store", str(tmp_path / "s.sqlite")]) == 0
     assert capsys.readouterr().out == (
-        f"imported 4 new responses (1 errors) from {results}; 0 already stored (unchanged), "
-        "0 conflicting (the stored answers are kept)\n"
+        f"imported 4 new responses (1 errors, 0 of them refusals) from {results}; 0 already stored "
+        "(unchanged), 0 failed again (stored answer kept)\n"
     )
 
     again = tmp_path / "again.jsonl"
@@ -169,8 +169,8 @@ def test_an_empty_results_file_imports_nothing_and_says_so(
 def test_importing_the_same_results_again_says_nothing_new(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A second import of results already stored: counted as unchanged, a different answer as
-    conflicting (the stored one kept), and the store unchanged (was: "imported 4 responses")."""
+    """A second import of results already stored: counted as unchanged, and the store unchanged (was:
+    "imported 4 responses"); a different answer is refused (tests/cli/test_batch_import_rules.py)."""
     _, store = _exported(tmp_path, capsys)
     results = FIXTURES / "batch_results.jsonl"
     assert main(["batch", "import", str(results), *store]) == 0
@@ -179,17 +179,11 @@ def test_importing_the_same_results_again_says_nothing_new(
     assert main(["batch", "import", str(results), *store]) == 0
     # the error result is imported again (an error is never a stored answer), the 3 answers unchanged
     assert capsys.readouterr().out == (
-        f"imported 1 new responses (1 errors) from {results}; 3 already stored (unchanged), "
-        "0 conflicting (the stored answers are kept)\n"
-    )
-    other = tmp_path / "other.jsonl"
-    other.write_text(results.read_text().replace("Influenza.", "Measles."))
-    assert main(["batch", "import", str(other), *store]) == 0
-    assert "; 2 already stored (unchanged), 1 conflicting (the stored answers are kept)" in (
-        capsys.readouterr().out
+        f"imported 1 new responses (1 errors, 0 of them refusals) from {results}; 3 already stored "
+        "(unchanged), 0 failed again (stored answer kept)\n"
     )
     after = sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT key, text FROM responses").fetchall()
-    assert sorted(after) == sorted(rows) and ("Measles." not in {t for _, t in after})
+    assert sorted(after) == sorted(rows)
 
 
 def test_results_of_another_model_are_refused_unless_allowed(
@@ -208,6 +202,6 @@ def test_results_of_another_model_are_refused_unless_allowed(
     assert "response.body.model is 'llama-3-2024-07-18' but the request was for 'gpt-4o-mini'" in err
     assert "--allow-model-mismatch" in err and _stored(tmp_path) == 0
     assert main(["batch", "import", str(other), "--allow-model-mismatch", *store]) == 0
-    assert capsys.readouterr().out.startswith("imported 4 new responses (1 errors)")
+    assert capsys.readouterr().out.startswith("imported 4 new responses (1 errors, 0 of them refusals)")
     models = sqlite3.connect(tmp_path / "s.sqlite").execute("SELECT DISTINCT model FROM responses").fetchall()
     assert models == [("gpt-4o-mini",)]

@@ -43,7 +43,7 @@ def test_import_stores_results_and_errors_then_export_skips_them(tmp_path: Path)
     with ResponseStore(tmp_path / "s.sqlite") as store:
         export_batch(backend, reqs, store, tmp_path / "batch.jsonl")
         assert import_batch(store, FIXTURES / "batch_results.jsonl") == BatchImport(
-            new=4, errors=1, unchanged=0, conflicting=0
+            new=4, errors=1, refusals=0, unchanged=0, failed_again=0, missing=0
         )
         got = {
             r.request.sample_index + 2 * PROMPTS.index(str(r.request.prompt)): r for r in store.responses()

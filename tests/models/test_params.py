@@ -105,7 +105,7 @@ def test_seeds_differ_across_samples() -> None:
     st.integers(0, 100),
     st.floats(0, 1),
     st.integers(1, 4096),
-    st.lists(st.text(max_size=5), max_size=3),
+    st.lists(st.text(min_size=1, max_size=5), max_size=3),
 )
 def test_params_round_trip_through_dict(
     t: float, p: float, k: int, m: float, n: int, stop: list[str]

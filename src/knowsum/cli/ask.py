@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from knowsum.cliutil.common import backend_from, prompt_options, requests_from, store_from
-from knowsum.errors import BackendError
+from knowsum.errors import BackendError, ConfigError
 from knowsum.models import Response, sample
 
 __all__ = ["ask"]
@@ -31,6 +31,10 @@ def ask(prompt: str, n: int, no_store: bool, **kw: Any) -> None:
       knowsum ask -m smollm2 -n 3 --seed 7 "Name a human disease."
       knowsum ask -m openai:llama --base-url http://127.0.0.1:8080/v1 "Hi"
     """
+    if not prompt.strip():
+        raise ConfigError(
+            f'empty prompt {prompt!r}: give the question to ask, e.g. knowsum ask "Name a human disease."'
+        )
     requests = requests_from([prompt], n, kw)
     backend = backend_from(kw)
     store = None if no_store else store_from(kw)

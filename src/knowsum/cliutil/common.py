@@ -9,6 +9,7 @@ import click
 
 from knowsum._util import slug
 from knowsum.cliutil.options import file_option, seed_option
+from knowsum.errors import ConfigError
 from knowsum.models import (
     SERVER_KINDS,
     Backend,
@@ -143,7 +144,16 @@ def sampling_options(func: F) -> F:
 
 
 def params_from(kw: dict[str, Any]) -> GenerationParams:
-    """:class:`GenerationParams` from the values of :func:`sampling_options` (validated)."""
+    """:class:`GenerationParams` from the values of :func:`sampling_options` (validated).
+
+    Raises:
+        ConfigError: an invalid value (``--stop ''``: a stop sequence must be non-empty …).
+    """
+    if any(not s for s in kw["stop"]):
+        raise ConfigError(
+            "--stop '': a stop sequence must be non-empty (it would end every answer before its first "
+            "token); give the text that ends an answer, or leave --stop out"
+        )
     return GenerationParams(
         temperature=kw["temperature"],
         top_p=kw["top_p"],

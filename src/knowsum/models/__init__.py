@@ -39,6 +39,7 @@ from knowsum.models._registry import (
     installed_path,
     is_installed,
     model_spec,
+    registry_name,
 )
 from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
@@ -82,6 +83,7 @@ __all__ = [
     "model_spec",
     "open_backend",
     "plan",
+    "registry_name",
     "resolve_model",
     "sample",
     "sample_sync",

@@ -17,7 +17,7 @@ from typing import Any
 
 from knowsum.errors import ConfigError, UnknownNameError
 from knowsum.models._base import Backend
-from knowsum.models._registry import DEFAULT_MODEL, REGISTRY, installed_path, model_spec
+from knowsum.models._registry import DEFAULT_MODEL, REGISTRY, installed_path, model_spec, registry_name
 
 __all__ = ["ModelRef", "open_backend", "resolve_model"]
 
@@ -41,19 +41,15 @@ def resolve_model(spec: str | None) -> ModelRef:
     if not sep:
         if spec == "mock":
             return ModelRef("mock", "mock")
-        if spec in REGISTRY:
-            return ModelRef("local", spec)
-        prefixed = [name for name in REGISTRY if name.startswith(spec)]
-        if len(prefixed) == 1:  # a unique prefix, e.g. "smollm2"
-            return ModelRef("local", prefixed[0])
-        raise UnknownNameError("model", spec, [*REGISTRY, *_FORMS])
+        try:
+            return ModelRef("local", registry_name(spec))  # a unique prefix too, e.g. "smollm2"
+        except UnknownNameError:
+            raise UnknownNameError("model", spec, [*REGISTRY, *_FORMS]) from None
     if not rest:
         raise ConfigError(f"invalid model {spec!r}: nothing after {kind + ':'!r}")
     if kind == "local":
         is_path = rest not in REGISTRY and ("/" in rest or rest.endswith(".gguf"))
-        if not is_path:
-            model_spec(rest)  # raises UnknownNameError
-        return ModelRef("local", rest, is_path)
+        return ModelRef("local", rest if is_path else registry_name(rest), is_path)
     if kind in ("openai", "mock"):
         return ModelRef(kind, rest)
     raise UnknownNameError("model backend", kind, ["local", "openai", "mock"])

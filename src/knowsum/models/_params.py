@@ -83,6 +83,11 @@ class GenerationParams:
                 raise ConfigError(f"invalid {name}={getattr(self, name)!r}: must be {rule}")
         if not isinstance(self.stop, tuple):
             object.__setattr__(self, "stop", tuple(self.stop))
+        if any(not isinstance(s, str) or not s for s in self.stop):
+            raise ConfigError(
+                f"invalid stop={list(self.stop)!r}: a stop sequence must be a non-empty string "
+                "(an empty one would end every answer before its first token)"
+            )
 
     def to_json(self) -> str:
         """The canonical JSON of :meth:`as_dict` (cached per parameter set)."""

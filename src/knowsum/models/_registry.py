@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowsum._util import paths
-from knowsum.errors import ModelNotInstalledError, UnknownNameError
+from knowsum.errors import ConfigError, ModelNotInstalledError, UnknownNameError
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -115,12 +115,31 @@ DEFAULT_MODEL = "qwen2.5-coder-1.5b-instruct"
 """The model used when no ``--model`` is given."""
 
 
+def registry_name(name: str) -> str:
+    """The registry model ``name`` stands for: itself, or the one model whose name begins with it
+    (``smollm2``), the one rule of every command that takes a registry name.
+
+    Raises:
+        ConfigError: ``name`` begins the names of several models (it lists them).
+        UnknownNameError: no model's name begins with it (it lists the known names).
+    """
+    if name in REGISTRY:
+        return name
+    matches = [known for known in REGISTRY if name and known.startswith(name)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ConfigError(f"model {name!r} is ambiguous: it begins {', '.join(matches)}; give the whole name")
+    raise UnknownNameError("model", name, list(REGISTRY))
+
+
 def model_spec(name: str) -> ModelSpec:
-    """The registry entry ``name``; :class:`UnknownNameError` lists the known names."""
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        raise UnknownNameError("model", name, list(REGISTRY)) from None
+    """The registry entry ``name`` names (:func:`registry_name`: a unique prefix too).
+
+    Raises:
+        ConfigError: an ambiguous prefix. UnknownNameError: no such model (lists the known names).
+    """
+    return REGISTRY[registry_name(name)]
 
 
 def file_sha256(path: Path) -> str:

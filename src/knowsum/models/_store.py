@@ -93,6 +93,17 @@ def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreE
             f"{where}: permission denied (this user may not write it or {nearest_folder(path)}); fix "
             "the owner or mode, or pass --store PATH in a folder you can write, and rerun"
         )
+    text = str(exc)
+    if "database is locked" in text or "database table is locked" in text:
+        return StoreError(
+            f"{where}: another process is writing to it ({text}); wait until it has finished and rerun"
+        )
+    if "malformed" in text:
+        return StoreError(
+            f"{where}: the store file is damaged ({text}); recover its rows with "
+            f'`sqlite3 {path} ".recover" | sqlite3 NEW.sqlite` and pass --store NEW.sqlite, or restore a '
+            "copy of the store"
+        )
     return StoreError(f"{where}: {exc} (pass another --store PATH)")
 
 
