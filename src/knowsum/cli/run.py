@@ -164,12 +164,11 @@ def _export(steps: list[Step], backend: Backend, store_path: Path | None, out: P
     """Write the requests of ``steps`` the store lacks to ``out`` (OpenAI Batch JSONL) and say what
     to do next; the requests are each instrument's own (:meth:`~knowsum.Instrument.requests`), so the
     rerun finds every imported answer under the key it asks."""
-    from knowsum.models import ResponseStore, export_batch
+    from knowsum.models import export_batch
 
     kbs = KBs()
     requests = [r for step in steps for r in step_requests(step, kbs)]
-    with ResponseStore(store_path) as store:
-        count = export_batch(backend, requests, store, out)
+    count = export_batch(backend, requests, store_path, out)  # the store is opened once they pass
     if count == 0:
         click.echo(
             f"nothing to export: the store holds all {len(requests):,} requests; run without --export-batch"
