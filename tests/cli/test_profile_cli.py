@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -70,10 +71,16 @@ def test_run_then_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     args = ["profile", "compare", str(tmp_path / "a"), str(tmp_path / "b"), "--published", "--markdown"]
     assert main([*args, "--html", str(page)]) == 0
     out = capsys.readouterr().out
-    assert "| measure |" in out and "mock (tiny)" in out and "other (tiny)" in out
+    assert "| measure |" in out and "mock (tiny#" in out and "other (tiny#" in out  # a plan: stem#hash
     assert "rank N_seen → N̂_tot" in out
     html = page.read_text(encoding="utf-8")
     assert 'data-plot="compare"' in html and "<script" not in html
+    # two profiles of one model and budget: each column names its folder
+    assert main(_run(tmp_path, "c")) == 0
+    capsys.readouterr()
+    assert main(["profile", "compare", str(tmp_path / "a"), str(tmp_path / "c"), "--markdown"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert re.search(r"\| mock \(tiny#[0-9a-f]{8}, a\) \| mock \(tiny#[0-9a-f]{8}, c\) \|", header), header
     # one comparability check: the same profile twice is refused, and so are different budgets
     assert main(["profile", "compare", str(tmp_path / "a"), str(tmp_path / "a")]) != 0
     assert "the same run twice" in capsys.readouterr().err
@@ -83,9 +90,11 @@ def test_run_then_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     pair = ["profile", "compare", str(tmp_path / "a"), str(tmp_path / "b")]
     assert main(pair) != 0
     err = capsys.readouterr().err
-    assert "not comparable (budget tiny vs smoke)" in err and len(err.strip().splitlines()) == 1
+    assert (
+        "not comparable (budget tiny#" in err and " vs smoke)" in err and len(err.strip().splitlines()) == 1
+    )
     assert main([*pair, "--allow-mixed"]) == 0
-    assert "differs: budget tiny vs smoke" in capsys.readouterr().err
+    assert re.search(r"differs: budget tiny#[0-9a-f]{8} vs smoke", capsys.readouterr().err)
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,18 @@ the functions ``knowsum <instrument> score --inspect-log`` uses on the log
 (:func:`~knowsum.harness._logs.gather`, :func:`~knowsum.harness._logs.replay`), so the two agree. A
 pool is made from the task's arguments (instrument, configuration fields that differ from the
 defaults) on first use, so ``inspect score`` makes it from the log alone.
+
+Replies that cannot be scored (part of the requests, or epochs, for an instrument whose figures need
+one whole run) keep the figures' names, each ``NaN``, beside the caveat that says why: every log of
+one task has the same metric names. The names are those of the instrument's own run of the whole
+task on an empty reply to each request, found once per pool.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +28,7 @@ from pydantic import BaseModel
 from knowsum.errors import KnowsumError
 from knowsum.harness._figures import Figures, caveat_metrics, figures
 from knowsum.harness._logs import REQUEST_KEY, Draw, gather, replay
-from knowsum.harness._replay import Answer
+from knowsum.harness._replay import Answer, request_id
 from knowsum.harness._spec import make_config, requests_of
 from knowsum.instrument import ReplyItems, get_instrument
 from knowsum.models import Request
@@ -45,6 +51,19 @@ class Pool:
     draws: str | None = None
     seeded: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)
     done: dict[str, Figures] = field(default_factory=dict)
+    names: dict[str, float] | None = None
+
+    def undefined(self) -> dict[str, float]:
+        """Every figure of a whole run of this task, each ``NaN`` (module docstring): the instrument's
+        run on an empty reply to each request, made once (none when even that run fails)."""
+        if self.names is None:
+            empty = {request_id(r): Answer("") for r in requests_of(self.instrument, self.config)}
+            try:
+                run = replay(self.instrument, self.config, empty, model="inspect", source="inspect eval")
+                self.names = dict.fromkeys(figures(run.record)[0], math.nan)
+            except (KnowsumError, ValueError):  # stats refuse with a ValueError
+                self.names = {}
+        return dict(self.names)
 
     def generate_args(self, sample_index: int, epoch: int) -> dict[str, Any]:
         """Epoch ``e`` of sample index ``i`` of an instrument whose epochs are draws (``draws``: the
@@ -61,7 +80,7 @@ class Pool:
 
     def compute(self, scores: Sequence[SampleScore]) -> Figures:
         """The figures of every reply of ``scores`` (each epoch's among them), as the read-back
-        computes them; none, and why, when the replies cannot be scored."""
+        computes them; when the replies cannot be scored, every figure ``NaN`` and why."""
         draws: list[Draw] = []
         for s in scores:
             meta = s.sample_metadata or {}
@@ -70,7 +89,7 @@ class Pool:
             ]
             for d in kept:
                 if d.get("answer") is None:
-                    return {}, [("epochs", _REDUCED)]
+                    return self.undefined(), [("epochs", _REDUCED)]
                 answer = Answer(str(d["answer"]), str(d.get("finish_reason", "stop")))
                 index, epoch = int(meta.get("sample_index", 0)), int(d.get("epoch", 1))
                 draws.append(Draw(index, str(meta[REQUEST_KEY]), epoch, answer))
@@ -83,7 +102,7 @@ class Pool:
                 run = replay(self.instrument, config, answers, model="inspect", source="inspect eval")
                 self.done = {key: figures(run.record)}  # the last pool only: metrics ask for it again
         except KnowsumError as exc:
-            return {}, [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
+            return self.undefined(), [("epochs" if "epochs" in str(exc) else "partial", str(exc))]
         return self.done[key]
 
 

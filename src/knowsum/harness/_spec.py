@@ -9,6 +9,7 @@ entry point, here on the harness's answers through a :class:`~knowsum.harness.Re
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -47,10 +48,12 @@ def as_task_args(message: str, config: type[BaseModel]) -> str:
 def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     """The validated configuration of ``instrument`` from a harness's task arguments.
 
-    Arguments left ``None`` take the instrument's defaults; the instrument reads the others
+    Arguments left ``None`` take the instrument's defaults. One that is not a field of the
+    instrument's ``Config`` is refused, whatever the ``Config`` does with extra keys (a plug-in's may
+    ignore them: a typo would pass unseen). The instrument reads the others
     (``Instrument.task_args``: what one argument implies for another, as the instrument's own
-    command-line options do). A configuration on the raw
-    completions endpoint (``api="completions"``) is refused: a harness task asks chat models.
+    command-line options do). A configuration on the raw completions endpoint (``api="completions"``)
+    is refused: a harness task asks chat models.
 
     Raises:
         UnknownNameError: an unknown instrument (lists the installed ones).
@@ -59,6 +62,18 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     inst = get_instrument(instrument)
     config_type = inst.Config
     given = {k: v for k, v in args.items() if v is not None}
+    known = set(config_type.model_fields) | {
+        a
+        for f in config_type.model_fields.values()
+        for a in (f.alias, f.validation_alias)
+        if isinstance(a, str)
+    }
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:  # a Config that ignores or keeps extra keys would take a typo silently
+        fields = list(config_type.model_fields)
+        near = difflib.get_close_matches(unknown[0], fields, n=1)
+        what = f"did you mean -T {near[0]}=?" if near else f"its arguments are {', '.join(fields)}"
+        raise ConfigError(f"knowsum/{instrument}: unknown task argument -T {unknown[0]}=: {what}")
     for key, value in given.items():  # inspect reads -T queries=true as True, which pydantic takes as 1
         field = config_type.model_fields.get(key)
         if isinstance(value, bool) and field is not None and not _takes_bool(field.annotation):

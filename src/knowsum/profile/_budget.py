@@ -30,10 +30,16 @@ Each table is an installed instrument's (``knowsum instruments``): its name is t
 keys are the instrument's ``Budget`` model — a plug-in instrument's table reads the same way. An
 instrument left out is not run. An unknown table or key, or a bad value, is refused in one line
 naming the file and the key.
+
+A plan's budget name is its file's stem and a short hash of its tables as parsed (``c#1a2b3c4d``; the
+description is left out): two different plans named ``c.toml`` are two budgets, which ``profile
+compare`` refuses to put side by side and a profile folder refuses to take in turn, while the same
+plan from another folder, or reformatted, keeps its name.
 """
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -45,6 +51,7 @@ from pydantic import BaseModel, ValidationError
 from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.instrument import instruments
+from knowsum.records import text_hash
 
 __all__ = ["BUDGETS", "ProfileBudget", "load_budget"]
 
@@ -58,7 +65,8 @@ class ProfileBudget:
     instrument it runs, in the registry's order. ``Budget`` alone is an instrument's table class.
 
     Attributes:
-        name: ``smoke``, ``quick``, ``paper``, or the plan file's name.
+        name: ``smoke``, ``quick``, ``paper``, or the plan file's stem and the hash of its tables
+            (``c#1a2b3c4d``, :func:`load_budget`).
         description: What it is for.
         tables: Instrument name → its budget table (an instance of the instrument's ``Budget``).
     """
@@ -108,8 +116,17 @@ def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None
     return ProfileBudget(name, description, tables)
 
 
+def plan_name(plan: Path, data: dict[str, Any]) -> str:
+    """A plan's budget name: its file's stem, ``#`` and 8 hex digits of the SHA-256 of its tables as
+    parsed (every key but ``description``, in a canonical JSON form), so that plans that ask
+    different things never share a name."""
+    tables = {k: v for k, v in data.items() if k != "description"}
+    return plan.stem + text_hash(json.dumps(tables, sort_keys=True, default=str))[:9]
+
+
 def load_budget(name: str | None = None, plan: Path | None = None) -> ProfileBudget:
-    """The shipped budget ``name``, or the plan file ``plan`` (which wins).
+    """The shipped budget ``name``, or the plan file ``plan`` (which wins), named by
+    :func:`plan_name`.
 
     Raises:
         UnknownNameError: not a shipped budget. InputFileError: an unreadable plan file.
@@ -118,7 +135,8 @@ def load_budget(name: str | None = None, plan: Path | None = None) -> ProfileBud
     if plan is not None:
         if not plan.is_file():
             raise InputFileError(plan, "plan file not found" if not plan.exists() else "not a file")
-        return _parse(_toml(read_text_file(plan, "plan file"), str(plan)), str(plan), plan.stem, plan)
+        data = _toml(read_text_file(plan, "plan file"), str(plan))
+        return _parse(data, str(plan), plan_name(plan, data), plan)
     name = name or "smoke"
     if name not in BUDGETS:
         raise UnknownNameError("budget", name, BUDGETS)

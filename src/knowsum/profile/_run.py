@@ -29,9 +29,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from knowsum._util import atomic_write, claim_folder
-from knowsum.errors import InputError
+from knowsum.errors import BackendError, InputError, OutputError
 from knowsum.instrument import Instrument, Step, get_instrument
-from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, usage_of
+from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, sample_sync, usage_of
 from knowsum.profile._plan import ProfilePlan
 from knowsum.records import Record, Run, Usage, is_run_like, load_record
 from knowsum.records.profile import InstrumentProfile, ProfileRecord
@@ -122,6 +122,25 @@ def _finished(inst: Instrument[Any, Any], step: Step, folder: Path, backend: Bac
     return record if inst.same_run(record, step.config, backend) else None
 
 
+def _held(out: Path) -> ProfileRecord | None:
+    """The finished profile in ``out`` (``None``: absent, empty, or a profile that was stopped).
+
+    Raises:
+        InputError: ``out`` is a file or holds files that are not a profile's.
+    """
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise InputError(f"{out}: is a file, not a profile folder: give another --out")
+    entries = [e for e in out.iterdir() if not e.name.startswith(".")]
+    foreign = [
+        e.name for e in entries if not (is_run_like(e) if e.is_dir() else e.name in (RESULT_FILE, PAGE_NAME))
+    ]
+    if foreign:
+        raise InputError(f"{out}: holds files that are not a profile's ({foreign[0]}): give another --out")
+    return load_profile(out) if (out / RESULT_FILE).is_file() else None
+
+
 def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = False) -> Path:
     """Check that ``out`` may take a profile of ``model`` at ``budget``; call it before asking anything.
 
@@ -132,29 +151,81 @@ def claim_profile_dir(out: Path, model: str, budget: str, *, overwrite: bool = F
     Raises:
         InputError: ``out`` is a file, holds files that are not a profile's, or another profile.
     """
-    if not out.exists():
-        return out
-    if not out.is_dir():
-        raise InputError(f"{out}: is a file, not a profile folder: give another --out")
-    entries = [e for e in out.iterdir() if not e.name.startswith(".")]
-    foreign = [
-        e.name for e in entries if not (is_run_like(e) if e.is_dir() else e.name in (RESULT_FILE, PAGE_NAME))
-    ]
-    if foreign:
-        raise InputError(f"{out}: holds files that are not a profile's ({foreign[0]}): give another --out")
-    if not (out / RESULT_FILE).is_file():
-        return out  # empty, or a profile that was stopped: it continues
-    old = load_profile(out)
-    if (old.model, old.budget) == (model, budget):
-        return out
+    old = _held(out)
+    if old is None or (old.model, old.budget) == (model, budget):
+        return out  # absent, empty, a profile that was stopped (it continues), or this one
     if overwrite:
-        for e in entries:
-            shutil.rmtree(e) if e.is_dir() else e.unlink()
+        for e in out.iterdir():
+            if not e.name.startswith("."):
+                shutil.rmtree(e) if e.is_dir() else e.unlink()
         return out
     raise InputError(
         f"{out} holds a profile of {old.model} at budget {old.budget} ({model} at {budget} asked): "
         "give another --out or --overwrite to replace it"
     )
+
+
+def _first_answer(plan: ProfilePlan, backend: Backend, store: ResponseStore, out: Path) -> str | None:
+    """Ask the first request of ``plan`` the store lacks (stored, so the run does not ask it again);
+    the instrument it belongs to, or ``None`` when the store answers every request.
+
+    Raises:
+        BackendError: the backend cannot be reached, or did not answer it (the message says ``out``
+            is kept).
+    """
+    for name, requests in plan.requests.items():
+        keys = plan.keys.get(name, [])
+        done = store.done_keys(set(keys))
+        pending = [r for r, k in zip(requests, keys, strict=True) if k not in done]
+        if not pending:
+            continue
+        try:
+            (response,) = sample_sync(backend, pending[:1], store=store, progress=False)
+        except BackendError as exc:
+            exc.args = (f"{exc} ({out} keeps its profile: nothing was replaced)",)
+            raise
+        if not response.ok:
+            why = (response.error or "no answer").splitlines()[0]
+            raise BackendError(
+                f"{backend.model_id} did not answer the profile's first request ({why}): {out} keeps its "
+                "profile; check the model, then rerun"
+            )
+        return name
+    return None
+
+
+def _claim(
+    plan: ProfilePlan, backend: Backend, store: ResponseStore, out: Path, overwrite: bool
+) -> str | None:
+    """Claim ``out`` for this profile (:func:`claim_profile_dir`, then the folder's claim marker).
+
+    Another profile in ``out`` (finished, or stopped after its start) is emptied only with
+    ``overwrite``, and only once the backend has answered a request (:func:`_first_answer`), so an
+    unreachable model leaves it as it was. The instrument whose request was asked, if any.
+
+    Raises:
+        InputError: ``out`` holds something else than this profile, or another one without
+            ``overwrite``. BackendError: the model did not answer (``out`` untouched).
+    """
+    model, budget = backend.model_id, plan.budget.name
+    identity = {"model": model, "budget": budget}
+    old = _held(out)
+    replace = old is not None and (old.model, old.budget) != (model, budget)
+    if not replace:
+        try:
+            claim_folder(out, identity)
+        except OutputError:
+            if not overwrite:
+                raise
+            replace = True  # a profile of another model or budget that was stopped
+    if not replace:
+        return None
+    if not overwrite:
+        claim_profile_dir(out, model, budget)  # refuses, naming the profile in out
+    asked = _first_answer(plan, backend, store, out)
+    claim_profile_dir(out, model, budget, overwrite=True)
+    claim_folder(out, identity, overwrite=True)
+    return asked
 
 
 def run_profile(
@@ -177,20 +248,24 @@ def run_profile(
         out: The profile folder.
         progress: The rich display on stderr (``None``: when stderr is a terminal).
         echo: Called with one line per step (the CLI prints them to stderr).
-        overwrite: Replace another profile in ``out`` (:func:`claim_profile_dir`).
+        overwrite: Replace another profile in ``out`` (:func:`claim_profile_dir`): it is emptied only
+            once the model has answered the plan's first pending request, so a model that cannot be
+            reached leaves it whole.
 
     Raises:
         InputError: ``out`` holds something else than this profile (nothing is asked).
         BackendError, StoreError: the model or the store failed; what was answered is kept, and a
-            rerun continues. KBNotInstalledError: a KB a step needs.
+            rerun continues (another profile ``overwrite`` would replace is kept as it was when the
+            model answers nothing). KBNotInstalledError: a KB a step needs.
     """
     say = echo or (lambda _m: None)
     t0 = time.perf_counter()
-    claim_profile_dir(out, backend.model_id, plan.budget.name, overwrite=overwrite)
-    claim_folder(out, {"model": backend.model_id, "budget": plan.budget.name}, overwrite=overwrite)
+    fresh: dict[str, int] = dict.fromkeys(plan.keys, 0)
+    asked = _claim(plan, backend, store, out, overwrite)
+    if asked is not None:
+        fresh[asked] += 1
     owner = {k: name for name, keys in plan.keys.items() for k in keys}
     done = {name: len(store.done_keys(set(keys))) for name, keys in plan.keys.items()}
-    fresh: dict[str, int] = dict.fromkeys(plan.keys, 0)
     records: dict[str, list[tuple[Step, Record]]] = {}
     walls: dict[str, float] = {}
     out.mkdir(parents=True, exist_ok=True)
