@@ -144,7 +144,7 @@ def test_it_runs_alone_and_claims_its_own_folder(
     assert main(args) == 0  # its finished folder is its own run: rewritten, not refused
     capsys.readouterr()
     assert main([*args[:3], "mock:other", *args[4:]]) == 2  # another model's run there is refused
-    assert "holds a capitals run of 5 countries (model=mock here, other asked)" in capsys.readouterr().err
+    assert "alone holds a run of model=mock (other asked)" in capsys.readouterr().err  # OUT is one model's
 
 
 def test_its_inspect_log_is_scored_by_knowsum_score(

@@ -142,6 +142,8 @@ class CensusInstrument(Instrument[CensusConfig, CensusRecord]):
 
     def measures(self, record: CensusRecord, run: str) -> list[Measure]:
         """N_seen, N̂_tot and SKR of one run (one task, one criterion), beside KnowSum Table 1."""
+        from knowsum.census.page import _NOTHING  # the census report's reason, one text for both
+
         r = record
         task, crit = r.task, r.criterion
         caveats = []
@@ -162,6 +164,9 @@ class CensusInstrument(Instrument[CensusConfig, CensusRecord]):
         if r.prediction_interval_total is not None:  # what t times as many queries will show
             lo, hi = r.prediction_interval_total
             total += f"; {r.level:.0%} prediction interval [{lo:,.4g}, {hi:,.4g}]"
+        # a census without a verified item has no N̂_tot and no SKR, for the reason its own report gives
+        # them ("n/a: nothing to estimate (N_seen = 0)"), the same on every surface
+        nothing = None if r.n_seen else _NOTHING.removeprefix("n/a: ")
         rows = (
             ("n_seen", "N_seen", r.n_seen, None, seen),
             ("n_total", "N̂_tot", r.n_total, r.interval_total, total),
@@ -180,6 +185,7 @@ class CensusInstrument(Instrument[CensusConfig, CensusRecord]):
                 count=key in ("n_seen", "n_total"),
                 ranked_by=f"{task}/{crit}/n_seen" if key == "n_total" else None,
                 rank_label="N_seen → N̂_tot" if key == "n_total" else "",
+                value_reason=nothing if value is None else None,
             )
             for key, title, value, interval, method in rows
         ]

@@ -270,7 +270,7 @@ def compare_cmd(
         if mark:
             note(f"{d}: {mark}")
     if as_json:
-        headers, rows = compare_table(results, published)
+        headers, rows = compare_table(results, published, folders=dirs)
         echo_json(
             {
                 "headers": headers,
@@ -279,7 +279,7 @@ def compare_cmd(
             }
         )
     else:
-        click.echo(compare_text(results, published=published, markdown=markdown))
+        click.echo(compare_text(results, published=published, markdown=markdown, folders=dirs))
     if html_path is not None:
-        write_profile_compare(html_path, results, published=published)
+        write_profile_compare(html_path, results, published=published, folders=dirs)
         finish(html_path, as_json=as_json)

@@ -21,17 +21,17 @@ instrument. Instruments register under the ``knowsum.instruments`` entry-point g
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from knowsum.caveats import as_notes
 from knowsum.errors import ConfigError
+from knowsum.instrument._helpers import budget_keys, check_per_key, limits, release_caveat, wilson
 from knowsum.records import Caveat, PublishedRow, Record, Run
 from knowsum.records.profile import Measure
 
@@ -67,27 +67,6 @@ the item as the model wrote it, ``"valid"`` or why not, the key it counts under,
 
 C = TypeVar("C", bound=BaseModel)
 R = TypeVar("R", bound=Record)
-_Z = 1.959963984540054
-
-
-def wilson(successes: float, n: int) -> tuple[float | None, float | None]:
-    """The 95 % Wilson score interval of ``p̂ = successes / n`` (``(None, None)`` when ``n = 0``).
-
-    ``(p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)``, z = Φ⁻¹(0.975) (Wilson 1927).
-    """
-    if n <= 0:
-        return None, None
-    p = min(1.0, max(0.0, successes / n))
-    z2 = _Z * _Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def release_caveat(kb_releases: dict[str, str]) -> str:
-    """The caveat every comparison with a paper carries: the KB release may differ from the paper's."""
-    shown = ", ".join(f"{kb} {rel or '(release unknown)'}" for kb, rel in kb_releases.items())
-    return f"judged against {shown}; the paper used the release of its time, which may differ"
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,11 +283,13 @@ class Instrument(ABC, Generic[C, R]):
             raise ConfigError(f"{self.name}: budgets/{budget}.toml is not valid TOML: {exc}") from None
 
     def read_budget(self, data: dict[str, Any], plan: Path | None) -> BaseModel:
-        """The budget table ``data`` as a ``Budget`` (``plan``: the plan file, to resolve paths).
+        """The budget table ``data`` as a ``Budget`` (``plan``: the plan file, to resolve paths); a key
+        that is not a field of ``Budget`` is refused, whatever its ``extra`` setting.
 
         Raises:
             pydantic.ValidationError, ConfigError: a bad key or value.
         """
+        budget_keys(self.Budget, data, self.name)
         return self.Budget.model_validate(data)
 
     def points(self, measure: str) -> list[PublishedRow]:
@@ -333,6 +314,7 @@ class Instrument(ABC, Generic[C, R]):
         record: RunRecord | None = None,
         marks: Sequence[Caveat] = (),
         interval_reason: str | None = None,
+        value_reason: str | None = None,
     ) -> Measure:
         """One card row ``<name>/<key>``; ``published`` defaults to :meth:`points` of ``key``.
 
@@ -345,56 +327,37 @@ class Instrument(ABC, Generic[C, R]):
         the row compares with the papers (each becomes a caveat of kind ``note``, listed under "Is
         the comparison fair?"; a ``Caveat`` there is kept, marked on the value); ``marks``: the row's
         own typed caveats (beside the record's); all are the measure's one list ``caveats``.
-        ``interval_reason``: why it has no interval (overrides the record's).
+        ``interval_reason``: why it has no interval (overrides the record's); ``value_reason``: why
+        ``value`` is ``None`` (printed ``n/a: REASON`` instead of a bare dash).
+
+        Raises:
+            ValueError: a value or interval end that is not a finite number, an interval that does not
+                hold its value, or a ``value_reason`` beside a value: a bug of the instrument, named
+                with the row's key (``-0.0`` is read as ``0.0``).
         """
         lo, hi = interval if interval is not None else (None, None)
-        return Measure(
-            key=f"{self.name}/{key}",
-            instrument=self.name,
-            label=label,
-            value=value,
-            lower=lo,
-            upper=hi,
-            percent=percent,
-            count=count,
-            ranked_by=None if ranked_by is None else f"{self.name}/{ranked_by}",
-            rank_label=rank_label,
-            method=method,
-            run=run,
-            published=list(self.points(key) if published is None else published),
-            caveats=[*as_notes(caveats), *([] if record is None else record.caveats), *marks],
-            interval_reason=interval_reason
+        fields: dict[str, Any] = {
+            "key": f"{self.name}/{key}",
+            "instrument": self.name,
+            "label": label,
+            "value": value,
+            "lower": lo,
+            "upper": hi,
+            "percent": percent,
+            "count": count,
+            "ranked_by": None if ranked_by is None else f"{self.name}/{ranked_by}",
+            "rank_label": rank_label,
+            "method": method,
+            "run": run,
+            "published": list(self.points(key) if published is None else published),
+            "caveats": [*as_notes(caveats), *([] if record is None else record.caveats), *marks],
+            "interval_reason": interval_reason
             or (getattr(record, "interval_reason", None) if interval is not None else None),
-        )
-
-
-def limits(config: type[BaseModel], name: str) -> Any:
-    """The bounds (``ge``, ``gt``, ``le``, ``lt``) ``config`` sets on its field ``name``, as a
-    ``Field``: a budget table's number, ``Annotated[int, Strict(), limits(Config, name)]`` (whole
-    numbers only: ``"3"`` and ``true`` are refused), takes its limits from the instrument config it
-    becomes, one source for both."""
-    bounds = {
-        key: getattr(m, key)
-        for m in config.model_fields[name].metadata
-        for key in ("ge", "gt", "le", "lt")
-        if getattr(m, key, None) is not None
-    }
-    return Field(**bounds)
-
-
-def check_per_key(value: Any, config: type[BaseModel], name: str) -> Any:
-    """Check ``value`` — one whole number or a table ``{key: number}`` — within the bounds of
-    ``config``'s field ``name`` (:func:`limits`); the message names the key of a bad entry.
-
-    Raises:
-        ValueError: a value out of bounds or not a whole number (pydantic reports it).
-    """
-    adapter: TypeAdapter[int] = TypeAdapter(Annotated[int, Strict(), limits(config, name)])
-    items = value.items() if isinstance(value, dict) else [(None, value)]
-    for key, each in items:
+            "value_reason": value_reason,
+        }
         try:
-            adapter.validate_python(each)
-        except ValidationError as exc:
-            where = "" if key is None else f"{key}: "
-            raise ValueError(f"{where}{exc.errors()[0]['msg']}") from None
-    return value
+            return Measure(**fields)
+        except ValidationError as exc:  # the row's own check (Measure._sound) names the key
+            raise ValueError(
+                "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+            ) from None

@@ -20,6 +20,7 @@ whole run. Schema versions::
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -42,6 +43,9 @@ __all__ = [
 ]
 
 PROFILE_VERSION = 4
+
+_SLACK = 1e-9
+"""How far (relative to ``max(1, |value|)``) an interval's end may miss its value by rounding alone."""
 
 _V1_TITLES = {
     "census": "Census — how many items would it name? (KnowSum)",
@@ -88,6 +92,11 @@ class Measure(_Part):
         "beside the value)",
     )
     interval_reason: str | None = Field(None, description="why the interval is n/a (shown 'n/a: REASON')")
+    value_reason: str | None = Field(
+        None,
+        description="why there is no value (shown 'n/a: REASON'; None: a value, or a file written before "
+        "the reason was kept)",
+    )
 
     @property
     def marks(self) -> list[Caveat]:
@@ -98,6 +107,37 @@ class Measure(_Part):
     def notes(self) -> list[str]:
         """The notes on how the figure compares (their sentences), in order."""
         return [c.message for c in self.caveats if c.kind == NOTE]
+
+    @model_validator(mode="after")
+    def _sound(self) -> Measure:
+        """A value and its interval are finite numbers (``-0.0`` read as ``0.0``), the interval holds its
+        value, and a reason for no value comes without one: anything else is a bug of the instrument
+        that made the row, named with its key. An end that misses the value by rounding alone (within
+        :data:`_SLACK`, relative) is moved onto it."""
+        where = f"instrument {self.instrument!r}, measure {self.key!r}"
+        for name in ("value", "lower", "upper"):
+            x = getattr(self, name)
+            if x is not None and not math.isfinite(x):
+                raise ValueError(
+                    f"{where}: {name} {x!r} is not a finite number (a value that cannot be computed "
+                    "is None, with value_reason saying why)"
+                )
+            if x is not None:
+                object.__setattr__(self, name, x + 0.0)  # -0.0 + 0.0 is 0.0
+        lo, v, hi = self.lower, self.value, self.upper
+        if lo is not None and hi is not None and lo > hi:
+            raise ValueError(f"{where}: its interval [{lo!r}, {hi!r}] has its lower end above its upper end")
+        if v is not None:
+            slack = _SLACK * max(1.0, abs(v))
+            if (lo is not None and lo > v + slack) or (hi is not None and hi < v - slack):
+                raise ValueError(f"{where}: its interval [{lo!r}, {hi!r}] does not hold its value {v!r}")
+            object.__setattr__(self, "lower", None if lo is None else min(lo, v))
+            object.__setattr__(self, "upper", None if hi is None else max(hi, v))
+            if self.value_reason is not None:
+                raise ValueError(
+                    f"{where}: has a value ({v!r}) and a reason for having none ({self.value_reason!r})"
+                )
+        return self
 
     @model_validator(mode="before")
     @classmethod

@@ -19,11 +19,18 @@ from pathlib import Path
 from knowsum.records import DIFFERS
 from knowsum.records.profile import Measure, ProfileRecord
 from knowsum.report import _html as h
-from knowsum.report._caveats import interval_text, marks
+from knowsum.report._caveats import NA, interval_text, marks
 from knowsum.report._profile_plots import NAMED, fmt, small_multiples, strip_plot
 from knowsum.report._tables import markdown_table, text_table
 
-__all__ = ["card_rows", "compare_table", "compare_text", "write_profile_compare", "write_profile_page"]
+__all__ = [
+    "card_rows",
+    "column_names",
+    "compare_table",
+    "compare_text",
+    "write_profile_compare",
+    "write_profile_page",
+]
 
 
 def _interval(m: Measure) -> str:
@@ -31,10 +38,16 @@ def _interval(m: Measure) -> str:
     return interval_text((m.lower, m.upper), m.interval_reason, lambda x: fmt(m, x))
 
 
+def _number(m: Measure) -> str:
+    """The value as the card prints it, or ``n/a: REASON`` when it has none and says why (``–`` in a
+    file written before the reason was kept)."""
+    return f"{NA}: {m.value_reason}" if m.value is None and m.value_reason else fmt(m, m.value)
+
+
 def _value(m: Measure) -> str:
     """The value with its figure's caveat marks: ``14 (tiny sample; interval n/a)``."""
     shown = marks(m.marks)
-    return f"{fmt(m, m.value)} ({shown})" if shown else fmt(m, m.value)
+    return f"{_number(m)} ({shown})" if shown else _number(m)
 
 
 def _published_range(m: Measure) -> str:
@@ -67,7 +80,7 @@ def _card(r: ProfileRecord) -> h.Markup:
         [
             m.instrument,
             m.label,
-            h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(fmt(m, m.value))}</b>{_mark_html(m)}'),
+            h.Markup(f'<b data-key="{h.escape(m.key)}">{h.escape(_number(m))}</b>{_mark_html(m)}'),
             _interval(m),
             _published_range(m),
         ]
@@ -94,7 +107,7 @@ def _references(measures: Sequence[Measure], model: str) -> h.Markup | None:
     for m in measures:
         vals = {p.label: p.value for p in m.published}
         if any(label in vals for label in labels):
-            rows.append([m.label, fmt(m, m.value), *(fmt(m, vals.get(label)) for label in labels)])
+            rows.append([m.label, _number(m), *(fmt(m, vals.get(label)) for label in labels)])
     return h.table(["measure", model, *labels], rows, numeric=[False] + [True] * (1 + len(labels)))
 
 
@@ -217,8 +230,37 @@ def _ranks(values: dict[str, float | None]) -> dict[str, int]:
     return {n: i for i, (_, n) in enumerate(reversed(known), 1)}
 
 
+def _tag(folder: str | Path) -> str:
+    """How a profile's folder is named in a column: its name (its folder's, for a ``profile.json``)."""
+    path = Path(folder)
+    return path.parent.name if path.suffix == ".json" else path.name
+
+
+def column_names(results: Sequence[ProfileRecord], folders: Sequence[str | Path] | None = None) -> list[str]:
+    """A comparison's column name per profile, ``model (budget)``; where two would read alike (two
+    profiles of one model at one budget) each of them adds its folder's name (``model (budget, prof1)``;
+    the folder as given where the names are alike too), or its place (``#2``) without ``folders``."""
+    names = [f"{r.model} ({r.budget})" for r in results]
+    tags = (
+        [_tag(f) for f in folders] if folders is not None else [f"#{i}" for i in range(1, len(results) + 1)]
+    )
+    out = []
+    for i, (r, name) in enumerate(zip(results, names, strict=True)):
+        alike = [j for j, other in enumerate(names) if other == name]
+        if len(alike) == 1:
+            out.append(name)
+            continue
+        tag = tags[i]
+        if folders is not None and sum(tags[j] == tag for j in alike) > 1:
+            tag = str(folders[i])
+        out.append(f"{r.model} ({r.budget}, {tag})")
+    return out
+
+
 def compare_table(
-    results: Sequence[ProfileRecord], published: bool = False
+    results: Sequence[ProfileRecord],
+    published: bool = False,
+    folders: Sequence[str | Path] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
     """One row per measure, one column per profile (+ the papers' range), and for a ranked measure
     (``Measure.ranked_by``: e.g. N̂_tot, ranked by N_seen) the rank change: a model's rank by the
@@ -227,8 +269,10 @@ def compare_table(
     plain ``rank`` without one). With measures of several instruments, a row naming the
     instrument (``<name>:``) opens each one's rows; instruments in the order the profiles list them.
     Profiles carrying a ``differs`` caveat (``--allow-mixed``: :func:`knowsum.records.comparable_records`)
-    get a first row ``differs`` naming what differs from the first profile, in their column."""
-    names = [f"{r.model} ({r.budget})" for r in results]
+    get a first row ``differs`` naming what differs from the first profile, in their column. A column
+    is named ``model (budget)``, with the profile's folder (``folders``, as given) where two would read
+    alike (:func:`column_names`)."""
+    names = column_names(results, folders)
     fullest = sorted(results, key=lambda r: -len(r.measures()))  # its order first, then the others' extras
     of = {m.key: m.instrument for r in fullest for m in r.measures()}
     order = list(dict.fromkeys(name for r in fullest for name in r.instruments))
@@ -246,7 +290,7 @@ def compare_table(
         ref = next(b[key] for b in by if key in b)
         if several and (i == 0 or of[keys[i - 1]] != ref.instrument):
             rows.append([f"{ref.instrument}:", *[""] * (len(headers) - 1)])
-        cells = [f"{_value(b[key])} {_interval(b[key])}".replace(" –", "") if key in b else "" for b in by]
+        cells = [_cell(b[key]) if key in b else "" for b in by]
         change = ""
         if ref.ranked_by:
             seen_key = ref.ranked_by
@@ -268,11 +312,24 @@ def compare_table(
     return headers, rows
 
 
-def write_profile_compare(path: Path, results: Sequence[ProfileRecord], *, published: bool = False) -> Path:
-    """A page with the comparison table and one small-multiples figure (one panel per measure)."""
-    headers, rows = compare_table(results, published)
+def _cell(m: Measure) -> str:
+    """A comparison's cell: the value with its marks, then its interval unless it has none."""
+    interval = _interval(m)
+    return _value(m) if interval == "–" else f"{_value(m)} {interval}"
+
+
+def write_profile_compare(
+    path: Path,
+    results: Sequence[ProfileRecord],
+    *,
+    published: bool = False,
+    folders: Sequence[str | Path] | None = None,
+) -> Path:
+    """A page with the comparison table and one small-multiples figure (one panel per measure); columns
+    and panels name each profile as :func:`column_names` does."""
+    headers, rows = compare_table(results, published, folders)
     keys = list(dict.fromkeys(m.key for r in results for m in r.measures() if m.value is not None))
-    series = [(f"{r.model} ({r.budget})", r.measures()) for r in results]
+    series = list(zip(column_names(results, folders), (r.measures() for r in results), strict=True))
     parts: list[str | h.Markup] = [h.table(headers, rows, numeric=[False] * len(headers))]
     fig = small_multiples(series, keys, published)
     if fig is not None:
@@ -285,7 +342,13 @@ def write_profile_compare(path: Path, results: Sequence[ProfileRecord], *, publi
     return h.write_page(path, doc)
 
 
-def compare_text(results: Sequence[ProfileRecord], *, published: bool = False, markdown: bool = False) -> str:
+def compare_text(
+    results: Sequence[ProfileRecord],
+    *,
+    published: bool = False,
+    markdown: bool = False,
+    folders: Sequence[str | Path] | None = None,
+) -> str:
     """The comparison table as terminal text or Markdown."""
-    headers, rows = compare_table(results, published)
+    headers, rows = compare_table(results, published, folders)
     return markdown_table(headers, rows) if markdown else text_table(headers, rows)
