@@ -53,6 +53,6 @@ def test_only_accuracy_types_get_a_wilson_interval(slice_go: Ontology, tmp_path:
     assert full.lower is not None and full.upper is not None and "Wilson 95 %" in full.method
     syn = rows["genebench/knowledge/synonyms"]  # Q2-A accuracy + Q2-B macro F1
     assert syn.value is not None and syn.lower is None and syn.upper is None
-    assert syn.interval_reason == "no interval: a mean of macro F1 scores, not a share of questions"
+    assert syn.interval_reason == "a mean of macro F1 scores, not a share of questions"
     expr = rows["genebench/knowledge/expression"]
     assert expr.lower is None and "expression score" in (expr.interval_reason or "")

@@ -200,8 +200,8 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
             metrics = ", ".join(dict.fromkeys(c.metric for c in cells if c.metric != "accuracy"))
             how = f"Table 2 score over {n} questions (mean over rotations)"
             if metrics:
-                reason = f"no interval: a mean of {metrics} scores, not a share of questions"
-                how += f"; {reason}"
+                reason = f"a mean of {metrics} scores, not a share of questions"
+                how += f"; no interval: {reason}"
         own = [c for c in record.caveats if c.figure == f"knowledge/{know}"]
         return self.measure(
             f"knowledge/{know}",
@@ -212,6 +212,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
             percent=True,
             interval=interval,
             interval_reason=reason,
+            value_reason=f"not asked: {why}" if why and value is None else None,
             caveats=[*caveats, f"not asked: {why}"] if why else caveats,
             marks=[*cut, *own],
         )

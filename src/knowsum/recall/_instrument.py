@@ -262,15 +262,28 @@ class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
             if pop and pop.bucket_spearman_p is not None
             else ""
         )
+        why = None if pop is None else ""
         if pop is not None and pop.bucket_spearman is None:
             filled = [b for b in pop.buckets if b.accuracy is not None and b.mean_popularity is not None]
-            p += _why_no_rho([b.accuracy or 0.0 for b in filled], [b.mean_popularity or 0.0 for b in filled])
+            why = _why_no_rho([b.accuracy or 0.0 for b in filled], [b.mean_popularity or 0.0 for b in filled])
+            p += why
         how = (
             f"Spearman ρ of popularity bucket vs accuracy over {pop.n_buckets if pop else 0} buckets "
             f"(source {pop.source if pop else 'none'}){p}"
         )
         rho = pop.bucket_spearman if pop is not None else None
-        return self.measure(f"{kb}/popularity_rho", f"{kb} popularity ρ", rho, how, run=run, caveats=caveats)
+        reason = None
+        if rho is None:
+            reason = "no popularity buckets" if why is None else why.removeprefix("; undefined: ")
+        return self.measure(
+            f"{kb}/popularity_rho",
+            f"{kb} popularity ρ",
+            rho,
+            how,
+            run=run,
+            caveats=caveats,
+            value_reason=reason,
+        )
 
 
 INSTRUMENT = RecallInstrument()
