@@ -33,9 +33,11 @@ def _default() -> tuple[str | None, str]:
     kind, sep, rest = chosen.partition(":")
     name = rest if sep and kind == "local" else chosen if not sep else None
     try:
-        return (registry_name(name) if name else None), f"default: $KNOWSUM_MODEL={chosen}"
+        if name:
+            return registry_name(name), f"default: $KNOWSUM_MODEL={chosen}"
     except KnowsumError:
-        return None, f"$KNOWSUM_MODEL={chosen} names no registry model"
+        pass
+    return None, f"$KNOWSUM_MODEL={chosen} names no registry model"
 
 
 @models.command("list")

@@ -48,12 +48,12 @@ def as_task_args(message: str, config: type[BaseModel]) -> str:
 def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
     """The validated configuration of ``instrument`` from a harness's task arguments.
 
-    Arguments left ``None`` take the instrument's defaults. One that is not a field of the
-    instrument's ``Config`` is refused, whatever the ``Config`` does with extra keys (a plug-in's may
-    ignore them: a typo would pass unseen). The instrument reads the others
+    Arguments left ``None`` take the instrument's defaults. The instrument reads the others
     (``Instrument.task_args``: what one argument implies for another, as the instrument's own
-    command-line options do). A configuration on the raw completions endpoint (``api="completions"``)
-    is refused: a harness task asks chat models.
+    command-line options do, or its own names for its fields); one that is then not a field of the
+    instrument's ``Config`` is refused, whatever the ``Config`` does with extra keys (a plug-in's may
+    ignore them: a typo would pass unseen). A configuration on the raw completions endpoint
+    (``api="completions"``) is refused: a harness task asks chat models.
 
     Raises:
         UnknownNameError: an unknown instrument (lists the installed ones).
@@ -68,12 +68,6 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
         for a in (f.alias, f.validation_alias)
         if isinstance(a, str)
     }
-    unknown = sorted(k for k in given if k not in known)
-    if unknown:  # a Config that ignores or keeps extra keys would take a typo silently
-        fields = list(config_type.model_fields)
-        near = difflib.get_close_matches(unknown[0], fields, n=1)
-        what = f"did you mean -T {near[0]}=?" if near else f"its arguments are {', '.join(fields)}"
-        raise ConfigError(f"knowsum/{instrument}: unknown task argument -T {unknown[0]}=: {what}")
     for key, value in given.items():  # inspect reads -T queries=true as True, which pydantic takes as 1
         field = config_type.model_fields.get(key)
         if isinstance(value, bool) and field is not None and not _takes_bool(field.annotation):
@@ -81,7 +75,13 @@ def make_config(instrument: str, args: Mapping[str, Any]) -> BaseModel:
                 f"knowsum/{instrument}: -T {key}={str(value).lower()} is a yes/no value, but {key} is not "
                 f"a yes/no setting: give -T {key}=VALUE ({field.description or key})"
             )
-    given = inst.task_args(given)
+    given = inst.task_args(given)  # the instrument's own argument names become its fields here
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:  # a Config that ignores or keeps extra keys would take a typo silently
+        fields = list(config_type.model_fields)
+        near = difflib.get_close_matches(unknown[0], fields, n=1)
+        what = f"did you mean -T {near[0]}=?" if near else f"its arguments are {', '.join(fields)}"
+        raise ConfigError(f"knowsum/{instrument}: unknown task argument -T {unknown[0]}=: {what}")
     try:
         config: BaseModel = config_type.model_validate(given)
     except ValidationError as exc:
