@@ -28,10 +28,18 @@ def test_resolve(spec: str | None, ref: ModelRef) -> None:
     assert resolve_model(spec) == ref
 
 
-@pytest.mark.parametrize("spec", ["gpt-17", "qwen", "local:nope", "vllm:x"])
+@pytest.mark.parametrize("spec", ["gpt-17", "local:nope", "vllm:x"])
 def test_unknown_names_list_the_known_ones(spec: str) -> None:
     with pytest.raises(UnknownNameError, match=r"known: .*smollm2-135m-instruct|known: local, mock, openai"):
         resolve_model(spec)
+
+
+def test_a_prefix_of_several_models_names_them() -> None:
+    """``qwen`` begins two registry names: not unknown, ambiguous (tests/cli/test_model_names.py)."""
+    with pytest.raises(
+        ConfigError, match=r"'qwen' is ambiguous: it begins qwen2\.5-coder-1\.5b-instruct, qwen2"
+    ):
+        resolve_model("qwen")
 
 
 def test_open_backend_kinds(tmp_home: Path) -> None:
