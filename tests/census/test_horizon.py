@@ -11,8 +11,8 @@ import pytest
 
 from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
 from knowsum.census._backtest import run_splits
-from knowsum.census._horizon import horizon_caveat
-from knowsum.census.backtest_record import Backtest
+from knowsum.census._horizon import horizon_caveat, horizon_from_rows
+from knowsum.census.backtest_record import Backtest, BacktestRow
 from knowsum.cli import main
 from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
@@ -30,6 +30,15 @@ def _zipf(n_queries: int, seed: int = 3, items: int = 2000, per_query: int = 12)
             keys.append(f"i{x}")
             queries.append(q)
     return Prevalence.from_items(keys, queries=queries)
+
+
+def backtest_rows(prev: Prevalence, t: float) -> list[BacktestRow]:
+    """One block of sgt-k6 splits at ``t``, scored (no resamples)."""
+    from knowsum.census._backtest import score_splits
+
+    splits = run_splits(prev, t, {"sgt-k6": fs.PREDICTORS["sgt-k6"]}, 100, 0, seed=0)
+    assert not isinstance(splits, str)
+    return score_splits(splits)
 
 
 def _score(tmp_path: Path, queries: list[list[str]], name: str = "run") -> Path:
@@ -91,11 +100,49 @@ def test_a_three_query_census_claims_only_what_its_splits_reach() -> None:
 
 
 def test_a_census_naming_the_same_items_every_time_is_exact(tmp_path: Path) -> None:
-    run = _score(tmp_path, [["A", "B", "C"]] * 5)
+    """Twelve queries naming the same items: eq. (1) weighs only f_1..f_k (k ≤ 10), so Û = 0 and
+    N̂_tot = N_seen is exact."""
+    run = _score(tmp_path, [["A", "B", "C"]] * 12)
     result = load_result(run)
-    assert result.horizon is not None and result.horizon.status == "exact"
+    assert result.n_unseen == 0 and result.horizon is not None and result.horizon.status == "exact"
     assert "exact" in result.horizon.message and horizon_caveat(result.horizon) is None
     assert "beyond-horizon" not in [c.kind for c in result.caveats]
+
+
+def test_the_same_items_with_a_positive_estimate_are_not_called_exact(tmp_path: Path) -> None:
+    """Five such queries: Q ≤ k gives f_5 a positive weight, Û(100) ≈ 17 beside N_seen = 3. The horizon
+    must not call N̂_tot = N_seen exact beside it: it back-tests the splits (2 queries kept, where
+    the estimator predicts nothing new and none appears) and says t = 100 lies beyond them."""
+    run = _score(tmp_path, [["A", "B", "C"]] * 5)
+    result = load_result(run)
+    assert result.n_seen == 3 and result.n_unseen > 10
+    h = result.horizon
+    assert h is not None and h.status == "back-tested" and "exact" not in h.message
+    assert (
+        h.t is not None and h.t < 100 and "t = 100 is beyond what the splits of this run reach" in h.message
+    )
+
+
+def test_a_horizon_undecided_at_the_cap_says_so() -> None:
+    """A t whose bias straddles the limit after the most splits passes (nothing is significantly
+    violated) and its message says it is borderline; a decided pass does not."""
+    prev = _zipf(200)
+    decided = trust_horizon(prev, "et", 6, 1.0, seed=0)
+    assert decided.decided and "borderline" not in decided.message
+    rows = [r.model_copy(update={"bias": 0.10 * r.n_total}) for r in backtest_rows(prev, 1.0)]
+    h = horizon_from_rows(rows, "sgt-k6", 1.0, 100, 0)
+    assert h.status == "back-tested" and h.decided is False
+    assert f"borderline: undecided after {rows[0].repeats} splits" in h.message
+
+
+def test_long_range_census_estimators_are_back_tested() -> None:
+    """Pitman–Yor and preseq censuses carry a horizon of their own (not "no back-test")."""
+    prev = _zipf(60)
+    for name in ("pitman-yor", "preseq"):
+        h = trust_horizon(prev, name, None, 10.0, seed=0)
+        assert h.status in ("back-tested", "fails") and h.estimator == name and h.checked
+    other = trust_horizon(prev, "osw-binomial", None, 10.0)
+    assert other.status == "not-applicable" and "back-tested: et, good-toulmin" in other.message
 
 
 def test_the_horizon_is_stable_over_seeds() -> None:
@@ -147,3 +194,16 @@ def test_backtest_json_fields_and_an_old_record(tmp_path: Path, capsys: pytest.C
     old["horizon"] = {k: data["horizon"][k] for k in list(data["horizon"])[:12]}
     loaded = Backtest.model_validate(old)
     assert loaded.rows[0].pi_coverage is None and loaded.horizon.splits is None
+
+
+def test_compare_names_why_a_run_has_no_horizon(tmp_path: Path) -> None:
+    """`census compare`'s horizon column says exact / too small as the page does, not "no t passed"."""
+    from knowsum.census.page import compare_table
+
+    exact = load_result(_score(tmp_path, [["A", "B", "C"]] * 12, "exact"))
+    small = load_result(_score(tmp_path, [["A", "B"]], "small"))
+    assert exact.horizon is not None and small.horizon is not None
+    assert (exact.horizon.status, small.horizon.status) == ("exact", "too-small")
+    headers, rows = compare_table([exact, small])
+    col = headers.index(next(h for h in headers if "horizon" in h))
+    assert sorted(r[col] for r in rows) == ["exact: no new item can appear", "n/a: too small to back-test"]

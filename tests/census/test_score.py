@@ -126,6 +126,12 @@ def test_kb_verification_clusters_synonyms_and_compare(
         ("\ta\n", ":1: the query (before the tab) is blank"),
         # ... and a blank JSONL item is the same error, not silently dropped
         ('{"query": "Q1", "items": ["a", "  "]}\n', ":1: item 2 is blank"),
+        # one JSON line is one response: a repeated query (the same prompt on every line) is not merged
+        (
+            '{"query": "Q1", "items": ["a"]}\n{"query": "Q2", "items": ["b"]}\n'
+            '{"query": "Q1", "items": []}\n',
+            ":3: query 'Q1' is also on line 1",
+        ),
     ],
 )
 def test_bad_items_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str) -> None:
@@ -141,3 +147,26 @@ def test_unknown_kb_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_text("q\ta\n")
     code, _, err = _main(["census", "score", str(path), "--kb", "nope"], capsys)
     assert code == 2 and "nope" in err
+
+
+def test_another_items_file_of_the_same_name_is_another_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run folder names the items it was scored from: the same file again is the same run, a
+    file of the same name with other items is refused (nothing replaced) unless --overwrite."""
+    a, b = tmp_path / "a" / "x.jsonl", tmp_path / "b" / "x.jsonl"
+    for path, rows in ((a, JSONL[:2]), (b, JSONL)):
+        path.parent.mkdir()
+        path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "run"
+    args = ["census", "score", "--n-bootstrap", "0", "--k", "6", "--out", str(out)]
+    assert _main([*args, str(a)], capsys)[0] == 0
+    first = load_result(out)
+    assert first.n_queries == 2 and "x.jsonl, jsonl, sha256 " in first.prompt
+    assert _main([*args, str(a)], capsys)[0] == 0  # the same items again: the same run
+    first = load_result(out)
+    code, stdout, err = _main([*args, str(b)], capsys)
+    assert code == 2 and stdout == "" and "--overwrite" in err and "prompt" in err
+    assert load_result(out).n_queries == 2 and load_result(out).run_id == first.run_id
+    assert _main([*args, str(b), "--overwrite"], capsys)[0] == 0
+    assert load_result(out).n_queries == 4

@@ -303,7 +303,9 @@ def analyse(
         notes.extend(fields["richness"].notes)
         caveats.extend(fields["richness"].caveats)
         t0 = time.perf_counter()
-        fields["horizon"] = trust_horizon(prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed)
+        fields["horizon"] = trust_horizon(
+            prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed, unseen=summary.estimate.estimate
+        )
         timings["horizon"] = time.perf_counter() - t0
         if summary.own_t is not None:  # the caveat beside N̂_tot: the simulated error at the census's own t
             check = own_t_record(summary.own_t)

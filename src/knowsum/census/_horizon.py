@@ -12,17 +12,17 @@ A ``t`` **passes** when, over its splits,
 (b) the prediction interval's coverage is not significantly below nominal: the one-sided 99 % Wilson
     upper bound of the share of splits it covers is at least :data:`MIN_COVERAGE`.
 
-Splits come in blocks of :data:`BLOCK`; after each block the test stops when both criteria are
-decided (their 99 % bounds on one side of the limit) or one fails decidedly, else adds a block, up to
-:data:`MAX_SPLITS` (the decision at the cap is stated). Split ``j`` of ``t`` is the same split in
+Splits come in blocks of :data:`BLOCK`; after each block the test stops when both criteria are decided
+(their 99 % bounds on one side of the limit) or one fails decidedly, else adds a block, up to
+:data:`MAX_SPLITS`. A ``t`` still undecided at the cap passes (no limit is significantly violated) and
+its message says ``borderline: undecided after N splits``. Split ``j`` of ``t`` is the same split in
 ``census backtest --seed S`` (:func:`~knowsum.census._backtest.split_rng`), so the two agree cell for
 cell when it runs with the horizon's :data:`HORIZON_RESAMPLES`. The prediction interval is the one the
 census headline reports: for the linear estimators ``max(Σ h_s² f_s, bootstrap variance) + Û``, the
 bootstrap over :data:`HORIZON_RESAMPLES` resamples of whole queries, so a block is one sparse product
 of ``splits × (1 + resamples)`` rows (``bench/bench_backtest.py`` times it beside the census). The
 horizon is the effective ``t`` (held-back / kept queries) of the last passing split size — what the
-splits reached, never the ``t`` asked for.
-"""
+splits reached, never the ``t`` asked for."""
 
 from __future__ import annotations
 
@@ -75,11 +75,16 @@ HORIZON_RESAMPLES = 20
 _Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 
 
+BACKTESTED = ("good-toulmin", "chao1", "pitman-yor", "preseq")
+"""Census estimators back-tested under their own name (``et`` is back-tested as ``sgt-k<k>``); the
+long-range ones refit on every split and resample (about a second on a 1,000-query census)."""
+
+
 def horizon_predictor(estimator: str, k: int | None) -> tuple[str, Predictor] | None:
     """The back-test predictor of a census estimator (``None``: not back-tested)."""
     if estimator == "et" and k is not None:
         return f"sgt-k{k}", lambda p: fs.sgt(p, k)
-    if estimator in ("good-toulmin", "chao1"):
+    if estimator in BACKTESTED:
         return estimator, fs.PREDICTORS[estimator]
     return None
 
@@ -214,6 +219,8 @@ def horizon_from_rows(
         message = f"not back-tested even at t = {first.t_effective:.3g} ({_describe(first)}; {limits})"
         return _horizon("fails", name, target_t, message, first, checked, repeats, resamples)
     reach = "no split showed a new item" if _nothing_new(passing) else _describe(passing)
+    if _decision(passing) is None:  # at the cap: neither limit rejected, nor shown to hold
+        reach += f"; borderline: undecided after {passing.repeats} splits, the most tested"
     beyond = (
         f"covers t = {target_t:g}"
         if passing.t_effective >= target_t
@@ -258,14 +265,21 @@ def trust_horizon(
     ts: Sequence[float] = DEFAULT_TS,
     repeats: int = HORIZON_REPEATS,
     resamples: int = HORIZON_RESAMPLES,
+    *,
+    unseen: float | None = None,
 ) -> TrustHorizon:
     """How far this run back-tests its own estimator (see the module docstring). ``repeats``: the
-    smallest number of splits a ``t`` is judged on (the first block, kept for the record)."""
+    smallest number of splits a ``t`` is judged on (the first block, kept for the record).
+    ``unseen``: the census's own ``Û(t)``; when every query named the same items and it is 0, the
+    census is ``exact`` (nothing new can appear and none is predicted). Otherwise — ``Û > 0`` on
+    such a run (eq. 1 weighs ``f_Q`` when ``Q ≤ k``), or ``None`` (not given) — it is back-tested
+    like any other run."""
     found = horizon_predictor(estimator, k)
     if found is None:
-        return _horizon("not-applicable", estimator, target_t, f"no back-test for {estimator}")
+        message = f"no back-test for {estimator} (back-tested: et, {', '.join(BACKTESTED)})"
+        return _horizon("not-applicable", estimator, target_t, message)
     name, predictor = found
-    if _same_items(prev):
+    if unseen == 0 and _same_items(prev):
         return _exact_horizon(name, target_t)
     boot = resamples
     cap = MAX_SPLITS if fs.linear_variance_of(name) else MAX_BOOT_SPLITS
@@ -291,8 +305,10 @@ def trust_horizon(
 
 
 def horizon_caveat(horizon: TrustHorizon) -> Caveat | None:
-    """The ``beyond back-tested horizon`` caveat of N̂_tot when the census extrapolates further than
-    its own queries back-test (``horizon.t < target_t``, a run too small or failing at its first
+    """The ``beyond back-tested horizon`` caveat as records before the simulated error at own ``t``
+    carried it (a census no longer attaches it: its horizon is stated in ``horizon``, and the
+    caveat beside N̂_tot is the simulated error). The caveat of N̂_tot when the census extrapolates
+    further than its own queries back-test (``horizon.t < target_t``, a run too small or failing at its first
     ``t``), so the one caveat path carries the horizon to every surface; ``None`` when the horizon
     reaches the census's ``t``, the census is exact, or the estimator has no back-test."""
     if horizon.status in ("not-applicable", "exact"):

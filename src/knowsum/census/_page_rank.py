@@ -141,8 +141,15 @@ def _horizon(r: CensusRecord) -> str:
     """The trust-horizon cell: a run written before horizons is not one whose back-test failed."""
     if r.horizon is None:
         return "n/a: not in this record"
-    shown = horizon_value(r.horizon)
-    return "none: no t passed" if shown == "–" else shown
+    h = r.horizon
+    if h.t is not None:
+        return horizon_value(h)
+    why = {
+        "exact": "exact: no new item can appear",
+        "too-small": "n/a: too small to back-test",
+        "not-applicable": f"n/a: no back-test for {h.estimator}",
+    }
+    return why.get(h.status, "none: no t passed")
 
 
 def compare_table(rows: Sequence[CensusRow]) -> tuple[list[str], list[list[Any]]]:

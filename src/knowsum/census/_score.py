@@ -9,17 +9,21 @@ report. :func:`score_items` does exactly that and writes the same run directory 
 
 Input (UTF-8; blank lines and lines starting with ``#`` are skipped):
 
-- JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — one object per query; a query
-  with ``"items": []`` still counts as a query asked (it recovered nothing);
-- ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column.
+- JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — one object per query, so a
+  query on two lines is refused (naming both): merged, two responses would count as one, as they
+  would if every line named the same prompt; a query with ``"items": []`` still counts as a query
+  asked (it recovered nothing);
+- ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column (a query's items in
+  the order of their lines).
 
 A blank item is an error in both formats (the message names the file, line and item).
 
-Queries keep the order of their first appearance; a query seen twice gets its items appended.
+Queries keep the order of their first appearance.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -94,8 +98,9 @@ def read_items(path: str | Path) -> ItemsFile:
         ``(format, [(query, items), …])`` in order of first appearance.
 
     Raises:
-        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), or a
-            query given as a number on one line and as a text on another (``1`` and ``"1"``).
+        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), a
+            JSON-lines query on two lines, or a query given as a number on one line and as a text on
+            another (``1`` and ``"1"``).
     """
     path = Path(path)
     lines = _lines(path)
@@ -111,6 +116,14 @@ def read_items(path: str | Path) -> ItemsFile:
                 path,
                 f"query {given!r} is {first!r} on line {at}: a number and a text would be merged into "
                 "one query; spell each query one way",
+                no,
+                raw,
+            )
+        if fmt == "jsonl" and at != no:
+            raise InputFileError(
+                path,
+                f"query {given!r} is also on line {at}: each JSON line is one query (one response), "
+                "so give each its own id (a prompt asked many times is many queries: number them)",
                 no,
                 raw,
             )
@@ -139,6 +152,8 @@ def score_items(
         out: The run directory (default ``census-runs/score-<file stem>``, or the ``name``, followed
             by a criterion and counting other than the defaults: ``score-items-strict-incidence``).
         overwrite: Empty ``out`` first when it holds another run (else such a folder is refused).
+            Another run is another model, other settings, or other items: the recorded prompt
+            names the file and a hash of the queries and items read from it.
 
     Raises:
         InputError: ``out`` holds another run and ``overwrite`` is not set.
@@ -148,7 +163,10 @@ def score_items(
     path = Path(items)
     fmt, queries = read_items(path)
     label = name or f"score:{path.stem}"
-    base = config.model_copy(update={"task": "custom", "prompt": f"(items read from {path.name}, {fmt})"})
+    # the prompt names the items' content, so another file of the same name is another run
+    digest = hashlib.sha256(json.dumps(queries, ensure_ascii=False).encode()).hexdigest()[:12]
+    read_from = f"(items read from {path.name}, {fmt}, sha256 {digest})"
+    base = config.model_copy(update={"task": "custom", "prompt": read_from})
     task = replace(resolve_task(base), name=label)
     verifier = make_verifier(task, config.criterion, config.cutoff)
     decoded = [

@@ -37,8 +37,9 @@ Kinds, and when each is raised:
 - ``shared above own richness``: an estimate of the items two samples share that exceeds either
   sample's own estimated richness (impossible for the true values);
 - ``beyond back-tested horizon`` (:attr:`CaveatKind.HORIZON`): the census's ``t`` lies beyond the
-  largest ``t`` its own queries back-test within the stated error and interval coverage (the trust
-  horizon, :mod:`knowsum.census`'s back-test), or the run is too small to back-test at all;
+  largest ``t`` its own queries back-test (the trust horizon, :mod:`knowsum.census`'s back-test).
+  Records written before the simulated error at own ``t`` carry it on ``N̂_tot``; a census now
+  states its horizon in the horizon record and attaches the simulated error instead;
 - ``simulated error at own t`` (:attr:`CaveatKind.OWN_T`): beside a census's ``N̂_tot``, the error and
   prediction-interval coverage its estimator shows at the census's own ``t`` on censuses of the same
   size simulated from a community fitted to it (:mod:`knowsum.stats.community`).
