@@ -118,9 +118,8 @@ def test_the_same_items_with_a_positive_estimate_are_not_called_exact(tmp_path: 
     assert result.n_seen == 3 and result.n_unseen > 10
     h = result.horizon
     assert h is not None and h.status == "back-tested" and "exact" not in h.message
-    assert (
-        h.t is not None and h.t < 100 and "t = 100 is beyond what the splits of this run reach" in h.message
-    )
+    assert h.t is not None
+    assert h.t < 100 and "t = 100 is beyond what the splits of this run reach" in h.message
 
 
 def test_a_horizon_undecided_at_the_cap_says_so() -> None:
@@ -129,7 +128,7 @@ def test_a_horizon_undecided_at_the_cap_says_so() -> None:
     prev = _zipf(200)
     decided = trust_horizon(prev, "et", 6, 1.0, seed=0)
     assert decided.decided and "borderline" not in decided.message
-    rows = [r.model_copy(update={"bias": 0.10 * r.n_total}) for r in backtest_rows(prev, 1.0)]
+    rows = [r.model_copy(update={"bias": 0.10 * (r.n_total or 0.0)}) for r in backtest_rows(prev, 1.0)]
     h = horizon_from_rows(rows, "sgt-k6", 1.0, 100, 0)
     assert h.status == "back-tested" and h.decided is False
     assert f"borderline: undecided after {rows[0].repeats} splits" in h.message
