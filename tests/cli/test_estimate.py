@@ -420,3 +420,28 @@ def test_a_header_alone_is_no_observation(
     code, out, err = run(capsys, path, *(["--format", fmt] if fmt else []))
     assert (code, out) == (2, "") and err.count("\n") == 1
     assert f"{path}:1: only a header line, no observations" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "sep"),
+    [
+        ("s,n_s\n1,5\n2,2\n", 2, "commas"),
+        ("1 5\n2 2\n", 1, "spaces"),
+        ("item;count\nasthma;3\nflu;1\n", 2, "semicolons"),
+    ],
+)
+def test_a_table_with_other_separators_is_not_read_as_items(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, sep: str
+) -> None:
+    """Detected as items, a comma/space/semicolon table would count each line (header included) as one
+    made-up item; it is refused naming the separator, and --format items still reads it as items."""
+    path = write(tmp_path, "table.csv", text)
+    code, out, err = run(capsys, path)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"{path}:{line}: every line is a name and a number separated by {sep}" in err
+    assert "--format items" in err
+    code, out, _ = run(capsys, path, "--format", "items")
+    assert code == 0 and "items" in out
+    # items that merely contain a space or end in a number, among others that do not, are items
+    items = write(tmp_path, "items.txt", "alzheimer disease\nCOVID 19\nasthma\n")
+    assert run(capsys, items)[0] == 0

@@ -216,18 +216,47 @@ def _only_header(path: Path, lines: list[Line], fmt: Format | None) -> None:
         )
 
 
+_OTHER_SEPARATOR = re.compile(r"\s*([^\t,;]+?)\s*(,|;|\s)\s*[+-]?\d+\s*")
+
+
+def _other_separator(path: Path, lines: list[Line], chosen: Format) -> None:
+    """Refuse, when the format was detected as ``items``, a file whose every data line (a header
+    aside) is ``NAME,NUMBER``, ``NAME;NUMBER`` or ``NAME NUMBER``: a counts or prevalence table
+    written with another separator, which read as items would make each line (header included) one
+    observation of a made-up item."""
+    if chosen != "items" or any(len(f) != 1 for _, _, f in lines):
+        return
+    body = lines[1:] if len(lines) > 1 and not _OTHER_SEPARATOR.fullmatch(lines[0][1]) else lines
+    matched = [_OTHER_SEPARATOR.fullmatch(raw) for _, raw, _ in body]
+    if not body or not all(matched):
+        return
+    sep = {",": "commas", ";": "semicolons"}.get(matched[0].group(2), "spaces") if matched[0] else ""
+    number, raw, _ = body[0]
+    raise InputFileError(
+        path,
+        f"every line is a name and a number separated by {sep}: a table, but knowsum's columns are "
+        "separated by tabs; replace the separators with tabs, or pass --format items if each line "
+        "really is one item",
+        number,
+        raw,
+    )
+
+
 def read_observations(path: str | Path, fmt: Format | None = None) -> Observations:
     """Parse ``path`` in format ``fmt`` (auto-detected when ``None``).
 
     Raises:
         InputFileError: Missing/unreadable file, empty input or a header line alone, malformed
-            line, negative or non-integer count.
+            line, negative or non-integer count, or (detected) a table separated by commas,
+            semicolons or spaces instead of tabs.
     """
     path = Path(path)
     lines = _read_lines(path)
     _only_header(path, lines, fmt)
     detected = fmt is None
     chosen, reason = _detect(lines) if fmt is None else (fmt, "given with --format")
+    if detected:
+        _other_separator(path, lines, chosen)
     parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}
     try:
         prevalence = parsers[chosen](path, lines)
