@@ -71,7 +71,11 @@ def _read_back(path: Path, out: Path) -> CensusRecord:
 
 
 def test_inspect_eval_census_on_mockllm_runs_offline_and_reads_back(
-    kb_home: Path, real_tokenizer: RealTokenizer, tmp_path: Path
+    kb_home: Path,
+    real_tokenizer: RealTokenizer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     path, log = _logged(kb_home, real_tokenizer, tmp_path, 8, "-T", "task=diseases", "-T", "queries=8")
     assert log.stats.model_usage["mockllm/model"].input_tokens > 0  # counted by tiktoken, offline
@@ -85,6 +89,16 @@ def test_inspect_eval_census_on_mockllm_runs_offline_and_reads_back(
     assert result.model == "mockllm/model" and result.backend == "inspect" and result.n_queries == 8
     assert_same_metrics(log, result)  # every figure and caveat code, exactly
     assert ("note", "no verified item: nothing to estimate (N_seen = 0)") in figures(result)[1]
+
+    # without --out the run is kept where --help says, census-runs/score-<log stem>, not in a
+    # temporary folder removed before the command returns
+    here = tmp_path / "cwd"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main(["census", "score", "--inspect-log", str(path)]) == 0
+    kept = load_result(here / "census-runs" / f"score-{path.stem}")
+    assert kept.n_queries == 8 and kept.model == "mockllm/model"
+    assert f"report: census-runs/score-{path.stem}/report.html" in capsys.readouterr().out
 
 
 def test_limit_gives_a_partial_census_that_reads_back_and_inspect_score_rescores_it(

@@ -36,7 +36,7 @@ from knowsum.harness._replay import Answer, ReplayBackend, request_id
 from knowsum.harness._spec import make_config, requests_of, run_instrument
 from knowsum.instrument import get_instrument
 from knowsum.models import ResponseStore
-from knowsum.records import Caveat, Record, Run, write_run_dir
+from knowsum.records import Caveat, Record, Run, default_run_dir, write_run_dir
 
 __all__ = [
     "META_KEY",
@@ -285,7 +285,8 @@ def run_from_log(
     Args:
         path: The ``.eval`` (or ``.json``) log of ``inspect eval knowsum/<instrument>``.
         instrument: The instrument the caller reads (its registry name).
-        out: The run directory (default: the instrument's, named after the log's model).
+        out: The run directory (default ``<instrument>-runs/score-<log stem>`` in the current
+            folder, as ``knowsum score`` and each instrument's ``score --inspect-log`` name it).
         overwrite: Empty ``out`` first when it holds another run.
 
     Raises:
@@ -294,13 +295,14 @@ def run_from_log(
         InputError: ``out`` holds another run.
     """
     log = read_log(path, instrument)
+    where = out if out is not None else default_run_dir(instrument, f"score-{Path(path).stem}")
     done = replay(
         instrument,
         log.config,
         log.answers,
         model=log.model,
         source=str(log.path),
-        out=out,
+        out=where,
         overwrite=overwrite,
     )
     return done, log
