@@ -67,6 +67,8 @@ def test_runs_read_back_from_inspect_logs_make_a_profile_page(
     part = shown["instruments"]["census"]
     assert part["runs"] == {"relaxed": "../runs/relaxed", "strict": "../runs/strict"}
     assert part["usage"]["requests"] == 2 * QUERIES and part["usage"]["asked"] == 0  # the page asked nothing
+    # two runs of one instrument: their records cannot say which requests they share, and the page says so
+    assert any("counts once for each" in n for n in shown["notes"])
     rows = {m["key"]: m for m in part["measures"]}
     for criterion, log in logs.items():
         got = _got(log)
@@ -84,6 +86,7 @@ def test_runs_read_back_from_inspect_logs_make_a_profile_page(
         assert (page / total["run"] / "report.html").is_file()
     html = (page / "index.html").read_text(encoding="utf-8")
     assert 'href="../runs/relaxed/report.html"' in html and "mockllm/model" in html
+    assert "counts once for each" in html  # the note is on the page, beside the usage it qualifies
     assert json.loads((page / "profile.json").read_text())["budget"] == shown["budget"]
     # the same runs again: the page is rewritten, its budget (the runs' configurations) unchanged
     assert main(["profile", "page", str(runs["strict"]), str(runs["relaxed"]), "--out", str(page)]) == 0

@@ -104,6 +104,19 @@ def _usage(records: Sequence[Record]) -> Usage | None:
     return functools.reduce(operator.add, used).model_copy(update={"asked": 0}) if used else None
 
 
+SHARED_NOTE = (
+    "usage adds up each run's own record: a request two runs of one instrument share (a strict census "
+    "reads the relaxed one's replies from the store) counts once for each, so more requests may be "
+    "counted than the model answered (`profile run` counts each distinct request once)"
+)
+"""Said on a page with two or more runs of one instrument, whose records cannot tell which requests
+they share."""
+
+
+def _shared_note(groups: dict[str, list[RunDir]]) -> list[str]:
+    return [SHARED_NOTE] if any(len(g) > 1 for g in groups.values()) else []
+
+
 def _part(group: Sequence[RunDir], out: Path) -> InstrumentProfile:
     """One instrument's section: its runs (linked relative to ``out``), card rows and usage."""
     inst = group[0][0]
@@ -191,6 +204,6 @@ def profile_page(paths: Sequence[Path], out: Path | None = None, *, overwrite: b
         budget=budget,
         plan=_plan(budget, parts, len(runs)),
         instruments=parts,
-        notes=[f"built from finished runs: {', '.join(str(f) for _, _, f in runs)}"],
+        notes=[f"built from finished runs: {', '.join(str(f) for _, _, f in runs)}", *_shared_note(groups)],
     )
     return write_profile(result, out)

@@ -206,8 +206,9 @@ def _plan(r: ProfileRecord) -> h.Markup:
         if p.price_in is not None and p.price_out is not None
         else " No prices given (--price-in/--price-out) — no cost."
     )
+    notes = [h.paragraph(f"Note: {n}.") for n in r.notes]  # e.g. how a page built from runs counts
     return h.section(
-        "The plan: requests, tokens, time and cost", table, h.paragraph(used + prices), anchor="plan"
+        "The plan: requests, tokens, time and cost", table, h.paragraph(used + prices), *notes, anchor="plan"
     )
 
 
