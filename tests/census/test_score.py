@@ -126,12 +126,6 @@ def test_kb_verification_clusters_synonyms_and_compare(
         ("\ta\n", ":1: the query (before the tab) is blank"),
         # ... and a blank JSONL item is the same error, not silently dropped
         ('{"query": "Q1", "items": ["a", "  "]}\n', ":1: item 2 is blank"),
-        # one JSON line is one response: a repeated query (the same prompt on every line) is not merged
-        (
-            '{"query": "Q1", "items": ["a"]}\n{"query": "Q2", "items": ["b"]}\n'
-            '{"query": "Q1", "items": []}\n',
-            ":3: query 'Q1' is also on line 1",
-        ),
     ],
 )
 def test_bad_items_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str) -> None:
@@ -170,3 +164,51 @@ def test_another_items_file_of_the_same_name_is_another_run(
     assert load_result(out).n_queries == 2 and load_result(out).run_id == first.run_id
     assert _main([*args, str(b), "--overwrite"], capsys)[0] == 0
     assert load_result(out).n_queries == 4
+
+
+@pytest.mark.parametrize("estimator", ["osw-binomial", "osw-poisson"])
+def test_an_estimator_outside_its_t_domain_is_refused_before_sampling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], estimator: str
+) -> None:
+    """Orlitsky–Suresh–Wu is defined for t > 1: `census run` refuses t = 0.5 before a query is sent
+    (nothing sampled, no store, no folder)."""
+    plan = tmp_path / "osw.toml"
+    plan.write_text(
+        f'task = "custom"\nprompt = "a; b; {{n}} cakes"\nseparator = ";"\nestimator = "{estimator}"\n'
+    )
+    store, out = tmp_path / "s.sqlite", tmp_path / "run"
+    args = ["--out", str(out), "--t", "0.5"]
+    run = [
+        "census",
+        "run",
+        "--config",
+        str(plan),
+        "-m",
+        "mock",
+        "--queries",
+        "5",
+        "--store",
+        str(store),
+        *args,
+    ]
+    code, _, err = _main(run, capsys)
+    assert code == 2 and f"estimator {estimator} is defined for t > 1, got t = 0.5" in err
+    assert not store.exists() and not out.exists()
+
+
+def test_a_query_on_several_json_lines_is_joined_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One line per retrieved document of a question is one query (items joined); the run's notes say
+    so, naming the lines, so a file whose every line repeats one prompt is not silently one query."""
+    path = tmp_path / "docs.jsonl"
+    rows = [("Q1", ["a", "b"]), ("Q2", ["c"]), ("Q1", ["d"]), ("Q3", ["a"]), ("Q2", [])]
+    path.write_text("".join(json.dumps({"query": q, "items": i}) + "\n" for q, i in rows))
+    out = tmp_path / "run"
+    code, stdout, err = _main(["census", "score", str(path), "--n-bootstrap", "0", "--out", str(out)], capsys)
+    assert code == 0, err
+    result = load_result(out)
+    assert result.n_queries == 3 and result.n_observations == 5
+    note = "docs.jsonl: query 'Q1' stands on lines 1, 3 and 1 other query: each query's lines were joined"
+    assert any(n.startswith(note) for n in result.notes), result.notes
+    assert note in stdout + err

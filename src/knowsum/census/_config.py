@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ModelOptions
+from knowsum.stats.unseen import T_ABOVE
 
 __all__ = [
     "RUN_KEYS",
@@ -135,6 +136,9 @@ class CensusConfig(BaseModel):
     def _one_stop_rule(self) -> CensusConfig:
         if self.until_new_rate is not None and self.until_coverage is not None:
             raise ValueError("give until_new_rate or until_coverage, not both (each is a stop rule)")
+        above = T_ABOVE.get(self.estimator)
+        if above is not None and self.t <= above:  # refused before a query is sent
+            raise ValueError(f"estimator {self.estimator} is defined for t > {above:g}, got t = {self.t:g}")
         return self
 
     @field_validator("k")

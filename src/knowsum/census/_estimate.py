@@ -22,18 +22,25 @@ import numpy as np
 from knowsum.census.record import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
 from knowsum.stats.bootstrap import bootstrap_plans
-from knowsum.stats.predict_unseen import curve_bounds
-from knowsum.stats.unseen import apply_plan, plan_estimator
+from knowsum.stats.predict_unseen import predict_unseen, simulated_biases
+from knowsum.stats.unseen import T_ABOVE, apply_plan, plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
-__all__ = ["HELDOUT_SHUFFLES", "curve", "heldout_check", "new_rate", "t_grid"]
+__all__ = ["HELDOUT_SHUFFLES", "T_ABOVE", "curve", "heldout_check", "new_rate", "t_grid"]
 
 
-def t_grid(t: float, points: int = 12) -> list[float]:
-    """Log-spaced ``t`` values from ``min(0.1, t)`` to ``t``, including 1 when ``t ≥ 1``."""
-    lo = min(0.1, t)
-    grid = set(np.geomspace(lo, t, points).round(6).tolist())
-    if t >= 1:
+def t_grid(t: float, points: int = 12, estimator: str = "et") -> list[float]:
+    """Log-spaced ``t`` values up to the run's ``t`` (exactly), all in ``estimator``'s domain.
+
+    From ``min(0.1, t)``, including 1 when ``t ≥ 1``; for an estimator defined above ``t = a > 0``
+    (:data:`T_ABOVE`) from ``min(1.1·a, t)``, every point above ``a`` — so every ``t`` of the curve can
+    be estimated wherever the run's own ``t`` can.
+    """
+    above = T_ABOVE.get(estimator, 0.0)
+    lo = min(0.1, t) if above <= 0 else min(1.1 * above, t)
+    grid = {x for x in np.geomspace(lo, t, points)[:-1].round(6).tolist() if above < x < t}
+    grid.add(t)
+    if t >= 1 and above < 1.0:
         grid.add(1.0)
     return sorted(grid)
 
@@ -55,16 +62,22 @@ def curve(
     grid: Sequence[float] | None = None,
 ) -> list[CurvePoint]:
     """The extrapolation curve with bootstrap (confidence) bands (``n_resamples = 0``: no bands) and
-    the prediction band of ``U(t)`` of a linear estimator
-    (:func:`~knowsum.stats.predict_unseen.curve_bounds`).
+    the prediction band of ``U(t)``.
 
     Every ``t`` is re-estimated on the same resamples, drawn by the resampler of the headline
     interval (:func:`knowsum.stats.bootstrap.bootstrap_plans`): with the run's ``n_resamples``,
     ``seed``, level and ``method``, the band at the run's ``t`` is exactly the headline interval.
-    ``Û(t)`` is reported as ``max(Û, 0)`` (the curve never dips below ``N_seen``), the value as
-    computed in ``unseen_raw``. ``grid`` replaces the default log grid of ``t``.
+    The prediction band at each ``t`` is the headline's rule,
+    :func:`~knowsum.stats.predict_unseen.predict_unseen`, with that ``t``'s own bootstrap variance and
+    confidence interval and that ``t``'s simulated bias
+    (:func:`~knowsum.stats.predict_unseen.simulated_biases`, the simulation of the headline's check
+    with ``seed``): at the run's ``t`` it is exactly the headline prediction interval, and at no
+    ``t`` is it narrower than the band. ``Û(t)`` is reported as ``max(Û, 0)`` (the curve never dips
+    below ``N_seen``), the value as computed in ``unseen_raw``. ``grid`` replaces the default log grid
+    of ``t`` (:func:`t_grid`); its points outside the estimator's domain (:data:`T_ABOVE`) are left out.
     """
-    grid = list(grid) if grid is not None else t_grid(t, points)
+    above = T_ABOVE.get(estimator, 0.0)
+    grid = [x for x in grid if x > above] if grid is not None else t_grid(t, points, estimator)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
         plans = [plan_estimator(prev, estimator, ti, k) for ti in grid]
@@ -72,14 +85,17 @@ def curve(
         boots = (
             bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method) if n_resamples else None
         )
-    predicted = curve_bounds(plans, prev, [e.estimate for e in estimates], level)
+        biases = simulated_biases(prev, plans, seed)
     out = []
     for i, (ti, est) in enumerate(zip(grid, estimates, strict=True)):
         lo = hi = slo = shi = None
-        band = predicted[i]
+        shown, why, boot_var = None, None, None
         if boots is not None:
             lo, hi = (_finite(x) for x in boots[i].unseen)
             slo, shi = (_finite(x) for x in boots[i].skr)
+            why = boots[i].reason
+            shown, boot_var = (None, None) if why else (boots[i].unseen, boots[i].unseen_se ** 2)
+        band = predict_unseen(plans[i], prev, est, shown, why, level, biases[i], boot_var).unseen
         out.append(
             CurvePoint(
                 t=ti,
@@ -113,7 +129,9 @@ def heldout_check(
 ) -> list[HeldoutPoint]:
     """Mean estimated vs actual unseen over ``n_shuffles`` random query orders (empty without queries).
 
-    Each shuffle's estimate is reported as ``max(Û, 0)``, the rule of the headline estimate.
+    Each shuffle's estimate is reported as ``max(Û, 0)``, the rule of the headline estimate. Held-out
+    sizes whose ``t = h/m`` lies outside the estimator's domain (:data:`T_ABOVE`: the OSW smoothings
+    need ``t > 1``) are left out.
 
     Args:
         prev: The sample, grouped by query (``Prevalence.from_items(..., queries=...)``).
@@ -133,8 +151,11 @@ def heldout_check(
     rows, data = csc.indices, csc.data
     rng = np.random.default_rng(seed)
     sizes = {r: min(max(round(r * n_q), 1), n_q - 1) for r in fractions}
+    above = T_ABOVE.get(estimator, 0.0)  # held-out sizes whose t = h/m the estimator cannot take: left out
     grids = {
-        r: sorted({max(1, round((n_q - m) * j / points)) for j in range(1, points + 1)})
+        r: sorted(
+            {h for j in range(1, points + 1) if (h := max(1, round((n_q - m) * j / points))) / m > above}
+        )
         for r, m in sizes.items()
     }
     weights: dict[tuple[float, int], np.ndarray[Any, Any]] = {}  # et's h_s(t, k), shared by the shuffles

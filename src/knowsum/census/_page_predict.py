@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from knowsum.census.record import CensusRecord
 from knowsum.report import interval_text
+from knowsum.stats.own_t_text import SCORED_INTERVAL, percent, share
 
 __all__ = ["own_t_cell", "prediction_cell"]
 
@@ -20,13 +21,14 @@ def prediction_cell(result: CensusRecord, interval: Sequence[float] | None) -> s
 
 
 def own_t_cell(result: CensusRecord) -> str:
-    """The simulated error at the census's own ``t`` in one line, or why there is none."""
+    """The simulated error at the census's own ``t`` in one line, or why there is none: its figures in
+    the words of :mod:`knowsum.stats.own_t_text` (``over 10,000%``, a coverage never rounded to 100 %)."""
     check = result.own_t_check
     if check is not None:
-        err = "n/a" if check.error_total is None else f"{check.error_total:.0%}"
         return (
-            f"{err} of N_tot at t = {check.t:g}, prediction interval covers {check.coverage:.0%} "
-            f"({check.replicates} simulated censuses)"
+            f"{percent(check.error_total)} of N_tot at t = {check.t:g}, "
+            f"prediction interval covers {share(check.coverage)} "
+            f"({SCORED_INTERVAL}; {check.replicates} simulated censuses)"
         )
     if result.own_t_reason:
         return f"n/a: {result.own_t_reason}"

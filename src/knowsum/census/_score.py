@@ -9,12 +9,12 @@ report. :func:`score_items` does exactly that and writes the same run directory 
 
 Input (UTF-8; blank lines and lines starting with ``#`` are skipped):
 
-- JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — one object per query, so a
-  query on two lines is refused (naming both): merged, two responses would count as one, as they
-  would if every line named the same prompt; a query with ``"items": []`` still counts as a query
-  asked (it recovered nothing);
-- ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column (a query's items in
-  the order of their lines).
+- JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — an object per query, or per
+  part of one (a query on several lines, e.g. one line per retrieved document, gets its items
+  joined, and the run's notes say how many queries were joined, naming the first: a file whose
+  every line names the same prompt is one query, not many); a query with ``"items": []`` still
+  counts as a query asked (it recovered nothing);
+- ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column.
 
 A blank item is an error in both formats (the message names the file, line and item).
 
@@ -98,15 +98,34 @@ def read_items(path: str | Path) -> ItemsFile:
         ``(format, [(query, items), …])`` in order of first appearance.
 
     Raises:
-        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), a
-            JSON-lines query on two lines, or a query given as a number on one line and as a text on
-            another (``1`` and ``"1"``).
+        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), or a
+            query given as a number on one line and as a text on another (``1`` and ``"1"``).
     """
-    path = Path(path)
+    fmt, queries, _ = _read_items(Path(path))
+    return fmt, queries
+
+
+def _joined_note(path: Path, lines_of: dict[str, list[int]]) -> list[str]:
+    """The note of JSON-lines queries given on more than one line (their items joined)."""
+    joined = [(q, at) for q, at in lines_of.items() if len(at) > 1]
+    if not joined:
+        return []
+    (query, at), more = joined[0], len(joined) - 1
+    also = f" and {more} other quer{'y' if more == 1 else 'ies'}" if more else ""
+    return [
+        f"{path.name}: query {query!r} stands on lines {', '.join(map(str, at[:5]))}"
+        f"{', …' if len(at) > 5 else ''}{also}: each query's lines were joined into one query; if each "
+        "line is a response of its own, give each line its own query id"
+    ]
+
+
+def _read_items(path: Path) -> tuple[ItemsFormat, list[tuple[str, list[str]]], dict[str, list[int]]]:
+    """:func:`read_items`, with the lines each query stands on."""
     lines = _lines(path)
     fmt: ItemsFormat = "jsonl" if lines[0][1].lstrip().startswith("{") else "tsv"
     grouped: dict[str, list[str]] = {}
     spelled: dict[str, tuple[str | int, int]] = {}  # each query's first spelling and its line
+    lines_of: dict[str, list[int]] = {}
     for no, raw in lines:
         given, items = (_json_query if fmt == "jsonl" else _tsv_query)(path, no, raw)
         query = str(given)
@@ -119,16 +138,9 @@ def read_items(path: str | Path) -> ItemsFile:
                 no,
                 raw,
             )
-        if fmt == "jsonl" and at != no:
-            raise InputFileError(
-                path,
-                f"query {given!r} is also on line {at}: each JSON line is one query (one response), "
-                "so give each its own id (a prompt asked many times is many queries: number them)",
-                no,
-                raw,
-            )
         grouped.setdefault(query, []).extend(x.strip() for x in items)
-    return fmt, list(grouped.items())
+        lines_of.setdefault(query, []).append(no)
+    return fmt, list(grouped.items()), lines_of
 
 
 def score_items(
@@ -161,7 +173,7 @@ def score_items(
         KBNotInstalledError: the KB is not installed (says the install command).
     """
     path = Path(items)
-    fmt, queries = read_items(path)
+    fmt, queries, lines_of = _read_items(path)
     label = name or f"score:{path.stem}"
     # the prompt names the items' content, so another file of the same name is another run
     digest = hashlib.sha256(json.dumps(queries, ensure_ascii=False).encode()).hexdigest()[:12]
@@ -177,4 +189,6 @@ def score_items(
     where = out or Path("census-runs") / run_name(config, label.replace(":", "-"))
     out_dir = claim_run_dir(where, "census", identity, overwrite=overwrite)
     analysis = analyse(base, task, verifier, responses, model=model, backend="items", decoded=decoded)
+    if fmt == "jsonl":  # (grouping by the query column is the TSV format itself)
+        analysis.result.notes.extend(_joined_note(path, lines_of))
     return write_run(analysis, out_dir, identity)

@@ -47,7 +47,8 @@ ESTIMATOR_TITLES = {
 INTERVAL_TITLES = {
     "lognormal": "log-normal (Chao 1987): N_seen + Û·C^(∓1), C = exp(z·sqrt(ln(1 + v/Û²))), "
     "v = bootstrap variance of Û",
-    "percentile": "bootstrap percentiles re-centred on the estimate (may fall below N_seen)",
+    "percentile": "bootstrap percentiles re-centred on the estimate, each end cut at the possible range "
+    "(never below N_seen)",
 }
 """How each interval method forms the interval."""
 

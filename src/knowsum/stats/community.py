@@ -18,21 +18,20 @@ them slightly negatively dependent, which this ignores), and ``N_tot(t) = N_seen
 
 **The check** (:func:`own_t_check`) applies the census's own linear estimator (its weights ``h_s``,
 resolved once on the census — its ``k`` too, not re-selected per replicate) to every simulated census
-and scores ``Û(t)`` and its prediction interval (:mod:`knowsum.stats.predict_unseen`) against the
-truth: relative RMSE against ``E U`` and against ``E N_tot``, relative bias, prediction-interval
-coverage, each with its Monte Carlo standard error.
+and scores ``Û(t)`` and its plug-in prediction interval (:func:`score_linear`) against the truth:
+relative RMSE against ``E U`` and ``E N_tot``, relative bias, coverage, each with its MC s.e.
 
 What it assumes: the census's items are a sample from ``p̃``; the unseen part is ``f̂0`` items of equal
 probability — Chao1's ``f̂0`` is a *lower* bound of the undetected richness, and a flat tail is the
 easiest tail to extrapolate — so at large ``t`` the simulated error is optimistic (a lower bound of
-the error on a longer, more uneven tail). Vectorised: one multinomial-style draw for all replicates,
-no Python loop over queries or replicates.
+the error on a longer, more uneven tail). Vectorised: no Python loop over queries or replicates.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -152,6 +151,7 @@ class SimulatedCensuses:
         queries: ``(B, Q)`` per-query counted mentions (the answer lengths drawn).
         query_ids: Query of every mention, ``b·Q + j`` (replicate ``b``, query ``j``).
         items: Item of every mention (aligned with :attr:`query_ids`).
+        new_at: ``U(s)`` for each ``s`` of :func:`simulate`'s ``more_t`` (the draws of :attr:`new`).
     """
 
     counts: NDArray[np.int64]
@@ -162,6 +162,7 @@ class SimulatedCensuses:
     queries: NDArray[np.int64]
     query_ids: NDArray[np.int64]
     items: NDArray[np.int64]
+    new_at: tuple[NDArray[np.int64], ...] = ()
 
     def census(self, b: int) -> Prevalence:
         """Replicate ``b`` as a :class:`Prevalence` grouped by query (empty queries included)."""
@@ -209,25 +210,33 @@ def _draw_items(
 
 
 def simulate(
-    community: Community, n_queries: int, t: float, replicates: int, rng: np.random.Generator
+    community: Community,
+    n_queries: int,
+    t: float,
+    replicates: int,
+    rng: np.random.Generator,
+    more_t: Sequence[float] = (),
 ) -> SimulatedCensuses:
     """``replicates`` censuses of ``n_queries`` queries from ``community`` and the new items of an
-    independent continuation of ``t·n_queries`` queries (module docstring)."""
-    if n_queries < 1 or replicates < 1 or not t > 0:
+    independent continuation of ``t·n_queries`` queries (module docstring), and of ``s·n_queries`` for
+    each ``s`` in ``more_t``: the draws do not depend on ``t``, so one seed scores every ``t`` alike."""
+    if n_queries < 1 or replicates < 1 or not t > 0 or not all(s > 0 for s in more_t):
         raise StatsError("need n_queries >= 1, replicates >= 1 and t > 0")
     size = community.size
     lengths = rng.choice(community.lengths, size=(replicates, n_queries))
     qid, items = _draw_items(community, lengths, rng)
-    row = qid // n_queries
-    counts = np.bincount(row * size + items, minlength=replicates * size).reshape(replicates, size)
+    cells = qid // n_queries * size + items
+    counts = np.bincount(cells, minlength=replicates * size).reshape(replicates, size)
     per_query = np.bincount(qid, minlength=replicates * n_queries).reshape(replicates, n_queries)
     top = int(counts.max()) if counts.size else 0
     hist = np.bincount(
         (np.arange(replicates)[:, None] * (top + 1) + counts).ravel(), minlength=replicates * (top + 1)
     ).reshape(replicates, top + 1)
     hist[:, 0] = 0
-    later = 1.0 - np.exp(t * n_queries * np.log1p(-np.minimum(community.query_rates(), 1 - 1e-15)))
-    new = ((counts == 0) & (rng.random((replicates, size)) < later)).sum(axis=1)
+    log_miss = np.log1p(-np.minimum(community.query_rates(), 1 - 1e-15))
+    draw = rng.random((replicates, size))
+    cuts = [1.0 - np.exp(s * n_queries * log_miss) for s in (t, *more_t)]
+    new, *new_at = (((counts == 0) & (draw < cut)).sum(axis=1) for cut in cuts)
     return SimulatedCensuses(
         counts=counts.astype(np.int64),
         hist=hist.astype(np.int64),
@@ -237,6 +246,7 @@ def simulate(
         queries=per_query.astype(np.int64),
         query_ids=qid,
         items=items,
+        new_at=tuple(x.astype(np.int64) for x in new_at),
     )
 
 
@@ -255,8 +265,8 @@ class OwnTCheck:
         error_se: Monte Carlo s.e. of :attr:`error_total` (delta method on the mean squared error).
         bias: ``E(Û − U) / E U``.
         bias_items: ``E(Û − U)`` in items (``b̂``, whose square widens the census's prediction interval).
-        coverage: Share of replicates whose prediction interval holds the realised ``U`` (n/a intervals
-            count as misses).
+        coverage: Share of replicates whose plug-in prediction interval (``v = Σ h_s² f_s + Û + b̂²``,
+            see :func:`score_linear`) holds the realised ``U`` (n/a intervals count as misses).
         coverage_se: Its binomial s.e.
         unavailable: Share of replicates whose prediction interval is n/a.
         noise_floor: ``1/sqrt(E U)``: the relative s.d. of ``U`` itself (Poisson), below which no
@@ -299,9 +309,10 @@ def score_linear(
     sims: SimulatedCensuses, weights: FloatArray, t: float, n_queries: int, level: float = 0.95
 ) -> OwnTCheck:
     """Apply ``Û = Σ h_s f_s`` (``weights[s] = h_s``, reported as ``max(Û, 0)``) to every simulated
-    census, estimate its bias ``b̂ = mean(Û − U)``, and score ``Û`` and its prediction interval — the
-    log-normal interval with ``v = Σ h_s² f_s + Û + b̂²``, as the census forms it — against the
-    realised ``U(t)``."""
+    census, estimate its bias ``b̂ = mean(Û − U)``, and score ``Û`` and its plug-in prediction interval
+    ``v = Σ h_s² f_s + Û + b̂²`` (:data:`~knowsum.stats.own_t_text.SCORED_INTERVAL`: the census's with no
+    bootstrap; a bootstrap, ``max(Σ h_s² f_s, Var*)``, only widens it, and bootstrapping every replicate
+    would cost ``replicates`` times the census's own) against the realised ``U(t)``."""
     width = min(sims.hist.shape[1], weights.size)
     f = sims.hist[:, :width].astype(np.float64)
     h = np.asarray(weights[:width], dtype=np.float64)
@@ -360,9 +371,9 @@ def own_t_check(
     sims = simulate(community, n_queries, plan.t, replicates, rng)
     weights = plan.weights(max(sims.hist.shape[1] - 1, 1))
     check = score_linear(sims, weights, plan.t, n_queries, level)
-    fitted: dict[str, Any] = {"community_size": community.size, "undetected": community.f0}
+    fitted: dict[str, Any] = {"community_size": community.size, "undetected": community.f0, "seed": seed}
     fitted |= {"coverage_hat": community.coverage, "distinct": community.distinct}
-    fitted |= {"seed": seed, "estimator": plan.name, "k": plan.k}
+    fitted |= {"estimator": plan.name, "k": plan.k}
     return replace(check, **fitted, seconds=time.perf_counter() - t0)
 
 

@@ -11,7 +11,19 @@ from typing import Any
 
 from knowsum.stats.community import OwnTCheck
 
-__all__ = ["describe_own_t", "finite_or_none", "own_t_dict"]
+__all__ = [
+    "SCORED_INTERVAL",
+    "describe_own_t",
+    "finite_or_none",
+    "own_t_dict",
+    "percent",
+    "share",
+]
+
+SCORED_INTERVAL = "the plug-in interval, v = Σh²f + Û + b̂², which a bootstrap only widens"
+"""Which prediction interval the check scores (:func:`knowsum.stats.community.score_linear`): the
+census's own without a bootstrap; with one, the census's interval contains it, so its coverage is at
+least the figure printed."""
 
 
 def finite_or_none(x: float) -> float | None:
@@ -19,11 +31,36 @@ def finite_or_none(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _pct(x: float | None) -> str:
-    """A share as a whole percentage; past 10,000 % (an estimator far beyond its range) a bound."""
+def percent(x: float | None) -> str:
+    """An error or bias as a whole percentage; past 10,000 % (an estimator far beyond its range) a
+    bound, ``over 10,000%``; ``n/a`` without a value. The one formatter of these figures on every
+    surface (the census table and page, ``knowsum estimate``)."""
     if x is None or not math.isfinite(x):
         return "n/a"
     return "over 10,000%" if abs(x) > 100 else f"{x:.0%}"
+
+
+_pct = percent
+
+
+def share(x: float | None) -> str:
+    """A share in ``[0, 1]`` (a coverage, the share of n/a intervals) as a percentage that never reads
+    as all or nothing when it is not: whole percent when that is exact to 0.05 points, else one
+    decimal, and ``> 99.9%`` / ``< 0.1%`` beyond. Shares of 200 replicates (multiples of 0.5 %)
+    print exactly, so parts that add up to a whole print as parts that add up to it."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    p = 100.0 * x
+    if p in (0.0, 100.0):
+        return f"{p:.0f}%"
+    if 0.0 < p < 0.05:
+        return "< 0.1%"
+    if 99.95 <= p < 100.0:
+        return "> 99.9%"
+    whole = round(p)
+    if abs(p - whole) < 0.05 and 0 < whole < 100:
+        return f"{whole}%"
+    return f"{p:.1f}%"
 
 
 def _pct_se(x: float | None) -> str:
@@ -46,18 +83,20 @@ def _signed(x: float | None) -> str:
 
 def describe_own_t(check: OwnTCheck, *, whole: str = "census", unit: str = "queries") -> str:
     """The check in one sentence: the expected error of ``N̂_tot`` and of ``U`` (with its Monte Carlo
-    s.e.), the bias, the prediction interval's coverage, and what was simulated (``whole``: what one
+    s.e.), the bias, the prediction interval's coverage and which interval was scored
+    (:data:`SCORED_INTERVAL`), and what was simulated (``whole``: what one
     replicate is, ``"census"`` or ``"sample"``; ``unit``: what it has ``check.n_queries`` of); the
     truncation level kept for every replicate is named where the estimator has one."""
     seen = check.community_size - check.undetected
     plural = f"{whole}es" if whole.endswith("s") else f"{whole}s"
-    missing = "" if not check.unavailable > 0 else f"; n/a in {_pct(check.unavailable)} of them, each a miss"
+    missing = "" if not check.unavailable > 0 else f"; n/a in {share(check.unavailable)} of them, each a miss"
     kept = "" if check.k is None else f", the {whole}'s k = {check.k} kept"
     return (
         f"at t = {check.t:g} from this {whole}: expected error {_pct(check.error_total)} of N_tot "
         f"(±{_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
         f"bias {_signed(check.bias)}), "
-        f"prediction interval covers {check.coverage:.0%} (±{_pct_se(check.coverage_se)}{missing}) — "
+        f"prediction interval covers {share(check.coverage)} "
+        f"(±{_pct_se(check.coverage_se)}{missing}) — scored: {SCORED_INTERVAL}; "
         "simulated: "
         f"{check.replicates} {plural} of {check.n_queries:,} {unit} from the fitted community ({seen:,} seen "
         f"items + {check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the "

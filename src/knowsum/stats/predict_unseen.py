@@ -11,8 +11,11 @@ further observations will *show*, so it adds the randomness of the future sample
   ``Σ_s h_s² f_s`` (Efron & Thisted 1976, eq. 3.4; Orlitsky, Suresh & Wu 2016, PNAS 113:13283, the
   variance term of their bound on ``E(Û − U)²``). ``U = Σ_i 1{i unseen now, seen later}`` is a sum
   of independent indicators, ``Var(U) ≤ E U``, estimated by ``Û``. The interval is Chao's (1987)
-  log-normal form around ``Û`` with ``v = Σ h_s² f_s + Û + b̂²``
-  (:func:`~knowsum.stats.prediction.prediction_bounds`), where ``b̂`` is the estimator's bias at this
+  log-normal form around ``Û`` with ``v = max(Σ h_s² f_s, Var*(Û)) + Û + b̂²``
+  (:func:`~knowsum.stats.prediction.prediction_bounds`), ``Var*(Û)`` the bootstrap variance of the
+  confidence interval where one was drawn (resampling whole queries keeps the items of one answer
+  together, which the Poisson plug-in assumes away; without a bootstrap ``Σ h_s² f_s`` alone), and
+  ``b̂`` the estimator's bias at this
   ``t`` simulated from the community fitted to the sample (a parametric bootstrap,
   :mod:`knowsum.stats.community`; 0 when no community can be fitted): the smoothed estimators are
   biased low at ``t > 1`` when ``k`` is small, by more than their variance on a long flat tail, and a
@@ -28,6 +31,17 @@ further observations will *show*, so it adds the randomness of the future sample
   ``U(∞) = f0`` is a fixed property of the community, not a random draw, so no future sampling
   variance is added: the prediction interval of the items ever seen *is* the confidence interval
   (Chao 1987), and is shown as such.
+- **One rule for every t.** Every prediction interval knowsum prints — the headline at the run's
+  ``t``, each point of the extrapolation curve and of the ``t`` sensitivity study — is
+  :func:`predict_unseen` of that ``t``'s plan with that ``t``'s own bootstrap variance (the curve
+  re-estimates every ``t`` on the headline's resamples) and that ``t``'s own simulated bias
+  (:func:`simulated_biases`: the headline's simulation, one set of draws scored at every ``t``). So
+  the curve at the run's ``t`` *is* the headline, and without a bootstrap (``--n-bootstrap 0``) every
+  ``t`` uses ``Σ h_s² f_s`` alike.
+- **Never narrower than the confidence interval.** A prediction interval of ``U`` adds the future's
+  randomness to the uncertainty of ``E U``, so it is the hull of the interval above and the confidence
+  interval of the same ``t`` (the log-normal confidence interval, ``v`` = bootstrap variance, is
+  always inside already; a re-centred percentile interval, skewed, can reach past one end).
 - Where the interval cannot be formed (``Û(t) = 0``, no or all singletons, a confidence interval that
   is n/a for Chao1) the ends are ``None`` and :attr:`PredictionInterval.reason` says why (``n/a:
   REASON`` on every surface, never ``[x, x]``).
@@ -40,7 +54,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from knowsum.stats._errors import StatsError
 from knowsum.stats.caveats import CaveatKind
+from knowsum.stats.community import MAX_DRAWS, OWN_T_REPLICATES, fit_community, simulate
 from knowsum.stats.prediction import plugin_variance, prediction_bounds
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import EstimatorPlan, UnseenEstimate
@@ -53,9 +69,9 @@ __all__ = [
     "NONLINEAR_METHOD",
     "PROCESS_METHOD",
     "PredictionInterval",
-    "curve_bounds",
     "linear_variance",
     "predict_unseen",
+    "simulated_biases",
 ]
 
 LINEAR_METHOD = "log-normal (Chao 1987) around Û with v = Σ h_s² f_s (Poisson plug-in) + Û (Poisson U)"
@@ -88,7 +104,8 @@ class PredictionInterval:
     Attributes:
         unseen: ``[lo, hi]`` of ``U(t)``, or ``None`` (n/a, see :attr:`reason`).
         total: ``[lo, hi]`` of ``N_tot(t) = N_seen + U(t)``, or ``None``.
-        variance: The estimate's variance used (``Σ h_s² f_s``; NaN for Chao1).
+        variance: The estimate's variance used (``max(Σ h_s² f_s, Var*(Û)) + b̂²`` for a linear
+            estimator, the bootstrap variance for preseq and Pitman–Yor; NaN for Chao1).
         method: How it was formed (:data:`LINEAR_METHOD`, :data:`CHAO1_METHOD`).
         reason: Why it is not shown, or ``None``.
     """
@@ -136,7 +153,8 @@ def predict_unseen(
             ``None``. ``Var̂(Û)`` is the larger of it and ``Σ h_s² f_s``: resampling whole queries
             keeps the items one answer names together, which the Poisson plug-in assumes away, and a
             prediction interval narrower than the confidence interval of the same ``Û`` would
-            contradict it.
+            contradict it. The interval returned is the hull of the log-normal one and
+            ``confidence`` (when shown), so it never is narrower than the confidence interval.
     """
     n_seen = float(prev.n_seen)
     boot = (
@@ -174,6 +192,8 @@ def predict_unseen(
     lo, hi = float(lo_a), float(hi_a)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         return _na("the variance is not finite", variance, method)
+    if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
+        lo, hi = min(lo, confidence[0]), max(hi, confidence[1])
     return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), variance, method)
 
 
@@ -184,17 +204,38 @@ def _process_variance(estimate: UnseenEstimate) -> float | None:
     return float(sd) ** 2 if isinstance(sd, int | float) and math.isfinite(sd) else None
 
 
-def curve_bounds(
-    plans: list[EstimatorPlan], prev: Prevalence, points: list[float], level: float = 0.95
-) -> list[Interval | None]:
-    """The prediction band of an extrapolation curve: for each plan and its ``Û(t)`` (``points``), the
-    linear prediction interval of ``U(t)``, or ``None`` (Chao1, ``Û = 0``, no variance)."""
-    out: list[Interval | None] = []
-    for plan, u in zip(plans, points, strict=True):
-        if plan.weights is None or not u > 0:
+def simulated_biases(
+    prev: Prevalence, plans: list[EstimatorPlan], seed: int | None = 0, replicates: int = OWN_T_REPLICATES
+) -> list[float | None]:
+    """The simulated bias ``b̂(t) = mean(max(Û(t), 0) − U(t))`` of each linear plan (``None`` for Chao1,
+    a nonlinear plan, or where :func:`~knowsum.stats.community.check_at_own_t` has no check).
+
+    One simulation for all plans, with the check's community, replicates and ``seed``
+    (:func:`~knowsum.stats.community.simulate` draws the same censuses and continuation at every
+    ``t``), so at the run's ``t`` this is exactly the check's ``bias_items``, the ``b̂`` of the
+    headline prediction interval.
+    """
+    ts = [p.t for p in plans if p.weights is not None and p.t is not None]
+    n = prev.n_observations
+    replicates = min(replicates, MAX_DRAWS // max(n, 1))
+    if not ts or replicates < 20:
+        return [None] * len(plans)
+    try:
+        community = fit_community(prev)
+    except StatsError:
+        return [None] * len(plans)
+    rng = np.random.default_rng(seed)
+    sims = simulate(community, prev.n_queries or n, ts[0], replicates, rng, more_t=ts)
+    truths = iter(sims.new_at)
+    out: list[float | None] = []
+    for plan in plans:
+        if plan.weights is None or plan.t is None:
             out.append(None)
             continue
-        lo, hi = prediction_bounds(u, linear_variance(plan, prev), level)
-        ok = bool(np.isfinite(lo) and np.isfinite(hi))
-        out.append((float(lo), float(hi)) if ok else None)
+        h = plan.weights(max(sims.hist.shape[1] - 1, 1))
+        width = min(sims.hist.shape[1], h.size)
+        est = np.maximum(
+            sims.hist[:, :width].astype(np.float64) @ np.asarray(h[:width], dtype=np.float64), 0.0
+        )
+        out.append(float((est - next(truths).astype(np.float64)).mean()))
     return out

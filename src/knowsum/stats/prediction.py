@@ -21,7 +21,8 @@ census's confidence interval: ``U ∈ [Û/C, Û·C]`` with ``C = exp(z·sqrt(ln(
 is independent of the present one and items enter independently (a model that names items in fixed
 bundles makes ``Var(U)`` larger); (ii) the estimator's bias is small beside ``sqrt(v)`` — the
 back-test (:mod:`knowsum.stats.foresee`) checks this on the census's own queries. When ``Û ≤ 0`` the
-log-normal form has no width and the interval is n/a (NaN ends).
+log-normal form has no width and the interval is n/a (NaN ends); when ``Û < ln(2/α)`` (a few items,
+where ``U = 0`` is likely) the lower end is 0, the ``α/2`` quantile of the count ``U``.
 
 Scores: the **interval score** of Gneiting & Raftery (2007, JASA 102:359, §6.2 eq. 43),
 ``S = (u − l) + (2/α)(l − x)·1{x < l} + (2/α)(x − u)·1{x > u}`` for a central ``(1 − α)`` interval
@@ -87,14 +88,23 @@ def prediction_bounds(
 ) -> tuple[FloatArray, FloatArray]:
     """The log-normal ``level`` prediction interval of the new items ``U``: ``[Û/C, Û·C]``,
     ``C = exp(z·sqrt(ln(1 + v/Û²)))``, ``v`` = :func:`prediction_variance`. NaN ends (n/a) where
-    ``Û ≤ 0`` or the variance is not finite. Add ``N_seen`` to both ends for ``N_tot``."""
+    ``Û ≤ 0`` or the variance is not finite. Add ``N_seen`` to both ends for ``N_tot``.
+
+    ``U`` is a count, and ``Û/C > 0`` excludes ``U = 0``, the likeliest value when ``Û`` is a few
+    items or less (small ``t``). The lower end of an equal-tailed prediction interval of a count is the
+    ``α/2`` quantile of its predictive distribution (Krishnamoorthy & Peng 2011, *J. Stat. Plann.
+    Inference* 141:1709, Poisson prediction limits), which is 0 when ``P(U = 0) > α/2``. Under the
+    plug-in Poisson predictive ``P(U = 0) = e^{−Û}``, and the estimate's own spread only adds mass at
+    0 (``E e^{−μ} ≥ e^{−E μ}``, Jensen), so the lower end is 0 where ``e^{−Û} > α/2``, i.e.
+    ``Û < ln(2/α)`` (3.69 items at 95 %); above it the log-normal end stands."""
     z = _z(level)
     u = np.asarray(point, dtype=np.float64)
     v = prediction_variance(u, estimate_variance, future_variance)
     ok = (u > 0) & np.isfinite(u) & np.isfinite(v)
+    zero = u < math.log(2.0 / (1.0 - level))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
-        return np.where(ok, u / c, np.nan), np.where(ok, u * c, np.nan)
+        return np.where(ok, np.where(zero, 0.0, u / c), np.nan), np.where(ok, u * c, np.nan)
 
 
 def interval_score(

@@ -54,6 +54,7 @@ __all__ = [
     "ESTIMATORS",
     "MAX_K",
     "TINY_SAMPLE",
+    "T_ABOVE",
     "Chao1Form",
     "Curve",
     "Diagnostics",
@@ -208,6 +209,11 @@ ESTIMATORS: Mapping[str, Callable[[int, float, int | None], EstimatorPlan]] = Ma
 
 HAS_K = frozenset({"et"})
 """Estimators that take a user-given ``k`` (OSW derives its own, the others have none)."""
+
+T_ABOVE: Mapping[str, float] = MappingProxyType({"osw-binomial": 1.0, "osw-poisson": 1.0})
+"""The ``t`` each estimator's domain starts *above* (0 for the others): the Orlitsky–Suresh–Wu
+smoothings are defined for ``t > 1`` only (PNAS 2016, Corollary 2;
+:func:`knowsum.stats.weights.osw_binomial_params`)."""
 
 
 def plan_estimator(
