@@ -128,7 +128,8 @@ def test_a_backtest_and_a_study_repeat_their_censuss_fields(tmp_path: Path) -> N
     [
         (["--t", "0"], "--t: invalid t=0"),
         (["--t", "1,x"], "--t: expected comma-separated values"),
-        (["--repeats", "0"], "invalid repeats=0"),
+        (["--repeats", "0"], "Invalid value for '--repeats': 0 is not in the range x>=1"),
+        (["--resamples", "1"], "Invalid value for '--resamples': 1 is not in the range x>=2"),
         (["--estimator", "nope"], "nope"),
     ],
 )
@@ -275,3 +276,24 @@ def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureF
     card = {m.key.rsplit("/", 1)[-1]: m for m in INSTRUMENT.measures(results[0], "run1")}
     assert f"trust horizon: {messages[0]}" in card["n_total"].notes
     assert not any("trust horizon" in c for c in card["skr"].notes)
+
+
+def test_backtest_help_shows_each_range_and_one_split_has_no_standard_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--help`` shows the range of ``--repeats`` and ``--resamples``; a standard error from one split
+    is n/a (``None``, printed without ``±``), never ``± 0%``; a file written before that rule reads so."""
+    assert main(["census", "backtest", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "[default: 100; x>=1]" in help_text and "[default: 50; x>=2]" in help_text
+    run = _score(tmp_path, _zipf_queries(30))
+    capsys.readouterr()
+    assert main(["census", "backtest", str(run), "--t", "1", "--estimator", "sgt-k6", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "± 0%" not in out
+    data = json.loads((run / "backtest" / "backtest.json").read_text())
+    (row,) = data["rows"]
+    assert row["repeats"] == 1 and row["coverage_se"] is None and row["pi_coverage_se"] is None
+    old = {**row, "coverage_se": 0.0, "pi_coverage_se": 0.0, "bias_se": 0.0}
+    assert BacktestRow.model_validate(old).coverage_se is None
+    assert BacktestRow.model_validate({**old, "repeats": 2}).coverage_se == 0.0

@@ -3,11 +3,18 @@
 The output folder (default ``RUN/backtest``) holds ``backtest.json`` (the
 :class:`~knowsum.census.backtest_record.Backtest` record), ``plots/backtest.png`` and ``report.html``;
 ``backtest.json`` is written last, so its presence marks a finished back-test.
+
+The folder is claimed before the back-test is computed, as every output folder is
+(:func:`knowsum._util.claim_folder`, :func:`backtest_identity`): the same back-test (the same census
+run and settings) is rewritten there; another is refused naming the first difference, unless
+``overwrite``, which empties the folder first.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import time
 import warnings
 from collections.abc import Sequence
@@ -16,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from knowsum._util import atomic_write
+from knowsum._util import CLAIM_NAME, atomic_write, claim_folder
 from knowsum.census._backtest import (
     DEFAULT_TS,
     HELDOUT_SHUFFLES,
@@ -33,16 +40,18 @@ from knowsum.census.backtest_page import write_backtest_report
 from knowsum.census.backtest_record import Backtest, SizePoint
 from knowsum.census.record import CensusRecord
 from knowsum.errors import InputError, UnknownNameError
-from knowsum.records import Run, holds_only
+from knowsum.records import PLOTS_DIR, Run, holds_only
 from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 
-__all__ = ["SIZE_TS", "BacktestRun", "backtest_census", "backtest_run", "size_curve"]
+__all__ = ["SIZE_TS", "BacktestRun", "backtest_census", "backtest_identity", "backtest_run", "size_curve"]
 
 SIZE_TS: tuple[float, ...] = (1.0, 3.0)
 """The ``t`` of the size curve."""
 SIZE_DIVISORS: tuple[int, ...] = (1, 2, 4)
 """Kept sizes of the size curve: ``Q/(t+1)`` divided by these."""
+BACKTEST_FILES = ("backtest.json", "report.html", f"{PLOTS_DIR}/backtest.png", CLAIM_NAME)
+"""What a back-test folder holds: its record, page, figure and claim."""
 
 
 class BacktestRun(Run[Backtest]):
@@ -60,12 +69,18 @@ def backtest_census(
     seed: int = 0,
     estimators: Sequence[str] | None = None,
     heldout_shuffles: int = HELDOUT_SHUFFLES,
+    *,
+    overwrite: bool = False,
 ) -> BacktestRun:
     """Back-test the census in ``run_dir`` and write the result to ``out`` (default ``run_dir/backtest``).
+
+    ``out`` is claimed first (see the module docstring); if the back-test then fails, a folder this
+    call created is removed again.
 
     Raises:
         InputFileError: the run has no result, no items, or items that disagree with its record.
         InputError: ``out`` is the run's own folder or a file; bad settings (see :func:`backtest_run`).
+        OutputError: ``out`` holds another back-test (and not ``overwrite``).
     """
     result, prev = run_prevalence(run_dir)
     target = run_dir / "backtest" if out is None else out
@@ -73,19 +88,78 @@ def backtest_census(
         raise InputError(f"--out: invalid out={target}: that is the run itself; give another folder")
     if target.exists() and not target.is_dir():
         raise InputError(f"--out: invalid out={target}: a file, not a folder")
-    if target.is_dir() and not holds_only(target, ("backtest.json", "report.html", "plots/backtest.png")):
+    if target.is_dir() and not holds_only(target, BACKTEST_FILES):
         raise InputError(
             f"--out: invalid out={target}: a folder holding other files (not a back-test); "
             "give a new folder or a previous back-test's"
         )
-    bt = backtest_run(
-        result, prev, str(run_dir), ts, repeats, resamples, seed, estimators, result.level, heldout_shuffles
-    )
-    target.mkdir(parents=True, exist_ok=True)
-    report = write_backtest_report(target, bt)
-    with atomic_write(target / "backtest.json") as fh:
-        fh.write(bt.model_dump_json(indent=1))
+    names, grid = _settings(ts, estimators)
+    shuffles = heldout_shuffles if "sgt-heldout" in names else 0
+    design = SplitDesign(repeats, resamples, seed, result.level, shuffles)
+    identity = backtest_identity(run_dir, target, grid, names, design)
+    created = not target.exists()
+    _claim_earlier(target)
+    claim_folder(target, identity, overwrite=overwrite)
+    try:
+        bt = backtest_run(
+            result, prev, str(run_dir), grid, repeats, resamples, seed, names, result.level, heldout_shuffles
+        )
+        report = write_backtest_report(target, bt)
+        with atomic_write(target / "backtest.json") as fh:
+            fh.write(bt.model_dump_json(indent=1))
+    except BaseException:
+        if created:  # nothing half-written: the folder this call made goes again
+            shutil.rmtree(target, ignore_errors=True)
+        raise
     return BacktestRun(bt, target, report)
+
+
+def backtest_identity(
+    run_dir: Path | str, out: Path, ts: Sequence[float], estimators: Sequence[str], design: SplitDesign
+) -> dict[str, str]:
+    """What makes two back-tests the same one (the claim of their folder ``out``): the census run they
+    test (its folder, as a path from ``out``: ``..`` for ``RUN/backtest``, so a run copied or moved
+    with its back-test is still that back-test's run), the ``t``, the estimators and the split design
+    (its level is the run's)."""
+    return {
+        "census run": Path(os.path.relpath(Path(run_dir).resolve(), out.resolve())).as_posix(),
+        "t": ",".join(f"{t:g}" for t in sorted({float(t) for t in ts})),
+        "estimators": ",".join(sorted(set(estimators))),
+        "repeats": str(design.repeats),
+        "resamples": str(design.resamples),
+        "seed": str(design.seed),
+        "heldout shuffles": str(design.heldout_shuffles),
+    }
+
+
+def _claim_earlier(target: Path) -> None:
+    """Claim a back-test folder written before back-test folders were claimed for the back-test its
+    ``backtest.json`` holds (an unreadable one is no back-test: the folder is then unclaimed)."""
+    if (target / CLAIM_NAME).exists() or not (target / "backtest.json").is_file():
+        return
+    try:
+        old = Backtest.model_validate_json((target / "backtest.json").read_bytes())
+    except (OSError, ValueError):
+        return
+    design = SplitDesign(old.repeats, old.resamples, old.seed, old.level, old.heldout_shuffles)
+    claim_folder(target, backtest_identity(old.run, target, old.ts, old.estimators, design))
+
+
+def _settings(ts: Sequence[float], estimators: Sequence[str] | None) -> tuple[list[str], list[float]]:
+    """The predictors (``estimators``, default all, without repeats) and the sorted grid of ``ts``.
+
+    Raises:
+        UnknownNameError: an estimator that is not a predictor.
+        InputError: no ``t``, or a ``t`` that is not a number > 0.
+    """
+    names = list(fs.PREDICTORS) if not estimators else list(dict.fromkeys(estimators))
+    unknown = [n for n in names if n not in fs.PREDICTORS]
+    if unknown:
+        raise UnknownNameError("estimator", unknown[0], list(fs.PREDICTORS))
+    bad = [t for t in ts if not (math.isfinite(t) and t > 0)]
+    if bad or not ts:
+        raise InputError(f"--t: invalid t={bad[0] if bad else ''!r}: each t must be a number > 0")
+    return names, sorted({float(t) for t in ts})
 
 
 def size_curve(
@@ -159,20 +233,13 @@ def backtest_run(
         UnknownNameError: an estimator that is not a predictor.
         InputError: ``repeats < 1``, ``resamples < 0`` or a ``t ≤ 0``.
     """
-    names = list(fs.PREDICTORS) if not estimators else list(dict.fromkeys(estimators))
-    unknown = [n for n in names if n not in fs.PREDICTORS]
-    if unknown:
-        raise UnknownNameError("estimator", unknown[0], list(fs.PREDICTORS))
-    bad = [t for t in ts if not (math.isfinite(t) and t > 0)]
-    if bad or not ts:
-        raise InputError(f"--t: invalid t={bad[0] if bad else ''!r}: each t must be a number > 0")
-    grid = sorted({float(t) for t in ts})
+    names, grid = _settings(ts, estimators)
     start = time.perf_counter()
     shuffles = heldout_shuffles if "sgt-heldout" in names else 0
     design = SplitDesign(repeats, resamples, seed, level, shuffles)
     rows, skipped = collect(prev, grid, {n: fs.PREDICTORS[n] for n in names}, design)
     # the census's own test, with its own splits (split j of t is the same split as in `rows`)
-    horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed)
+    horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed, unseen=result.n_unseen)
     found = horizon_predictor(result.estimator, result.k)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)

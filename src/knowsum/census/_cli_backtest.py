@@ -10,7 +10,7 @@ import click
 from knowsum.census import DEFAULT_TS, backtest_census
 from knowsum.census._cli_studies import comma_list
 from knowsum.census.backtest_page import backtest_table
-from knowsum.cliutil.options import echo_json, finish, json_option, out_option, seed_option
+from knowsum.cliutil.options import echo_json, finish, json_option, out_option, overwrite_option, seed_option
 from knowsum.errors import ConfigError
 from knowsum.stats.foresee import PREDICTORS
 
@@ -26,10 +26,12 @@ __all__ = ["backtest"]
     show_default=",".join(f"{t:g}" for t in DEFAULT_TS),
     help="Comma-separated t: each keeps 1/(t+1) of the queries.",
 )
-@click.option("--repeats", type=int, default=100, show_default=True, help="Random splits per t.")
+@click.option(
+    "--repeats", type=click.IntRange(min=1), default=100, show_default=True, help="Random splits per t."
+)
 @click.option(
     "--resamples",
-    type=int,
+    type=click.IntRange(min=2),
     default=50,
     show_default=True,
     help="Bootstrap resamples per split: the confidence interval, and the prediction interval's "
@@ -44,7 +46,11 @@ __all__ = ["backtest"]
     type=click.Choice(list(PREDICTORS)),
     help="Back-test only these (repeatable; default: all).",
 )
-@out_option("Folder for backtest.json, plots/backtest.png and report.html (default: RUN_DIR/backtest).")
+@out_option(
+    "Folder for backtest.json, plots/backtest.png and report.html (default: RUN_DIR/backtest); "
+    "it may hold only the same back-test (the same run and settings) unless --overwrite."
+)
+@overwrite_option
 @json_option
 def backtest(
     run_dir: Path,
@@ -54,6 +60,7 @@ def backtest(
     seed: int,
     estimators: tuple[str, ...],
     out: Path | None,
+    overwrite: bool,
     as_json: bool,
 ) -> None:
     """Back-test every extrapolation on RUN_DIR's own queries (KnowSum Fig. 7, to t = 99).
@@ -66,11 +73,9 @@ def backtest(
     ts = comma_list("--t", t_values, float, list(DEFAULT_TS))
     if any(t <= 0 for t in ts):
         raise ConfigError(f"--t: invalid t={min(ts):g}: each t must be > 0")
-    if repeats < 1 or resamples < 2:
-        raise ConfigError(
-            f"--repeats/--resamples: invalid repeats={repeats}, resamples={resamples}: need >= 1 and >= 2"
-        )
-    done = backtest_census(run_dir, out, ts, repeats, resamples, seed, estimators or None)
+    done = backtest_census(
+        run_dir, out, ts, repeats, resamples, seed, estimators or None, overwrite=overwrite
+    )
     if as_json:
         echo_json({"report": str(done.report), "backtest": json.loads(done.record.model_dump_json())})
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["clamp_v2"]
+__all__ = ["clamp_v2", "old_task_kind"]
 
 
 def _clamp_point(point: dict[str, Any], n_seen: float, unseen: str, raw: str) -> None:
@@ -37,3 +37,13 @@ def clamp_v2(data: dict[str, Any]) -> None:
             for point in study.get(key) or []:
                 if isinstance(point, dict):
                     _clamp_point(point, n_seen, unseen, raw)
+
+
+_OLD_TASK_KINDS = frozenset({"diseases", "theorems", "ontology", "diversity", "text"})
+"""What ``kind`` held in census files of version 1 to 3 (the task kind, now ``task_kind``)."""
+
+
+def old_task_kind(kind: str, version: object) -> bool:
+    """Whether a file of ``kind`` at ``version`` is an older census record, not another instrument's:
+    versions 1 to 3 held the task kind in ``kind``."""
+    return isinstance(version, int) and version <= 3 and kind in _OLD_TASK_KINDS

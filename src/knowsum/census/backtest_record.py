@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from knowsum.census._record_domains import Count, Factor, Share, Size
 
 __all__ = ["BACKTEST_VERSION", "Backtest", "BacktestRow", "BacktestSkip", "SizePoint", "TrustHorizon"]
 
@@ -42,37 +44,35 @@ class TrustHorizon(_Record):
         "t can be checked; not-applicable: the estimator has no back-test; exact: every query named the "
         "same items, nothing new to predict"
     )
-    t: float | None = Field(
+    t: Factor | None = Field(
         description="largest t the splits reached (held-back / kept queries) passing the test, as every "
         "smaller t"
     )
-    error: float | None = Field(
-        description="relative RMSE (to U) at that t (or at the first t when it fails)"
-    )
-    coverage: float | None = Field(
+    error: Size | None = Field(description="relative RMSE (to U) at that t (or at the first t when it fails)")
+    coverage: Share | None = Field(
         description="share of splits whose 95 % prediction interval covered the truth, there"
     )
-    target_t: float = Field(description="the census's t (the extrapolation the estimate makes)")
-    max_error: float = Field(description="limit on |bias| / N_tot (before: on the relative RMSE)")
-    min_coverage: float = Field(description="limit on the prediction interval's coverage (99 % upper bound)")
+    target_t: Factor = Field(description="the census's t (the extrapolation the estimate makes)")
+    max_error: Size = Field(description="limit on |bias| / N_tot (before: on the relative RMSE)")
+    min_coverage: Share = Field(description="limit on the prediction interval's coverage (99 % upper bound)")
     estimator: str = Field(description="the predictor back-tested (the census's estimator and k)")
-    checked: list[float] = Field(description="the t that could be checked")
-    repeats: int = Field(description="random splits per t")
-    resamples: int = Field(description="bootstrap resamples per split (the interval)")
+    checked: list[Factor] = Field(description="the t that could be checked")
+    repeats: Count = Field(description="random splits per t")
+    resamples: Count = Field(description="bootstrap resamples per split (the interval)")
     message: str = Field(description="the sentence every surface prints")
-    t_asked: float | None = Field(
+    t_asked: Factor | None = Field(
         default=None, description="the grid t behind t (t is what the splits reached)"
     )
-    kept_queries: int | None = Field(default=None, description="kept queries of a split at t")
+    kept_queries: Count | None = Field(default=None, description="kept queries of a split at t")
     bias: float | None = Field(default=None, description="bias / mean N_tot of the splits at t")
-    bias_se: float | None = Field(default=None, description="its Monte Carlo standard error")
-    coverage_bound: float | None = Field(
+    bias_se: Size | None = Field(default=None, description="its Monte Carlo standard error")
+    coverage_bound: Share | None = Field(
         default=None, description="one-sided 99 % Wilson upper bound of the prediction-interval coverage"
     )
-    noise_floor: float | None = Field(
+    noise_floor: Size | None = Field(
         default=None, description="sqrt(mean U) / mean U at t: the relative RMSE an oracle would still have"
     )
-    splits: int | None = Field(default=None, description="splits of the deciding t (added in blocks)")
+    splits: Count | None = Field(default=None, description="splits of the deciding t (added in blocks)")
     decided: bool | None = Field(
         default=None, description="the test decided before the split cap (False: decided at the cap)"
     )
@@ -126,6 +126,15 @@ class BacktestRow(_Record):
     relative_rmse_se: float | None = Field(default=None, description="Monte Carlo s.e. of relative_rmse")
     coverage_se: float | None = Field(default=None, description="Monte Carlo s.e. of coverage")
     pi_coverage_se: float | None = Field(default=None, description="Monte Carlo s.e. of pi_coverage")
+
+    @model_validator(mode="after")
+    def _no_se_from_one_split(self) -> BacktestRow:
+        """A Monte Carlo standard error needs two splits: from one it is n/a (``None``), never the
+        ``0`` the binomial formula gives (a file written before this rule is read so too)."""
+        if self.repeats is not None and self.repeats < 2:
+            for name in ("bias_se", "relative_rmse_se", "coverage_se", "pi_coverage_se"):
+                object.__setattr__(self, name, None)
+        return self
 
 
 class BacktestSkip(_Record):

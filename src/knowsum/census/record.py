@@ -23,13 +23,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from knowsum._util import old_names
+from knowsum.census._record_domains import Count, Factor, Level, Ratio, Share, Size
 from knowsum.census._record_info import DiversityInfo, KBCategories, StopInfo
-from knowsum.census._record_migrate import clamp_v2
+from knowsum.census._record_migrate import clamp_v2, old_task_kind
 from knowsum.census._record_own_t import OwnTCheck
 from knowsum.census._record_richness import (
     ChaoEstimate,
@@ -78,6 +79,9 @@ RESULT_VERSION = 6
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", ser_json_inf_nan="null")
+
+
+KLevel = Annotated[int, Field(ge=1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,58 +137,58 @@ class ItemRecord:
 class Counts(_Record):
     """How many responses and items went through each stage."""
 
-    responses: int = Field(description="responses used (successful generations)")
-    failed_responses: int = Field(0, description="requests that ended in an error (not used)")
-    items: int = Field(description="decoded items")
-    valid: int = Field(description="items that passed verification")
-    excluded: int = Field(description="matched items that fail the criterion")
-    unverified: int = Field(description="items passing the name rule but not in the KB (theorems)")
-    invalid: int = Field(description="items that matched nothing")
-    counted: int = Field(
+    responses: Count = Field(description="responses used (successful generations)")
+    failed_responses: Count = Field(0, description="requests that ended in an error (not used)")
+    items: Count = Field(description="decoded items")
+    valid: Count = Field(description="items that passed verification")
+    excluded: Count = Field(description="matched items that fail the criterion")
+    unverified: Count = Field(description="items passing the name rule but not in the KB (theorems)")
+    invalid: Count = Field(description="items that matched nothing")
+    counted: Count = Field(
         description="valid items counted (n): every mention (counting = mention) or the first of each "
         "cluster in its response (counting = incidence)"
     )
-    claimed_ids: int = Field(0, description="matched items that came with a claimed ID")
-    claimed_agree: int = Field(0, description="of those, how many claimed the matched ID")
+    claimed_ids: Count = Field(0, description="matched items that came with a claimed ID")
+    claimed_agree: Count = Field(0, description="of those, how many claimed the matched ID")
 
 
 class CurvePoint(_Record):
     """``Û(t)``, ``N̂_tot(t)`` and ``SKR(t)`` at one ``t``, with bootstrap (confidence) bands and the
     prediction band of ``U(t)`` (what ``t·n`` further observations will show)."""
 
-    t: float
-    unseen: float = Field(description="Û(t) as reported, max(Û, 0)")
+    t: Factor
+    unseen: Size = Field(description="Û(t) as reported, max(Û, 0)")
     unseen_raw: float | None = Field(None, description="Û(t) as computed (may be negative)")
     unseen_lower: float | None = Field(None, description="confidence interval of Û(t), lower end")
     unseen_upper: float | None = Field(None, description="confidence interval of Û(t), upper end")
     unseen_pred_lower: float | None = Field(None, description="prediction interval of U(t), lower end")
     unseen_pred_upper: float | None = Field(None, description="prediction interval of U(t), upper end")
-    n_total: float
-    skr: float | None
-    skr_lower: float | None = None
-    skr_upper: float | None = None
+    n_total: Size
+    skr: Ratio | None
+    skr_lower: Share | None = None
+    skr_upper: Share | None = None
 
 
 class HeldoutPoint(_Record):
     """Held-out check (paper §5.1, Fig. 7): mean estimated vs actual unseen over random splits."""
 
-    r_obs: float = Field(description="observed fraction of the queries")
-    t: float = Field(description="extrapolation factor of this point (held-out / observed queries)")
+    r_obs: Ratio = Field(description="observed fraction of the queries")
+    t: Factor = Field(description="extrapolation factor of this point (held-out / observed queries)")
     estimated: float = Field(description="mean estimated unseen")
-    actual: float = Field(description="mean actual number of new items in the held-out queries")
-    estimated_sd: float
-    actual_sd: float
+    actual: Size = Field(description="mean actual number of new items in the held-out queries")
+    estimated_sd: Size
+    actual_sd: Size
 
 
 class KPoint(_Record):
     """The estimate at one truncation level ``k`` and its held-out error (paper Fig. 9 left)."""
 
-    k: int
-    n_unseen: float = Field(description="Û(t) with this k (smoothed Good–Turing, eq. 1), max(Û, 0)")
+    k: KLevel
+    n_unseen: Size = Field(description="Û(t) with this k (smoothed Good–Turing, eq. 1), max(Û, 0)")
     n_unseen_raw: float | None = Field(None, description="Û(t) with this k as computed (may be negative)")
-    n_total: float = Field(description="N_seen + Û(t)")
-    skr: float | None
-    nmse: float = Field(description="held-out normalized MSE of this k (§5.1)")
+    n_total: Size = Field(description="N_seen + Û(t)")
+    skr: Ratio | None
+    nmse: Size = Field(description="held-out normalized MSE of this k (§5.1)")
 
 
 class Sensitivity(_Record):
@@ -193,16 +197,16 @@ class Sensitivity(_Record):
     FROM_CENSUS: ClassVar[tuple[str, ...]] = ("t", "estimator", "k", "interval_method")
     """The fields a study repeats from its census, by name (:meth:`CensusRecord.carried`)."""
 
-    t: float = Field(description="the run's t (the k study's extrapolation factor)")
+    t: Factor = Field(description="the run's t (the k study's extrapolation factor)")
     estimator: str = Field(description="estimator of the t study (the k study uses et)")
-    k: int | None = Field(description="the run's k (used by the t study)")
+    k: KLevel | None = Field(description="the run's k (used by the t study)")
     interval_method: str = Field(description="band of the t study: lognormal or percentile")
-    n_resamples: int = Field(description="bootstrap resamples of the t band")
+    n_resamples: Count = Field(description="bootstrap resamples of the t band")
     t_points: list[CurvePoint]
     k_points: list[KPoint]
-    k_best: int = Field(description="k with the smallest held-out NMSE")
+    k_best: KLevel = Field(description="k with the smallest held-out NMSE")
     split: str = Field(description="held-out splits: queries or thinning")
-    n_shuffles: int
+    n_shuffles: Count
 
 
 class TopItem(_Record):
@@ -210,8 +214,8 @@ class TopItem(_Record):
 
     key: str
     name: str
-    count: int = Field(description="times counted")
-    fraction: float = Field(description="count / n (all counted observations)")
+    count: PositiveInt = Field(description="times counted")
+    fraction: Share = Field(description="count / n (all counted observations)")
 
 
 class CensusRecord(Record):
@@ -243,23 +247,23 @@ class CensusRecord(Record):
     criterion: str
     config: dict[str, Any] = Field(description="the validated method settings (CensusConfig)")
     counts: Counts
-    prevalence: list[tuple[int, int]] = Field(description="(s, n_s) pairs, n_s > 0")
-    n_queries: int
-    n_observations: int = Field(description="n = Σ s·n_s")
-    n_seen: int
-    n_unseen: float | None = Field(
+    prevalence: list[tuple[PositiveInt, PositiveInt]] = Field(description="(s, n_s) pairs, n_s > 0")
+    n_queries: Count
+    n_observations: Count = Field(description="n = Σ s·n_s")
+    n_seen: Count
+    n_unseen: Size | None = Field(
         description="Û(t) as reported: max(Û, 0), as SpadeR and iNEXT report it (so N̂_tot ≥ N_seen)"
     )
     n_unseen_raw: float | None = Field(
         None, description="Û(t) as the estimator computed it (negative on some small samples)"
     )
-    n_total: float | None = Field(description="N̂_tot = N_seen + Û(t) (≥ N_seen)")
-    skr: float | None = Field(description="SKR(t) = N_seen / N̂_tot, in (0, 1]")
+    n_total: Size | None = Field(description="N̂_tot = N_seen + Û(t) (≥ N_seen)")
+    skr: Ratio | None = Field(description="SKR(t) = N_seen / N̂_tot, in (0, 1]")
     interval: tuple[float, float] | None = Field(
         description="confidence interval of Û(t) (bootstrap): the uncertainty of the estimate"
     )
     interval_total: tuple[float, float] | None = Field(None, description="confidence interval of N̂_tot")
-    interval_skr: tuple[float, float] | None = Field(None, description="from the N̂_tot interval (lognormal)")
+    interval_skr: tuple[Share, Share] | None = Field(None, description="from the N̂_tot interval (lognormal)")
     interval_reason: str | None = Field(
         None,
         description="why the intervals are not shown (a bootstrap that cannot vary: too few observations)",
@@ -275,7 +279,7 @@ class CensusRecord(Record):
     )
     prediction_reason: str | None = Field(None, description="why the prediction interval is not shown")
     prediction_method: str | None = Field(None, description="how the prediction interval was formed")
-    level: float
+    level: Level
     interval_method: Literal["lognormal", "percentile"] = Field(
         "lognormal",
         description="lognormal: Chao (1987) log-transformed interval from the bootstrap variance of Û "
@@ -286,15 +290,15 @@ class CensusRecord(Record):
         description="mention: each valid mention is one observation (paper App. B.3); incidence: a "
         "cluster counts at most once per response",
     )
-    t: float
-    k: int | None
+    t: Factor
+    k: KLevel | None
     k_source: str
     estimator: str
-    k_errors: dict[str, float] = Field(description="held-out NMSE of each candidate k")
+    k_errors: dict[str, Size] = Field(description="held-out NMSE of each candidate k")
     curve: list[CurvePoint]
     heldout: list[HeldoutPoint]
     top_items: list[TopItem]
-    concept_words: dict[str, int] = Field(
+    concept_words: dict[str, Count] = Field(
         default_factory=dict,
         description="theorem tasks: distinct counted items (N_seen) whose name contains each word of the "
         "criterion (strict: theorem; relaxed: the twelve of §4.1), in any word form; an item with two "
@@ -322,7 +326,7 @@ class CensusRecord(Record):
         "written before it)",
     )
     own_t_reason: str | None = Field(None, description="why there is no own_t_check")
-    timings: dict[str, float] = Field(description="seconds per stage")
+    timings: dict[str, Size] = Field(description="seconds per stage")
     notes: list[str] = Field(default_factory=list)
 
     def carried(self, fields: Iterable[str]) -> dict[str, Any]:
@@ -354,7 +358,7 @@ class CensusRecord(Record):
     @classmethod
     def foreign(cls, kind: str, version: object) -> bool:
         """Version 1 to 3 held the task kind in ``kind``: such a file is an older census record."""
-        return _foreign(kind, version)
+        return not old_task_kind(kind, version)
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
@@ -373,16 +377,6 @@ class CensusRecord(Record):
         if "task_kind" not in data and "kind" in data:  # version 3's kind was the task kind
             data["task_kind"] = data.pop("kind")
         return super().migrate(data, version)
-
-
-def _foreign(kind: str, version: object) -> bool:
-    """Another instrument's record, unless a file of version 1 to 3 whose ``kind`` is a task kind."""
-    old = isinstance(version, int) and version <= 3
-    return not (old and kind in _OLD_TASK_KINDS)
-
-
-_OLD_TASK_KINDS = frozenset({"diseases", "theorems", "ontology", "diversity", "text"})
-"""What ``kind`` held in census files of version 1 to 3 (the task kind, now ``task_kind``)."""
 
 
 def load_result(path: Path) -> CensusRecord:

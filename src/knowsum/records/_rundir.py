@@ -16,6 +16,10 @@ A run directory holds one run. Before anything is asked of a model, the entry po
 (the same instrument, what was probed, model and distinguishing settings: ``Record.identity``);
 anything else is refused with one line saying what is there, unless ``overwrite``, which empties it
 first (so no plot or prediction file of the old run is left beside the new one).
+
+A study of the run's record written inside its folder (``backtest/``: a back-test of the run)
+is part of the run: ``overwrite`` may empty a folder holding one, and a fresh write of the record
+(the run rerun or re-estimated) removes it, since it describes the record being replaced.
 """
 
 from __future__ import annotations
@@ -154,6 +158,7 @@ def write_run_dir(
         # until result.json is in place the folder says whose run it is, so that a rerun of the same
         # run continues into it and another run is refused (:func:`claim_run_dir`)
         _write(out / WRITING_NAME, json.dumps(_writing(record), sort_keys=True) + "\n")
+        _drop_studies(out)
     written: list[Path] = []
     for name, body in (files or {}).items():
         path = out / name
@@ -190,8 +195,27 @@ _RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv")
 """What a run directory holds (besides its sub-folders): a folder of these only may be emptied by
 ``overwrite`` (also when its ``result.json`` is gone: a write that was interrupted)."""
 
-_RUN_SUBDIRS = {PLOTS_DIR: (".png",), "backtest": (".json", ".html", ".png")}
-"""The sub-folders a run writes (its figures, a back-test of it) and what they hold."""
+_STUDY_DIRS = ("backtest",)
+"""The sub-folders holding a study of the run's record (``backtest/``: a back-test of it): a fresh
+write of the record removes them (:func:`write_run_dir`)."""
+
+_RUN_SUBDIRS = {
+    PLOTS_DIR: (".png",),
+    "backtest": (".json", ".html", ".png"),
+    f"backtest/{PLOTS_DIR}": (".png",),
+}
+"""The sub-folders a run writes (its figures, a back-test of it and its figure), by path in the run
+directory, and what they hold."""
+
+
+def _drop_studies(out: Path) -> None:
+    """Remove the studies of the record in ``out`` (:data:`_STUDY_DIRS`) that hold only what a study
+    writes (a folder holding anything else is left as it is: knowsum never deletes what it did not
+    write)."""
+    for name in _STUDY_DIRS:
+        study = out / name
+        if study.is_dir() and not study.is_symlink() and _run_like(study, name):
+            shutil.rmtree(study)
 
 
 def _old_record(result: Path, kind: str) -> dict[str, Any] | None:
@@ -216,12 +240,14 @@ def _own_file(entry: Path, suffixes: Sequence[str]) -> bool:
     return entry.suffix in suffixes
 
 
-def _run_like(out: Path, suffixes: Sequence[str] = _RUN_SUFFIXES) -> bool:
-    """Whether every entry of ``out`` (and of its sub-folders) is something a knowsum run writes."""
+def _run_like(out: Path, where: str = "") -> bool:
+    """Whether every entry of ``out`` (and of its sub-folders) is something a knowsum run writes;
+    ``where``: the path of ``out`` in its run directory (``""``: the run directory itself)."""
+    suffixes = _RUN_SUBDIRS[where] if where else _RUN_SUFFIXES
     for entry in out.iterdir():
         if entry.is_dir() and not entry.is_symlink():
-            inner = _RUN_SUBDIRS.get(entry.name) if suffixes is _RUN_SUFFIXES else None
-            if inner is None or not _run_like(entry, inner):
+            inner = f"{where}/{entry.name}" if where else entry.name
+            if inner not in _RUN_SUBDIRS or not _run_like(entry, inner):
                 return False
         elif not _own_file(entry, suffixes):
             return False
