@@ -35,7 +35,8 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml examples/plugin/pyproject.toml | $(PY)
-	@# torch first: the pinned CPU wheel on these machines; a bare `torch` would pull GBs of CUDA packages
+	@# torch first, pinned: these machines hold its CPU wheel ($$PIP_FIND_LINKS); elsewhere PyPI's Linux torch
+	@# is the CUDA build (GBs of packages): see docs/setup.md for the CPU index
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[local,server,embed,dev,docs,inspect]'
 	@# the example plug-in (a census task in its own package): the tests check it is found and runs
@@ -118,20 +119,24 @@ demo-data: $(CORE)
 compare-demo: $(LOCAL)
 	@$(call timed,examples/compare/run.sh,KNOWSUM=$(KNOWSUM) examples/compare/run.sh)
 
-# Benchmarks (each prints its baseline side by side and the ratio; see docs/performance.md)
+# Benchmarks: exactly the commands of the tables in docs/performance.md and README.md (each prints its
+# baseline side by side and the ratio). The model rows (SmolLM2, Qwen2.5-Coder 1.5B) take an hour or
+# more and need `make data`; run by hand on a quiet machine and note the load (cat /proc/loadavg).
 bench: data
+	$(PY) bench/bench_richness.py --copia-replicates 200
 	$(PY) bench/bench_estimate.py
 	$(PY) bench/bench_match.py
+	$(PY) bench/bench_models_http.py
+	$(PY) bench/bench_models_local.py
+	$(PY) bench/bench_resume.py
 	$(PY) bench/bench_census.py --no-model
 	$(PY) bench/bench_census.py --no-pipeline
 	$(PY) bench/bench_recall.py
+	$(PY) bench/bench_genebench.py --no-model --baseline dc40c05 --rounds 2
 	$(PY) bench/bench_genebench.py
-	$(PY) bench/bench_models_http.py
-	$(PY) bench/bench_resume.py
-	$(PY) bench/bench_models_local.py
-	$(PY) bench/bench_server_texts.py
-	$(PY) bench/bench_models_batched.py --samples 8 --rounds 1
-	$(PY) bench/bench_contention.py
+	$(PY) bench/bench_backtest.py --runs 5 --queries 500 --repeats 40
+	$(PY) bench/bench_models_batched.py --model qwen2.5-coder-1.5b-instruct --samples 8 --max-tokens 96 --rounds 3
+	$(PY) bench/bench_contention.py --queries 4 --configs all,auto --busy 0,1 --timeout 150
 	$(PY) bench/soak.py
 
 clean:

@@ -108,6 +108,12 @@ def bench_pipeline(n_queries: int, per: int) -> None:
         write_run(analysis, Path(tmp) / "run")
         written = time.perf_counter() - t0
     print(f"  (writing items.jsonl, plots, report.html, result.json: {written:.2f} s, not counted)")
+    h = r.horizon
+    if h is not None:
+        print(
+            f"  horizon: {h.status}, t tested {', '.join(f'{t:.3g}' for t in h.checked) or 'none'}; "
+            f"{h.splits or 0} splits × {h.resamples} resamples at the last; {h.message}"
+        )
     print(
         f"pipeline after sampling: {total:.2f} s (target < 30 s)  "
         f"[{r.counts.items:,} items, {r.counts.valid:,} valid, N_seen {r.n_seen:,}, "

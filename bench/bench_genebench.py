@@ -200,7 +200,9 @@ def _side(src: Path | None, n: int) -> dict[str, float]:
 
 def bench_baseline(rev: str, n: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "archive", rev, "src"], check=True, capture_output=True).stdout
+        root = Path(__file__).resolve().parents[1]  # the checkout, wherever the script is run from
+        git = ["git", "archive", rev, "src"]
+        archive = subprocess.run(git, cwd=root, check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         sides: dict[str, list[dict[str, float]]] = {"this": [], rev: []}
         loads = []

@@ -12,8 +12,13 @@ N sequences at all. Each path runs in a fresh process of its own (llama.cpp thre
 contexts in one process spin and slow the busy one), rounds alternate their order, and the load
 average is printed: the machine is shared, so compare ratios within a run, not absolute rates.
 
-    .venv/bin/python bench/bench_models_batched.py [--model qwen2.5-coder-1.5b-instruct] [--samples 8]
+    .venv/bin/python bench/bench_models_batched.py [--model smollm2-135m-instruct] [--samples 8]
         [--max-tokens 128] [--sizes 1,2,4,8] [--rounds 3] [--no-ceiling]
+
+(the defaults shown). The Qwen figures of docs/performance.md and the README were measured with::
+
+    .venv/bin/python bench/bench_models_batched.py --model qwen2.5-coder-1.5b-instruct --samples 8 \\
+        --max-tokens 96 --rounds 3
 """
 
 from __future__ import annotations

@@ -51,9 +51,16 @@ def coverage(queries: int, replicates: int) -> None:
 
 
 def _score_once() -> float:
+    if not FIXTURE.is_file():
+        raise SystemExit(f"bench_prediction: fixture not found: {FIXTURE}")
+    err = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
         t0 = time.perf_counter()
-        assert main(["census", "score", str(FIXTURE), "--out", str(Path(tmp) / "run")]) == 0
+        with contextlib.redirect_stderr(err):
+            code = main(["census", "score", str(FIXTURE), "--out", str(Path(tmp) / "run")])
+        if code != 0:
+            why = err.getvalue().strip()
+            raise SystemExit(f"bench_prediction: `knowsum census score {FIXTURE}` exited {code}: {why}")
         return time.perf_counter() - t0
 
 

@@ -266,7 +266,7 @@ def main() -> None:
     parser.add_argument(
         "--synthetic", type=int, default=0, help="write a synthetic fixture of this many queries"
     )
-    parser.add_argument("--img", type=Path, default=Path("docs/img"))
+    parser.add_argument("--img", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "img")
     parser.add_argument("--repeats", type=int, default=100)
     parser.add_argument("--resamples", type=int, default=50)
     parser.add_argument("--t", default="1,3,9,19,49,99")

@@ -4,7 +4,8 @@
 - :mod:`paths`: the knowsum home (``$KNOWSUM_HOME``) and its folders;
 - :func:`disk_fault`, :func:`nearest_folder`: tell a full, read-only or forbidden disk apart;
 - :func:`download_wheel`, :func:`cached_wheel`, :func:`sweep`: fetch one wheel from the package
-  registry with pip, atomically, into a cache folder;
+  registry with pip, atomically, into a cache folder; :data:`EMBED_INSTALL`: how to install the
+  embedding extra (torch's CPU build first);
 - :func:`config_error`: one readable line from a pydantic validation error; :func:`known_values`:
   the one wording of a value that is not among the known ones;
 - :func:`check_output`, :func:`claim_folder`: the one write guard every output passes (never over
@@ -37,10 +38,11 @@ from knowsum._util.renamed import old_names
 from knowsum._util.storelock import sampling_lock
 from knowsum._util.textfile import check_file, read_text_file
 from knowsum._util.validation import config_error, known_values
-from knowsum._util.wheels import cached_wheel, download_wheel, sweep
+from knowsum._util.wheels import EMBED_INSTALL, cached_wheel, download_wheel, sweep
 
 __all__ = [
     "CLAIM_NAME",
+    "EMBED_INSTALL",
     "OUTPUT_KINDS",
     "OutputKind",
     "atomic_write",

@@ -28,7 +28,13 @@ from pathlib import Path
 
 from knowsum.errors import SourceError
 
-__all__ = ["cached_wheel", "download_wheel", "sweep"]
+__all__ = ["EMBED_INSTALL", "cached_wheel", "download_wheel", "sweep"]
+
+EMBED_INSTALL = (
+    "run `pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu` (torch's CPU "
+    "build: PyPI's Linux torch is the CUDA one, GBs of packages), then `pip install 'knowsum[embed]'`"
+)
+"""How to install the sentence-embedding extra, said wherever it is missing (docs/setup.md)."""
 
 _TMP_PREFIX = ".download-"
 _STAGING_PREFIX = ".staging-"

@@ -91,11 +91,15 @@ def run_options(func: F) -> F:
     return apply_options(
         func,
         [
-            setting_option("--queries", int, "N_query: independent queries (the maximum with a stop rule)."),
+            setting_option(
+                "--queries",
+                int,
+                "N_query: independent queries, 1 to 10,000,000 (the maximum with a stop rule).",
+            ),
             setting_option(
                 "--answers",
                 int,
-                "N_ans: answers asked for per query.",
+                "N_ans: answers asked for per query, 1 to 1,000.",
                 show_default="by task: 50 diseases, 20 theorems",
             ),
             setting_option("--temperature", float, "Sampling temperature (the paper's: 1)."),
@@ -104,12 +108,14 @@ def run_options(func: F) -> F:
             setting_option(
                 "--until-new-rate",
                 float,
-                "Stop once fewer than EPS new verified items per further query are predicted.",
+                "Stop once fewer than EPS (> 0) new verified items per further query are predicted.",
+                metavar="EPS",
             ),
             setting_option(
                 "--until-coverage",
                 float,
                 "Stop once the sample coverage (Chao & Jost 2012) reaches C, in (0, 1).",
+                metavar="C",
             ),
             setting_option(
                 "--batch-queries",

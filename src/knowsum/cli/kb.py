@@ -243,7 +243,13 @@ def match_cmd(ctx: click.Context, name: str, text: str, cutoff: float, obsolete:
 @kb.command("search")
 @click.argument("name")
 @click.argument("text")
-@click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 100),
+    default=5,
+    show_default=True,
+    help="How many candidates to show, best first, one per ID.",
+)
 @json_option(help_text="Print JSON.")
 def search_cmd(name: str, text: str, limit: int, as_json: bool) -> None:
     """The best few candidate entries of NAME for TEXT (fuzzy, no cut-off)."""

@@ -60,8 +60,16 @@ def _budget_options(func: Any) -> Any:
                 default=None,
                 help="A budget TOML of one's own (the keys of the shipped ones; see docs/profile.md).",
             ),
-            _price("--price-in", "USD per million prompt tokens."),
-            _price("--price-out", "USD per million completion tokens."),
+            _price(
+                "--price-in",
+                "USD per million prompt tokens, for the plan's cost; give both --price-in and "
+                "--price-out, or neither (no cost).",
+            ),
+            _price(
+                "--price-out",
+                "USD per million completion tokens, for the plan's cost; give both --price-in and "
+                "--price-out, or neither (no cost).",
+            ),
         ]
     ):
         func = deco(func)

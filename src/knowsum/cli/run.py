@@ -114,8 +114,8 @@ def _show(inst: Instrument[Any, Any], done: list[tuple[str, Run[Record]]], as_js
     "export_batch_file",
     metavar="FILE",
     help_text="Run nothing: write the requests these runs still lack in the store as an OpenAI Batch "
-    "JSONL file (needs -m openai:MODEL); import its results with `knowsum batch import`, then run the "
-    "same command without this option.",
+    "JSONL file (needs -m openai:MODEL and --base-url: unlike `knowsum batch export`, no default URL); "
+    "import its results with `knowsum batch import`, then run the same command without this option.",
 )
 @json_option
 def run_cmd(instrument: str, **kw: Any) -> None:

@@ -10,7 +10,7 @@ import click
 
 from knowsum._util import paths
 from knowsum.cliutil.common import store_option
-from knowsum.cliutil.options import file_option
+from knowsum.cliutil.options import echo_json, file_option, json_option
 from knowsum.errors import InputFileError
 from knowsum.models import ResponseStore, StoreInfo
 
@@ -37,7 +37,11 @@ def _reader(kw: dict[str, Any]) -> ResponseStore | None:
 
 @store.command("info")
 @store_option
-def info(**kw: Any) -> None:
+@json_option(
+    help_text='Print {"path", "responses", "errors", "size", "models": [{"backend", "model", "responses"}]} '
+    "as one JSON object instead of the lines (size in bytes)."
+)
+def info(as_json: bool, **kw: Any) -> None:
     """Path, number of responses (and errors), models and size of the store."""
     st = _reader(kw)
     if st is None:
@@ -45,6 +49,18 @@ def info(**kw: Any) -> None:
     else:
         with st:
             data = st.info()
+    if as_json:
+        models = [{"backend": b, "model": m, "responses": n} for b, m, n in data.models]
+        echo_json(
+            {
+                "path": str(data.path),
+                "responses": data.responses,
+                "errors": data.errors,
+                "size": data.size,
+                "models": models,
+            }
+        )
+        return
     click.echo(f"path:      {data.path}")
     click.echo(f"responses: {data.responses} ({data.errors} errors)")
     click.echo(f"size:      {data.size:,} bytes")

@@ -47,10 +47,17 @@ def apply_options(func: F, decorators: Sequence[Callable[[Any], Any]]) -> F:
     return func
 
 
-def count_option(name: str, default: int, help_text: str, *, minimum: int = 1) -> Callable[[F], F]:
-    """An integer option ``>= minimum`` whose default shows in ``--help`` (``[default: …; x>=1]``)."""
+def count_option(
+    name: str, default: int, help_text: str, *, minimum: int = 1, maximum: int | None = None
+) -> Callable[[F], F]:
+    """An integer option ``>= minimum`` (and ``<= maximum`` if given) whose default and range show in
+    ``--help`` (``[default: …; x>=1]``, ``[default: …; 1<=x<=1000]``)."""
     return click.option(
-        name, type=click.IntRange(min=minimum), default=default, show_default=True, help=help_text
+        name,
+        type=click.IntRange(min=minimum, max=maximum),
+        default=default,
+        show_default=True,
+        help=help_text,
     )
 
 
@@ -77,7 +84,8 @@ def store_option(func: F) -> F:
 SERVER_KIND_HELP = (
     "OpenAI-compatible server family, which decides how top-k/min-p 'off' is sent: vllm (top_k -1), "
     "llama.cpp (llama-server and llama-cpp-python: top_k 0), ollama (checks the model's Modelfile), "
-    "openai (no top_k/min_p), generic (top_k -1); auto probes the server."
+    "openai (no top_k/min_p), generic (top_k -1); auto probes the server. "
+    "$KNOWSUM_SERVER_KIND, when set, replaces the default."
 )
 
 

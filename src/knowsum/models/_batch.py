@@ -260,10 +260,13 @@ def _tally(store: ResponseStore, results: Path, parsed: list[_Line]) -> tuple[li
     if conflicts:
         (no, raw, r, _), stored = conflicts[0]
         others = len(conflicts) - 1
+        also = {0: "", 1: " (1 other line conflicts too)"}.get(
+            others, f" ({others} other lines conflict too)"
+        )
         raise InputFileError(
             results,
             f"custom_id {r.key[:16]}… answers {_shown(r.text)} but the store already holds "
-            f"{_shown(stored)} for it ({others} other line{'s' if others != 1 else ''} conflict too); "
+            f"{_shown(stored)} for it{also}; "
             "a stored answer is never replaced: import these results into another --store, or remove "
             "the conflicting lines; nothing was imported",
             no,

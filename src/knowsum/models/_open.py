@@ -61,8 +61,10 @@ def open_backend(spec: str | None = None, *, base_url: str | None = None, **opti
     Args:
         spec: model spec (module docstring); ``None`` → the default local model.
         base_url: API root for ``openai:MODEL`` (e.g. ``http://127.0.0.1:8000/v1``).
-        **options: passed to the backend class (:class:`~knowsum.models.LocalBackend`,
-            :class:`~knowsum.models.OpenAIBackend` or :class:`~knowsum.models.MockBackend`).
+        **options: passed to the backend it opens: the local one (``n_parallel``, ``n_threads``…),
+            the OpenAI-compatible one (``server_kind``, ``api_key``…) or the mock (docs/models.md
+            lists them; these classes are not public, this function and
+            :meth:`~knowsum.models.ModelOptions.open` are the way to open one).
 
     Raises:
         UnknownNameError: unknown registry name or backend kind.

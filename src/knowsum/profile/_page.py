@@ -105,9 +105,9 @@ def _usage(records: Sequence[Record]) -> Usage | None:
 
 
 SHARED_NOTE = (
-    "usage adds up each run's own record: a request two runs of one instrument share (a strict census "
-    "reads the relaxed one's replies from the store) counts once for each, so more requests may be "
-    "counted than the model answered (`profile run` counts each distinct request once)"
+    "usage adds up each run's own record: a request two runs of one instrument share (one run may "
+    "read another's replies from the store) counts once for each, so more requests may be counted "
+    "than the model answered (`profile run` counts each distinct request once)"
 )
 """Said on a page with two or more runs of one instrument, whose records cannot tell which requests
 they share."""

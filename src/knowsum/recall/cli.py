@@ -53,7 +53,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _analysis_options(func: F) -> F:
     """``--n-buckets --top-k --n-perm --seed --polysemy/--no-polysemy``, shared by ``run`` and ``score``."""
     options = [
-        count_option("--n-buckets", 50, "Popularity buckets (paper: 50; its Uberon Table 2 used 3)."),
+        count_option(
+            "--n-buckets", 50, "Popularity buckets (paper: 50; its Uberon Table 2 used 3).", maximum=1000
+        ),
         count_option("--top-k", 500, "Top-k repeated wrong IDs for R_B (paper: 500)."),
         n_perm_option(10_000, "Permutations of each Spearman test and of the Granger test."),
         seed_option,
@@ -220,14 +222,16 @@ def score_cmd(kb: str | None, path: Path | None, inspect_log: Path | None, as_js
 @recall.command("compare")
 @compare_options(
     "Add the paper's Tables 1 and 3 (Pythia-12B, Gemini-1.5F, GPT-3.5, GPT-4) and §6.3's "
-    "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'."
+    "invariance ρ, marked 'GPT-4 · Bombieri et al. Table 1'.",
+    compared="a different release of the KB, or a different prompt template",
 )
 def compare_cmd(
     runs: tuple[Path, ...], markdown: bool, published: bool, allow_mixed: bool, as_json: bool
 ) -> None:
     """Put runs side by side (paper Tables 1–3: rows = ontologies, columns = models; §6.3's
-    invariance ρ when a run or --published has it). Runs of different KB releases, APIs or prompt
-    templates are refused (with --allow-mixed: shown, each marked); a run given twice is refused."""
+    invariance ρ when a run or --published has it). Runs of different KB releases or prompt
+    templates are refused (with --allow-mixed: shown, each marked); chat and completion runs stand in
+    separate columns, the latter marked "(completion)"; a run given twice is refused."""
     if not runs and not published:
         raise click.UsageError("give run directories (or result.json files), --published, or both")
     tables = compare_tables(
