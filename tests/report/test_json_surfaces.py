@@ -51,6 +51,8 @@ JSON_COMMANDS: dict[str, str] = {
     "profile plan": "a plan (requests, tokens, time): no figure",
     "census plan": "a size plan simulated from a pilot's fitted community: tests/census/test_plan.py",
     "genebench build": "a question file: no figure",
+    "store info": "a store's counts and size: no figure (tests/cli/test_help_and_json.py)",
+    "batch import": "an import's counts: no figure (tests/cli/test_help_and_json.py)",
 }
 
 
