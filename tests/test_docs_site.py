@@ -203,7 +203,7 @@ def _wait_for(browser: Browser, expression: str, seconds: float = 20.0) -> Any:
 _RESULTS = "[...document.querySelectorAll('.md-search-result__item a')].map(a => a.href)"
 
 
-def _search_page(browser: Browser, url: str, word: str | None, loads: int = 3) -> Any:
+def _search_page(browser: Browser, url: str, word: str | None, loads: int = 5) -> Any:
     """The result links of a search on the page at ``url``: ``word`` typed into its box, or the
     query the URL carries (``?q=``) when ``word`` is None. On a busy machine the search's worker (an
     iframe, started as the page loads) has been seen not to answer at all on one load; the page is
