@@ -9,7 +9,8 @@ the check at the census's own t cost?
    over queries, the prediction interval with its simulated bias) and scored against the new items of an
    independent continuation at t = 1 and 3: coverage of the prediction and of the confidence interval ±
    binomial Monte Carlo s.e., and the ratio of their mean interval scores (Gneiting & Raftery 2007;
-   below 1: the prediction interval is the better interval).
+   below 1: the prediction interval is the better interval). Each row runs twice on the same seeds:
+   the census's rule (``Var(U) = D̂·Û``, the queries' dispersion) and the Poisson baseline (``D̂ = 1``).
 2. **Cost**: ``census score`` of the theorem fixture (tests/fixtures/census/study/theorems-0.5b.jsonl)
    with and without the simulated check (the check replaced by "skipped"), best of ``--repeats``.
 
@@ -29,7 +30,7 @@ from pathlib import Path
 from unittest import mock
 
 from knowsum.cli import main
-from knowsum.stats import summary
+from knowsum.stats import predict_unseen, summary
 from knowsum.stats.coverage_study import SYNTHETIC, coverage_study, synthetic_community
 
 FIXTURE = (
@@ -38,14 +39,24 @@ FIXTURE = (
 
 
 def coverage(queries: int, replicates: int) -> None:
+    """Each community and t twice on the same seeds: as the census forms the prediction interval
+    (``Var(U) = D̂·Û``), and with the Poisson ``Var(U) = Û`` (``D̂`` held at 1), the baseline."""
     print(f"coverage of 95 % intervals over {replicates} simulated censuses of {queries} queries (± MC s.e.)")
-    print(f"{'community':<10} {'t':>3}  {'prediction':>14}  {'confidence':>14}  {'score PI/CI':>11}")
+    head = f"{'community':<10} {'t':>3}  {'prediction':>14}  {'PI, D̂ = 1':>14}  {'confidence':>14}"
+    print(f"{head}  {'score PI/CI':>11}  {'(D̂ = 1)':>8}")
+    poisson = mock.patch.object(predict_unseen, "query_dispersion", lambda _: 1.0)
     for name in SYNTHETIC:
         for t in (1.0, 3.0):
             s = coverage_study(synthetic_community(name), queries, t, replicates=replicates, n_shuffles=30)
+            with poisson:
+                p = coverage_study(
+                    synthetic_community(name), queries, t, replicates=replicates, n_shuffles=30
+                )
             print(
                 f"{name:<10} {t:>3g}  {s.prediction_coverage:>7.1%} ± {s.prediction_se:.1%}  "
-                f"{s.confidence_coverage:>7.1%} ± {s.confidence_se:.1%}  {s.score_ratio:>11.2f}",
+                f"{p.prediction_coverage:>7.1%} ± {p.prediction_se:.1%}  "
+                f"{s.confidence_coverage:>7.1%} ± {s.confidence_se:.1%}  {s.score_ratio:>11.2f}  "
+                f"{p.score_ratio:>8.2f}",
                 flush=True,
             )
 

@@ -11,7 +11,7 @@ import pytest
 
 from knowsum.cli import main
 from knowsum.stats import ESTIMATORS
-from knowsum.stats.predict_unseen import CHAO1_METHOD, NONLINEAR_METHOD, PROCESS_METHOD
+from knowsum.stats.predict_unseen import CHAO1_METHOD, FUTURE_TEXT, NONLINEAR_METHOD, PROCESS_METHOD
 
 FISHER = Path(__file__).resolve().parents[2] / "examples" / "fisher_butterflies.tsv"
 
@@ -37,7 +37,9 @@ def test_each_estimator_prints_its_page_and_an_interval_of_what_it_estimates(
     # the future sample's randomness widens the confidence interval of the same Û
     assert lo < record["n_unseen"] < hi and hi - lo > chi - clo
     if name in ("preseq", "pitman-yor"):
-        assert method == (PROCESS_METHOD if name == "pitman-yor" else NONLINEAR_METHOD)
+        # a table of counts has no queries, so the future's variance is Poisson (D̂ = 1), named
+        poisson = NONLINEAR_METHOD.replace(FUTURE_TEXT, "Û (Poisson U: a sample without queries)")
+        assert method == (PROCESS_METHOD if name == "pitman-yor" else poisson)
         assert record["own_t_check"] is None and "not linear" in record["own_t_reason"]
     else:
         assert record["own_t_check"]["t"] == float(t)

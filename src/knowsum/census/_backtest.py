@@ -7,13 +7,13 @@ kept ones do not, at ``t' = (Q − m)/m``; the truth is what they showed (``U = 
 
 Each split gets two intervals. The **confidence interval** is the census's: Chao's log-normal
 interval with the variance of the predictor over ``resamples`` bootstrap resamples of the kept
-queries (whole queries with replacement). The **prediction interval** adds the Poisson variance of
-``U`` (:mod:`knowsum.stats.prediction`): for the linear predictors ``max(Σ h_s² f_s, bootstrap
-variance) + Û``, the larger of the closed form (every mention drawn on its own) and the query
-bootstrap (the items one answer names kept together), as the census headline takes it
-(:func:`~knowsum.stats.predict_unseen.predict_unseen`), or the closed form alone without resamples;
-the bootstrap variance ``+ Û`` for the others; the iNEXT rows take iNEXT's own
-pair instead (:mod:`knowsum.census._backtest_inext`).
+queries (whole queries with replacement). The **prediction interval** adds the variance of ``U``,
+Poisson times the kept queries' index of dispersion ``D̂`` (:mod:`knowsum.stats.dispersion`): for the
+linear predictors ``max(Σ h_s² f_s, bootstrap variance) + D̂·Û``, the larger of the closed form (every
+mention drawn on its own) and the query bootstrap (the items one answer names kept together), as the
+census headline takes it (:func:`~knowsum.stats.predict_unseen.predict_unseen`), or the closed form
+alone without resamples; the bootstrap variance ``+ D̂·Û`` for the others (Pitman–Yor: its process's
+``Var(U)``); the iNEXT rows take iNEXT's own pair instead (:mod:`knowsum.census._backtest_inext`).
 
 One seed scheme: split ``j`` of ``t`` takes its shuffle from row ``j mod 100`` of the block
 ``SeedSequence([seed, round(1000 t), j // 100])`` (:func:`split_orders`) and its held-out ``k`` and
@@ -43,6 +43,7 @@ from knowsum.census.backtest_record import BacktestRow, BacktestSkip
 from knowsum.errors import InputError
 from knowsum.stats import Prevalence, StatsWarning, select_k
 from knowsum.stats import foresee as fs
+from knowsum.stats.dispersion import split_dispersion
 from knowsum.stats.prediction import prediction_bounds
 
 __all__ = [
@@ -220,7 +221,8 @@ def run_splits(
         return f"{n_q} queries: a split needs at least {MIN_KEPT} kept and 1 held back"
     by_query = sp.csr_matrix(prev.by_query, dtype=np.int32)
     all_seen = int(np.count_nonzero(np.asarray(by_query.sum(axis=0)).ravel()))
-    presence = (by_query > 0).astype(np.int32) if not fs.INCIDENCE_PREDICTORS.isdisjoint(predictors) else None
+    present = (by_query > 0).astype(np.int32)
+    presence = present if not fs.INCIDENCE_PREDICTORS.isdisjoint(predictors) else None
     lay = _Layout(m, n_held, n_held < n_q - m, resamples if resamples >= 2 else 0)
     per_chunk = max(1, _CHUNK_COLUMNS // lay.width)
     parts: list[Splits] = []
@@ -242,7 +244,8 @@ def run_splits(
             full=not fs.FULL_HISTOGRAM.isdisjoint(predictors),
         )
         own = inext_own(panel, predictors, lay.boot, seed, t, chunk, level)
-        parts.append(_predict(panel, predictors, lay, t, observed, seen, level, own))
+        dispersion = split_dispersion(present, weights[base])
+        parts.append(_predict(panel, predictors, lay, (t, level), (observed, seen, dispersion), own))
     out = parts[0]
     for more in parts[1:]:
         out = out.extend(more)
@@ -253,14 +256,16 @@ def _predict(
     panel: fs.Panel,
     predictors: Mapping[str, Predictor],
     lay: _Layout,
-    t: float,
-    observed: NDArray[np.float64],
-    seen: NDArray[np.float64],
-    level: float,
+    at: tuple[float, float],
+    split: tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]],
     own: Mapping[str, tuple[NDArray[np.float64], ...]],
 ) -> Splits:
-    """Every predictor's point and both intervals on one chunk's panel (kept row, then resamples);
-    ``own``: the iNEXT rows' own intervals (:func:`inext_own`), which replace the query bootstrap's."""
+    """Every predictor's point and both intervals on one chunk's panel (kept row, then resamples).
+    ``at``: ``t`` and the level; ``split``: per split, the new items observed, ``N_seen`` of the kept
+    queries and their ``D̂`` (:func:`~knowsum.stats.dispersion.split_dispersion`); ``own``: the iNEXT
+    rows' own intervals (:func:`inext_own`), which replace the query bootstrap's."""
+    t, level = at
+    observed, seen, dispersion = split
     count = observed.size
     point, lows, highs, pi_lows, pi_highs = {}, {}, {}, {}, {}
     for name, predict in predictors.items():
@@ -281,31 +286,33 @@ def _predict(
         est_var = var  # the larger of the two views, as the census headline takes (NaN: no resample)
         if closed is not None:
             est_var = np.fmax(closed.reshape(count, lay.boot + 1)[:, 0], var)
-        future = fs.future_variance(name, panel)
-        pi_lows[name], pi_highs[name] = prediction_bounds(
-            shown, est_var, level, None if future is None else future.reshape(count, lay.boot + 1)[:, 0]
-        )
+        own_future = fs.future_variance(name, panel)
+        future = dispersion * shown if own_future is None else own_future.reshape(count, lay.boot + 1)[:, 0]
+        pi_lows[name], pi_highs[name] = prediction_bounds(shown, est_var, level, future)
         point[name] = values[:, 0]
     return Splits(
         float(t), lay.kept, lay.held / lay.kept, observed, point, lows, highs, seen, pi_lows, pi_highs
     )
 
 
+_FUTURE = "D̂·Û (of U; D̂ the kept queries' dispersion)"
+
+
 def interval_methods(name: str) -> tuple[str, str]:
     """What the confidence and the prediction interval of predictor ``name`` are (one line each)."""
     ci = "log-normal, bootstrap variance of Û over query resamples (of E U)"
     if fs.linear_variance_of(name):
-        return ci, "log-normal, max(closed form Σ h_s² f_s, bootstrap variance of Û) + Û (of U)"
+        return ci, f"log-normal, max(closed form Σ h_s² f_s, bootstrap variance of Û) + {_FUTURE}"
     if name in INEXT_OWN:
         return (
             "iNEXT's: Û ± z·ŝ, ŝ over replicates from its estimated community (of E U)",
             "normal, iNEXT's ŝ² + Û (of U)",
         )
     if name.startswith("inext"):
-        return ci, "log-normal, bootstrap variance of Û + Û (of U; knowsum's query bootstrap, not iNEXT's)"
+        return ci, f"log-normal, bootstrap variance of Û + {_FUTURE}; knowsum's query bootstrap, not iNEXT's"
     if fs.future_variance_of(name):
         return ci, "log-normal, bootstrap variance of Û + the fitted process's Var(U) (of U)"
-    return ci, "log-normal, bootstrap variance of Û + Û (of U)"
+    return ci, f"log-normal, bootstrap variance of Û + {_FUTURE}"
 
 
 def _none(x: float) -> float | None:

@@ -22,6 +22,7 @@ import numpy as np
 from knowsum.census.record import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
 from knowsum.stats.bootstrap import bootstrap_plans
+from knowsum.stats.dispersion import query_dispersion
 from knowsum.stats.predict_unseen import predict_unseen, simulated_biases
 from knowsum.stats.unseen import T_ABOVE, apply_plan, plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
@@ -86,6 +87,7 @@ def curve(
             bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method) if n_resamples else None
         )
         biases = simulated_biases(prev, plans, seed)
+    dispersion = query_dispersion(prev.by_query)
     out = []
     for i, (ti, est) in enumerate(zip(grid, estimates, strict=True)):
         lo = hi = slo = shi = None
@@ -95,7 +97,7 @@ def curve(
             slo, shi = (_finite(x) for x in boots[i].skr)
             why = boots[i].reason
             shown, boot_var = (None, None) if why else (boots[i].unseen, boots[i].unseen_se ** 2)
-        band = predict_unseen(plans[i], prev, est, shown, why, level, biases[i], boot_var).unseen
+        band = predict_unseen(plans[i], prev, est, shown, why, level, biases[i], boot_var, dispersion).unseen
         out.append(
             CurvePoint(
                 t=ti,

@@ -1,8 +1,9 @@
 """The trust horizon every census carries: how far its own queries back-test its estimator.
 
 :func:`trust_horizon` back-tests (:mod:`knowsum.census._backtest`) the census's own estimator and
-``k`` at each ``t`` of the grid and at the census's own ``t`` (its splits keep ``⌊Q/(t+1)⌋`` queries,
-so they reach it when the run is large enough), in order, and stops at the first ``t`` that fails.
+``k`` at each ``t`` of the grid (:data:`HORIZON_TS`: 0.5, 1, 3, 9, 19, 49, 99) and at the census's
+own ``t`` (its splits keep ``⌊Q/(t+1)⌋`` queries, so they reach it when the run is large enough), in
+order, and stops at the first ``t`` that fails.
 A ``t`` **passes** when, over its splits,
 
 (a) the bias is within the band: ``|bias| / N_tot ≤`` :data:`MAX_BIAS` is not rejected — the
@@ -43,6 +44,7 @@ __all__ = [
     "BLOCK",
     "HORIZON_REPEATS",
     "HORIZON_RESAMPLES",
+    "HORIZON_TS",
     "MAX_BIAS",
     "MAX_ERROR",
     "MAX_SPLITS",
@@ -70,6 +72,9 @@ MAX_BOOT_SPLITS = 200
 """Most splits per ``t`` of Chao1 (its bootstrap recomputes the estimator on every resample)."""
 HORIZON_REPEATS = BLOCK
 """Splits of the first block (kept name)."""
+HORIZON_TS: tuple[float, ...] = (0.5, *DEFAULT_TS)
+"""The horizon's grid: ``census backtest``'s (KnowSum Fig. 7) with ``t = 0.5`` first, so that "back-tested
+to ``t``" holds below ``t = 1`` too, where the future's own variance dominates the prediction interval."""
 HORIZON_RESAMPLES = 20
 """Bootstrap resamples of the kept queries per split (the prediction interval's variance)."""
 _Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
@@ -262,7 +267,7 @@ def trust_horizon(
     k: int | None,
     target_t: float,
     seed: int = 0,
-    ts: Sequence[float] = DEFAULT_TS,
+    ts: Sequence[float] = HORIZON_TS,
     repeats: int = HORIZON_REPEATS,
     resamples: int = HORIZON_RESAMPLES,
     *,

@@ -311,8 +311,8 @@ def score_linear(
     """Apply ``Û = Σ h_s f_s`` (``weights[s] = h_s``, reported as ``max(Û, 0)``) to every simulated
     census, estimate its bias ``b̂ = mean(Û − U)``, and score ``Û`` and its plug-in prediction interval
     ``v = Σ h_s² f_s + Û + b̂²`` (:data:`~knowsum.stats.own_t_text.SCORED_INTERVAL`: the census's with no
-    bootstrap; a bootstrap, ``max(Σ h_s² f_s, Var*)``, only widens it, and bootstrapping every replicate
-    would cost ``replicates`` times the census's own) against the realised ``U(t)``."""
+    bootstrap and ``D̂ = 1``; a bootstrap ``max(Σ h_s² f_s, Var*)`` or ``D̂ > 1`` only widens it; bootstrapping
+    each replicate would cost ``replicates`` times the census's own) against the realised ``U(t)``."""
     width = min(sims.hist.shape[1], weights.size)
     f = sims.hist[:, :width].astype(np.float64)
     h = np.asarray(weights[:width], dtype=np.float64)

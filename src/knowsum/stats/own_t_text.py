@@ -20,10 +20,12 @@ __all__ = [
     "share",
 ]
 
-SCORED_INTERVAL = "the plug-in interval, v = Σh²f + Û + b̂², which a bootstrap only widens"
+SCORED_INTERVAL = "the plug-in interval, v = Σh²f + Û + b̂², which a bootstrap or D̂ > 1 only widens"
 """Which prediction interval the check scores (:func:`knowsum.stats.community.score_linear`): the
-census's own without a bootstrap; with one, the census's interval contains it, so its coverage is at
-least the figure printed."""
+census's own without a bootstrap and with a query dispersion ``D̂ = 1`` (the simulated community
+draws items independently); with a bootstrap variance above the plug-in, or ``D̂ > 1``
+(:mod:`knowsum.stats.dispersion`), the census's interval contains it, so its coverage is at least the
+figure printed."""
 
 
 def finite_or_none(x: float) -> float | None:

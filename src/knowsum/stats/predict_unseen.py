@@ -10,8 +10,10 @@ further observations will *show*, so it adds the randomness of the future sample
   the ``f_s`` are independent Poisson counts, so ``Var(Û) = Σ_s h_s² E f_s``, estimated by the plug-in
   ``Σ_s h_s² f_s`` (Efron & Thisted 1976, eq. 3.4; Orlitsky, Suresh & Wu 2016, PNAS 113:13283, the
   variance term of their bound on ``E(Û − U)²``). ``U = Σ_i 1{i unseen now, seen later}`` is a sum
-  of independent indicators, ``Var(U) ≤ E U``, estimated by ``Û``. The interval is Chao's (1987)
-  log-normal form around ``Û`` with ``v = max(Σ h_s² f_s, Var*(Û)) + Û + b̂²``
+  of independent indicators, ``Var(U) ≤ E U``, estimated by ``Û`` — times ``D̂ ≥ 1``, the queries'
+  index of dispersion, since a query brings its new items in a bundle
+  (:mod:`knowsum.stats.dispersion`; 1 without queries). The interval is Chao's (1987)
+  log-normal form around ``Û`` with ``v = max(Σ h_s² f_s, Var*(Û)) + D̂·Û + b̂²``
   (:func:`~knowsum.stats.prediction.prediction_bounds`), ``Var*(Û)`` the bootstrap variance of the
   confidence interval where one was drawn (resampling whole queries keeps the items of one answer
   together, which the Poisson plug-in assumes away; without a bootstrap ``Σ h_s² f_s`` alone), and
@@ -20,12 +22,12 @@ further observations will *show*, so it adds the randomness of the future sample
   :mod:`knowsum.stats.community`; 0 when no community can be fitted): the smoothed estimators are
   biased low at ``t > 1`` when ``k`` is small, by more than their variance on a long flat tail, and a
   variance-only interval then covers ~80 % instead of 95 % (``bench/bench_prediction.py``).
-  It assumes near-Poisson sampling (items enter independently; a model that names items in fixed
-  bundles makes ``Var(U)`` larger) and that the fitted community's bias is the census's.
+  It assumes that the queries are independent (``D̂`` takes care of the items within one) and that
+  the fitted community's bias is the census's.
 - **preseq and Pitman–Yor** (finite ``t``, not linear in the ``f_s``): no closed-form ``Var(Û)``, so
   ``v`` = the bootstrap variance of ``Û`` + ``Var(U)``: the fitted Pitman–Yor process's own
   predictive variance ``Var(U(t) | σ̂, θ̂)`` (:func:`knowsum.stats.pitman_yor.predictive_variance`), or
-  ``Û`` (Poisson ``U``) for preseq — the interval the back-test scores for them
+  ``D̂·Û`` for preseq — the interval the back-test scores for them
   (``knowsum census backtest``). Without a bootstrap it is n/a.
 - **Chao1** estimates the asymptote ``t = ∞``, where every item of the community is eventually seen:
   ``U(∞) = f0`` is a fixed property of the community, not a random draw, so no future sampling
@@ -57,6 +59,7 @@ import numpy as np
 from knowsum.stats._errors import StatsError
 from knowsum.stats.caveats import CaveatKind
 from knowsum.stats.community import MAX_DRAWS, OWN_T_REPLICATES, fit_community, simulate
+from knowsum.stats.dispersion import query_dispersion
 from knowsum.stats.prediction import plugin_variance, prediction_bounds
 from knowsum.stats.prevalence import Prevalence
 from knowsum.stats.unseen import EstimatorPlan, UnseenEstimate
@@ -65,26 +68,31 @@ __all__ = [
     "BIAS_METHOD",
     "BOOT_METHOD",
     "CHAO1_METHOD",
+    "FUTURE_TEXT",
     "LINEAR_METHOD",
     "NONLINEAR_METHOD",
     "PROCESS_METHOD",
     "PredictionInterval",
+    "future_text",
     "linear_variance",
     "predict_unseen",
     "simulated_biases",
 ]
 
-LINEAR_METHOD = "log-normal (Chao 1987) around Û with v = Σ h_s² f_s (Poisson plug-in) + Û (Poisson U)"
+FUTURE_TEXT = "D̂·Û (Poisson U times D̂, the queries' dispersion)"
+"""The future's variance in every method below (:mod:`knowsum.stats.dispersion`); an interval's own
+method names its ``D̂`` (:func:`future_text`)."""
+LINEAR_METHOD = f"log-normal (Chao 1987) around Û with v = Σ h_s² f_s (Poisson plug-in) + {FUTURE_TEXT}"
 """How the prediction interval of a linear estimator is formed."""
 BOOT_METHOD = (
     "log-normal (Chao 1987) around Û with v = bootstrap variance of Û (above the "
-    "Poisson plug-in Σ h_s² f_s here) + Û (Poisson U)"
+    f"Poisson plug-in Σ h_s² f_s here) + {FUTURE_TEXT}"
 )
 """How the prediction interval of a linear estimator is formed when the bootstrap (whole queries, or
 multinomial on the counts: the resampling is named beside it) varies more than the plug-in."""
 BIAS_METHOD = " + b̂² (the bias simulated at this t from the community fitted to the sample)"
 """Appended to :data:`LINEAR_METHOD` when the simulated bias widens the interval."""
-NONLINEAR_METHOD = "log-normal (Chao 1987) around Û with v = bootstrap variance of Û + Û (Poisson U)"
+NONLINEAR_METHOD = f"log-normal (Chao 1987) around Û with v = bootstrap variance of Û + {FUTURE_TEXT}"
 """How the prediction interval of preseq is formed."""
 PROCESS_METHOD = (
     "log-normal (Chao 1987) around Û with v = bootstrap variance of Û + Var(U) of the fitted "
@@ -108,6 +116,7 @@ class PredictionInterval:
             estimator, the bootstrap variance for preseq and Pitman–Yor; NaN for Chao1).
         method: How it was formed (:data:`LINEAR_METHOD`, :data:`CHAO1_METHOD`).
         reason: Why it is not shown, or ``None``.
+        dispersion: ``D̂``, the factor on the Poisson ``Var(U) = Û`` (1: Poisson, or not used).
     """
 
     unseen: Interval | None
@@ -115,6 +124,14 @@ class PredictionInterval:
     variance: float
     method: str
     reason: str | None = None
+    dispersion: float = 1.0
+
+
+def future_text(dispersion: float | None) -> str:
+    """:data:`FUTURE_TEXT` with the value of ``D̂``; ``None``: a sample without queries (Poisson)."""
+    if dispersion is None:
+        return "Û (Poisson U: a sample without queries)"
+    return f"D̂·Û (Poisson U times D̂ = {dispersion:.2f}, the queries' dispersion)"
 
 
 def linear_variance(plan: EstimatorPlan, prev: Prevalence) -> float:
@@ -138,6 +155,7 @@ def predict_unseen(
     level: float = 0.95,
     bias: float | None = None,
     bootstrap_variance: float | None = None,
+    dispersion: float | None = None,
 ) -> PredictionInterval:
     """The ``level`` prediction interval of ``estimate`` (see the module docstring).
 
@@ -155,12 +173,17 @@ def predict_unseen(
             prediction interval narrower than the confidence interval of the same ``Û`` would
             contradict it. The interval returned is the hull of the log-normal one and
             ``confidence`` (when shown), so it never is narrower than the confidence interval.
+        dispersion: ``D̂``, the queries' index of dispersion that multiplies the Poisson
+            ``Var(U) = Û`` (:func:`~knowsum.stats.dispersion.query_dispersion`, computed from ``prev``
+            when ``None``; a caller forming many intervals of one sample passes it once).
     """
     n_seen = float(prev.n_seen)
     boot = (
         bootstrap_variance if bootstrap_variance is not None and math.isfinite(bootstrap_variance) else None
     )
-    future: float | None = None
+    d = query_dispersion(prev.by_query) if dispersion is None else dispersion
+    future: float | None = d * max(estimate.estimate, 0.0)
+    process: float | None = None
     if plan.weights is None and plan.t is None:
         if confidence is None or confidence_reason is not None:
             why = confidence_reason or "no confidence interval (bootstrap skipped)"
@@ -168,8 +191,9 @@ def predict_unseen(
         lo, hi = confidence
         return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), math.nan, CHAO1_METHOD)
     if plan.weights is None:
-        future = _process_variance(estimate)
-        method = NONLINEAR_METHOD if future is None else PROCESS_METHOD
+        process = _process_variance(estimate)
+        future = future if process is None else process
+        method = NONLINEAR_METHOD if process is None else PROCESS_METHOD
         if boot is None:
             return _na(
                 confidence_reason or "no bootstrap variance of Û (bootstrap skipped)", math.nan, method
@@ -194,7 +218,9 @@ def predict_unseen(
         return _na("the variance is not finite", variance, method)
     if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
         lo, hi = min(lo, confidence[0]), max(hi, confidence[1])
-    return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), variance, method)
+    if process is None:
+        method = method.replace(FUTURE_TEXT, future_text(d if prev.by_query is not None else None))
+    return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), variance, method, dispersion=d)
 
 
 def _process_variance(estimate: UnseenEstimate) -> float | None:

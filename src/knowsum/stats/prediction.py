@@ -12,17 +12,20 @@ lies. A census user asks something else — how many new items will ``t`` times 
   estimated by replacing ``E f_s`` by ``f_s``; :func:`plugin_variance`). Where no closed form exists
   (iNEXT's q = 0 extrapolation, the Chao asymptotes) the bootstrap variance of ``Û`` takes its place.
 - ``Var(U)``: ``U = Σ_i 1{item i unseen now, seen in the future}`` is a sum of independent Bernoulli
-  indicators under Poisson sampling, so ``Var(U) = Σ_i q_i (1 − q_i) ≤ E U``; knowsum uses the
-  Poisson bound ``Var(U) ≈ E U``, estimated by ``max(Û, 0)`` (conservative by ``Σ q_i²``).
+  indicators under Poisson sampling, so ``Var(U) = Σ_i q_i (1 − q_i) ≤ E U``: the Poisson bound
+  ``Var(U) ≈ E U``, estimated by ``max(Û, 0)`` (conservative by ``Σ q_i²``). A census's queries
+  bring their new items in bundles, which makes ``Var(U)`` larger: the census's intervals multiply
+  the bound by the queries' index of dispersion ``D̂ ≥ 1`` (:mod:`knowsum.stats.dispersion`),
+  passed here as ``future_variance``.
 
 :func:`prediction_bounds` puts the sum into Chao's (1987) log-normal form, the same shape as the
 census's confidence interval: ``U ∈ [Û/C, Û·C]`` with ``C = exp(z·sqrt(ln(1 + v/Û²)))`` and
-``v = Var̂(Û) + Û``. It assumes (i) sampling is close to Poisson/multinomial, so the future sample
-is independent of the present one and items enter independently (a model that names items in fixed
-bundles makes ``Var(U)`` larger); (ii) the estimator's bias is small beside ``sqrt(v)`` — the
-back-test (:mod:`knowsum.stats.foresee`) checks this on the census's own queries. When ``Û ≤ 0`` the
-log-normal form has no width and the interval is n/a (NaN ends); when ``Û < ln(2/α)`` (a few items,
-where ``U = 0`` is likely) the lower end is 0, the ``α/2`` quantile of the count ``U``.
+``v = Var̂(Û) + Û`` (``Var̂(Û) + D̂·Û`` for a census). It assumes (i) the future sample is
+independent of the present one, and items enter independently or, with ``D̂``, in bundles of the
+queries' dispersion; (ii) the estimator's bias is small beside ``sqrt(v)`` — the back-test
+(:mod:`knowsum.stats.foresee`) checks this on the census's own queries. When ``Û ≤ 0`` the log-normal
+form has no width and the interval is n/a (NaN ends); when ``Û < ln(2/α)`` (a few items, where
+``U = 0`` is likely) the lower end is 0, the ``α/2`` quantile of the count ``U``.
 
 Scores: the **interval score** of Gneiting & Raftery (2007, JASA 102:359, §6.2 eq. 43),
 ``S = (u − l) + (2/α)(l − x)·1{x < l} + (2/α)(x − u)·1{x > u}`` for a central ``(1 − α)`` interval
