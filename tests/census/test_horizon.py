@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowsum.census import backtest_run, load_result, run_prevalence, trust_horizon
+from knowsum.census import _horizon, backtest_run, load_result, run_prevalence, trust_horizon
 from knowsum.census._backtest import run_splits
 from knowsum.census._horizon import horizon_caveat, horizon_from_rows
 from knowsum.census.backtest_record import Backtest, BacktestRow
@@ -152,6 +152,19 @@ def test_the_horizon_is_stable_over_seeds() -> None:
         warnings.simplefilter("ignore", StatsWarning)
         got = {(h.status, h.t) for h in (trust_horizon(prev, "et", 6, 100.0, seed=s) for s in range(4))}
     assert got == {("back-tested", 3.0)}
+
+
+def test_the_horizon_starts_below_t1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "Back-tested to t = 3" covers t < 1: t = 0.5 (133 of 200 queries kept) is the first t tested, and
+    a census failing there says so instead of passing from t = 1."""
+    prev = _zipf(200)
+    h = trust_horizon(prev, "et", 6, 100.0, seed=0)
+    assert h.checked[:3] == pytest.approx([67 / 133, 1.0, 3.0]) and h.t == 3.0
+    real = _horizon._passes
+    monkeypatch.setattr(_horizon, "_passes", lambda row: row.t > 0.9 and real(row))  # t = 0.5 fails
+    failed = trust_horizon(prev, "et", 6, 100.0, seed=0)
+    assert failed.status == "fails" and failed.checked == pytest.approx([67 / 133])
+    assert failed.message.startswith("not back-tested even at t = 0.504")
 
 
 def test_prediction_interval_covers_at_t1_and_t3() -> None:
