@@ -445,3 +445,18 @@ def test_a_table_with_other_separators_is_not_read_as_items(
     # items that merely contain a space or end in a number, among others that do not, are items
     items = write(tmp_path, "items.txt", "alzheimer disease\nCOVID 19\nasthma\n")
     assert run(capsys, items)[0] == 0
+
+
+def test_json_lines_are_not_read_as_items(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A census's items-per-query file ({"query", "items"} lines) detected as items would make each
+    whole line one singleton item; it is refused pointing to `census score`, and --format items still
+    reads it as items. Items that merely start with a brace are items."""
+    text = '{"query": "q0", "items": ["flu", "asthma"]}\n{"query": "q1", "items": ["flu"]}\n'
+    path = write(tmp_path, "items.jsonl", text)
+    code, out, err = run(capsys, path)
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"{path}:1: every line is a JSON object" in err and "knowsum census score FILE" in err
+    code, out, _ = run(capsys, path, "--format", "items")
+    assert code == 0 and "items" in out
+    braces = write(tmp_path, "braces.txt", "{flu}\n{asthma}\n")
+    assert run(capsys, braces)[0] == 0

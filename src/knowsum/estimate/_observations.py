@@ -13,6 +13,7 @@ the line.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -242,13 +243,35 @@ def _other_separator(path: Path, lines: list[Line], chosen: Format) -> None:
     )
 
 
+def _json_lines(path: Path, lines: list[Line], chosen: Format) -> None:
+    """Refuse, when the format was detected as ``items``, a file whose every line is a JSON object
+    (``{"query": …, "items": […]}``, the items-per-query file of ``census score``): read as items,
+    each whole line would be one made-up item, all of them singletons."""
+    if chosen != "items" or not all(raw.lstrip().startswith("{") for _, raw, _ in lines):
+        return
+    number, raw, _ = lines[0]
+    try:
+        first = json.loads(raw)
+    except ValueError:
+        return
+    if isinstance(first, dict):
+        raise InputFileError(
+            path,
+            "every line is a JSON object: JSON lines, which `knowsum estimate` does not read (its formats "
+            'are tab-separated); a file of {"query": …, "items": […]} lines is estimated by '
+            "`knowsum census score FILE`, or pass --format items if each line really is one item",
+            number,
+            raw,
+        )
+
+
 def read_observations(path: str | Path, fmt: Format | None = None) -> Observations:
     """Parse ``path`` in format ``fmt`` (auto-detected when ``None``).
 
     Raises:
         InputFileError: Missing/unreadable file, empty input or a header line alone, malformed
             line, negative or non-integer count, or (detected) a table separated by commas,
-            semicolons or spaces instead of tabs.
+            semicolons or spaces instead of tabs, or JSON lines.
     """
     path = Path(path)
     lines = _read_lines(path)
@@ -257,6 +280,7 @@ def read_observations(path: str | Path, fmt: Format | None = None) -> Observatio
     chosen, reason = _detect(lines) if fmt is None else (fmt, "given with --format")
     if detected:
         _other_separator(path, lines, chosen)
+        _json_lines(path, lines, chosen)
     parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}
     try:
         prevalence = parsers[chosen](path, lines)
