@@ -111,15 +111,16 @@ def test_a_census_naming_the_same_items_every_time_is_exact(tmp_path: Path) -> N
 
 def test_the_same_items_with_a_positive_estimate_are_not_called_exact(tmp_path: Path) -> None:
     """Five such queries: Q ≤ k gives f_5 a positive weight, Û(100) ≈ 17 beside N_seen = 3. The horizon
-    must not call N̂_tot = N_seen exact beside it: it back-tests the splits (2 queries kept, where
-    the estimator predicts nothing new and none appears) and says t = 100 lies beyond them."""
+    must not call N̂_tot = N_seen exact beside it: it back-tests the splits. At its first t (0.667:
+    3 queries kept, where Q ≤ k again weighs f_3) the estimator predicts new items and none appear,
+    a bias of +24 % of N_tot, so the horizon fails there (with the grid from t = 1 it kept 2 queries,
+    where nothing was predicted, and passed to t = 1.5 beside the same spurious Û(100))."""
     run = _score(tmp_path, [["A", "B", "C"]] * 5)
     result = load_result(run)
     assert result.n_seen == 3 and result.n_unseen > 10
     h = result.horizon
-    assert h is not None and h.status == "back-tested" and "exact" not in h.message
-    assert h.t is not None
-    assert h.t < 100 and "t = 100 is beyond what the splits of this run reach" in h.message
+    assert h is not None and h.status == "fails" and "exact" not in h.message and h.t is None
+    assert h.message.startswith("not back-tested even at t = 0.667 (3 of 5 queries kept; bias +24.3%")
 
 
 def test_a_horizon_undecided_at_the_cap_says_so() -> None:
@@ -165,6 +166,18 @@ def test_the_horizon_starts_below_t1(monkeypatch: pytest.MonkeyPatch) -> None:
     failed = trust_horizon(prev, "et", 6, 100.0, seed=0)
     assert failed.status == "fails" and failed.checked == pytest.approx([67 / 133])
     assert failed.message.startswith("not back-tested even at t = 0.504")
+
+
+def test_a_saturated_census_is_not_failed_for_predicting_nothing() -> None:
+    """400 queries of 20 items from 60: every item is seen many times, no split's held-back queries
+    show a new item, and Û ≤ 0 on most splits, where the prediction interval is n/a. The census says
+    "0 new items" and none came: the horizon passes there (it said "not back-tested even at t = 0.5"
+    with coverage 40 %, counting each n/a as a miss)."""
+    prev = _zipf(400, items=60, per_query=20)
+    assert prev.f(1) == 0
+    h = trust_horizon(prev, "et", 6, 100.0, seed=0)
+    assert h.status == "back-tested" and h.t is not None and h.t >= 0.5, h.message
+    assert "no split showed a new item" in h.message and "diverged" not in h.message
 
 
 def test_prediction_interval_covers_at_t1_and_t3() -> None:

@@ -148,6 +148,24 @@ def test_score_errors_and_intervals_by_hand() -> None:
     )
 
 
+def test_nothing_predicted_and_nothing_came_is_not_a_miss() -> None:
+    """A prediction interval n/a because Û ≤ 0 on a split that showed no new item: the census printed
+    0 new items and 0 came, so it covers (a saturated census is not failed for being exact); n/a
+    with new items, or n/a beside a positive prediction, stays a miss. The confidence interval, of
+    E U, keeps every n/a a miss."""
+    nan = np.nan
+    s = fs.score(
+        np.array([-0.4, 0.0, -0.2, 3.0, 2.0]),
+        np.full(5, nan),
+        np.full(5, nan),
+        np.array([0.0, 0.0, 2.0, 0.0, 2.0]),
+        pi_lower=np.array([nan, nan, nan, nan, 0.0]),
+        pi_upper=np.array([nan, nan, nan, nan, 5.0]),
+    )
+    assert s.pi_covered == 3 and s.pi_coverage == pytest.approx(3 / 5)  # splits 1, 2 and 5
+    assert s.pi_no_interval == pytest.approx(4 / 5) and s.coverage == 0.0
+
+
 def test_linear_variance_by_hand() -> None:
     """Σ h_s² f_s: sgt k = 2 at t = 1 has h = (¾, −¼), so 4·9/16 + 2·1/16 = 2.375; Good–Toulmin at
     t = 2 has h_s² = 4^s, so 4·4 + 2·16 + 1·64 = 112; the Chao asymptote has no closed form."""

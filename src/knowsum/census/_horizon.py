@@ -141,6 +141,9 @@ def _describe(row: BacktestRow) -> str:
     splits, error 30 % of the new items (noise floor 25 %)``."""
     bias = _bias(row)
     err = "n/a: diverged" if row.relative_rmse is None else f"{row.relative_rmse:.0%}"
+    error = f"error {err} of the new items"
+    if row.relative_rmse is None and row.predicted is not None and row.observed == 0:
+        error = "no split showed a new item"  # a relative error has no scale here, and nothing diverged
     floor = "" if not row.observed else f" (noise floor {1 / math.sqrt(row.observed):.0%})"
     if bias is None:
         b = "n/a: diverged"
@@ -149,7 +152,7 @@ def _describe(row: BacktestRow) -> str:
         b = f"{'+0.0%' if signed == '-0.0%' else signed} ± {bias[1]:.1%} of N_tot"
     return (
         f"{row.kept_queries} of {_queries(row)} queries kept; bias {b}, prediction interval covers "
-        f"{row.pi_coverage or 0.0:.0%} of {row.repeats} splits, error {err} of the new items{floor}"
+        f"{row.pi_coverage or 0.0:.0%} of {row.repeats} splits, {error}{floor}"
     )
 
 

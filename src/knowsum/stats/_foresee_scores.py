@@ -7,8 +7,11 @@ held-back queries) and ``N_j = N_seen(kept_j) + U_j`` (the items all the split's
   ``N̂_tot`` is the error of ``Û``: only the scale differs);
 - RMSE ``r = sqrt(mean(e²))``, relative to the same two scales;
 - coverage ``c`` of the confidence interval (bootstrap, of ``E U``) and of the prediction interval
-  (of ``U``, :mod:`knowsum.stats.prediction`), an n/a interval counting as a miss, and the mean
-  interval score (Gneiting & Raftery 2007, eq. 43) over the splits whose interval exists;
+  (of ``U``, :mod:`knowsum.stats.prediction`), an n/a interval counting as a miss — except a
+  prediction interval that is n/a because ``Û ≤ 0`` on a split that showed no new item: the census
+  prints 0 new items there and 0 came, so its statement held (a saturated census, whose every split
+  is such a split, is not failed for predicting nothing exactly) — and the mean interval score
+  (Gneiting & Raftery 2007, eq. 43) over the splits whose interval exists;
 - Monte Carlo standard errors (the splits are i.i.d. draws given the census): bias ``sd(e)/√R``;
   RMSE by the delta method ``sd(e²)/(2 r √R)``; a coverage ``sqrt(c(1 − c)/R)``; relative ones
   divided by their scale (held fixed);
@@ -50,7 +53,8 @@ class Scores:
         n_total: ``mean N``: items seen by all the queries of a split.
         relative_bias_total: ``bias / mean N``.
         relative_rmse_total: ``RMSE / mean N``.
-        pi_coverage: Share of repeats whose prediction interval contains ``U``.
+        pi_coverage: Share of repeats whose prediction interval contains ``U`` (or, n/a at ``Û ≤ 0``,
+            whose ``U`` is 0: the prediction of no new item held).
         pi_covered: The count behind it (for a Wilson bound).
         pi_no_interval: Share of repeats whose prediction interval was n/a.
         ci_score: Mean interval score of the confidence interval (where it exists).
@@ -144,6 +148,7 @@ def score(
     total = float((np.asarray(kept_seen, dtype=np.float64) + obs).mean()) if kept_seen is not None else nan
     if pi_lower is not None and pi_upper is not None:
         pi_has, pi_hit = _covers(pi_lower, pi_upper, obs)
+        pi_hit = pi_hit | (~pi_has & (shown == 0) & (obs == 0))  # "0 new items", and none came
         pi_cov, pi_count = float(pi_hit.mean()), int(pi_hit.sum())
         pi_na = float((~pi_has).mean())
         pi_sc = _mean_score(np.asarray(pi_lower), np.asarray(pi_upper), obs, pi_has, level)
