@@ -43,13 +43,16 @@ def test_interval_score_charges_width_and_misses() -> None:
     assert math.isnan(float(interval_score(math.nan, 5.0, 3.0)))
 
 
-def test_prediction_interval_contains_confidence_interval_and_is_na_at_zero() -> None:
-    lo, hi = prediction_bounds(np.array([50.0, 0.0]), np.array([100.0, 4.0]))
+def test_prediction_interval_contains_confidence_interval_and_bounds_u_at_zero() -> None:
+    lo, hi = prediction_bounds(np.array([50.0, 0.0, -3.0, 0.0]), np.array([100.0, 4.0, 4.0, 0.0]))
     assert lo[0] < 50 < hi[0]
     # wider than the log-normal interval of the estimate alone (variance 100 vs 100 + 50)
     c = math.exp(1.959964 * math.sqrt(math.log1p(100 / 2500)))
     assert lo[0] < 50 / c and hi[0] > 50 * c
-    assert math.isnan(lo[1]) and math.isnan(hi[1])
+    # Û ≤ 0 with Var(Û) = 4: E U ≤ μ⁺ = 1.96·2 = 3.92 at 97.5 %, and P(Poisson(3.92) ≤ 7) = 0.953,
+    # P(≤ 8) = 0.981, so U ≤ 8: [0, 8], whatever the sign of Û
+    assert (lo[1], hi[1]) == (0.0, 8.0) and (lo[2], hi[2]) == (0.0, 8.0)
+    assert math.isnan(lo[3]) and math.isnan(hi[3])  # no variance either: a point, n/a
     assert prediction_variance(50.0, math.nan).item() != prediction_variance(50.0, math.nan).item()
 
 

@@ -295,7 +295,7 @@ def _predict(
     )
 
 
-_FUTURE = "D̂·Û (of U; D̂ the kept queries' dispersion)"
+_FUTURE = "D̂·Û (of U; D̂ the kept queries' dispersion; Û ≤ 0: [0, Poisson quantile at z·sqrt(v)])"
 
 
 def interval_methods(name: str) -> tuple[str, str]:

@@ -44,8 +44,10 @@ further observations will *show*, so it adds the randomness of the future sample
   randomness to the uncertainty of ``E U``, so it is the hull of the interval above and the confidence
   interval of the same ``t`` (the log-normal confidence interval, ``v`` = bootstrap variance, is
   always inside already; a re-centred percentile interval, skewed, can reach past one end).
-- Where the interval cannot be formed (``Û(t) = 0``, no or all singletons, a confidence interval that
-  is n/a for Chao1) the ends are ``None`` and :attr:`PredictionInterval.reason` says why (``n/a:
+- ``Û(t) ≤ 0`` (a saturated census; the alternating weights at large ``t``): ``[0, q]``, ``q`` the
+  ``1 − α/2`` Poisson quantile at ``z·sqrt(v)`` (:func:`~knowsum.stats.prediction.prediction_bounds`).
+- Where the interval cannot be formed (``Û(t) ≤ 0`` with ``v = 0``, no or all singletons, a confidence
+  interval that is n/a for Chao1) the ends are ``None`` and :attr:`PredictionInterval.reason` says why (``n/a:
   REASON`` on every surface, never ``[x, x]``).
 """
 
@@ -72,6 +74,7 @@ __all__ = [
     "LINEAR_METHOD",
     "NONLINEAR_METHOD",
     "PROCESS_METHOD",
+    "ZERO_METHOD",
     "PredictionInterval",
     "future_text",
     "linear_variance",
@@ -99,6 +102,8 @@ PROCESS_METHOD = (
     "Pitman–Yor process"
 )
 """How the prediction interval of the Pitman–Yor predictive is formed."""
+ZERO_METHOD = "; Û ≤ 0, so [0, the Poisson quantile at z·sqrt(v)] (an upper bound of E U, then of U)"
+"""Appended where ``Û ≤ 0``: the interval of :func:`~knowsum.stats.prediction.prediction_bounds` then."""
 CHAO1_METHOD = "t = ∞: U = f0 is not random, so the prediction interval is the confidence interval"
 """Why the prediction interval of Chao1 equals its confidence interval."""
 
@@ -210,12 +215,13 @@ def predict_unseen(
         return _na("no singletons, so no evidence of unseen items", variance, method)
     if CaveatKind.ALL_SINGLETONS in kinds:
         return _na("all singletons, so nothing bounds the unseen items", variance, method)
-    if estimate.estimate <= 0:
-        return _na("Û(t) = 0, where a log-normal interval is a point", variance, method)
     lo_a, hi_a = prediction_bounds(estimate.estimate, variance, level, future)
     lo, hi = float(lo_a), float(hi_a)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return _na("the variance is not finite", variance, method)
+        why = "Û(t) ≤ 0 and its variance 0: the interval is a point" if estimate.estimate <= 0 else ""
+        return _na(why or "the variance is not finite", variance, method)
+    if estimate.estimate <= 0:
+        method += ZERO_METHOD
     if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
         lo, hi = min(lo, confidence[0]), max(hi, confidence[1])
     if process is None:

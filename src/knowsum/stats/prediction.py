@@ -39,6 +39,7 @@ import math
 from statistics import NormalDist
 
 import numpy as np
+from scipy.stats import poisson
 
 from knowsum.stats._arrays import FloatArray, IntArray
 from knowsum.stats._errors import StatsError
@@ -99,15 +100,25 @@ def prediction_bounds(
     Inference* 141:1709, Poisson prediction limits), which is 0 when ``P(U = 0) > α/2``. Under the
     plug-in Poisson predictive ``P(U = 0) = e^{−Û}``, and the estimate's own spread only adds mass at
     0 (``E e^{−μ} ≥ e^{−E μ}``, Jensen), so the lower end is 0 where ``e^{−Û} > α/2``, i.e.
-    ``Û < ln(2/α)`` (3.69 items at 95 %); above it the log-normal end stands."""
+    ``Û < ln(2/α)`` (3.69 items at 95 %); above it the log-normal end stands.
+
+    ``Û ≤ 0`` (a saturated sample, or the smoothed estimators' alternating weights at large ``t``)
+    leaves the log-normal form without a centre, but not ``U`` without a bound: ``E U ≥ 0`` lies below
+    ``μ⁺ = z·sqrt(v)`` at the one-sided ``1 − α/2`` level (``v`` the estimate's variance: the future's
+    ``D̂·max(Û, 0)`` is 0), and ``U`` below the ``1 − α/2`` quantile of Poisson(``μ⁺``), so the interval
+    is ``[0, that quantile]`` — knowsum's own conservative bound (the two ``α/2`` levels compound to at
+    least ``1 − α``), not the paper's. Where ``v = 0`` too it is the point ``[0, 0]``: n/a (NaN)."""
     z = _z(level)
     u = np.asarray(point, dtype=np.float64)
     v = prediction_variance(u, estimate_variance, future_variance)
     ok = (u > 0) & np.isfinite(u) & np.isfinite(v)
     zero = u < math.log(2.0 / (1.0 - level))
+    none = (u <= 0) & np.isfinite(v) & (v > 0)  # Û ≤ 0: [0, Poisson quantile at z·sqrt(v)]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
-        return np.where(ok, np.where(zero, 0.0, u / c), np.nan), np.where(ok, u * c, np.nan)
+        top = poisson.ppf(0.5 + level / 2, z * np.sqrt(np.where(none, v, 0.0)))
+        lower = np.where(ok, np.where(zero, 0.0, u / c), np.where(none, 0.0, np.nan))
+        return lower, np.where(ok, u * c, np.where(none, top, np.nan))
 
 
 def interval_score(
