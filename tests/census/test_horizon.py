@@ -180,6 +180,21 @@ def test_a_saturated_census_is_not_failed_for_predicting_nothing() -> None:
     assert "no split showed a new item" in h.message and "diverged" not in h.message
 
 
+def test_a_large_census_is_back_tested_on_a_sample_of_its_queries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above HORIZON_MAX_QUERIES a census is back-tested on that many of its queries (seeded), which
+    its message states; its splits then keep shares of the sample (here 100 of 200 queries)."""
+    monkeypatch.setattr(_horizon, "HORIZON_MAX_QUERIES", 100)
+    prev = _zipf(200)
+    h = trust_horizon(prev, "et", 6, 100.0, seed=0)
+    assert h.message.endswith(
+        "(back-tested on a random 100 of its 200 queries: a smaller census's horizon, which errs short)"
+    )
+    assert h.kept_queries is not None and h.kept_queries <= 67 and "of 100 queries kept" in h.message
+    assert trust_horizon(prev, "et", 6, 100.0, seed=0) == h  # the same sample for the same seed
+    monkeypatch.setattr(_horizon, "HORIZON_MAX_QUERIES", 200)
+    assert "random" not in trust_horizon(prev, "et", 6, 100.0, seed=0).message
+
+
 def test_prediction_interval_covers_at_t1_and_t3() -> None:
     """On the synthetic census the 95 % prediction interval covers ≥ 85 % of the splits at t = 1, 3."""
     prev = _zipf(200)
