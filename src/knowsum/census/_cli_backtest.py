@@ -36,7 +36,8 @@ __all__ = ["backtest"]
     show_default=True,
     help="Bootstrap resamples per split: the confidence interval, and the prediction interval's "
     "variance (for the linear estimators the larger of it and the closed form). The census's own "
-    "trust horizon uses 20: --resamples 20 --seed SEED repeats its cells.",
+    "trust horizon uses 20: --resamples 20 --seed SEED repeats its cells (a census of up to 10,000 "
+    "queries; a larger one's horizon splits a random 10,000).",
 )
 @seed_option(help_text="Seed of the splits.")
 @click.option(
