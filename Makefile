@@ -135,6 +135,8 @@ bench: data
 	$(PY) bench/bench_genebench.py --no-model --baseline dc40c05 --rounds 2
 	$(PY) bench/bench_genebench.py
 	$(PY) bench/bench_backtest.py --runs 5 --queries 500 --repeats 40
+	$(PY) bench/bench_dispersion.py
+	$(PY) bench/bench_prediction.py --repeats 1
 	$(PY) bench/bench_models_batched.py --model qwen2.5-coder-1.5b-instruct --samples 8 --max-tokens 96 --rounds 3
 	$(PY) bench/bench_contention.py --queries 4 --configs all,auto --busy 0,1 --timeout 150
 	$(PY) bench/soak.py
