@@ -290,7 +290,10 @@ def test_backtest_help_shows_each_range_and_one_split_has_no_standard_error(
     capsys.readouterr()
     assert main(["census", "backtest", str(run), "--t", "1", "--estimator", "sgt-k6", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
-    assert "± 0%" not in out
+    assert "± 0%" not in out and "1 split per t," in out
+    # one split is no share: the coverage cells say what that split did, never a bare 100% or 0%
+    row_text = next(line for line in out.splitlines() if line.startswith("1 (1)"))
+    assert row_text.count(" (1 split)") == 2 and "100%" not in row_text and " 0% " not in row_text
     data = json.loads((run / "backtest" / "backtest.json").read_text())
     (row,) = data["rows"]
     assert row["repeats"] == 1 and row["coverage_se"] is None and row["pi_coverage_se"] is None

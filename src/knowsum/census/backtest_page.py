@@ -66,11 +66,14 @@ def _se(x: float | None) -> str:
     return "" if x is None else f" ± {_pct(x)}"
 
 
-def _cover(share: float | None, se: float | None, na: float | None) -> str:
+def _cover(share: float | None, se: float | None, na: float | None, splits: int | None = None) -> str:
     """``90% ± 2% (9% n/a)``: the share of intervals that covered, its s.e., and the share of splits
-    without an interval (left out when none); a share below 0.5 % reads ``<1%``, never ``0%``."""
+    without an interval (left out when none); a share below 0.5 % reads ``<1%``, never ``0%``. One
+    split is no share: ``covered (1 split)``, ``missed (1 split)`` or ``n/a (1 split)``."""
     if share is None:
         return "n/a"
+    if splits == 1:
+        return f"{'n/a' if na else 'covered' if share else 'missed'} (1 split)"
     return f"{share_text(share)}{_se(se)}" + (f" ({share_text(na)} n/a)" if na else "")
 
 
@@ -107,8 +110,8 @@ def backtest_rows(bt: Backtest) -> list[list[str]]:
         missing = _missing(r)
         if missing is not None and r.estimator in NO_ESTIMATE:
             cover = (
-                _cover(r.coverage, r.coverage_se, r.no_interval),
-                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval),
+                _cover(r.coverage, r.coverage_se, r.no_interval, r.repeats),
+                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval, r.repeats),
             )
             out.append(
                 [
@@ -140,8 +143,8 @@ def backtest_rows(bt: Backtest) -> list[list[str]]:
                 + (_se(r.relative_rmse_se) if r.relative_rmse is not None else "")
                 + floor,
                 "n/a" if r.relative_rmse_total is None else _pct(r.relative_rmse_total),
-                _cover(r.coverage, r.coverage_se, r.no_interval),
-                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval),
+                _cover(r.coverage, r.coverage_se, r.no_interval, r.repeats),
+                _cover(r.pi_coverage, r.pi_coverage_se, r.pi_no_interval, r.repeats),
                 f"{_score(r.ci_score)} / {_score(r.pi_score)}",
             ]
         )
@@ -197,7 +200,7 @@ def backtest_table(bt: Backtest) -> str:
     """The terminal table, the skipped ``t`` and the horizon."""
     lines = [
         f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · "
-        f"{bt.repeats} splits per t, {bt.resamples} resamples per split "
+        f"{bt.repeats} split{'s' if bt.repeats != 1 else ''} per t, {bt.resamples} resamples per split "
         f"(the {bt.level:.0%} confidence interval)",
         text_table(BACKTEST_HEADERS, backtest_rows(bt)),
     ]
