@@ -134,19 +134,29 @@ class Panel:
 
 def _histograms(matrix: sp.csr_matrix, cap: int) -> IntArray:
     """``(B, cap + 2)`` histograms of the rows of a ``(B, items)`` sparse count matrix (one
-    ``bincount`` over the stored counts: the cost follows the items seen, not the items × samples)."""
-    rows = matrix.shape[0]
-    row_of = np.repeat(np.arange(rows, dtype=np.int64), np.diff(matrix.indptr))
-    values = np.minimum(matrix.data, cap + 1).astype(np.int64)
-    hist = np.bincount(row_of * (cap + 2) + values, minlength=rows * (cap + 2)).reshape(rows, cap + 2)
-    hist[:, 0] = matrix.shape[1] - np.diff(matrix.indptr)
-    return hist.astype(np.int64)
+    ``bincount`` over the stored counts: the cost follows the items seen, not the items × samples).
+    The bin of each stored count is written in place into its row's offset, so the stored counts are
+    read once and never copied to a wider type."""
+    rows, width = matrix.shape[0], cap + 2
+    lengths = np.diff(matrix.indptr)
+    key = np.repeat(np.arange(0, rows * width, width, dtype=np.intp), lengths)
+    key += np.minimum(matrix.data, cap + 1, dtype=np.intp)
+    hist = np.bincount(key, minlength=rows * width).reshape(rows, width)
+    hist[:, 0] = matrix.shape[1] - lengths
+    return hist
 
 
 def _rows(matrix: NDArray[np.integer] | sp.spmatrix) -> sp.csr_matrix:
-    """A ``(B, items)`` count matrix as CSR without stored zeros."""
-    out = sp.csr_matrix(matrix, dtype=np.int64)
-    out.eliminate_zeros()
+    """A ``(B, items)`` count matrix as CSR without stored zeros (an integer CSR matrix is taken as it
+    is, copied only when it stores a zero; anything else is converted to ``int64``)."""
+    out: sp.csr_matrix
+    if isinstance(matrix, sp.csr_matrix) and np.issubdtype(matrix.dtype, np.integer):
+        out = matrix
+    else:
+        out = sp.csr_matrix(matrix, dtype=np.int64)
+    if out.nnz and not np.all(out.data):
+        out = out.copy()
+        out.eliminate_zeros()
     return out
 
 

@@ -91,15 +91,26 @@ def _split_counts(
             [rng.binomial(prev.counts[:, None], r, size=(prev.n_seen, n_shuffles)) for r in fractions],
         )
     item_query = rs.item_query_matrix(prev)
-    order = np.argsort(rng.random((n_queries, n_shuffles)), axis=0)  # one shuffle per column
     sizes = [min(max(round(r * n_queries), 1), n_queries - 1) for r in fractions]
-    masks = []
-    for m in sizes:
-        mask = np.zeros((n_queries, n_shuffles), dtype=np.int32)
-        np.put_along_axis(mask, order[:m], 1, axis=0)
-        masks.append(mask)
+    masks = _first_of_shuffles(rng.random((n_queries, n_shuffles)), sizes)
     counts = rs.parallel_map(lambda mask: rs.query_counts(item_query, mask), masks)
     return "queries", [(n_queries - m) / m for m in sizes], counts
+
+
+def _first_of_shuffles(keys: NDArray[np.float64], sizes: Sequence[int]) -> list[rs.IntMatrix]:
+    """For each ``m`` of ``sizes``, the ``(n_queries, n_shuffles)`` 0/1 mask of the ``m`` queries that
+    come first in each column's shuffle, the shuffle being the column's order of ``keys``. Only the
+    set matters, so a partition finds each column's ``m``-th key (linear time) instead of sorting;
+    where keys tie the mask is taken from the sorted order, which breaks ties by index."""
+    kth = np.partition(keys, sorted({m - 1 for m in sizes}), axis=0)
+    masks = [(keys <= kth[m - 1]).astype(np.int32) for m in sizes]
+    if all((mask.sum(axis=0) == m).all() for mask, m in zip(masks, sizes, strict=True)):
+        return masks
+    order = np.argsort(keys, axis=0, kind="stable")
+    for mask, m in zip(masks, sizes, strict=True):
+        mask[:] = 0
+        np.put_along_axis(mask, order[:m], 1, axis=0)
+    return masks
 
 
 def select_k(
