@@ -10,7 +10,7 @@ nothing, is the strict reference (the horizon draws 20 resamples per split there
 
 Data: a synthetic census (``--queries`` queries of 12 items drawn from a Zipf law over 2,000 items).
 Both sides back-test the smoothed Good–Turing estimator (k = 8) at one ``t`` with ``--repeats``
-splits of ``--resamples`` bootstrap resamples each and the census's log-normal interval:
+splits of ``--n-bootstrap`` bootstrap resamples each and the census's log-normal interval:
 
 1. **vectorised** — :func:`knowsum.census._backtest.run_splits`: every split and resample of the
    ``t`` is a column of one sparse product, every estimator a function of the columns' histograms.
@@ -24,7 +24,7 @@ within Monte Carlo error (each side draws its own splits and resamples).
 Usage::
 
     .venv/bin/python bench/bench_backtest.py [--fixture FILE] [--runs 5] [--queries 1000] [--t 9]
-        [--repeats 100] [--resamples 50] [--best-of 5]
+        [--repeats 100] [--n-bootstrap 50] [--best-of 5]
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--t", type=float, default=9.0)
     parser.add_argument("--repeats", type=int, default=100)
-    parser.add_argument("--resamples", type=int, default=50)
+    parser.add_argument("--n-bootstrap", "--resamples", dest="resamples", type=int, default=50)
     parser.add_argument("--best-of", type=int, default=5, help="alternating timings of each side (best kept)")
     args = parser.parse_args()
     if not args.fixture.is_file():

@@ -19,7 +19,7 @@ stand-in until a real census is at hand.
 Usage::
 
     .venv/bin/python bench/foresee_study.py tests/fixtures/census/study/theorems-135m.jsonl \\
-        [--img docs/img] [--repeats 100] [--resamples 50] [--t 1,3,9,19,49,99] [--seeds 0,1,2,3,4]
+        [--img docs/img] [--repeats 100] [--n-bootstrap 50] [--t 1,3,9,19,49,99] [--seeds 0,1,2,3,4]
         [--count mention,incidence] [--stability 30]
 """
 
@@ -268,7 +268,7 @@ def main() -> None:
     )
     parser.add_argument("--img", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "img")
     parser.add_argument("--repeats", type=int, default=100)
-    parser.add_argument("--resamples", type=int, default=50)
+    parser.add_argument("--n-bootstrap", "--resamples", dest="resamples", type=int, default=50)
     parser.add_argument("--t", default="1,3,9,19,49,99")
     parser.add_argument("--seeds", default="0,1,2,3,4", help="back-test seeds (cells are averaged)")
     parser.add_argument("--count", default="mention,incidence", help="counting modes")

@@ -69,7 +69,7 @@ def test_hand_computed_split(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 def test_backtest_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = _score(tmp_path, _zipf_queries(80))
     capsys.readouterr()
-    args = ["census", "backtest", str(run), "--t", "1,3,99", "--repeats", "12", "--resamples", "6"]
+    args = ["census", "backtest", str(run), "--t", "1,3,99", "--repeats", "12", "--n-bootstrap", "6"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "sgt-heldout" in out and "inext-incidence" in out and "chao1-sc" in out and "trust horizon" in out
@@ -90,6 +90,23 @@ def test_backtest_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([*args[:3], "--estimator", "chao1", "--repeats", "3", "--out", str(tmp_path / "one")]) == 0
     one = json.loads((tmp_path / "one" / "backtest.json").read_text())
     assert {r["estimator"] for r in one["rows"]} == {"chao1"}
+
+
+def test_the_old_spelling_resamples_still_runs_with_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resamples`` (the back-test's first spelling of ``--n-bootstrap``) still works: the same
+    cells, and one line on stderr that says what replaced it."""
+    run = _score(tmp_path, _zipf_queries(30))
+    capsys.readouterr()
+    args = ["census", "backtest", str(run), "--t", "1", "--estimator", "sgt-k6", "--repeats", "4"]
+    assert main([*args, "--n-bootstrap", "5", "--out", str(tmp_path / "new")]) == 0
+    assert "renamed" not in capsys.readouterr().err
+    assert main([*args, "--resamples", "5", "--out", str(tmp_path / "old")]) == 0
+    err = capsys.readouterr().err
+    assert "knowsum: note: --resamples is renamed --n-bootstrap" in err
+    new, old = (json.loads((tmp_path / d / "backtest.json").read_text()) for d in ("new", "old"))
+    assert old["resamples"] == new["resamples"] == 5 and old["rows"] == new["rows"]
 
 
 def test_a_backtest_and_a_study_repeat_their_censuss_fields(tmp_path: Path) -> None:
@@ -281,7 +298,7 @@ def test_every_surface_names_the_horizon(tmp_path: Path, capsys: pytest.CaptureF
 def test_backtest_help_shows_each_range_and_one_split_has_no_standard_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``--help`` shows the range of ``--repeats`` and ``--resamples``; a standard error from one split
+    """``--help`` shows the range of ``--repeats`` and ``--n-bootstrap``; a standard error from one split
     is n/a (``None``, printed without ``±``), never ``± 0%``; a file written before that rule reads so."""
     assert main(["census", "backtest", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())

@@ -18,7 +18,7 @@ from tests.census.test_backtest import _score, _zipf_queries
 
 pytestmark = pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 
-QUICK = ["--t", "1", "--estimator", "sgt-k6", "--repeats", "3", "--resamples", "4"]
+QUICK = ["--t", "1", "--estimator", "sgt-k6", "--repeats", "3", "--n-bootstrap", "4"]
 
 
 def _files(folder: Path) -> dict[str, bytes]:

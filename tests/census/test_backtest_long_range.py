@@ -36,7 +36,7 @@ def test_backtest_runs_the_long_range_estimators(
 ) -> None:
     run = _score(tmp_path, exponent)
     capsys.readouterr()
-    args = ["census", "backtest", str(run), "--t", "1,3", "--repeats", "8", "--resamples", "4"]
+    args = ["census", "backtest", str(run), "--t", "1,3", "--repeats", "8", "--n-bootstrap", "4"]
     assert main([*args, "--estimator", "preseq", "--estimator", "pitman-yor", *also]) == 0
     out = capsys.readouterr().out
     assert "preseq" in out and "pitman-yor" in out

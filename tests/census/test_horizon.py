@@ -211,7 +211,7 @@ def test_backtest_json_fields_and_an_old_record(tmp_path: Path, capsys: pytest.C
     p = 1 / np.arange(1, 801) ** 1.1
     run = _score(tmp_path, [[f"i{x}" for x in rng.choice(800, 12, p=p / p.sum())] for _ in range(80)])
     capsys.readouterr()
-    args = ["census", "backtest", str(run), "--t", "1,3", "--repeats", "20", "--resamples", "4"]
+    args = ["census", "backtest", str(run), "--t", "1,3", "--repeats", "20", "--n-bootstrap", "4"]
     assert main([*args, "--estimator", "sgt-k6", "--estimator", "chao1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["backtest"]
     assert data["version"] == 2

@@ -105,7 +105,7 @@ def test_a_back_test_goes_into_its_own_run_and_resumes_into_its_leftovers(
     after its figure but before `backtest.json` is rerun, not refused as 'a folder holding other
     files'; a folder holding anything else still is."""
     a = runs["a"]
-    args = ["census", "backtest", str(a), "--t", "1", "--repeats", "2", "--resamples", "2"]
+    args = ["census", "backtest", str(a), "--t", "1", "--repeats", "2", "--n-bootstrap", "2"]
     assert main(args) == 0
     (a / "backtest" / "backtest.json").unlink()
     (a / "backtest" / "report.html").unlink()

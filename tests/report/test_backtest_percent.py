@@ -1,5 +1,5 @@
 """The back-test table's percentages: a value that rounds to zero never reads ``-0%``, and a share
-that is not zero never reads ``0%`` (``census backtest --t 1,3,9 --repeats 400 --resamples 20`` once
+that is not zero never reads ``0%`` (``census backtest --t 1,3,9 --repeats 400 --n-bootstrap 20`` once
 printed ``-0% ± 5%`` and ``(0% n/a)``)."""
 
 from __future__ import annotations

@@ -10,7 +10,15 @@ import click
 from knowsum.census import DEFAULT_TS, backtest_census
 from knowsum.census._cli_studies import comma_list
 from knowsum.census.backtest_page import backtest_table
-from knowsum.cliutil.options import echo_json, finish, json_option, out_option, overwrite_option, seed_option
+from knowsum.cliutil.options import (
+    echo_json,
+    finish,
+    json_option,
+    out_option,
+    overwrite_option,
+    renamed,
+    seed_option,
+)
 from knowsum.errors import ConfigError
 from knowsum.stats.foresee import PREDICTORS
 
@@ -30,15 +38,16 @@ __all__ = ["backtest"]
     "--repeats", type=click.IntRange(min=1), default=100, show_default=True, help="Random splits per t."
 )
 @click.option(
-    "--resamples",
+    "--n-bootstrap",
     type=click.IntRange(min=2),
     default=50,
     show_default=True,
     help="Bootstrap resamples per split: the confidence interval, and the prediction interval's "
     "variance (for the linear estimators the larger of it and the closed form). The census's own "
-    "trust horizon uses 20: --resamples 20 --seed SEED repeats its cells (a census of up to 10,000 "
+    "trust horizon uses 20: --n-bootstrap 20 --seed SEED repeats its cells (a census of up to 10,000 "
     "queries; a larger one's horizon splits a random 10,000).",
 )
+@renamed("--resamples", "n_bootstrap", type=click.IntRange(min=2))
 @seed_option(help_text="Seed of the splits.")
 @click.option(
     "--estimator",
@@ -57,7 +66,7 @@ def backtest(
     run_dir: Path,
     t_values: str | None,
     repeats: int,
-    resamples: int,
+    n_bootstrap: int,
     seed: int,
     estimators: tuple[str, ...],
     out: Path | None,
@@ -75,7 +84,7 @@ def backtest(
     if any(t <= 0 for t in ts):
         raise ConfigError(f"--t: invalid t={min(ts):g}: each t must be > 0")
     done = backtest_census(
-        run_dir, out, ts, repeats, resamples, seed, estimators or None, overwrite=overwrite
+        run_dir, out, ts, repeats, n_bootstrap, seed, estimators or None, overwrite=overwrite
     )
     if as_json:
         echo_json({"report": str(done.report), "backtest": json.loads(done.record.model_dump_json())})
