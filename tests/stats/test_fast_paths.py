@@ -51,3 +51,33 @@ def test_first_of_shuffles_is_the_stable_sorted_prefix(seed: int) -> None:
         np.put_along_axis(expected, order[:m], 1, axis=0)
         assert (mask == expected).all()
         assert (mask.sum(axis=0) == m).all()
+
+
+def test_a_curve_bootstrapped_beside_its_headline_is_the_curve_bootstrapped_alone() -> None:
+    """``summarize(curve_ts=…)`` draws the resamples once for the headline and the curve; each
+    result equals a separate ``bootstrap_plans`` call with the same seed, and the census's curve
+    built from them equals the curve that draws its own."""
+    from knowsum.census._estimate import curve, t_grid
+    from knowsum.stats import Prevalence, summarize
+    from knowsum.stats.bootstrap import bootstrap_plans
+    from knowsum.stats.unseen import apply_plan, plan_estimator
+
+    rng = np.random.default_rng(5)
+    p = 1 / np.arange(1, 301) ** 1.1
+    queries = [[f"i{x}" for x in rng.choice(300, 8, p=p / p.sum())] for _ in range(60)]
+    prev = Prevalence.from_items(
+        [i for q in queries for i in q], queries=[j for j, q in enumerate(queries) for _ in q]
+    )
+    grid = t_grid(20.0)
+    alone = summarize(prev, "et", 20.0, n_bootstrap=200, seed=3, own_t=False)
+    both = summarize(prev, "et", 20.0, n_bootstrap=200, seed=3, own_t=False, curve_ts=grid)
+    assert (
+        both.bootstrap == alone.bootstrap and both.estimate == alone.estimate and len(both.curve) == len(grid)
+    )
+    plans = [plan_estimator(prev, "et", t, both.estimate.k) for t in grid]
+    separate = bootstrap_plans(prev, plans, 200, 0.95, 3, [apply_plan(q, prev) for q in plans])
+    assert list(both.curve) == separate
+    args = (prev, "et", 20.0, both.estimate.k, 200, 0.95, 3)
+    assert curve(*args, boots=both.curve) == curve(*args)
+    with pytest.raises(ValueError, match="one bootstrap result of et per t"):
+        curve(*args, boots=both.curve[1:])

@@ -20,7 +20,7 @@ from knowsum.caveats import Caveat
 from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
-from knowsum.census._estimate import curve, heldout_check
+from knowsum.census._estimate import curve, heldout_check, t_grid
 from knowsum.census._horizon import too_small_horizon, trust_horizon
 from knowsum.census._own_t import own_t_caveat, own_t_record
 from knowsum.census._richness import richness_info, sample_of
@@ -253,7 +253,9 @@ def analyse(
         t0 = time.perf_counter()
         settings = cfg.model_dump(include={"t", "k", "n_bootstrap", "level", "seed", "interval"})
         with collect_warnings() as caught:  # the run's estimator, k candidates and interval settings
-            summary = summarize(prev, cfg.estimator, **settings, candidates=cfg.k_candidates)
+            # the curve's t on the headline's resamples: drawn once, its band at t is the headline's
+            grid = t_grid(cfg.t, estimator=cfg.estimator)
+            summary = summarize(prev, cfg.estimator, **settings, candidates=cfg.k_candidates, curve_ts=grid)
         notes.extend(dict.fromkeys(caught))
         timings["estimate"] = time.perf_counter() - t0
         d = summary.to_dict()
@@ -290,6 +292,7 @@ def analyse(
             cfg.level,
             cfg.seed,
             method=cfg.interval,
+            boots=summary.curve or None,
         )
         timings["curve"] = time.perf_counter() - t0
         t0 = time.perf_counter()

@@ -21,7 +21,7 @@ import numpy as np
 
 from knowsum.census.record import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
-from knowsum.stats.bootstrap import bootstrap_plans
+from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plans
 from knowsum.stats.dispersion import query_dispersion
 from knowsum.stats.predict_unseen import predict_unseen, simulated_biases
 from knowsum.stats.unseen import T_ABOVE, apply_plan, plan_estimator
@@ -61,6 +61,7 @@ def curve(
     points: int = 12,
     method: IntervalMethod = "lognormal",
     grid: Sequence[float] | None = None,
+    boots: Sequence[BootstrapResult] | None = None,
 ) -> list[CurvePoint]:
     """The extrapolation curve with bootstrap (confidence) bands (``n_resamples = 0``: no bands) and
     the prediction band of ``U(t)``.
@@ -76,6 +77,12 @@ def curve(
     ``t`` is it narrower than the band. ``Û(t)`` is reported as ``max(Û, 0)`` (the curve never dips
     below ``N_seen``), the value as computed in ``unseen_raw``. ``grid`` replaces the default log grid
     of ``t`` (:func:`t_grid`); its points outside the estimator's domain (:data:`T_ABOVE`) are left out.
+    ``boots``: the bootstrap of each ``t`` of the grid, already drawn on the headline's resamples
+    (``summarize(curve_ts=t_grid(...))``: :attr:`~knowsum.stats.Summary.curve`), so that the resamples
+    are drawn once for the headline and its curve.
+
+    Raises:
+        ValueError: ``boots`` does not hold one result per ``t`` of the grid, of this estimator.
     """
     above = T_ABOVE.get(estimator, 0.0)
     grid = [x for x in grid if x > above] if grid is not None else t_grid(t, points, estimator)
@@ -83,9 +90,12 @@ def curve(
         warnings.simplefilter("ignore", StatsWarning)
         plans = [plan_estimator(prev, estimator, ti, k) for ti in grid]
         estimates = [apply_plan(plan, prev) for plan in plans]
-        boots = (
-            bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method) if n_resamples else None
-        )
+        if boots is not None:
+            names = [b.estimator for b in boots]
+            if names != [p.name for p in plans]:
+                raise ValueError(f"boots: one bootstrap result of {estimator} per t of the grid {grid}")
+        elif n_resamples:
+            boots = bootstrap_plans(prev, plans, n_resamples, level, seed, estimates, method)
         biases = simulated_biases(prev, plans, seed)
     dispersion = query_dispersion(prev.by_query)
     out = []

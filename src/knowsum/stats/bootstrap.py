@@ -174,9 +174,12 @@ def bootstrap_plans(
     seed: int | None = 0,
     points: Sequence[UnseenEstimate] | None = None,
     interval: IntervalMethod = "lognormal",
+    quiet: int | None = None,
 ) -> list[BootstrapResult]:
     """Bootstrap several resolved estimators (e.g. one per ``t`` of a curve) on *the same*
-    resamples: the one resampler behind every interval knowsum shows.
+    resamples: the one resampler behind every interval knowsum shows. ``quiet``: the plans from this
+    index on give their results without a :class:`StatsWarning` (a curve bootstrapped beside its
+    headline, whose warnings alone are the caller's).
 
     The resamples depend only on ``prev``, ``n_resamples`` and ``seed`` (batch ``i`` draws from the
     ``i``-th child of ``SeedSequence(seed)``), so a plan gets the same interval here as from
@@ -214,7 +217,10 @@ def bootstrap_plans(
         unseen = np.concatenate([r[j][0] for r in results]).astype(np.float64)
         seen = np.concatenate([r[j][1] for r in results]).astype(np.int64)
         point = apply_plan(plan, prev) if points is None else points[j]
-        found.append(_result(plan, point, unseen, seen, level, seed, method, interval))
+        with warnings.catch_warnings():
+            if quiet is not None and j >= quiet:
+                warnings.simplefilter("ignore", StatsWarning)
+            found.append(_result(plan, point, unseen, seen, level, seed, method, interval))
     return found
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from knowsum.stats._errors import StatsWarning
-from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plan
+from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plans
 from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_unavailable
 from knowsum.stats.community import OwnTCheck, check_at_own_t
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
@@ -91,6 +91,8 @@ class Summary:
         own_t: The estimator's error and prediction-interval coverage at its own ``t`` on samples
             simulated from a community fitted to this one (:mod:`knowsum.stats.community`), or ``None``.
         own_t_reason: Why there is no :attr:`own_t`, or ``None``.
+        curve: The bootstrap of each ``t`` of ``summarize(curve_ts=…)``, drawn on the headline's
+            resamples (empty without ``curve_ts`` or without a bootstrap).
     """
 
     estimate: UnseenEstimate
@@ -104,6 +106,7 @@ class Summary:
     prediction: PredictionInterval | None = None
     own_t: OwnTCheck | None = None
     own_t_reason: str | None = None
+    curve: tuple[BootstrapResult, ...] = ()
 
     estimator = _Figure(lambda e: e.estimator, "Estimator name.")
     n_observations = _Figure(lambda e: e.n_observations, "``n``.")
@@ -243,6 +246,7 @@ def summarize(
     n_shuffles: int = 100,
     interval: IntervalMethod = "lognormal",
     own_t: bool = True,
+    curve_ts: Sequence[float] = (),
 ) -> Summary:
     """Held-out choice of ``k`` (when ``k="auto"``), the estimate, and its bootstrap interval.
 
@@ -264,6 +268,10 @@ def summarize(
         own_t: Simulate the estimator at its own ``t`` from a community fitted to ``prev``
             (:mod:`knowsum.stats.community`): the simulated bias widens the prediction interval, and
             :attr:`Summary.own_t` carries the simulated error and coverage. ``False`` skips it.
+        curve_ts: Further ``t`` of the same estimator and ``k`` (a curve's), bootstrapped on the
+            headline's resamples (:attr:`Summary.curve`): one draw of the resamples serves both, and
+            the results are those of a separate :func:`~knowsum.stats.bootstrap.bootstrap_plans`
+            call with the same seed. Their warnings are not raised (the headline's alone are).
     """
     plan = plan_estimator(prev, estimator, t, None if k == "auto" else k)
     select = {"candidates": candidates, "fractions": fractions, "n_shuffles": n_shuffles, "seed": seed}
@@ -271,9 +279,17 @@ def summarize(
     if k_used is not None and k_used != plan.k:
         plan = plan_estimator(prev, estimator, t, k_used)
     estimate = apply_plan(plan, prev)
-    boot = None
+    boot: BootstrapResult | None = None
+    curve: tuple[BootstrapResult, ...] = ()
     if n_bootstrap:
-        boot = bootstrap_plan(prev, plan, n_bootstrap, level, seed, estimate, interval)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StatsWarning)
+            more = [plan_estimator(prev, estimator, ti, estimate.k) for ti in curve_ts]
+            points = [apply_plan(p, prev) for p in more]
+        boots = bootstrap_plans(
+            prev, [plan, *more], n_bootstrap, level, seed, [estimate, *points], interval, quiet=1
+        )
+        boot, curve = boots[0], tuple(boots[1:])
         estimate = estimate.with_interval(boot.unseen)
     if estimator == "chao1":
         notes.append("t is not used by chao1 (it estimates the total richness)")
@@ -298,6 +314,7 @@ def summarize(
         prediction,
         check,
         check_reason,
+        curve,
     )
 
 
