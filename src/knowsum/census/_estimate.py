@@ -160,9 +160,7 @@ def heldout_check(
     n_q = int(prev.by_query.shape[0])
     csc = prev.by_query.tocsc()
     starts = csc.indptr[:-1]
-    # 32-bit ranks and counts: the 100 shuffles read every (query, item) entry four times, so half
-    # the width is about half the time (a query count and an entry's count both fit)
-    rows, data = csc.indices.astype(np.int32), csc.data.astype(np.int32)
+    rows, data = csc.indices, csc.data
     rng = np.random.default_rng(seed)
     sizes = {r: min(max(round(r * n_q), 1), n_q - 1) for r in fractions}
     above = T_ABOVE.get(estimator, 0.0)  # held-out sizes whose t = h/m the estimator cannot take: left out
@@ -178,7 +176,7 @@ def heldout_check(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)
         for _ in range(n_shuffles):
-            rank = rng.permutation(n_q).astype(np.int32)[rows]  # position of each entry's query
+            rank = rng.permutation(n_q)[rows]  # position of each (query, item) entry's query
             first = np.minimum.reduceat(rank, starts)
             for r, m in sizes.items():
                 seen = np.add.reduceat(np.where(rank < m, data, 0), starts)
