@@ -62,7 +62,7 @@ def stages(prev: Prevalence, config: EstimateConfig) -> tuple[float, dict[str, f
     the prediction interval."""
     from knowsum.stats import summary
 
-    names = {"select_k": "held-out k", "bootstrap_plan": "bootstrap", "check_at_own_t": "own-t check"}
+    names = {"select_k": "held-out k", "bootstrap_plans": "bootstrap", "check_at_own_t": "own-t check"}
     spent = dict.fromkeys(names.values(), 0.0)
     originals = {name: getattr(summary, name) for name in names}
 
