@@ -122,6 +122,56 @@ def test_every_seed_refuses_a_negative_value_in_one_line(
     assert err.startswith("knowsum: error: Invalid value for '--seed': -1 is not in the range x>=0"), err
 
 
+def _resampled() -> list[tuple[str, ...]]:
+    return [
+        path
+        for path, command in leaf_commands()
+        if any("--n-bootstrap" in p.opts for p in command.params if isinstance(p, click.Option))
+    ]
+
+
+RESAMPLED = _resampled()
+
+
+def test_the_walk_finds_the_resampled_commands() -> None:
+    assert {("census", "backtest"), ("census", "run"), ("census", "score"), ("estimate",)} <= set(RESAMPLED)
+
+
+@pytest.mark.parametrize("command", RESAMPLED, ids=" ".join)
+def test_every_n_bootstrap_refuses_one_resample_in_one_line(
+    tmp_home: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]
+) -> None:
+    """One bootstrap resample has no spread (its interval is a point, its standard error undefined):
+    every --n-bootstrap of the command tree refuses 1 in click's one line, before any argument is
+    read, where it used to pass as a "degenerate" sample or end in a statistics error without the
+    option's name. The configuration files and the library refuse it by the same rule."""
+    assert main([*command, "--n-bootstrap", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("knowsum: error: Invalid value for '--n-bootstrap': 1 "), err
+    # census backtest needs resamples on every split (x>=2); the others also take 0 for no interval
+    assert (
+        "1 is not in the range x>=2" if command == ("census", "backtest") else "has no spread: give 0"
+    ) in err
+
+
+def test_one_resample_is_refused_by_the_configs_and_the_library() -> None:
+    from pydantic import ValidationError
+
+    from knowsum.census import CensusConfig
+    from knowsum.estimate import EstimateConfig
+    from knowsum.stats import Prevalence, StatsError, summarize
+
+    for config in (CensusConfig, EstimateConfig):
+        with pytest.raises(
+            ValidationError, match=r"n_bootstrap must be 0 \(no interval\) or a whole number >= 2"
+        ):
+            config(task="diseases", n_bootstrap=1) if config is CensusConfig else config(n_bootstrap=1)
+        assert config(task="diseases", n_bootstrap=2) if config is CensusConfig else config(n_bootstrap=2)
+    with pytest.raises(StatsError, match="got 1: one resample has no spread"):
+        summarize(Prevalence.from_counts([3, 2, 1, 1]), n_bootstrap=1)
+
+
 def test_a_yes_no_value_for_a_number_is_refused_under_inspect() -> None:
     with pytest.raises(ConfigError, match=r"-T queries=true is a yes/no value"):
         make_config("census", {"task": "diseases", "queries": True})

@@ -34,13 +34,22 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ModelOptions
+from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.unseen import T_ABOVE
 
 __all__ = [
@@ -83,7 +92,9 @@ class CensusConfig(BaseModel):
     k: int | Literal["auto"] = Field("auto", description="truncation k, or 'auto' (held-out choice)")
     k_candidates: tuple[int, ...] = Field((6, 8, 10), min_length=1, description="candidates for k='auto'")
     estimator: str = Field("et", description="estimator name (knowsum.stats.ESTIMATORS); paper: et")
-    n_bootstrap: int = Field(1000, ge=0, le=100_000, description="bootstrap resamples (0 = no interval)")
+    n_bootstrap: Annotated[int, AfterValidator(check_resamples)] = Field(
+        1000, ge=0, le=100_000, description="bootstrap resamples (0 = no interval, else at least 2)"
+    )
     level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
     interval: IntervalName = Field(
         "lognormal", description="lognormal (Chao 1987, never below N_seen) or percentile (re-centred)"

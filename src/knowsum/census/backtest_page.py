@@ -201,7 +201,7 @@ def backtest_table(bt: Backtest) -> str:
     lines = [
         f"{bt.task} · {bt.model} · {bt.n_queries} queries · {bt.counting} counting · "
         f"{bt.repeats} split{'s' if bt.repeats != 1 else ''} per t, {bt.resamples} resamples per split "
-        f"(the {bt.level:.0%} confidence interval)",
+        f"(the {bt.level:.0%} confidence interval, and the prediction interval's bootstrap variance)",
         text_table(BACKTEST_HEADERS, backtest_rows(bt)),
     ]
     lines += [f"t = {s.t:g}: not checked ({s.reason})" for s in bt.skipped]
@@ -286,9 +286,11 @@ def write_backtest_report(out_dir: Path, bt: Backtest, written: Sequence[Path] =
                 f"Each t keeps a random 1/(t+1) of the {bt.n_queries} queries ({bt.repeats} seeded "
                 f"shuffles, seed {bt.seed}) and predicts the items the other queries show that the kept "
                 "ones do not. The confidence interval (CI) is the census's log-normal "
-                f"{bt.level:.0%} interval from {bt.resamples} bootstrap resamples of the kept queries; the "
-                "prediction interval (PI) adds the Poisson variance of the new items (for the linear "
-                "estimators max(Σ h² f, the bootstrap variance) + Û, as the census headline). "
+                f"{bt.level:.0%} interval from {bt.resamples} bootstrap resamples of the kept queries "
+                "(iNEXT's own interval on the iNEXT rows); the prediction interval (PI) adds the "
+                "variance of the new items themselves, as the census headline does (for the linear "
+                "estimators max(Σ h² f, the bootstrap variance) + D̂·Û, D̂ the kept queries' "
+                "dispersion). Each estimator's two methods are named above. "
                 "Relative RMSE and bias are over the mean observed "
                 "value, ± their Monte Carlo standard error; the noise floor in parentheses, 1/sqrt(mean U), "
                 "is the error an estimator that knew E U would still make. Coverage is the share of splits "

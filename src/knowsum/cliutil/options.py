@@ -28,6 +28,8 @@ from typing import Any, TypeVar, overload
 
 import click
 
+from knowsum.cliutil.params import ResampleCount
+
 __all__ = [
     "compare_options",
     "ctx_default",
@@ -128,10 +130,10 @@ def n_bootstrap_option(
     """``--n-bootstrap N`` (old spelling ``--bootstrap``, hidden, for one release)."""
 
     def deco(func: F) -> F:
-        func = renamed("--bootstrap", "n_bootstrap", type=click.IntRange(min=0))(func)
+        func = renamed("--bootstrap", "n_bootstrap", type=ResampleCount())(func)
         return click.option(
             "--n-bootstrap",
-            type=click.IntRange(min=0),
+            type=ResampleCount(),
             default=default,
             show_default=default is not None,
             help=help_text,

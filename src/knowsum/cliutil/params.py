@@ -9,7 +9,7 @@ import click
 
 from knowsum.errors import ConfigError
 
-__all__ = ["FiniteRange", "Number"]
+__all__ = ["FiniteRange", "Number", "ResampleCount"]
 
 
 class Number(click.ParamType[float | str]):
@@ -69,3 +69,23 @@ class FiniteRange(click.FloatRange):
             return super().convert(number, param, ctx)
         except click.BadParameter:  # click's message names the float (1.0): name what was given
             self.fail(f"{value} is not in the range {self._describe_range()}.", param, ctx)
+
+
+class ResampleCount(click.IntRange):
+    """A count of bootstrap resamples: 0 (no interval) or at least 2 (one resample has no spread, so
+    its interval would be a point; :func:`knowsum.stats.bootstrap.check_resamples` is the same rule
+    for the library and the configuration files)."""
+
+    name = "integer"
+
+    def __init__(self) -> None:
+        super().__init__(min=0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number == 1:
+            self.fail("1 resample has no spread: give 0 (no interval) or at least 2.", param, ctx)
+        return number
+
+    def _describe_range(self) -> str:
+        return "0 or x>=2"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from knowsum.errors import UnknownNameError
 from knowsum.estimate._observations import FORMATS, Format
 from knowsum.stats import ESTIMATORS, IntervalMethod
+from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.unseen import MAX_K
 
 __all__ = ["EstimateConfig"]
@@ -35,7 +36,9 @@ class EstimateConfig(BaseModel):
         description="truncation k for et: 'auto' (held-out choice among 6, 8, 10), an integer in "
         "[1, 50] (as in the census), or None for the default 8",
     )
-    n_bootstrap: int = Field(1000, ge=0, description="bootstrap resamples (0 = no interval)")
+    n_bootstrap: Annotated[int, AfterValidator(check_resamples)] = Field(
+        1000, ge=0, description="bootstrap resamples (0 = no interval, else at least 2)"
+    )
     level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
     interval: IntervalMethod = Field(
         "lognormal", description="lognormal (Chao 1987, never below N_seen) or percentile (re-centred)"

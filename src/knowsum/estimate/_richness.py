@@ -12,10 +12,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate._config import EstimateConfig
@@ -58,6 +58,7 @@ from knowsum.stats import (
     sample_coverage,
     size_at_coverage,
 )
+from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.caveats import beyond_double, shared_above_own, unreachable_coverage
 from knowsum.stats.q0_prediction import Q0_METHOD, q0_predict, q0_prediction
 from knowsum.stats.rarefaction import CurvePoints
@@ -124,7 +125,9 @@ class RichnessConfig(BaseModel):
     shared_with: str | None = Field(None, description="second file for the shared-species estimate")
     target_coverage: float | None = Field(None, gt=0.0, lt=1.0, description="coverage to reach")
     target_fraction: float | None = Field(None, gt=0.0, lt=1.0, description="fraction g of Ŝ to reach")
-    n_bootstrap: int = Field(200, ge=0, description="bootstrap replicates of Hill/curve intervals")
+    n_bootstrap: Annotated[int, AfterValidator(check_resamples)] = Field(
+        200, ge=0, description="bootstrap replicates of Hill/curve intervals (0 = none, else at least 2)"
+    )
     level: float = Field(0.95, gt=0.0, lt=1.0, description="interval coverage")
     seed: int = Field(0, ge=0, description="bootstrap seed")
     unseen: EstimateConfig = Field(default_factory=EstimateConfig, description="KnowSum estimate settings")

@@ -54,6 +54,7 @@ __all__ = [
     "bootstrap",
     "bootstrap_plan",
     "bootstrap_plans",
+    "check_resamples",
 ]
 
 Interval = tuple[float, float]
@@ -151,6 +152,22 @@ def _batch_stats(plan: EstimatorPlan, counts: rs.IntMatrix) -> BatchStats:
     return h[counts].sum(axis=0), seen
 
 
+def check_resamples(n: object, name: str = "n_bootstrap") -> int:
+    """``n`` as a count of bootstrap resamples: 0 (no interval) or at least 2. One resample has no
+    spread, so its interval would be a point and its standard error undefined: refused here rather
+    than shown as a degenerate sample.
+
+    Raises:
+        StatsError: ``n`` is not a whole number, is negative, or is 1.
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0 or n == 1:
+        raise StatsError(
+            f"{name} must be 0 (no interval) or a whole number >= 2, got {n!r}"
+            + (": one resample has no spread" if n == 1 and not isinstance(n, bool) else "")
+        )
+    return int(n)
+
+
 def bootstrap_plan(
     prev: Prevalence,
     plan: EstimatorPlan,
@@ -185,8 +202,8 @@ def bootstrap_plans(
     ``i``-th child of ``SeedSequence(seed)``), so a plan gets the same interval here as from
     :func:`bootstrap_plan` alone — a curve's band at the run's ``t`` *is* the headline interval.
     """
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise StatsError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
+    if check_resamples(n_resamples, "n_resamples") == 0:
+        raise StatsError("n_resamples must be a whole number >= 2, got 0 (the caller skips the bootstrap)")
     if not 0 < level < 1:
         raise StatsError(f"level must be in (0, 1), got {level!r}")
     # one child generator per batch: batches can be drawn in parallel, and the result depends only

@@ -38,6 +38,7 @@ from scipy.special import digamma
 from knowsum.stats import _spade
 from knowsum.stats._arrays import FloatArray
 from knowsum.stats._errors import StatsError
+from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.caveats import Caveat, hill_order
 from knowsum.stats.samples import Abundance, Incidence
 
@@ -205,9 +206,9 @@ def bootstrap_sd(values: FloatArray) -> FloatArray:
 
 
 def check_bootstrap(n_bootstrap: int, conf: float) -> float:
-    """Validate ``n_bootstrap ≥ 0`` and ``conf``; return ``z``."""
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int | np.integer) or n_bootstrap < 0:
-        raise StatsError(f"n_bootstrap must be a non-negative integer, got {n_bootstrap!r}")
+    """Validate ``n_bootstrap`` (0 or at least 2: :func:`~knowsum.stats.bootstrap.check_resamples`)
+    and ``conf``; return ``z``."""
+    check_resamples(n_bootstrap)
     return _spade.z_value(conf)
 
 

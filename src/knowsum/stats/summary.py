@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from knowsum.stats._errors import StatsWarning
-from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plans
+from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plans, check_resamples
 from knowsum.stats.caveats import Caveat, CaveatKind, caveat_dicts, interval_unavailable
 from knowsum.stats.community import OwnTCheck, check_at_own_t
 from knowsum.stats.heldout import DEFAULT_CANDIDATES, DEFAULT_FRACTIONS, KSelection, select_k
@@ -273,6 +273,7 @@ def summarize(
             the results are those of a separate :func:`~knowsum.stats.bootstrap.bootstrap_plans`
             call with the same seed. Their warnings are not raised (the headline's alone are).
     """
+    check_resamples(n_bootstrap)
     plan = plan_estimator(prev, estimator, t, None if k == "auto" else k)
     select = {"candidates": candidates, "fractions": fractions, "n_shuffles": n_shuffles, "seed": seed}
     k_used, k_source, selection, notes = _resolve_k(prev, estimator, k, select)
