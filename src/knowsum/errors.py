@@ -36,6 +36,7 @@ __all__ = [
     "InputFileError",
     "KBNotInstalledError",
     "KnowsumError",
+    "KnowsumNote",
     "ModelNotInstalledError",
     "NotInstalledError",
     "OutputError",
@@ -49,6 +50,12 @@ class KnowsumError(Exception):
     """Root of every error knowsum raises on purpose."""
 
     exit_code: int = 1
+
+
+class KnowsumNote(UserWarning):
+    """Something a layer below the command line did that the user must hear of (not an error): the
+    command line prints it as one ``knowsum: note: …`` line on stderr; the library raises it as a
+    warning."""
 
 
 class InputError(KnowsumError):

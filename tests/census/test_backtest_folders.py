@@ -98,6 +98,32 @@ def test_reestimating_a_run_drops_the_backtest_of_its_old_estimate(tmp_path: Pat
     assert not (run / "backtest").exists()
 
 
+def test_dropping_a_backtest_is_said_never_silent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A rewrite of the record (the same items scored again, or estimated otherwise) removes the
+    back-test of the old record, and says so: one ``knowsum: note:`` line naming the folder on the
+    command line, a :class:`~knowsum.errors.KnowsumNote` warning in the library; a rewrite with no
+    back-test says nothing of one."""
+    from knowsum.census import score_items
+    from knowsum.census._config import CensusConfig
+    from knowsum.errors import KnowsumNote
+
+    run = _score(tmp_path, _zipf_queries(30))
+    items = tmp_path / "run.jsonl"
+    args = ["census", "score", str(items), "--out", str(run), "--n-bootstrap", "20", "--name", "score:zipf"]
+    for rescore in (args, [*args, "--t", "10"]):
+        assert main(["census", "backtest", str(run), *QUICK]) == 0
+        capsys.readouterr()
+        assert main(rescore) == 0
+        err = capsys.readouterr().err
+        assert f"knowsum: note: removed {run / 'backtest'}: it studied the run this write replaces" in err
+        assert not (run / "backtest").exists()
+    assert main(args) == 0 and "removed" not in capsys.readouterr().err
+    assert main(["census", "backtest", str(run), *QUICK]) == 0
+    config = CensusConfig(task="custom", n_bootstrap=20, seed=0)
+    with pytest.warns(KnowsumNote, match="removed .*backtest: it studied the run this write replaces"):
+        score_items(items, config, name="score:zipf", out=run)
+
+
 def test_a_study_folder_holding_other_files_is_never_deleted(tmp_path: Path) -> None:
     run = _score(tmp_path, _zipf_queries(30))
     notes = run / "backtest" / "notes.txt"

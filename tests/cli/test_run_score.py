@@ -157,12 +157,43 @@ def test_run_refuses_a_folder_of_another_models_profile(
     from knowsum._util import claim_folder
 
     out = tmp_path / "prof"
-    claim_folder(out, {"model": "someone-else", "budget": "smoke"})
+    claim_folder(out, {"model": "someone-else", "budget": "smoke"}, owns=lambda _: False)
     args = ["run", "census", "-m", "mock", "--plan", _plan(tmp_path, CENSUS_PLAN), "--store"]
     assert main([*args, str(tmp_path / "s.sqlite"), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"{out} holds a run of model=someone-else (mock asked)" in err
     assert [p.name for p in out.iterdir()] == [".knowsum-run.json"]
+
+
+def test_run_never_writes_into_or_empties_a_folder_of_other_files(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OUT holding the user's own files, or another kind of run (a scored census), is refused in one
+    line naming the first such file, with or without --overwrite, before anything is asked; the files
+    stay (was: the runs were written beside them, and a later --overwrite deleted them all)."""
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "notes.txt").write_text("precious\n")
+    (mine / "sub" / "data.csv").write_text("p2\n")
+    items = tmp_path / "items.jsonl"
+    items.write_text(
+        "".join(json.dumps({"query": f"q{i}", "items": ["a", f"b{i}"]}) + "\n" for i in range(6))
+    )
+    scored = tmp_path / "scored"
+    assert main(["census", "score", str(items), "--out", str(scored), "--n-bootstrap", "0"]) == 0
+    before = sorted(p.name for p in scored.iterdir())
+    args = ["run", "census", "-m", "mock", "--plan", _plan(tmp_path, CENSUS_PLAN)]
+    for out, first in ((mine, "notes.txt, "), (scored, "")):
+        for extra in ([], ["--overwrite"]):
+            capsys.readouterr()
+            assert main([*args, "--store", str(tmp_path / "s.sqlite"), "--out", str(out), *extra]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "which knowsum did not write here: give another --out" in err, err
+            assert f"{out}: holds {first}" in err
+    assert (mine / "notes.txt").read_text() == "precious\n" and (mine / "sub" / "data.csv").is_file()
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt", "sub"]
+    assert sorted(p.name for p in scored.iterdir()) == before
+    assert not (tmp_path / "s.sqlite").exists()
 
 
 def test_a_value_listed_twice_is_refused_before_a_run_is_made_twice(

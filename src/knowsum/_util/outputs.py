@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -263,16 +263,29 @@ def _old_claim(out: Path) -> dict[str, str] | None:
     return None
 
 
-def claim_folder(out: Path, identity: Mapping[str, str], *, overwrite: bool = False) -> Path:
+def claim_folder(
+    out: Path, identity: Mapping[str, str], *, owns: Callable[[Path], bool], overwrite: bool = False
+) -> Path:
     """Claim ``out`` for the run ``identity`` (finished or not); call it before asking anything.
 
+    Every entry of ``out`` but the marker and the temporary files of an interrupted write must be one
+    the claimant writes (``owns``, asked of each top-level entry): a folder holding anything else is
+    refused, with or without ``overwrite``, since ``--overwrite`` replaces only what knowsum wrote.
     A folder claimed by a run whose identity differs in any key both name (a marker written when that
     run started, or, without one, the model its sub-runs' records name) is refused, unless
     ``overwrite``: then it is emptied first. The marker is then (re)written.
 
     Raises:
-        OutputError: ``out`` holds another run (the message names the first differing setting).
+        OutputError: ``out`` holds files that are not the claimant's, or another run (the message
+            names the first such file, or the first differing setting).
     """
+    if out.is_dir():
+        foreign = next((e for e in sorted(out.iterdir()) if not (_ours(e) or owns(e))), None)
+        if foreign is not None:
+            raise OutputError(
+                f"{out}: holds {foreign.name}, which knowsum did not write here: give another --out "
+                "(--overwrite replaces only what knowsum wrote)"
+            )
     old = _old_claim(out) if out.is_dir() else None
     diff = next((k for k, v in identity.items() if old and k in old and old[k] != v), None)
     if old is not None and diff is not None:
@@ -286,3 +299,9 @@ def claim_folder(out: Path, identity: Mapping[str, str], *, overwrite: bool = Fa
     with atomic_write(out / CLAIM_NAME, "w") as fh:
         fh.write(json.dumps(dict(identity), sort_keys=True) + "\n")
     return out
+
+
+def _ours(entry: Path) -> bool:
+    """The marker, or a temporary file of an interrupted :func:`atomic_write`."""
+    temporary = entry.name.startswith(".") and entry.name.endswith(".tmp")
+    return entry.is_file() and (entry.name == CLAIM_NAME or temporary)

@@ -54,6 +54,11 @@ BACKTEST_FILES = ("backtest.json", "report.html", f"{PLOTS_DIR}/backtest.png", C
 """What a back-test folder holds: its record, page, figure and claim."""
 
 
+def _backtest_entry(entry: Path) -> bool:
+    """Whether ``entry`` (top level of a back-test folder) is one :data:`BACKTEST_FILES` names."""
+    return entry.name in {Path(name).parts[0] for name in BACKTEST_FILES}
+
+
 class BacktestRun(Run[Backtest]):
     """A written back-test: its record (``backtest.json``), its folder and its page."""
 
@@ -99,7 +104,7 @@ def backtest_census(
     identity = backtest_identity(run_dir, target, grid, names, design)
     created = not target.exists()
     _claim_earlier(target)
-    claim_folder(target, identity, overwrite=overwrite)
+    claim_folder(target, identity, owns=_backtest_entry, overwrite=overwrite)
     try:
         bt = backtest_run(
             result, prev, str(run_dir), grid, repeats, resamples, seed, names, result.level, heldout_shuffles
@@ -142,7 +147,8 @@ def _claim_earlier(target: Path) -> None:
     except (OSError, ValueError):
         return
     design = SplitDesign(old.repeats, old.resamples, old.seed, old.level, old.heldout_shuffles)
-    claim_folder(target, backtest_identity(old.run, target, old.ts, old.estimators, design))
+    identity = backtest_identity(old.run, target, old.ts, old.estimators, design)
+    claim_folder(target, identity, owns=_backtest_entry)
 
 
 def _settings(ts: Sequence[float], estimators: Sequence[str] | None) -> tuple[list[str], list[float]]:

@@ -16,14 +16,15 @@ from __future__ import annotations
 import errno
 import importlib
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from knowsum import __version__
-from knowsum.errors import KnowsumError
+from knowsum.errors import KnowsumError, KnowsumNote
 
 if TYPE_CHECKING:
     from knowsum.instrument import Instrument
@@ -198,11 +199,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def _notes(shown: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints a :class:`~knowsum.errors.KnowsumNote` as one
+    ``knowsum: note: …`` line and hands any other warning to ``shown`` (the hook it replaces)."""
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, KnowsumNote):
+            click.echo(f"knowsum: note: {message}", err=True)
+        else:
+            shown(message, category, *args, **kwargs)
+
+    return show
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     before = _stored()
     try:
-        result = cli.main(args=args, prog_name="knowsum", standalone_mode=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", KnowsumNote)
+            warnings.showwarning = _notes(warnings.showwarning)
+            result = cli.main(args=args, prog_name="knowsum", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.exceptions.Abort as exc:

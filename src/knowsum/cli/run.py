@@ -34,7 +34,7 @@ from knowsum.cliutil.options import (
 )
 from knowsum.errors import ConfigError
 from knowsum.instrument import Instrument, KBs, Step, get_instrument
-from knowsum.profile import BUDGETS, load_budget, step_requests, unique_steps
+from knowsum.profile import BUDGETS, load_budget, profile_entry, step_requests, unique_steps
 from knowsum.records import Record, Run, default_run_dir
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ def run_cmd(instrument: str, **kw: Any) -> None:
     out = kw["out"] or default_run_dir(inst.name, plan.stem if plan else kw["budget"], backend.model_id)
     # OUT is one model's runs at one budget, as a profile folder is (a profile's own folder of the
     # same model and budget takes them; any other is refused before anything is asked)
-    claim_folder(out, {"model": backend.model_id, "budget": budget}, overwrite=kw["overwrite"])
+    identity = {"model": backend.model_id, "budget": budget}
+    claim_folder(out, identity, owns=profile_entry, overwrite=kw["overwrite"])
     done: list[tuple[str, Run[Record]]] = []
     with ResponseStore(kw["store_path"]) as store:
         for step in steps:

@@ -34,6 +34,7 @@ from knowsum.profile._run import (
     ProfileRun,
     claim_profile_dir,
     load_profile,
+    profile_entry,
     run_profile,
     write_profile,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "load_profile",
     "plan_profile",
     "plan_steps",
+    "profile_entry",
     "profile_page",
     "run_profile",
     "step_requests",

@@ -30,7 +30,7 @@ from typing import Any
 from knowsum._util import claim_folder
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.instrument import Instrument, instruments
-from knowsum.profile._run import ProfileRun, claim_profile_dir, write_profile
+from knowsum.profile._run import ProfileRun, claim_profile_dir, profile_entry, write_profile
 from knowsum.records import (
     RESULT_NAME,
     Record,
@@ -193,7 +193,7 @@ def profile_page(paths: Sequence[Path], out: Path | None = None, *, overwrite: b
     model = runs[0][1].model
     out = out or default_run_dir("profile", "runs", model)
     claim_profile_dir(out, model, budget, overwrite=overwrite)
-    claim_folder(out, {"model": model, "budget": budget}, overwrite=overwrite)
+    claim_folder(out, {"model": model, "budget": budget}, owns=profile_entry, overwrite=overwrite)
     parts = {name: _part(group, out) for name, group in groups.items() if group}
     releases = {kb: rel for _, r, _ in runs for kb, rel in r.kb_releases.items()}
     result = ProfileRecord(

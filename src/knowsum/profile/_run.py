@@ -122,6 +122,12 @@ def _finished(inst: Instrument[Any, Any], step: Step, folder: Path, backend: Bac
     return record if inst.same_run(record, step.config, backend) else None
 
 
+def profile_entry(entry: Path) -> bool:
+    """Whether ``entry`` (in a profile's folder, or a ``knowsum run`` folder, which a profile of the
+    same model and budget may share) is one a profile writes: a run folder, its record or its page."""
+    return is_run_like(entry) if entry.is_dir() else entry.name in (RESULT_FILE, PAGE_NAME)
+
+
 def _held(out: Path) -> ProfileRecord | None:
     """The finished profile in ``out`` (``None``: absent, empty, or a profile that was stopped).
 
@@ -133,9 +139,7 @@ def _held(out: Path) -> ProfileRecord | None:
     if not out.is_dir():
         raise InputError(f"{out}: is a file, not a profile folder: give another --out")
     entries = [e for e in out.iterdir() if not e.name.startswith(".")]
-    foreign = [
-        e.name for e in entries if not (is_run_like(e) if e.is_dir() else e.name in (RESULT_FILE, PAGE_NAME))
-    ]
+    foreign = [e.name for e in entries if not profile_entry(e)]
     if foreign:
         raise InputError(f"{out}: holds files that are not a profile's ({foreign[0]}): give another --out")
     return load_profile(out) if (out / RESULT_FILE).is_file() else None
@@ -213,7 +217,7 @@ def _claim(
     replace = old is not None and (old.model, old.budget) != (model, budget)
     if not replace:
         try:
-            claim_folder(out, identity)
+            claim_folder(out, identity, owns=profile_entry)
         except OutputError:
             if not overwrite:
                 raise
@@ -224,7 +228,7 @@ def _claim(
         claim_profile_dir(out, model, budget)  # refuses, naming the profile in out
     asked = _first_answer(plan, backend, store, out)
     claim_profile_dir(out, model, budget, overwrite=True)
-    claim_folder(out, identity, overwrite=True)
+    claim_folder(out, identity, owns=profile_entry, overwrite=True)
     return asked
 
 

@@ -36,7 +36,7 @@ from pydantic import BaseModel
 from typing_extensions import deprecated
 
 from knowsum._util import CLAIM_NAME, atomic_write, check_output, slug
-from knowsum.errors import InputError
+from knowsum.errors import InputError, KnowsumNote
 from knowsum.records._base import Record, record_kinds
 
 __all__ = [
@@ -211,11 +211,19 @@ directory, and what they hold."""
 def _drop_studies(out: Path) -> None:
     """Remove the studies of the record in ``out`` (:data:`_STUDY_DIRS`) that hold only what a study
     writes (a folder holding anything else is left as it is: knowsum never deletes what it did not
-    write)."""
+    write), each with a :class:`~knowsum.errors.KnowsumNote` naming it (never silently: a back-test
+    can be hours of work)."""
     for name in _STUDY_DIRS:
         study = out / name
         if study.is_dir() and not study.is_symlink() and _run_like(study, name):
             shutil.rmtree(study)
+            warnings.warn(
+                KnowsumNote(
+                    f"removed {study}: it studied the run this write replaces; "
+                    "run it again to study the new run"
+                ),
+                stacklevel=2,
+            )
 
 
 def _old_record(result: Path, kind: str) -> dict[str, Any] | None:
