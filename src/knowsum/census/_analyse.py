@@ -20,7 +20,7 @@ from knowsum.caveats import Caveat
 from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
-from knowsum.census._estimate import curve, heldout_check, t_grid
+from knowsum.census._estimate import curve, falling_curve, heldout_check, t_grid
 from knowsum.census._horizon import too_small_horizon, trust_horizon
 from knowsum.census._own_t import own_t_caveat, own_t_record
 from knowsum.census._richness import richness_info, sample_of
@@ -295,6 +295,8 @@ def analyse(
             boots=summary.curve or None,
         )
         timings["curve"] = time.perf_counter() - t0
+        falls = falling_curve(fields["curve"], cfg.t)
+        caveats.extend([falls] if falls is not None else [])
         t0 = time.perf_counter()
         fields["heldout"] = heldout_check(prev, cfg.estimator, summary.estimate.k, seed=cfg.seed)
         timings["heldout"] = time.perf_counter() - t0

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from knowsum.caveats import Caveat
 from knowsum.census.record import CurvePoint, HeldoutPoint
 from knowsum.stats import IntervalMethod, Prevalence, StatsWarning, estimate_unseen
 from knowsum.stats.bootstrap import BootstrapResult, bootstrap_plans
@@ -27,7 +28,16 @@ from knowsum.stats.predict_unseen import predict_unseen, simulated_biases
 from knowsum.stats.unseen import T_ABOVE, apply_plan, plan_estimator
 from knowsum.stats.weights import binomial_tail_weights, et_q
 
-__all__ = ["HELDOUT_SHUFFLES", "T_ABOVE", "curve", "heldout_check", "new_rate", "t_grid"]
+__all__ = [
+    "FALLS",
+    "HELDOUT_SHUFFLES",
+    "T_ABOVE",
+    "curve",
+    "falling_curve",
+    "heldout_check",
+    "new_rate",
+    "t_grid",
+]
 
 
 def t_grid(t: float, points: int = 12, estimator: str = "et") -> list[float]:
@@ -124,6 +134,39 @@ def curve(
             )
         )
     return out
+
+
+FALLS = "N̂_tot falls as t grows"
+"""The mark of :func:`falling_curve`'s caveat (an instrument's own kind, ``curve-falls``)."""
+
+
+def falling_curve(points: Sequence[CurvePoint], t: float) -> Caveat | None:
+    """The caveat of an ``N̂_tot(t)`` below the same estimator's ``N̂_tot`` at a smaller ``t`` of the
+    curve (by more than 1 % of it and one item), else ``None``.
+
+    A longer census cannot show fewer items than a shorter one, so ``N̂_tot(t)`` should never fall as
+    ``t`` grows; the smoothed Good–Turing weights alternate in sign, and far beyond the data their sum
+    can fall (down to the clamp at ``N_seen``). Where it does, the two estimates contradict each other,
+    and the larger ``t`` is the less reliable one. knowsum's own check (the paper reports the curve
+    without it)."""
+    at = next((p for p in points if p.t == t), None)
+    earlier = [p for p in points if p.t < t]
+    if at is None or not earlier:
+        return None
+    peak = max(earlier, key=lambda p: p.n_total)
+    drop = peak.n_total - at.n_total
+    if drop <= max(1.0, 0.01 * peak.n_total):
+        return None
+    return Caveat(
+        "curve-falls",
+        f"{FALLS}: {peak.n_total:,.1f} at t = {peak.t:g} on this run's curve, {at.n_total:,.1f} at "
+        f"t = {t:g}. A longer census cannot show fewer items, so the two estimates contradict each "
+        "other; the fall comes from the estimator's alternating weights far beyond the data, and the "
+        "larger t is the less reliable: read N̂_tot with the curve, the trust horizon and the simulated "
+        "error at its own t",
+        "N̂_tot",
+        mark=FALLS,
+    )
 
 
 HELDOUT_SHUFFLES = 100

@@ -136,7 +136,7 @@ def n_bootstrap_option(
             type=ResampleCount(),
             default=default,
             show_default=default is not None,
-            help=help_text,
+            help=f"{help_text} Not 1: one resample has no spread.",
         )(func)
 
     return deco

@@ -76,8 +76,6 @@ class ResampleCount(click.IntRange):
     its interval would be a point; :func:`knowsum.stats.bootstrap.check_resamples` is the same rule
     for the library and the configuration files)."""
 
-    name = "integer"
-
     def __init__(self) -> None:
         super().__init__(min=0)
 
@@ -86,6 +84,3 @@ class ResampleCount(click.IntRange):
         if number == 1:
             self.fail("1 resample has no spread: give 0 (no interval) or at least 2.", param, ctx)
         return number
-
-    def _describe_range(self) -> str:
-        return "0 or x>=2"
