@@ -89,6 +89,37 @@ def test_the_horizon_cell_is_the_backtest_cell(tmp_path: Path) -> None:
     assert bt.horizon == h  # the back-test reports the census's own horizon
 
 
+def test_a_census_at_any_k_has_a_horizon_census_backtest_repeats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A census run with ``--k 3`` back-tests sgt-k3 as its trust horizon; ``census backtest
+    --estimator sgt-k3 --n-bootstrap 20 --seed 0`` takes that name (was: refused, as not one of the
+    listed predictors) and prints the same cell, in the smoothed Good–Turing panel."""
+    rng = np.random.default_rng(1)
+    p = 1 / np.arange(1, 801) ** 1.1
+    items = tmp_path / "k3.jsonl"
+    items.write_text(
+        "".join(
+            json.dumps({"query": f"q{i}", "items": [f"i{x}" for x in rng.choice(800, 12, p=p / p.sum())]})
+            + "\n"
+            for i in range(120)
+        )
+    )
+    run = tmp_path / "k3"
+    assert main(["census", "score", str(items), "--out", str(run), "--k", "3"]) == 0
+    h = json.loads((run / "result.json").read_text())["horizon"]
+    assert h["estimator"] == "sgt-k3" and h["status"] == "back-tested"
+    capsys.readouterr()
+    args = ["census", "backtest", str(run), "--estimator", "sgt-k3", "--n-bootstrap", "20", "--seed", "0"]
+    assert main([*args, "--t", f"{h['t_asked']:g}", "--repeats", str(h["splits"]), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["backtest"]
+    (row,) = data["rows"]
+    assert row["estimator"] == "sgt-k3" and row["family"] == "smoothed Good–Turing (KnowSum eq. 1)"
+    assert row["pi_coverage"] == h["coverage"] and row["relative_rmse"] == h["error"]
+    assert main(["census", "backtest", str(run), "--estimator", "sgt-k51"]) == 2
+    assert "'sgt-k51' is not one of 'sgt-k6'" in capsys.readouterr().err
+
+
 def test_a_three_query_census_claims_only_what_its_splits_reach() -> None:
     """Three queries: every split keeps 2 and holds back 1 (t = 0.5), whatever t is asked."""
     prev = Prevalence.from_items(["a", "b", "c", "a", "d", "e", "f"], queries=[0, 0, 0, 1, 1, 2, 2])

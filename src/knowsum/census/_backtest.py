@@ -340,7 +340,7 @@ def score_splits(
         rows.append(
             BacktestRow(
                 estimator=name,
-                family=families.get(name, name),
+                family=families.get(name) or fs.family(name),
                 t=splits.t,
                 t_effective=splits.t_effective,
                 kept_queries=splits.kept,

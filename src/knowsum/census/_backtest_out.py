@@ -43,6 +43,7 @@ from knowsum.errors import InputError, UnknownNameError
 from knowsum.records import PLOTS_DIR, Run, holds_only
 from knowsum.stats import Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
+from knowsum.stats.unseen import MAX_K
 
 __all__ = ["SIZE_TS", "BacktestRun", "backtest_census", "backtest_identity", "backtest_run", "size_curve"]
 
@@ -159,9 +160,9 @@ def _settings(ts: Sequence[float], estimators: Sequence[str] | None) -> tuple[li
         InputError: no ``t``, or a ``t`` that is not a number > 0.
     """
     names = list(fs.PREDICTORS) if not estimators else list(dict.fromkeys(estimators))
-    unknown = [n for n in names if n not in fs.PREDICTORS]
+    unknown = [n for n in names if fs.predictor(n) is None]
     if unknown:
-        raise UnknownNameError("estimator", unknown[0], list(fs.PREDICTORS))
+        raise UnknownNameError("estimator", unknown[0], [*fs.PREDICTORS, f"sgt-k<k> (k = 1…{MAX_K})"])
     bad = [t for t in ts if not (math.isfinite(t) and t > 0)]
     if bad or not ts:
         raise InputError(f"--t: invalid t={bad[0] if bad else ''!r}: each t must be a number > 0")
@@ -243,7 +244,7 @@ def backtest_run(
     start = time.perf_counter()
     shuffles = heldout_shuffles if "sgt-heldout" in names else 0
     design = SplitDesign(repeats, resamples, seed, level, shuffles)
-    rows, skipped = collect(prev, grid, {n: fs.PREDICTORS[n] for n in names}, design)
+    rows, skipped = collect(prev, grid, {n: p for n in names if (p := fs.predictor(n)) is not None}, design)
     # the census's own test, with its own splits (split j of t is the same split as in `rows`)
     horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed, unseen=result.n_unseen)
     found = horizon_predictor(result.estimator, result.k)

@@ -20,9 +20,23 @@ from knowsum.cliutil.options import (
     seed_option,
 )
 from knowsum.errors import ConfigError
-from knowsum.stats.foresee import PREDICTORS
+from knowsum.stats.foresee import PREDICTORS, predictor
+from knowsum.stats.unseen import MAX_K
 
 __all__ = ["backtest"]
+
+
+def _predictors(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--estimator`` values, each a back-test predictor (:func:`knowsum.stats.foresee.predictor`)."""
+    for name in value:
+        if predictor(name) is None:
+            raise click.BadParameter(
+                f"{name!r} is not one of {', '.join(repr(p) for p in PREDICTORS)}, "
+                f"or sgt-k<k> for k in 1…{MAX_K}",
+                ctx,
+                param,
+            )
+    return value
 
 
 @click.command("backtest")
@@ -53,8 +67,10 @@ __all__ = ["backtest"]
     "--estimator",
     "estimators",
     multiple=True,
-    type=click.Choice(list(PREDICTORS)),
-    help="Back-test only these (repeatable; default: all).",
+    callback=_predictors,
+    metavar="NAME",
+    help=f"Back-test only these (repeatable; default: all): {', '.join(PREDICTORS)}, or sgt-k<k> for "
+    f"any k in 1…{MAX_K} (a census run with --k k has that one as its trust horizon's estimator).",
 )
 @out_option(
     "Folder for backtest.json, plots/backtest.png and report.html (default: RUN_DIR/backtest); "

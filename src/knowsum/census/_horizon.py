@@ -93,11 +93,11 @@ long-range ones refit on every split and resample (about a second on a 1,000-que
 
 def horizon_predictor(estimator: str, k: int | None) -> tuple[str, Predictor] | None:
     """The back-test predictor of a census estimator (``None``: not back-tested)."""
-    if estimator == "et" and k is not None:
-        return f"sgt-k{k}", lambda p: fs.sgt(p, k)
-    if estimator in BACKTESTED:
-        return estimator, fs.PREDICTORS[estimator]
-    return None
+    name = (
+        f"sgt-k{k}" if estimator == "et" and k is not None else estimator if estimator in BACKTESTED else None
+    )
+    found = None if name is None else fs.predictor(name)
+    return None if name is None or found is None else (name, found)
 
 
 def _bias(row: BacktestRow) -> tuple[float, float] | None:

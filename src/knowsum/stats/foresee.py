@@ -68,12 +68,14 @@ __all__ = [
     "SGT_KS",
     "Panel",
     "Scores",
+    "family",
     "future_variance",
     "future_variance_of",
     "linear_variance",
     "linear_variance_of",
     "lognormal_bounds",
     "panel",
+    "predictor",
     "score",
     "sgt",
     "singleton_estimate",
@@ -374,3 +376,18 @@ def lognormal_bounds(
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = np.exp(z * np.sqrt(np.log1p(v / (u * u))))
         return np.where(ok, u / c, np.nan), np.where(ok, u * c, np.nan)
+
+
+def predictor(name: str) -> Callable[[Panel], FloatArray] | None:
+    """The predictor called ``name``: one of :data:`PREDICTORS`, or ``sgt-k<k>`` for any ``k`` in
+    ``1 … MAX_K`` (the trust horizon of a census run with ``--k k`` back-tests that one), else ``None``."""
+    if name in PREDICTORS:
+        return PREDICTORS[name]
+    k = _sgt_k(name)
+    return None if k is None or not 1 <= k <= MAX_K else partial(sgt, k=k)
+
+
+def family(name: str) -> str:
+    """The panel of the back-test figure that predictor ``name`` belongs to (:data:`FAMILIES`; any
+    ``sgt-k<k>`` is smoothed Good–Turing)."""
+    return FAMILIES.get(name) or (FAMILIES["sgt-k6"] if _sgt_k(name) is not None else name)
