@@ -36,7 +36,7 @@ from knowsum._util.outputs import (
 )
 from knowsum._util.renamed import old_names
 from knowsum._util.storelock import sampling_lock
-from knowsum._util.textfile import check_file, read_text_file
+from knowsum._util.textfile import check_file, is_query_item_header, read_text_file
 from knowsum._util.validation import config_error, known_values
 from knowsum._util.wheels import EMBED_INSTALL, cached_wheel, download_wheel, sweep
 
@@ -54,6 +54,7 @@ __all__ = [
     "disk_fault",
     "download_wheel",
     "enclosing_run",
+    "is_query_item_header",
     "known_values",
     "nearest_folder",
     "old_names",

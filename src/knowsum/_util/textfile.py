@@ -19,7 +19,7 @@ from pathlib import Path
 
 from knowsum.errors import InputFileError
 
-__all__ = ["check_file", "read_text_file"]
+__all__ = ["check_file", "is_query_item_header", "read_text_file"]
 
 _MISSING = "no such file; check the path"
 
@@ -69,3 +69,14 @@ def check_file(path: str | Path, what: str = "file") -> Path:
     if path.is_dir():
         raise InputFileError(path, f"is a directory, not a {what}")
     return path
+
+
+def is_query_item_header(fields: list[str]) -> bool:
+    """Whether ``fields`` (the first line of a ``QUERY<TAB>ITEM`` file, split on the tab) name its
+    columns, ``query`` and ``item`` (or ``items``) in any case: a header line, read as such by every
+    reader of the format rather than as a query named "query"."""
+    return (
+        len(fields) == 2
+        and fields[0].strip().lower() == "query"
+        and fields[1].strip().lower() in ("item", "items")
+    )

@@ -24,7 +24,10 @@ __all__ = ["score"]
 )
 @click.option("--name", default=None, show_default="score:<file stem>", help="Task name in the result.")
 @estimation_options
-@out_option("Run directory [default: census-runs/score-<file stem>[-strict][-incidence]].")
+@out_option(
+    "Run directory [default: census-runs/score-<file stem>, or the --name with ':' as '-'; then -strict, "
+    "-incidence for a criterion or counting other than the default]."
+)
 @overwrite_option
 @inspect_log_option("census")
 @json_option

@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from knowsum._util import read_text_file
+from knowsum._util import is_query_item_header, read_text_file
 from knowsum.census._analyse import analyse
 from knowsum.census._config import CensusConfig
 from knowsum.census._decode import DecodedItem
@@ -101,7 +101,7 @@ def read_items(path: str | Path) -> ItemsFile:
         InputFileError: missing/unreadable/empty file, a malformed line (names file and line), or a
             query given as a number on one line and as a text on another (``1`` and ``"1"``).
     """
-    fmt, queries, _ = _read_items(Path(path))
+    fmt, queries, _, _ = _read_items(Path(path))
     return fmt, queries
 
 
@@ -119,10 +119,18 @@ def _joined_note(path: Path, lines_of: dict[str, list[int]]) -> list[str]:
     ]
 
 
-def _read_items(path: Path) -> tuple[ItemsFormat, list[tuple[str, list[str]]], dict[str, list[int]]]:
-    """:func:`read_items`, with the lines each query stands on."""
+def _read_items(
+    path: Path,
+) -> tuple[ItemsFormat, list[tuple[str, list[str]]], dict[str, list[int]], int | None]:
+    """:func:`read_items`, with the lines each query stands on and the line of a ``query<TAB>item``
+    header (``None``: none)."""
     lines = _lines(path)
     fmt: ItemsFormat = "jsonl" if lines[0][1].lstrip().startswith("{") else "tsv"
+    header = lines[0][0] if fmt == "tsv" and is_query_item_header(lines[0][1].split("\t")) else None
+    if header is not None:
+        lines = lines[1:]
+        if not lines:
+            raise InputFileError(path, "holds its header line alone: give QUERY<TAB>ITEM lines below it")
     grouped: dict[str, list[str]] = {}
     spelled: dict[str, tuple[str | int, int]] = {}  # each query's first spelling and its line
     lines_of: dict[str, list[int]] = {}
@@ -140,7 +148,7 @@ def _read_items(path: Path) -> tuple[ItemsFormat, list[tuple[str, list[str]]], d
             )
         grouped.setdefault(query, []).extend(x.strip() for x in items)
         lines_of.setdefault(query, []).append(no)
-    return fmt, list(grouped.items()), lines_of
+    return fmt, list(grouped.items()), lines_of, header
 
 
 def score_items(
@@ -173,7 +181,7 @@ def score_items(
         KBNotInstalledError: the KB is not installed (says the install command).
     """
     path = Path(items)
-    fmt, queries, lines_of = _read_items(path)
+    fmt, queries, lines_of, header = _read_items(path)
     label = name or f"score:{path.stem}"
     # the prompt names the items' content, so another file of the same name is another run
     digest = hashlib.sha256(json.dumps(queries, ensure_ascii=False).encode()).hexdigest()[:12]
@@ -191,4 +199,6 @@ def score_items(
     analysis = analyse(base, task, verifier, responses, model=model, backend="items", decoded=decoded)
     if fmt == "jsonl":  # (grouping by the query column is the TSV format itself)
         analysis.result.notes.extend(_joined_note(path, lines_of))
+    if header is not None:
+        analysis.result.notes.append(f"{path.name}: line {header} (query, item) read as the column header")
     return write_run(analysis, out_dir, identity)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from knowsum._util import is_query_item_header
 from knowsum.errors import InputFileError
 from knowsum.stats import Prevalence, StatsError
 
@@ -281,6 +282,11 @@ def read_observations(path: str | Path, fmt: Format | None = None) -> Observatio
     if detected:
         _other_separator(path, lines, chosen)
         _json_lines(path, lines, chosen)
+    if chosen == "items" and is_query_item_header(list(lines[0][2])):
+        if len(lines) == 1:
+            raise InputFileError(path, "holds its header line alone: give QUERY<TAB>ITEM lines below it")
+        reason += f"; line {lines[0][0]} (query, item) is the column header"
+        lines = lines[1:]
     parsers = {"items": _parse_items, "counts": _parse_counts, "prevalence": _parse_prevalence}
     try:
         prevalence = parsers[chosen](path, lines)
