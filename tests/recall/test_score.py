@@ -211,6 +211,23 @@ def test_missing_file(mini_go: Path, tmp_path: Path) -> None:
         read_predictions(tmp_path / "nope.csv")
 
 
+@pytest.mark.parametrize("header", ["id,answer", "gold\tprediction"])
+def test_a_csv_header_without_both_columns_is_named_as_the_cause(tmp_path: Path, header: str) -> None:
+    """A CSV whose header does not name both ``id`` and ``prediction`` is read in the release layout;
+    the error says so and what a CSV needs, not only what the release layout expects."""
+    path = tmp_path / "p.csv"
+    sep = "\t" if "\t" in header else ","
+    path.write_text(f"{header}\nGO:0001822{sep}GO:0001822\n")
+    with pytest.raises(InputFileError, match=r"release format: expected ID;label") as caught:
+        read_predictions(path)
+    assert "a CSV file needs a header line naming both (id,prediction" in str(caught.value)
+    release = tmp_path / "r.csv"
+    release.write_text("GO:1;a;1;2;GO:1\nGO:2\n")  # a release file with one bad row: no CSV hint
+    with pytest.raises(InputFileError, match="release format") as caught:
+        read_predictions(release)
+    assert "CSV" not in str(caught.value)
+
+
 def test_a_malformed_gold_id_is_kept_and_named_in_one_warning(mini_go: Path, tmp_path: Path) -> None:
     """The released Uberon files hold UBERON:60005380 (8 digits): the file still scores.
 

@@ -121,6 +121,18 @@ def _detect(path: Path, text: str) -> tuple[str, str]:
     return "release", ""
 
 
+def _not_csv(fmt: str, text: str) -> str:
+    """Why a file read in the release layout was not read as a CSV, when its first line looks like a
+    CSV header (fields separated by commas or tabs, no ``;``): the header did not name both columns."""
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if fmt != "release" or ";" in first or not ("," in first or "\t" in first):
+        return ""
+    return (
+        "; read in the release layout because the first line names no 'id' and 'prediction' "
+        "columns: a CSV file needs a header line naming both (id,prediction[,label,popularity])"
+    )
+
+
 def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
     """Detect the format and read every row.
 
@@ -173,7 +185,7 @@ def read_predictions(path: Path) -> tuple[str, list[PredictionRow]]:
             if len(bad) > 1
             else ""
         )
-        raise InputFileError(path, f"{fmt} format: {problem}{more}", no, line)
+        raise InputFileError(path, f"{fmt} format: {problem}{more}{_not_csv(fmt, text)}", no, line)
     if not rows:
         raise InputFileError(path, "no prediction rows")
     return fmt, rows
