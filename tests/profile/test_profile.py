@@ -171,6 +171,8 @@ def test_the_paper_budget_is_the_papers_size() -> None:
             '[recall]\nkbs = ["go"]\ninvariance_kbs = ["icd10"]\n',
             "invariance_kbs ['icd10'] are not among kbs",
         ),
+        # an unknown KB is the plan's error (file and key named), not a run's after its folder is made
+        ('[recall]\nkbs = ["nokb"]\n', "invalid recall.kbs=['nokb']: unknown knowledge base 'nokb'; known: "),
         ('description = "nothing"\n', "needs at least one of the tables"),
         ("[census\n", "not valid TOML"),
     ],

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
-from knowsum.kb import POPULARITY_FILES
+from knowsum.kb import KBS, POPULARITY_FILES
 from knowsum.models import Request
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
@@ -44,6 +44,15 @@ class RecallBudget(BaseModel):
     invariance: tuple[Literal["pi1", "pi2", "pi3"], ...] = ()
     invariance_kbs: tuple[str, ...] = ()
     invariance_per_bucket: Annotated[int, Strict(), limits(RecallConfig, "per_bucket")] = 20
+
+    @field_validator("kbs", "invariance_kbs")
+    @classmethod
+    def _known_kbs(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Each a knowledge base knowsum knows (refused here, so the plan's file and key are named)."""
+        unknown = [name for name in names if name not in KBS]
+        if unknown:
+            raise ValueError(f"unknown knowledge base {unknown[0]!r}; known: {', '.join(sorted(KBS))}")
+        return names
 
     @model_validator(mode="after")
     def _invariance_kbs(self) -> RecallBudget:
