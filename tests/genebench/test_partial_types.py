@@ -56,3 +56,15 @@ def test_only_accuracy_types_get_a_wilson_interval(slice_go: Ontology, tmp_path:
     assert syn.interval_reason == "a mean of macro F1 scores, not a share of questions"
     expr = rows["genebench/knowledge/expression"]
     assert expr.lower is None and "expression score" in (expr.interval_reason or "")
+
+
+def test_a_build_given_both_sizes_is_refused() -> None:
+    """``--per-type`` beside ``--paper-size`` (or ``per_type`` beside ``paper_size`` anywhere a config
+    is made): the paper's size would have dropped ``per_type`` without a word."""
+    from pydantic import ValidationError
+
+    from knowsum.genebench import GenebenchConfig
+
+    with pytest.raises(ValidationError, match="per_type and paper_size both set"):
+        GenebenchConfig(per_type=1, paper_size=True)
+    assert GenebenchConfig(paper_size=True).paper_size and GenebenchConfig(per_type=1).per_type == 1

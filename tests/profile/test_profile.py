@@ -173,6 +173,15 @@ def test_the_paper_budget_is_the_papers_size() -> None:
         ),
         # an unknown KB is the plan's error (file and key named), not a run's after its folder is made
         ('[recall]\nkbs = ["nokb"]\n', "invalid recall.kbs=['nokb']: unknown knowledge base 'nokb'; known: "),
+        # two sizes or two selections asked at once: refused, neither silently dropped
+        (
+            "[genebench]\nper_type = 1\npaper_size = true\n",
+            "invalid genebench: per_type and paper_size both set",
+        ),
+        (
+            '[recall]\nselect = "all"\nper_bucket = 2\n',
+            'per_bucket is for select = "stratified", and select = "all"',
+        ),
         ('description = "nothing"\n', "needs at least one of the tables"),
         ("[census\n", "not valid TOML"),
     ],

@@ -5,13 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from knowsum._util import known_values
 from knowsum.genebench._budget import DEFAULT_MAX_TOKENS
 from knowsum.genebench._build import TASKS
 
 __all__ = ["DEFAULT_MAX_TOKENS", "GenebenchConfig"]
+
+
+PER_TYPE_OR_PAPER = (
+    "per_type and paper_size both set: the paper's size is 210 questions per cell whatever per_type "
+    "says; give one of them"
+)
+"""Why a build given both sizes is refused."""
 
 
 class GenebenchConfig(BaseModel):
@@ -52,6 +59,13 @@ class GenebenchConfig(BaseModel):
     @classmethod
     def _tasks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         return known_values(value, TASKS, "task(s)")
+
+    @model_validator(mode="after")
+    def _one_size(self) -> GenebenchConfig:
+        """``per_type`` given beside ``paper_size``: two sizes asked, neither silently dropped."""
+        if self.paper_size and "per_type" in self.model_fields_set and self.per_type is not None:
+            raise ValueError(PER_TYPE_OR_PAPER)
+        return self
 
     def tokens(self, question_type: str, budgets: dict[str, int] | None = None) -> int:
         """Token budget of a reply to ``question_type`` (``max_tokens``, else ``budgets``, else the floor)."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from knowsum.errors import ConfigError
 from knowsum.genebench._aggregate import SUMMARY_CUT
-from knowsum.genebench._config import GenebenchConfig
+from knowsum.genebench._config import PER_TYPE_OR_PAPER, GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
 from knowsum.genebench._schema import read_questions
@@ -50,6 +50,12 @@ class GenebenchBudget(BaseModel):
     expression: Path | None = Field(None, description="expression file (Q6), as --expression")
     summaries: Path | None = Field(None, description="functional summaries file (Q8), as --summaries")
     abstracts: Path | None = Field(None, description="abstracts file (with-abstracts Q7/Q8), as --abstracts")
+
+    @model_validator(mode="after")
+    def _one_size(self) -> GenebenchBudget:
+        if self.paper_size and "per_type" in self.model_fields_set:
+            raise ValueError(PER_TYPE_OR_PAPER)
+        return self
 
 
 class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
@@ -125,7 +131,10 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
     def steps(self, table: BaseModel) -> list[Step]:
         """One run: ``genebench-balanced``, or ``genebench-paper`` at the paper's size."""
         assert isinstance(table, GenebenchBudget)
-        cfg = GenebenchConfig(**dict(table))  # the table's keys are the config's
+        fields = dict(table)  # the table's keys are the config's (per_type has no say at the paper's size)
+        cfg = GenebenchConfig(
+            **{k: v for k, v in fields.items() if not (k == "per_type" and table.paper_size)}
+        )
         name = "genebench-paper" if table.paper_size else "genebench-balanced"
         return [Step(self.name, name, cfg, name.replace("-", " "))]
 

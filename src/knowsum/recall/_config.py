@@ -81,6 +81,12 @@ class RecallConfig(BaseModel):
             raise ValueError("select='sample' needs sample=N")
         if self.select == "stratified" and self.per_bucket is None:
             raise ValueError("select='stratified' needs per_bucket=K")
+        for key, want in (("sample", "sample"), ("per_bucket", "stratified")):
+            if self.select != want and getattr(self, key) is not None:
+                raise ValueError(
+                    f"{key}={getattr(self, key)} is for select='{want}', and select='{self.select}' here: "
+                    "give one selection"
+                )
         return self
 
     @property

@@ -56,6 +56,10 @@ class RecallBudget(BaseModel):
 
     @model_validator(mode="after")
     def _invariance_kbs(self) -> RecallBudget:
+        if self.select == "all" and "per_bucket" in self.model_fields_set:
+            raise ValueError(
+                'per_bucket is for select = "stratified", and select = "all" here: give one of them'
+            )
         extra = sorted(set(self.invariance_kbs) - set(self.kbs))
         if extra:
             raise ValueError(f"invariance_kbs {extra} are not among kbs {list(self.kbs)}")
