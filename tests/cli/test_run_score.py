@@ -196,6 +196,29 @@ def test_run_never_writes_into_or_empties_a_folder_of_other_files(
     assert not (tmp_path / "s.sqlite").exists()
 
 
+def test_hidden_entries_are_neither_refused_nor_deleted(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hidden entry knowsum did not write (a Finder ``.DS_Store``, a ``.git`` folder) does not make
+    OUT foreign, and ``--overwrite`` (here: another plan's runs replacing this one's) keeps it."""
+    out = tmp_path / "out"
+    (out / ".git").mkdir(parents=True)
+    (out / ".git" / "HEAD").write_text("ref\n")
+    (out / ".DS_Store").write_text("x")
+    first = _plan(tmp_path, CENSUS_PLAN)
+    other = tmp_path / "other.toml"
+    other.write_text(CENSUS_PLAN.replace('["relaxed", "strict"]', '["strict"]'), encoding="utf-8")
+    store = ["--store", str(tmp_path / "s.sqlite")]
+    assert main(["run", "census", "-m", "mock", "--plan", first, *store, "--out", str(out)]) == 0
+    assert main(["run", "census", "-m", "mock", "--plan", str(other), *store, "--out", str(out)]) == 2
+    assert (
+        main(["run", "census", "-m", "mock", "--plan", str(other), *store, "--out", str(out), "--overwrite"])
+        == 0
+    )
+    assert (out / ".git" / "HEAD").read_text() == "ref\n" and (out / ".DS_Store").read_text() == "x"
+    assert not (out / "census-diseases-relaxed").exists() and (out / "census-diseases-strict").is_dir()
+
+
 def test_a_value_listed_twice_is_refused_before_a_run_is_made_twice(
     kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -268,9 +268,10 @@ def claim_folder(
 ) -> Path:
     """Claim ``out`` for the run ``identity`` (finished or not); call it before asking anything.
 
-    Every entry of ``out`` but the marker and the temporary files of an interrupted write must be one
-    the claimant writes (``owns``, asked of each top-level entry): a folder holding anything else is
-    refused, with or without ``overwrite``, since ``--overwrite`` replaces only what knowsum wrote.
+    Every entry of ``out`` but the marker, the temporary files of an interrupted write and hidden
+    entries (``.DS_Store``, ``.git``: left alone) must be one the claimant writes (``owns``, asked of
+    each top-level entry): a folder holding anything else is refused, with or without ``overwrite``,
+    since ``--overwrite`` replaces only what knowsum wrote.
     A folder claimed by a run whose identity differs in any key both name (a marker written when that
     run started, or, without one, the model its sub-runs' records name) is refused, unless
     ``overwrite``: then it is emptied first. The marker is then (re)written.
@@ -280,7 +281,7 @@ def claim_folder(
             names the first such file, or the first differing setting).
     """
     if out.is_dir():
-        foreign = next((e for e in sorted(out.iterdir()) if not (_ours(e) or owns(e))), None)
+        foreign = next((e for e in sorted(out.iterdir()) if not (_ours(e) or _hidden(e) or owns(e))), None)
         if foreign is not None:
             raise OutputError(
                 f"{out}: holds {foreign.name}, which knowsum did not write here: give another --out "
@@ -295,10 +296,17 @@ def claim_folder(
                 "stopped: give another --out, or --overwrite to replace it"
             )
         for entry in out.iterdir():
+            if _hidden(entry):
+                continue  # a hidden file of the user's or the system's (.DS_Store, .git): kept
             shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     with atomic_write(out / CLAIM_NAME, "w") as fh:
         fh.write(json.dumps(dict(identity), sort_keys=True) + "\n")
     return out
+
+
+def _hidden(entry: Path) -> bool:
+    """A hidden entry knowsum did not write (``.DS_Store``, ``.git``…): neither refused nor deleted."""
+    return entry.name.startswith(".") and not _ours(entry)
 
 
 def _ours(entry: Path) -> bool:
