@@ -93,16 +93,16 @@ def test_census_plan_help_states_every_limit(capsys: pytest.CaptureFixture[str])
         assert shown in text, text
 
 
-def _seeded() -> list[tuple[str, ...]]:
-    """The path of every command with a ``--seed`` option."""
+def _with_option(flag: str) -> list[tuple[str, ...]]:
+    """The path of every command with the option ``flag``."""
     return [
         path
         for path, command in leaf_commands()
-        if any("--seed" in p.opts for p in command.params if isinstance(p, click.Option))
+        if any(flag in p.opts for p in command.params if isinstance(p, click.Option))
     ]
 
 
-SEEDED = _seeded()
+SEEDED = _with_option("--seed")
 
 
 def test_the_walk_finds_the_seeded_commands() -> None:
@@ -122,15 +122,7 @@ def test_every_seed_refuses_a_negative_value_in_one_line(
     assert err.startswith("knowsum: error: Invalid value for '--seed': -1 is not in the range x>=0"), err
 
 
-def _resampled() -> list[tuple[str, ...]]:
-    return [
-        path
-        for path, command in leaf_commands()
-        if any("--n-bootstrap" in p.opts for p in command.params if isinstance(p, click.Option))
-    ]
-
-
-RESAMPLED = _resampled()
+RESAMPLED = _with_option("--n-bootstrap")
 
 
 def test_the_walk_finds_the_resampled_commands() -> None:
