@@ -18,7 +18,7 @@ from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
 from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
-from knowsum.stats.q0_prediction import q0_prediction
+from knowsum.stats.q0_prediction import q0_confidence_floor, q0_prediction
 
 __all__ = [
     "DEFAULT_COVERAGE_SOURCE",
@@ -153,6 +153,8 @@ def equal_coverage(
             seed=seed,
         )
         cb = re.coverage_based
+        raw = None if cb.lower is None else float(cb.lower[0, 0])
+        lower = None if raw is None else float(q0_confidence_floor([raw], cb.size, data.size, data.s_obs)[0])
         pred = q0_prediction(
             data, cb.size, cb.diversity[0], None if cb.std_error is None else cb.std_error[0], level
         )
@@ -172,7 +174,8 @@ def equal_coverage(
                 method=cb.method[0],
                 beyond_double=bool(cb.size[0] > 2 * data.size * (1 + 1e-9)),
                 richness=float(cb.diversity[0, 0]),
-                lower=None if cb.lower is None else float(cb.lower[0, 0]),
+                lower=lower,
+                lower_inext=None if lower is None or lower == raw else raw,
                 upper=None if cb.upper is None else float(cb.upper[0, 0]),
                 prediction_interval=pred.unseen(0),
                 prediction_interval_total=pred.total(0),

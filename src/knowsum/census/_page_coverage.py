@@ -15,6 +15,7 @@ from knowsum.census._page_rank import ranks
 from knowsum.census.record import CoverageRank, EqualCoverage
 from knowsum.report import format_value, markdown_table, marks, text_table
 from knowsum.report import html as h
+from knowsum.stats.q0_prediction import Q0_FLOOR
 
 __all__ = ["coverage_data", "coverage_headers", "coverage_html", "coverage_rows", "coverage_table"]
 
@@ -92,6 +93,19 @@ def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
     return out
 
 
+def floor_note(eq: EqualCoverage) -> str | None:
+    """Which runs' band was raised to ``N_seen`` and iNEXT's own lower end for each (``None``: none)."""
+    raised = [
+        f"{r.model} ({r.task}) {format_value(r.lower_inext)}" for r in eq.rows if r.lower_inext is not None
+    ]
+    if not raised:
+        return None
+    return (
+        "band: lower end raised to N_seen where m ≥ n, as the extended sample holds the items seen "
+        f"(iNEXT's own lower end: {'; '.join(raised)})"
+    )
+
+
 def coverage_table(eq: EqualCoverage, markdown: bool = False) -> str:
     """The equal-coverage ranking as a terminal (or Markdown) table, with its heading line."""
     head = (
@@ -99,7 +113,8 @@ def coverage_table(eq: EqualCoverage, markdown: bool = False) -> str:
         "coverage-based rarefaction/extrapolation (iNEXT estimateD), beside the KnowSum N_tot(t) ranking"
     )
     table = (markdown_table if markdown else text_table)(coverage_headers(eq), coverage_rows(eq))
-    return f"{head}\n{table}"
+    note = floor_note(eq)
+    return f"{head}\n{table}" + ("" if note is None else f"\n{note}")
 
 
 def coverage_data(eq: EqualCoverage) -> dict[str, Any]:
@@ -113,6 +128,7 @@ def coverage_data(eq: EqualCoverage) -> dict[str, Any]:
         "level": eq.level,
         "n_bootstrap": eq.n_bootstrap,
         "method": "iNEXT estimateD: q = 0 at equal coverage",
+        "band_method": Q0_FLOOR,
         "rows": rows,
     }
 
@@ -129,4 +145,10 @@ def coverage_html(eq: EqualCoverage) -> h.Markup:
         "by coverage-based rarefaction or extrapolation (Chao & Jost 2012; Chao et al. 2014; iNEXT "
         "estimateD), next to the KnowSum ranking by N̂_tot(t). change = rank at C vs rank by N̂_tot(t)."
     )
-    return h.section("Ranking at equal coverage", h.paragraph(intro), h.table(coverage_headers(eq), cells))
+    note = floor_note(eq)
+    return h.section(
+        "Ranking at equal coverage",
+        h.paragraph(intro),
+        h.table(coverage_headers(eq), cells),
+        *([] if note is None else [h.paragraph(note)]),
+    )

@@ -10,6 +10,7 @@ from typing import Any
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary
 from knowsum.report import interval_text
 from knowsum.stats.own_t_text import describe_own_t
+from knowsum.stats.q0_prediction import Q0_FLOOR
 
 __all__ = [
     "curve_prediction_json",
@@ -73,6 +74,11 @@ def point_prediction_lines(p: PointSummary, s_obs: int, reference: int, unit: st
     interval of what the ``m − n`` further observations (``unit``) will show, or why it is n/a."""
     level = f"{p.level:.0%}"
     head = [f"    q0 {level} confidence interval {_pair(p.interval)}"]
+    if p.interval_inext is not None:
+        head[0] += (
+            f" (iNEXT's Ŝ ± z·ŝ gives {_pair(p.interval_inext)}; its lower end is raised to S_obs = "
+            f"{s_obs:,}: the extended sample holds the items seen)"
+        )
     if p.prediction is None:
         return [*head, f"    q0 {level} prediction interval n/a: {p.prediction_reason or 'not formed'}"]
     lo, hi = p.prediction
@@ -88,6 +94,8 @@ def point_prediction_json(p: PointSummary, s_obs: int) -> dict[str, Any]:
     """``q0_interval`` and the ``prediction_*`` keys of a point (``prediction_interval`` is ``U``)."""
     return {
         "q0_interval": None if p.interval is None else list(p.interval),
+        "q0_interval_inext": None if p.interval_inext is None else list(p.interval_inext),
+        "q0_interval_method": Q0_FLOOR if p.interval is not None else None,
         "prediction_interval": _unseen(p.prediction, s_obs),
         "prediction_interval_total": None if p.prediction is None else list(p.prediction),
         "prediction_reason": p.prediction_reason,

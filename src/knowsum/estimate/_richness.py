@@ -60,7 +60,7 @@ from knowsum.stats import (
 )
 from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.caveats import beyond_double, shared_above_own, unreachable_coverage
-from knowsum.stats.q0_prediction import Q0_METHOD, q0_predict, q0_prediction
+from knowsum.stats.q0_prediction import Q0_METHOD, q0_confidence_floor, q0_predict, q0_prediction
 from knowsum.stats.rarefaction import CurvePoints
 
 __all__ = ["RICHNESS_ESTIMATORS", "RICHNESS_TITLES", "RichnessConfig", "richness"]
@@ -206,7 +206,9 @@ def _point(
         found.append(unreachable_coverage(target, coverage, size))
     caveats = caveat_notes([c for c in found if c is not None])
     diversity = (float(d[0]), float(d[1]), float(d[2]))
-    ci = (float(ci_lo[0]), float(ci_hi[0])) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
+    floor = float(q0_confidence_floor(ci_lo, [size], n, data.s_obs)[0])
+    ci = (floor, float(ci_hi[0])) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
+    raw = None if ci is None or floor == ci_lo[0] else (float(ci_lo[0]), ci[1])
     return PointSummary(
         base,
         coverage,
@@ -220,6 +222,7 @@ def _point(
         pred.reasons[0],
         pred.method,
         config.level,
+        raw,
     )
 
 
@@ -236,6 +239,13 @@ def _rows(values: Any) -> tuple[tuple[float, ...], ...]:
     return tuple(_tuple(row) for row in values)
 
 
+def _floored(lower: Any, sizes: Any, data: Abundance | Incidence) -> tuple[tuple[float, ...], ...] | None:
+    """The lower bands, q = 0's raised to ``S_obs`` at ``m ≥ n`` (``Q0_FLOOR``)."""
+    if lower is None:
+        return None
+    return (_tuple(q0_confidence_floor(lower[0], sizes, data.size, data.s_obs)), *_rows(lower[1:]))
+
+
 def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
     re = rarefaction_extrapolation(
         data, endpoint=3 * data.size, n_bootstrap=config.n_bootstrap, conf=config.level, seed=config.seed
@@ -248,12 +258,12 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         _tuple(s.coverage),
         s.method,
         _rows(s.diversity),
-        None if s.lower is None else _rows(s.lower),
+        _floored(s.lower, s.size, data),
         None if s.upper is None else _rows(s.upper),
         _tuple(c.coverage),
         _tuple(c.size),
         _rows(c.diversity),
-        None if c.lower is None else _rows(c.lower),
+        _floored(c.lower, c.size, data),
         None if c.upper is None else _rows(c.upper),
         re.reference_size,
         re.n_bootstrap,
@@ -264,6 +274,8 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         cov_reasons,
         Q0_METHOD,
         data.s_obs,
+        None if s.lower is None else _tuple(s.lower[0]),
+        None if c.lower is None else _tuple(c.lower[0]),
     )
 
 

@@ -21,6 +21,7 @@ from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary, 
 from knowsum.records import caveat_notes
 from knowsum.report import caveat_lines, interval_ends, marks
 from knowsum.stats.caveats import caveat_dicts
+from knowsum.stats.q0_prediction import Q0_FLOOR
 from knowsum.stats.summary import summary_dict
 
 __all__ = [
@@ -277,6 +278,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.diversity],
             "lower": None if c.lower is None else [list(r) for r in c.lower],
             "upper": None if c.upper is None else [list(r) for r in c.upper],
+            "inext_q0_lower": None if c.inext_q0_lower is None else list(c.inext_q0_lower),
             **pred.curve_prediction_json(c, coverage_based=False),
         },
         "coverage_based": {
@@ -285,8 +287,10 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.cov_diversity],
             "lower": None if c.cov_lower is None else [list(r) for r in c.cov_lower],
             "upper": None if c.cov_upper is None else [list(r) for r in c.cov_upper],
+            "inext_q0_lower": None if c.inext_cov_q0_lower is None else list(c.inext_cov_q0_lower),
             **pred.curve_prediction_json(c, coverage_based=True),
         },
+        "band_method": Q0_FLOOR,
         "prediction_method": c.prediction_method,
         "reference_size": c.reference_size,
         "n_bootstrap": c.n_bootstrap,

@@ -36,6 +36,14 @@ sample is independent of the present one, so (:mod:`knowsum.stats.prediction`)
   ``Var(U)`` larger), that the bias of Chao1's ``f̂0`` is small beside the spread (the extrapolation
   is reliable to about ``2N``, Chao et al. 2014, and is flagged beyond), and enough replicates.
 
+iNEXT cuts the lower end of the confidence band at 0 only, so far beyond ``N`` it can fall below
+``S_obs`` (spider ``Girdled``, ``m = 2000``: ``[7.0, 80.8]`` with ``S_obs = 26``). The estimand there
+is the richness of the *augmented* sample, which holds the ``S_obs`` items already seen (Chao et al.
+2014, eq. 9), so a bound below ``S_obs`` contradicts the data. :func:`q0_confidence_floor` raises the
+lower end to ``S_obs`` where ``m ≥ N`` — knowsum's rule, not iNEXT's; every surface that applies it
+keeps iNEXT's value beside it, named (:data:`Q0_FLOOR`). Rarefied points (``m < N``) keep iNEXT's band:
+a sub-sample may hold fewer than ``S_obs``.
+
 n/a (with the reason) where ``m ≤ N`` — rarefaction describes sub-samples of the data in hand and
 ``m = N`` is the sample itself: no further observations to predict — where ``f1 = 0`` (no evidence of
 unseen items: ``Û = 0`` whatever ``m*``), and without bootstrap replicates (no ``ŝ``).
@@ -54,13 +62,27 @@ from knowsum.stats._spade import z_value
 from knowsum.stats.rarefaction import rarefaction_extrapolation
 from knowsum.stats.samples import Abundance, Incidence
 
-__all__ = ["Q0_METHOD", "Q0Prediction", "q0_predict", "q0_prediction", "q0_prediction_bounds"]
+__all__ = [
+    "Q0_FLOOR",
+    "Q0_METHOD",
+    "Q0Prediction",
+    "q0_confidence_floor",
+    "q0_predict",
+    "q0_prediction",
+    "q0_prediction_bounds",
+]
 
 Q0_METHOD = (
     "normal (iNEXT's form) around Ŝ(m) with v = iNEXT's bootstrap variance of Ŝ(m) (replicates from the "
     "estimated community) + Û (Poisson U); lower end at S_obs"
 )
 """How the prediction interval of iNEXT's q = 0 extrapolation is formed."""
+
+Q0_FLOOR = (
+    "iNEXT's bootstrap Ŝ ± z·ŝ (cut at 0); for q = 0 the lower end is raised to S_obs where m ≥ N, as the "
+    "extended sample holds the S_obs items seen (knowsum's rule; iNEXT's own lower end is kept beside it)"
+)
+"""How knowsum's q = 0 confidence band differs from iNEXT's (module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +133,17 @@ def q0_prediction_bounds(
         half = z * np.sqrt(sd * sd + np.maximum(est - s_obs, 0.0))
     ok = np.isfinite(half) & np.isfinite(est)
     return np.where(ok, np.maximum(est - half, s_obs), np.nan), np.where(ok, est + half, np.nan)
+
+
+def q0_confidence_floor(
+    lower: FloatArray | Sequence[float], sizes: FloatArray | Sequence[float], reference: int, s_obs: int
+) -> FloatArray:
+    """iNEXT's q = 0 lower band with its points at ``m ≥ N`` (``reference``) raised to ``S_obs``
+    (module docstring); rarefied points and NaN ends are unchanged."""
+    lo = np.asarray(lower, dtype=np.float64)
+    m = np.asarray(sizes, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.where((m >= reference) & np.isfinite(lo), np.maximum(lo, s_obs), lo)
 
 
 def _reason(size: float, reference: int, f1: int, sd: float, incidence: bool) -> str | None:
