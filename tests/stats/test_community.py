@@ -136,3 +136,28 @@ def test_the_own_t_sentence_says_n_a_for_undefined_figures_and_bounds_absurd_one
     assert "expected error over 10,000% of N_tot (±over 10,000% MC; over 10,000% of the new items U" in text
     assert "bias -over 10,000%" in text and "; n/a in 46% of them, each a miss)" in text
     assert text.endswith("the sample's k = 6 kept") and "200 samples of 100 observations" in text
+
+
+def test_counts_drawn_without_mentions_have_the_same_distribution() -> None:
+    """``mentions=False`` draws a with-replacement census's counts as one multinomial: the expected
+    N_seen and U (the closed forms of the test above) and the mean f1 of the mention draws agree
+    within 4 MC s.e.; without replacement the mentions are drawn either way (the same values)."""
+    community = fit_community(_census())
+    assert not community.distinct
+    q, t, b = 300, 2.0, 400
+    fast = simulate(community, q, t, b, np.random.default_rng(2), mentions=False)
+    slow = simulate(community, q, t, b, np.random.default_rng(3))
+    pi = community.query_rates()
+    expected_seen = float(np.sum(1 - (1 - pi) ** q))
+    expected_new = float(np.sum((1 - pi) ** q * (1 - (1 - pi) ** (t * q))))
+    assert abs(fast.n_seen.mean() - expected_seen) < 4 * fast.n_seen.std() / math.sqrt(b)
+    assert abs(fast.new.mean() - expected_new) < 4 * fast.new.std() / math.sqrt(b)
+    f1_fast, f1_slow = fast.hist[:, 1], slow.hist[:, 1]
+    assert abs(f1_fast.mean() - f1_slow.mean()) < 4 * math.sqrt((f1_fast.var() + f1_slow.var()) / b)
+    assert (fast.queries.sum(axis=1) == fast.n_observations).all() and fast.query_ids is None
+    with pytest.raises(StatsError, match="without their mentions"):
+        fast.census(0)
+    distinct = synthetic_community("lognormal")
+    a = simulate(distinct, 50, 1.0, 5, np.random.default_rng(0), mentions=False)
+    c = simulate(distinct, 50, 1.0, 5, np.random.default_rng(0))
+    assert (a.counts == c.counts).all() and (a.new == c.new).all()

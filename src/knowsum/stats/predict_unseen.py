@@ -257,7 +257,7 @@ def simulated_biases(
     except StatsError:
         return [None] * len(plans)
     rng = np.random.default_rng(seed)
-    sims = simulate(community, prev.n_queries or n, ts[0], replicates, rng, more_t=ts)
+    sims = simulate(community, prev.n_queries or n, ts[0], replicates, rng, more_t=ts, mentions=False)
     truths = iter(sims.new_at)
     out: list[float | None] = []
     for plan in plans:
