@@ -317,3 +317,18 @@ def test_backtest_help_shows_each_range_and_one_split_has_no_standard_error(
     old = {**row, "coverage_se": 0.0, "pi_coverage_se": 0.0, "bias_se": 0.0}
     assert BacktestRow.model_validate(old).coverage_se is None
     assert BacktestRow.model_validate({**old, "repeats": 2}).coverage_se == 0.0
+
+
+def test_a_horizon_stopped_by_a_failure_says_so_not_the_census_size() -> None:
+    """Where the splits reached a larger t and failed there, the message names that t and why (the
+    estimator's bias), never "beyond what the splits of this run reach" (the census's size); the
+    coverage of 199 of 200 splits reads ">99%", never "100%"."""
+    ok, biased = (0.0, 0.95), (MAX_ERROR + 0.05, 0.95)
+    rows = [_row(ti, *c) for ti, c in zip((1.0, 3.0, 9.0), [ok, ok, biased], strict=True)]
+    h = horizon_from_rows(rows, "sgt-k8", 100.0, 10, 5)
+    assert h.t == 3.0 and "it fails at t = 9 (10 of 100 queries kept; bias +15.0% ±" in h.message
+    assert "reach" not in h.message
+    short = horizon_from_rows(rows[:2], "sgt-k8", 100.0, 10, 5)  # nothing failed: the splits stop short
+    assert "t = 100 is beyond what the splits of this run reach" in short.message
+    nearly = horizon_from_rows([_row(1.0, 0.0, 0.995, repeats=200)], "sgt-k8", 100.0, 10, 5)
+    assert "prediction interval covers >99% of 200 splits" in nearly.message

@@ -255,6 +255,10 @@ def test_backtest_json_fields_and_an_old_record(tmp_path: Path, capsys: pytest.C
     sgt = [r for r in data["rows"] if r["estimator"] == "sgt-k6"]
     assert all("closed form" in r["pi_method"] for r in sgt)
     assert {p["t"] for p in data["size_curve"]} <= {1.0, 3.0} and data["size_curve"]
+    assert {p["estimator"] for p in data["size_curve"]} == {data["horizon"]["estimator"]}  # whose curve
+    assert main([*args, "--estimator", "sgt-k6", "--estimator", "chao1", "--overwrite"]) == 0  # the text too
+    text = capsys.readouterr().out
+    assert f"error against kept size of the census's own estimator, {data['horizon']['estimator']} (" in text
     assert set(data["size_extrapolation"]) <= {"1", "3"}
     for key in ("t_asked", "kept_queries", "bias", "coverage_bound", "splits", "decided"):
         assert key in data["horizon"]

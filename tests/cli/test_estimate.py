@@ -203,6 +203,7 @@ def test_directory_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path
         (["--t", "-3"], "--t must be a number > 0, got '-3'"),
         (["--t", "abc"], "--t must be a number > 0, got 'abc'"),
         (["--t", "nan"], "--t must be a number > 0, got 'nan'"),
+        (["--t", "1e300"], "--t must be a number at most 1e+06, got '1e300'"),  # the census's cap too
         (["--k", "0"], "--k must be 'auto' or an integer in [1, 50], got '0'"),
         (["--k", "-2"], "--k must be 'auto' or an integer in [1, 50], got '-2'"),
         (["--k", "2.5"], "--k must be 'auto' or an integer in [1, 50], got '2.5'"),

@@ -44,6 +44,7 @@ def test_a_standard_error_beside_a_value_that_rounds_to_zero() -> None:
         (0.005, "<1%"),  # "{:.0%}" rounds half a percent to 0 % (half to even): not zero, so "<1%"
         (0.0051, "1%"),
         (0.09, "9%"),
+        (0.995, ">99%"),  # 199 of 200 splits: not all of them
         (1.0, "100%"),
     ],
 )

@@ -133,8 +133,10 @@ def test_the_own_t_sentence_says_n_a_for_undefined_figures_and_bounds_absurd_one
     assert "(50 seen items + 10 unseen" in text
     wild = replace(base, error=3e29, error_total=2e28, error_se=5e27, bias=-4e29, unavailable=0.46)
     text = describe_own_t(replace(wild, k=6), whole="sample", unit="observations")
-    assert "expected error over 10,000% of N_tot (±over 10,000% MC; over 10,000% of the new items U" in text
-    assert "bias -over 10,000%" in text and "; n/a in 46% of them, each a miss)" in text
+    assert "expected error over 10,000% of N_tot (± over 10,000% MC; over 10,000% of the new items U" in text
+    assert (
+        "bias below -10,000%" in text and "±over" not in text and "; n/a in 46% of them, each a miss)" in text
+    )
     assert text.endswith("the sample's k = 6 kept") and "200 samples of 100 observations" in text
 
 

@@ -191,3 +191,18 @@ def test_score_se_shrinks_like_one_over_root_r(errors: list[float], shift: float
     ratio = math.sqrt((r - 1) / r * (4 * r) / (4 * r - 1)) / 2  # sd(ddof=1) of the tiled sample, / sqrt(4)
     if one.bias_se > 1e-9:
         assert four.bias_se == pytest.approx(one.bias_se * ratio, rel=1e-9)
+
+
+def test_scores_of_overflowing_predictions_warn_nothing() -> None:
+    """Good–Toulmin far beyond t = 1 predicts 10¹³⁹: its error is infinite, said without a numpy
+    RuntimeWarning reaching the user (the score is the answer, not a fault)."""
+    import warnings
+
+    from knowsum.stats._foresee_scores import score
+
+    pred = np.array([1e139, -3e139, 2e139, 5e138])
+    obs = np.array([50.0, 60.0, 40.0, 55.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        s = score(pred, pred - 1, pred + 1, obs, pi_lower=pred - 1, pi_upper=pred + 1)
+    assert s.relative_rmse > 1e136 and s.rmse_se == math.inf and s.bias > 1e138  # (err²)² overflows

@@ -198,6 +198,7 @@ def size_curve(
                     relative_rmse=row.relative_rmse,
                     relative_rmse_se=row.relative_rmse_se,
                     observed=row.observed,
+                    estimator=name,
                 )
             )
         points += mine

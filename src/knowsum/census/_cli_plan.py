@@ -11,6 +11,8 @@ from knowsum.census import PlanRow, SizePlan, pilot_sample, plan_census
 from knowsum.cliutil.options import echo_json, json_option, seed_option
 from knowsum.cliutil.params import FiniteRange
 from knowsum.report import text_table
+from knowsum.stats.own_t_text import share
+from knowsum.stats.unseen import MAX_T
 
 __all__ = ["plan"]
 
@@ -25,7 +27,7 @@ def _pct(x: float, spec: str = ".0%") -> str:
 def _cells(r: PlanRow, target: float) -> list[str]:
     """One size's row: queries, error of N_tot ± s.e., error of U, noise floor, coverage, passes."""
     error_total = f"{_pct(r.error_total, '.1%')} ± {_pct(r.error_se, '.1%')}"
-    coverage = f"{r.coverage:.0%} ± {r.coverage_se:.0%}"
+    coverage = f"{share(r.coverage)} ± {r.coverage_se:.0%}"  # never 100% for a share below it
     passes = "yes" if r.passes(target) else ""
     return [f"{r.n_queries:,}", error_total, _pct(r.error), _pct(r.noise_floor), coverage, passes]
 
@@ -41,7 +43,7 @@ def _table(p: SizePlan) -> str:
 @click.option(
     "--t",
     "t",
-    type=FiniteRange(min=0, min_open=True),
+    type=FiniteRange(min=0, min_open=True, max=MAX_T),
     default=100.0,
     show_default=True,
     help="Extrapolation factor to size for (> 0).",

@@ -50,7 +50,7 @@ from knowsum._util import config_error, read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ModelOptions
 from knowsum.stats.bootstrap import check_resamples
-from knowsum.stats.unseen import T_ABOVE
+from knowsum.stats.unseen import MAX_T, T_ABOVE
 
 __all__ = [
     "RUN_KEYS",
@@ -88,7 +88,7 @@ class CensusConfig(BaseModel):
     top_p: float = Field(1.0, gt=0.0, le=1.0, description="nucleus mass (paper: 1 = off)")
     max_tokens: int | None = Field(None, ge=1, description="token budget per response; None = from answers")
     seed: int = Field(0, ge=0, description="run seed (each draw's seed derives from it)")
-    t: float = Field(100.0, gt=0.0, le=1e6, description="extrapolation factor t (paper: 100)")
+    t: float = Field(100.0, gt=0.0, le=MAX_T, description="extrapolation factor t (paper: 100)")
     k: int | Literal["auto"] = Field("auto", description="truncation k, or 'auto' (held-out choice)")
     k_candidates: tuple[int, ...] = Field((6, 8, 10), min_length=1, description="candidates for k='auto'")
     estimator: str = Field("et", description="estimator name (knowsum.stats.ESTIMATORS); paper: et")

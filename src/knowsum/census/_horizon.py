@@ -38,6 +38,7 @@ import numpy as np
 from scipy.stats import norm
 
 from knowsum.census._backtest import DEFAULT_TS, Predictor, kept_size, run_splits, score_splits
+from knowsum.census.backtest_page import share_text
 from knowsum.census.backtest_record import BacktestRow, TrustHorizon
 from knowsum.stats import Caveat, CaveatKind, Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
@@ -158,7 +159,7 @@ def _describe(row: BacktestRow) -> str:
         b = f"{'+0.0%' if signed == '-0.0%' else signed} ± {bias[1]:.1%} of N_tot"
     return (
         f"{row.kept_queries} of {_queries(row)} queries kept; bias {b}, prediction interval covers "
-        f"{row.pi_coverage or 0.0:.0%} of {row.repeats} splits, {error}{floor}"
+        f"{share_text(row.pi_coverage or 0.0)} of {row.repeats} splits, {error}{floor}"
     )
 
 
@@ -222,9 +223,10 @@ def horizon_from_rows(
         return _horizon(
             "too-small", name, target_t, "too small to back-test", None, checked, repeats, resamples
         )
-    passing = None
+    passing, failed = None, None
     for row in mine:
         if not _passes(row):
+            failed = row
             break
         passing = row
     limits = f"limits: |bias| ≤ {MAX_BIAS:.0%} of N_tot, coverage not below {MIN_COVERAGE:.0%}"
@@ -235,11 +237,15 @@ def horizon_from_rows(
     reach = "no split showed a new item" if _nothing_new(passing) else _describe(passing)
     if _decision(passing) is None:  # at the cap: neither limit rejected, nor shown to hold
         reach += f"; borderline: undecided after {passing.repeats} splits, the most tested"
-    beyond = (
-        f"covers t = {target_t:g}"
-        if passing.t_effective >= target_t
-        else f"t = {target_t:g} is beyond what the splits of this run reach"
-    )
+    if passing.t_effective >= target_t:
+        beyond = f"covers t = {target_t:g}"
+    elif failed is not None:  # the splits reached further and failed there: the estimator, not the size
+        beyond = (
+            f"t = {target_t:g} is beyond what it holds: it fails at t = {failed.t_effective:.3g} "
+            f"({_describe(failed)})"
+        )
+    else:
+        beyond = f"t = {target_t:g} is beyond what the splits of this run reach"
     message = f"back-tested to t = {passing.t_effective:.3g} ({reach}); {beyond}"
     return _horizon("back-tested", name, target_t, message, passing, checked, repeats, resamples)
 

@@ -87,9 +87,12 @@ a diverging series."""
 
 
 def share_text(share: float) -> str:
-    """A share as a whole percentage that never rounds a non-zero share to ``0%`` (``<1%``)."""
+    """A share as a whole percentage that never rounds a non-zero share to ``0%`` (``<1%``), nor a
+    share below the whole to ``100%`` (``>99%``)."""
     text = f"{share:.0%}"
-    return "<1%" if share > 0 and text == "0%" else text
+    if share > 0 and text == "0%":
+        return "<1%"
+    return ">99%" if share < 1 and text == "100%" else text
 
 
 def _missing(r: BacktestRow) -> str | None:
@@ -166,7 +169,9 @@ def size_curve_lines(bt: Backtest) -> list[str]:
     """The size curve: relative RMSE against kept queries at fixed t, and its extrapolation."""
     if not bt.size_curve:
         return []
-    lines = ["error against kept size (relative RMSE ± MC s.e.; fitted ∝ kept^-β on log-log):"]
+    name = bt.size_curve[0].estimator or (bt.horizon.estimator if bt.horizon is not None else None)
+    whose = "" if name is None else f" of the census's own estimator, {name}"
+    lines = [f"error against kept size{whose} (relative RMSE ± MC s.e.; fitted ∝ kept^-β on log-log):"]
     for p in bt.size_curve:
         err = "n/a" if p.relative_rmse is None else f"{p.relative_rmse:.0%}{_se(p.relative_rmse_se)}"
         lines.append(f"  t = {p.t:g}, kept {p.kept_queries}: {err} (mean new items {p.observed:,.1f})")

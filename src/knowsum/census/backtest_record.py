@@ -86,6 +86,9 @@ class SizePoint(_Record):
     relative_rmse: float | None
     relative_rmse_se: float | None
     observed: float
+    estimator: str | None = Field(
+        None, description="the census's own estimator, measured here (None: older file)"
+    )
 
 
 class BacktestRow(_Record):

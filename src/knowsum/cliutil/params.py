@@ -46,11 +46,13 @@ class Number(click.ParamType[float | str]):
         if number is None or not math.isfinite(number) or too_small or too_big:
             kind = ("'auto' or " if self.auto_ok else "") + ("a whole number" if self.whole else "a number")
             bound = f"> {self.minimum:g}" if self.strict else f">= {self.minimum:g}"
-            if self.maximum is not None:  # the census's wording: "k must be 'auto' or an integer in [1, 50]"
+            if self.maximum is not None and self.whole:  # the census's wording: "an integer in [1, 50]"
                 kind, bound = (
                     kind.replace("a whole number", "an integer"),
                     f"in [{self.minimum:g}, {self.maximum:g}]",
                 )
+            elif too_big:  # a number past its cap ("--t must be a number at most 1e+06")
+                bound = f"at most {self.maximum:g}"
             raise ConfigError(f"{self.option} must be {kind} {bound}, got {raw!r}")
         return number
 

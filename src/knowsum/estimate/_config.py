@@ -10,7 +10,7 @@ from knowsum.errors import UnknownNameError
 from knowsum.estimate._observations import FORMATS, Format
 from knowsum.stats import ESTIMATORS, IntervalMethod
 from knowsum.stats.bootstrap import check_resamples
-from knowsum.stats.unseen import MAX_K
+from knowsum.stats.unseen import MAX_K, MAX_T
 
 __all__ = ["EstimateConfig"]
 
@@ -28,6 +28,7 @@ class EstimateConfig(BaseModel):
     t: float = Field(
         100.0,
         gt=0.0,
+        le=MAX_T,
         allow_inf_nan=False,
         description="extrapolation factor t: U(t) counts new items in t·n more observations",
     )

@@ -21,7 +21,7 @@ from knowsum.estimate.page import (
     richness_table,
 )
 from knowsum.stats import ESTIMATORS, INTERVAL_METHODS, IntervalMethod
-from knowsum.stats.unseen import MAX_K
+from knowsum.stats.unseen import MAX_K, MAX_T
 
 __all__ = ["estimate"]
 
@@ -43,7 +43,7 @@ __all__ = ["estimate"]
 @click.option(
     "--t",
     "t",
-    type=Number("--t", whole=False, minimum=0, strict=True),
+    type=Number("--t", whole=False, minimum=0, strict=True, maximum=MAX_T),
     metavar="T",
     default="100",
     show_default=True,

@@ -127,8 +127,24 @@ def score(
 
     ``lower``/``upper``: the confidence interval; ``pi_lower``/``pi_upper``: the prediction interval;
     ``kept_seen``: ``N_seen`` of each split's kept queries (for the errors relative to ``N``).
-    Non-finite predictions count as diverged and make every error NaN (there is no number to judge).
+    Non-finite predictions count as diverged and make every error NaN (there is no number to judge);
+    finite ones so large that their squares overflow (Good–Toulmin's 10¹³⁹ far beyond ``t = 1``) give
+    an infinite error, silently: the number is the answer, not a fault to warn about.
     """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _score(predicted, lower, upper, observed, pi_lower, pi_upper, kept_seen, level)
+
+
+def _score(
+    predicted: FloatArray,
+    lower: FloatArray,
+    upper: FloatArray,
+    observed: FloatArray,
+    pi_lower: FloatArray | None,
+    pi_upper: FloatArray | None,
+    kept_seen: FloatArray | None,
+    level: float,
+) -> Scores:
     pred = np.asarray(predicted, dtype=np.float64)
     obs = np.asarray(observed, dtype=np.float64)
     if pred.shape != obs.shape or pred.size == 0:

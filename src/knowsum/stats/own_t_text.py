@@ -66,20 +66,22 @@ def share(x: float | None) -> str:
 
 
 def _pct_se(x: float | None) -> str:
-    """A Monte Carlo s.e. as a percentage, one decimal below 1 % so that it never reads ``±0%``."""
+    """A Monte Carlo s.e. as ``±3%``, one decimal below 1 % so that it never reads ``±0%``;
+    ``±n/a`` without a value, ``± over 10,000%`` past it."""
     if x is None or not math.isfinite(x):
-        return "n/a"
+        return "±n/a"
     if x > 100:
-        return "over 10,000%"
-    return f"{x:.1%}" if x < 0.01 else f"{x:.0%}"
+        return "± over 10,000%"
+    return f"±{x:.1%}" if x < 0.01 else f"±{x:.0%}"
 
 
 def _signed(x: float | None) -> str:
-    """``+12%`` / ``-3%``, ``+0%`` for what rounds to zero (never ``-0%``), ``n/a`` without a value."""
+    """``+12%`` / ``-3%``, ``+0%`` for what rounds to zero (never ``-0%``), ``n/a`` without a value;
+    ``over +10,000%`` / ``below -10,000%`` past 10,000 %."""
     if x is None or not math.isfinite(x):
         return "n/a"
     if abs(x) > 100:
-        return f"{'+' if x > 0 else '-'}over 10,000%"
+        return "over +10,000%" if x > 0 else "below -10,000%"
     return f"{x if abs(x) >= 0.005 else 0.0:+.0%}"
 
 
@@ -95,10 +97,10 @@ def describe_own_t(check: OwnTCheck, *, whole: str = "census", unit: str = "quer
     kept = "" if check.k is None else f", the {whole}'s k = {check.k} kept"
     return (
         f"at t = {check.t:g} from this {whole}: expected error {_pct(check.error_total)} of N_tot "
-        f"(±{_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
+        f"({_pct_se(check.error_se)} MC; {_pct(check.error)} of the new items U, "
         f"bias {_signed(check.bias)}), "
         f"prediction interval covers {share(check.coverage)} "
-        f"(±{_pct_se(check.coverage_se)}{missing}) — scored: {SCORED_INTERVAL}; "
+        f"({_pct_se(check.coverage_se)}{missing}) — scored: {SCORED_INTERVAL}; "
         "simulated: "
         f"{check.replicates} {plural} of {check.n_queries:,} {unit} from the fitted community ({seen:,} seen "
         f"items + {check.undetected:,} unseen of equal probability, Chao1's lower bound, so at large t the "

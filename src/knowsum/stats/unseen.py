@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_T",
     "ESTIMATORS",
     "MAX_K",
+    "MAX_T",
     "TINY_SAMPLE",
     "T_ABOVE",
     "Chao1Form",
@@ -70,6 +71,9 @@ __all__ = [
 
 DEFAULT_T = 100.0
 """KnowSum §5.2: estimates saturate around t = 80, so t = 100 is the default."""
+MAX_T = 1e6
+"""The largest ``t`` any command takes: 10⁴ times the paper's, far past where any estimator is
+supported (``t ∝ log n``); beyond it a figure only carries the weights' overflow."""
 DEFAULT_K = 8
 """KnowSum §5.2, Fig. 9: most models do best at k = 8 (use held-out selection when you can)."""
 MAX_K = 50
