@@ -32,6 +32,7 @@ class CaveatKind(StrEnum):
     NO_SINGLETONS = "no-singletons"
     ALL_SINGLETONS = "all-singletons"
     CLAMPED = "clamped"
+    CAPPED = "capped"
     INTERVAL_NA = "interval-na"
     BEYOND_RANGE = "beyond-range"
     BEYOND_2N = "beyond-2n"
@@ -47,6 +48,7 @@ CAVEAT_MARKS: Mapping[CaveatKind, str] = MappingProxyType(
         CaveatKind.NO_SINGLETONS: "no singletons",
         CaveatKind.ALL_SINGLETONS: "all singletons",
         CaveatKind.CLAMPED: "Û clamped at 0",
+        CaveatKind.CAPPED: "Û capped at t·n",
         CaveatKind.INTERVAL_NA: "interval n/a",
         CaveatKind.BEYOND_RANGE: "beyond supported range",
         CaveatKind.BEYOND_2N: "beyond 2n",

@@ -301,21 +301,22 @@ def test_compare_at_coverage_gives_the_prediction_interval_of_an_extrapolated_ru
 
 @pytest.mark.filterwarnings("ignore::knowsum.stats.StatsWarning")
 def test_equal_coverage_band_holds_the_items_seen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Where a run is extrapolated, its q = 0 band never falls below N_seen; iNEXT's own lower end
-    (cut at 0 only: 0 and 3.2 here) is kept beside it in the JSON, the table and the page."""
+    """Where a run is extrapolated, its q = 0 band stays in [N_seen, N_seen + (m − n)]; iNEXT's own
+    band (cut at 0 only: lower ends 0 and 3.2 here) is kept beside it in the JSON, the table and the page."""
     a, b = _score(tmp_path, "A", RUN_A, capsys), _score(tmp_path, "B", RUN_B, capsys)
     page = tmp_path / "cmp.html"
     args = ["census", "compare", str(a), str(b), "--at-coverage", "0.9", "--n-bootstrap", "50"]
     code, out, err = _main([*args, "--json", "--html", str(page)], capsys)
     assert code == 0, err
     eq = json.loads(out)["at_coverage"]
-    assert "raised to S_obs where m ≥ N" in eq["band_method"]
+    assert "cut to the attainable [S_obs, S_obs + (m − N)]" in eq["band_method"]
     seen = {"A": 11, "B": 5}
     for row in eq["rows"]:
         assert row["method"] == "extrapolation"
-        assert row["lower_inext"] < seen[row["model"]] == row["lower"] <= row["richness"] <= row["upper"]
+        assert row["band_inext"][0] < seen[row["model"]] == row["lower"] <= row["richness"] <= row["upper"]
+        assert row["upper"] <= seen[row["model"]] + row["at_size"] - row["size"]  # one item per mention
     text = _main(args, capsys)[1]
-    note = next(line for line in text.splitlines() if line.startswith("band: lower end raised to N_seen"))
+    note = next(line for line in text.splitlines() if line.startswith("band: cut to the attainable range"))
     for row in eq["rows"]:
-        assert f"{row['model']} (bioasq) " in note
-    assert "lower end raised to N_seen" in page.read_text(encoding="utf-8")
+        assert f"{row['model']} (bioasq) [" in note
+    assert "band: cut to the attainable range" in page.read_text(encoding="utf-8")

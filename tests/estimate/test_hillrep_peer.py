@@ -42,9 +42,10 @@ def test_re_curve_matches_hillrep(capsys: pytest.CaptureFixture[str]) -> None:
         assert theirs.m.tolist() == curve["size"]
         np.testing.assert_allclose(ours, theirs.qD.to_numpy(), rtol=1e-9)
         # the bands: estimate ± z·sd in both; compare the half-widths (where neither is clipped at 0);
-        # q = 0's own lower end is raised to S_obs past n, iNEXT's is kept as inext_q0_lower
-        lower = np.array(curve["inext_q0_lower"] if q == 0 else curve["lower"][q])
-        ours_half = (np.array(curve["upper"][q]) - lower) / 2
+        # q = 0's own band is cut to the attainable range past n, iNEXT's is kept as inext_q0
+        lower = np.array(curve["inext_q0"][0] if q == 0 else curve["lower"][q])
+        upper = np.array(curve["inext_q0"][1] if q == 0 else curve["upper"][q])
+        ours_half = (upper - lower) / 2
         theirs_half = (theirs.qD_ucl.to_numpy() - theirs.qD_lcl.to_numpy()) / 2
         wide = (lower > 0) & (theirs.qD_lcl.to_numpy() > 0) & (theirs_half > 1e-9)
         ratio = ours_half[wide] / theirs_half[wide]

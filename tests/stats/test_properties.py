@@ -46,7 +46,8 @@ def test_reported_point_is_coherent_for_every_estimator(
     table: dict[int, int], name: str, t: float, k: int
 ) -> None:
     """Issue 20: whatever the sample, the reported point has Û = max(raw, 0) ≥ 0, N̂_tot ≥ N_seen
-    and SKR in (0, 1]; a negative raw value is flagged and warned about."""
+    and SKR in (0, 1]; a negative raw value is flagged and warned about. And Û ≤ t·n, the most new
+    items t·n further observations can show: a raw value above it is reported as t·n, flagged."""
     prev = Prevalence.from_table(table)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", StatsWarning)
@@ -55,7 +56,9 @@ def test_reported_point_is_coherent_for_every_estimator(
         except StatsError:  # an unsmoothed weight overflowed (Good–Toulmin at large t): no estimate
             assume(False)
             return
-    assert est.estimate == max(est.raw, 0.0) >= 0
+    ceiling = math.inf if est.t is None else est.t * prev.n_observations  # Chao1: t = ∞
+    assert est.estimate == min(max(est.raw, 0.0), ceiling) >= 0
+    assert any(c.mark == "Û capped at t·n" for c in est.caveats) == (est.raw > ceiling)
     assert est.n_total >= est.n_seen == prev.n_seen
     assert 0 < est.skr <= 1
     assert est.diagnostics.negative == (est.raw < 0)

@@ -61,13 +61,15 @@ def test_incidence_interval_covers_an_independent_continuation() -> None:
 @pytest.mark.parametrize("name", ["Girdled", "Logged"])
 def test_prediction_interval_holds_the_confidence_interval(name: str) -> None:
     """Same centre, a larger variance, the same normal form: the prediction interval holds iNEXT's
-    band on the attainable range (N_tot ≥ S_obs; the band is cut at 0 only, as iNEXT cuts it)."""
+    band on the attainable range (S_obs ≤ N_tot ≤ S_obs + (m − n); the band is cut at 0 only, as iNEXT
+    cuts it)."""
     data = _spider(name)
     sizes = [data.size + 1, 1.5 * data.size, 2 * data.size, 3 * data.size]
     pred, lo, hi = q0_predict(data, sizes, n_bootstrap=200, seed=0)
     assert all(r is None for r in pred.reasons)
     assert np.all(pred.lower <= np.maximum(lo, data.s_obs) + 1e-9)
-    assert np.all(pred.upper >= hi)
+    assert np.all(pred.upper >= np.minimum(hi, data.s_obs + (np.asarray(sizes) - data.size)))
+    assert np.all(pred.upper <= data.s_obs + (np.asarray(sizes) - data.size))  # one item per observation
     assert np.all(pred.lower >= data.s_obs) and np.all(pred.lower < pred.estimate)
     u = pred.unseen(2)
     assert u is not None and u[0] == pytest.approx(float(pred.lower[2]) - data.s_obs)

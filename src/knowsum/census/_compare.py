@@ -16,9 +16,9 @@ from knowsum.census._richness import sample_of_result
 from knowsum.census.record import CensusRecord, CoverageRank, EqualCoverage, load_result
 from knowsum.errors import ConfigError
 from knowsum.records import DIFFERS, REPORT_NAME, PublishedRow, caveat_notes, comparable_records
-from knowsum.stats import coverage_at_size, rarefaction_extrapolation, sample_coverage
+from knowsum.stats import Abundance, Incidence, coverage_at_size, rarefaction_extrapolation, sample_coverage
 from knowsum.stats.caveats import beyond_double, tiny_at
-from knowsum.stats.q0_prediction import q0_confidence_floor, q0_prediction
+from knowsum.stats.q0_prediction import q0_attainable, q0_prediction
 
 __all__ = [
     "DEFAULT_COVERAGE_SOURCE",
@@ -153,8 +153,8 @@ def equal_coverage(
             seed=seed,
         )
         cb = re.coverage_based
-        raw = None if cb.lower is None else float(cb.lower[0, 0])
-        lower = None if raw is None else float(q0_confidence_floor([raw], cb.size, data.size, data.s_obs)[0])
+        raw = None if cb.lower is None or cb.upper is None else (float(cb.lower[0, 0]), float(cb.upper[0, 0]))
+        band = None if raw is None else _attainable(raw, float(cb.size[0]), data)
         pred = q0_prediction(
             data, cb.size, cb.diversity[0], None if cb.std_error is None else cb.std_error[0], level
         )
@@ -174,9 +174,9 @@ def equal_coverage(
                 method=cb.method[0],
                 beyond_double=bool(cb.size[0] > 2 * data.size * (1 + 1e-9)),
                 richness=float(cb.diversity[0, 0]),
-                lower=lower,
-                lower_inext=None if lower is None or lower == raw else raw,
-                upper=None if cb.upper is None else float(cb.upper[0, 0]),
+                lower=None if band is None else band[0],
+                upper=None if band is None else band[1],
+                band_inext=None if band is None or band == raw else raw,
                 prediction_interval=pred.unseen(0),
                 prediction_interval_total=pred.total(0),
                 prediction_reason=pred.reasons[0],
@@ -188,3 +188,9 @@ def equal_coverage(
             )
         )
     return EqualCoverage(coverage=coverage, source=source, level=level, n_bootstrap=n_bootstrap, rows=rows)
+
+
+def _attainable(band: tuple[float, float], size: float, data: Abundance | Incidence) -> tuple[float, float]:
+    """iNEXT's q = 0 band at ``size`` cut to the attainable range (``Q0_FLOOR``)."""
+    lo, hi = q0_attainable([band[0]], [band[1]], [size], data.size, data.s_obs, isinstance(data, Incidence))
+    return float(lo[0]), float(hi[0])

@@ -94,15 +94,17 @@ def coverage_rows(eq: EqualCoverage) -> list[list[Any]]:
 
 
 def floor_note(eq: EqualCoverage) -> str | None:
-    """Which runs' band was raised to ``N_seen`` and iNEXT's own lower end for each (``None``: none)."""
-    raised = [
-        f"{r.model} ({r.task}) {format_value(r.lower_inext)}" for r in eq.rows if r.lower_inext is not None
+    """Which runs' band was cut to the attainable range, with iNEXT's own band (``None``: none)."""
+    cut = [
+        f"{r.model} ({r.task}) [{format_value(r.band_inext[0])}, {format_value(r.band_inext[1])}]"
+        for r in eq.rows
+        if r.band_inext is not None
     ]
-    if not raised:
+    if not cut:
         return None
     return (
-        "band: lower end raised to N_seen where m ≥ n, as the extended sample holds the items seen "
-        f"(iNEXT's own lower end: {'; '.join(raised)})"
+        "band: cut to the attainable range where m ≥ n, at least N_seen (the extended sample holds the "
+        f"items seen) and, counting mentions, at most N_seen + (m − n) (iNEXT's own band: {'; '.join(cut)})"
     )
 
 

@@ -96,12 +96,14 @@ class CoverageRank(_Record):
     beyond_double: bool = Field(description="m > 2n: past the reliable extrapolation range")
     richness: float = Field(description="q = 0 diversity (richness) at coverage C")
     lower: float | None = Field(
-        None, description="lower end of the bootstrap band, at least N_seen where m ≥ n (band_method)"
+        None,
+        description="lower end of the bootstrap band, cut to the attainable range where m ≥ n (band_method)",
     )
-    lower_inext: float | None = Field(
-        None, description="iNEXT's own lower end where it lies below N_seen at m ≥ n (None: lower is iNEXT's)"
+    upper: float | None = Field(None, description="upper end of the bootstrap band (cut likewise)")
+    band_inext: tuple[float, float] | None = Field(
+        None,
+        description="iNEXT's own band where it leaves the attainable range (None: lower/upper are iNEXT's)",
     )
-    upper: float | None = Field(None, description="upper end of the bootstrap band")
     prediction_interval: tuple[float, float] | None = Field(
         None, description="prediction interval of the new items U the m − n further observations show"
     )

@@ -75,9 +75,10 @@ def point_prediction_lines(p: PointSummary, s_obs: int, reference: int, unit: st
     level = f"{p.level:.0%}"
     head = [f"    q0 {level} confidence interval {_pair(p.interval)}"]
     if p.interval_inext is not None:
+        top = "" if unit == "units" else f", at most S_obs + (m − n) = {s_obs + p.size - reference:,.1f}"
         head[0] += (
-            f" (iNEXT's Ŝ ± z·ŝ gives {_pair(p.interval_inext)}; its lower end is raised to S_obs = "
-            f"{s_obs:,}: the extended sample holds the items seen)"
+            f" (iNEXT's Ŝ ± z·ŝ gives {_pair(p.interval_inext)}; cut to the attainable range: at least "
+            f"S_obs = {s_obs:,}{top})"
         )
     if p.prediction is None:
         return [*head, f"    q0 {level} prediction interval n/a: {p.prediction_reason or 'not formed'}"]

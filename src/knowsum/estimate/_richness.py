@@ -60,7 +60,7 @@ from knowsum.stats import (
 )
 from knowsum.stats.bootstrap import check_resamples
 from knowsum.stats.caveats import beyond_double, shared_above_own, unreachable_coverage
-from knowsum.stats.q0_prediction import Q0_METHOD, q0_confidence_floor, q0_predict, q0_prediction
+from knowsum.stats.q0_prediction import Q0_METHOD, q0_attainable, q0_predict, q0_prediction
 from knowsum.stats.rarefaction import CurvePoints
 
 __all__ = ["RICHNESS_ESTIMATORS", "RICHNESS_TITLES", "RichnessConfig", "richness"]
@@ -206,9 +206,9 @@ def _point(
         found.append(unreachable_coverage(target, coverage, size))
     caveats = caveat_notes([c for c in found if c is not None])
     diversity = (float(d[0]), float(d[1]), float(d[2]))
-    floor = float(q0_confidence_floor(ci_lo, [size], n, data.s_obs)[0])
-    ci = (floor, float(ci_hi[0])) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
-    raw = None if ci is None or floor == ci_lo[0] else (float(ci_lo[0]), ci[1])
+    lo, hi = (float(x[0]) for x in _attainable(data, ci_lo, ci_hi, [size]))
+    ci = (lo, hi) if np.isfinite(ci_lo[0]) and np.isfinite(ci_hi[0]) else None
+    raw = None if ci is None or ci == (ci_lo[0], ci_hi[0]) else (float(ci_lo[0]), float(ci_hi[0]))
     return PointSummary(
         base,
         coverage,
@@ -239,11 +239,17 @@ def _rows(values: Any) -> tuple[tuple[float, ...], ...]:
     return tuple(_tuple(row) for row in values)
 
 
-def _floored(lower: Any, sizes: Any, data: Abundance | Incidence) -> tuple[tuple[float, ...], ...] | None:
-    """The lower bands, q = 0's raised to ``S_obs`` at ``m ≥ n`` (``Q0_FLOOR``)."""
-    if lower is None:
-        return None
-    return (_tuple(q0_confidence_floor(lower[0], sizes, data.size, data.s_obs)), *_rows(lower[1:]))
+def _attainable(data: Abundance | Incidence, lower: Any, upper: Any, sizes: Any) -> tuple[Any, Any]:
+    """A q = 0 band cut to the attainable range at ``m ≥ n`` (``Q0_FLOOR``)."""
+    return q0_attainable(lower, upper, sizes, data.size, data.s_obs, isinstance(data, Incidence))
+
+
+def _bands(curve: Any, data: Abundance | Incidence) -> tuple[Any, Any]:
+    """A curve's ``(lower, upper)`` bands, q = 0's cut to the attainable range (``None`` without)."""
+    if curve.lower is None or curve.upper is None:
+        return None, None
+    lo, hi = _attainable(data, curve.lower[0], curve.upper[0], curve.size)
+    return (_tuple(lo), *_rows(curve.lower[1:])), (_tuple(hi), *_rows(curve.upper[1:]))
 
 
 def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
@@ -258,13 +264,11 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         _tuple(s.coverage),
         s.method,
         _rows(s.diversity),
-        _floored(s.lower, s.size, data),
-        None if s.upper is None else _rows(s.upper),
+        *_bands(s, data),
         _tuple(c.coverage),
         _tuple(c.size),
         _rows(c.diversity),
-        _floored(c.lower, c.size, data),
-        None if c.upper is None else _rows(c.upper),
+        *_bands(c, data),
         re.reference_size,
         re.n_bootstrap,
         config.level,
@@ -274,8 +278,8 @@ def _curve(data: Abundance | Incidence, config: RichnessConfig) -> CurveSummary:
         cov_reasons,
         Q0_METHOD,
         data.s_obs,
-        None if s.lower is None else _tuple(s.lower[0]),
-        None if c.lower is None else _tuple(c.lower[0]),
+        None if s.lower is None or s.upper is None else (_tuple(s.lower[0]), _tuple(s.upper[0])),
+        None if c.lower is None or c.upper is None else (_tuple(c.lower[0]), _tuple(c.upper[0])),
     )
 
 

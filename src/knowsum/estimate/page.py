@@ -278,7 +278,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.diversity],
             "lower": None if c.lower is None else [list(r) for r in c.lower],
             "upper": None if c.upper is None else [list(r) for r in c.upper],
-            "inext_q0_lower": None if c.inext_q0_lower is None else list(c.inext_q0_lower),
+            "inext_q0": None if c.inext_q0 is None else [list(r) for r in c.inext_q0],
             **pred.curve_prediction_json(c, coverage_based=False),
         },
         "coverage_based": {
@@ -287,7 +287,7 @@ def _curve_json(c: CurveSummary) -> dict[str, Any]:
             "diversity": [list(r) for r in c.cov_diversity],
             "lower": None if c.cov_lower is None else [list(r) for r in c.cov_lower],
             "upper": None if c.cov_upper is None else [list(r) for r in c.cov_upper],
-            "inext_q0_lower": None if c.inext_cov_q0_lower is None else list(c.inext_cov_q0_lower),
+            "inext_q0": None if c.inext_cov_q0 is None else [list(r) for r in c.inext_cov_q0],
             **pred.curve_prediction_json(c, coverage_based=True),
         },
         "band_method": Q0_FLOOR,

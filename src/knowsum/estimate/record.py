@@ -93,14 +93,14 @@ class PointSummary:
         caveats: ``beyond 2n`` (the size more than twice the sample), ``beyond supported range`` (a
             coverage the sample cannot reach)…
         target: The coverage asked for when ``base`` is ``coverage`` (:attr:`coverage` is ``Ĉ(m)``).
-        interval: iNEXT's bootstrap confidence interval of ``q0`` (``None`` without replicates), its
-            lower end raised to ``S_obs`` at ``m ≥ n`` (:data:`knowsum.stats.q0_prediction.Q0_FLOOR`).
+        interval: iNEXT's bootstrap confidence interval of ``q0`` (``None`` without replicates), cut to
+            the attainable range at ``m ≥ n`` (:data:`knowsum.stats.q0_prediction.Q0_FLOOR`).
         prediction: The prediction interval of the richness ``N_tot(m)`` that ``m − n`` further
             observations show (:mod:`knowsum.stats.q0_prediction`), or ``None`` (n/a).
         prediction_reason: Why :attr:`prediction` is n/a, or ``None``.
         prediction_method: How it is formed.
         level: Coverage of both intervals.
-        interval_inext: iNEXT's own interval where its lower end lies below ``S_obs`` at ``m ≥ n``
+        interval_inext: iNEXT's own interval where it leaves the attainable range at ``m ≥ n``
             (``None``: :attr:`interval` is iNEXT's).
     """
 
@@ -169,9 +169,9 @@ class CurveSummary:
         coverage: ``Ĉ(m)`` at those sizes.
         method: ``rarefaction`` / ``observed`` / ``extrapolation`` per size.
         diversity: ``qD(m)`` per order (rows q = 0, 1, 2).
-        lower: Lower bands per order (``None`` without bootstrap); q = 0's raised to ``S_obs`` at
-            ``m ≥ N`` (:data:`knowsum.stats.q0_prediction.Q0_FLOOR`).
-        upper: Upper bands per order.
+        lower: Lower bands per order (``None`` without bootstrap); q = 0's cut to the attainable
+            range at ``m ≥ N`` (:data:`knowsum.stats.q0_prediction.Q0_FLOOR`).
+        upper: Upper bands per order (q = 0's cut likewise).
         cov_coverage: Coverages of the coverage-based curve.
         cov_size: The size at each of those coverages.
         cov_diversity: ``qD`` at those coverages per order.
@@ -187,8 +187,8 @@ class CurveSummary:
         cov_prediction_reasons: Why each is n/a.
         prediction_method: How they are formed.
         s_obs: Observed richness (``U = N_tot − S_obs``).
-        inext_q0_lower: iNEXT's own q = 0 lower band of the size-based curve (cut at 0 only).
-        inext_cov_q0_lower: The same of the coverage-based curve.
+        inext_q0: iNEXT's own q = 0 band ``(lower, upper)`` of the size-based curve (cut at 0 only).
+        inext_cov_q0: The same of the coverage-based curve.
     """
 
     size: tuple[float, ...]
@@ -211,8 +211,8 @@ class CurveSummary:
     cov_prediction_reasons: tuple[str | None, ...] = ()
     prediction_method: str | None = None
     s_obs: int = 0
-    inext_q0_lower: tuple[float, ...] | None = None
-    inext_cov_q0_lower: tuple[float, ...] | None = None
+    inext_q0: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    inext_cov_q0: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ why the figure says little:
 - ``all singletons``: every item seen exactly once: nothing says how many remain unseen;
 - ``beyond supported range``: Good–Toulmin beyond ``t = 1`` (its weights ``−(−t)^s`` grow without
   bound, Good & Toulmin 1956), a smoothed estimator beyond ``t ∝ log n`` (:mod:`knowsum.stats.caveats`);
+- ``Û capped at t·n``: a ``Û(t)`` above ``t·n``, the most new items ``t·n`` further observations
+  can show (reported as ``t·n``);
 - a negative ``Û(t)`` (reported as 0): the message names the cause — the truncation ``k`` too deep
   for the sample (a smaller ``k``; ``k = 1`` is never negative), or Good–Toulmin beyond ``t = 1``.
 """
@@ -82,6 +84,17 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
                 f"{plan.name}: the estimated number of unseen items is negative (raw Û = {value:.4g}); "
                 "reported as Û = 0, N̂_tot = N_seen (as SpadeR and iNEXT do). Why: "
                 f"{_negative_cause(plan, prev)}",
+                "Û(t)",
+            )
+        )
+    ceiling = None if plan.t is None else plan.t * n
+    if ceiling is not None and value > ceiling:
+        found.append(
+            Caveat(
+                CaveatKind.CAPPED,
+                f"Û capped at t·n: {plan.name}'s Û(t) = {value:.4g} exceeds t·n = {ceiling:,.4g}, the most "
+                f"new items {ceiling:,.4g} further observations can show; reported as Û = {ceiling:,.4g}, "
+                "its intervals cut there. The estimator has left its range: take a smaller k or t",
                 "Û(t)",
             )
         )

@@ -287,7 +287,7 @@ def _result(
     total = seen + unseen
     with np.errstate(divide="ignore", invalid="ignore"):
         skr = np.where(total != 0, seen / np.where(total != 0, total, 1.0), np.nan)
-    found = intervals(interval, point.n_seen, point.estimate, unseen, seen, level)
+    found = intervals(interval, point.n_seen, point.estimate, unseen, seen, level, point.ceiling)
     spread = float(np.ptp(unseen)) if unseen.size else 0.0
     reason = None
     if spread <= 1e-12 * max(1.0, abs(float(unseen[0]) if unseen.size else 0.0)):

@@ -16,6 +16,8 @@ Kinds, and when each is raised:
 - ``all singletons``: every item seen exactly once (``f₁ = N_seen``, ``f₂ = 0``): the sample cannot
   say how many items remain (Chao1 grows as ``f₁²/2``, a linear ``Û(t)`` as ``t·f₁``);
 - ``Û clamped at 0``: the estimator's ``Û(t)`` was negative and is reported as 0 (SpadeR, iNEXT);
+- ``Û capped at t·n``: the estimator's ``Û(t)`` exceeded ``t·n``, the most new items ``t·n`` further
+  observations can show, and is reported as ``t·n``, its intervals cut there (knowsum's rule);
 - ``interval n/a``: the bootstrap cannot give a 95 % interval (every resample alike, or a log-normal
   interval around ``Û = 0``): pages print ``n/a: REASON``, never ``[x, x]``;
 - ``beyond supported range``: ``t`` beyond the range in which the estimator is known to work:

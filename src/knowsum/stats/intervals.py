@@ -146,6 +146,7 @@ def intervals(
     unseen_draws: NDArray[np.float64],
     seen_draws: NDArray[np.int64] | NDArray[np.float64],
     level: float = 0.95,
+    ceiling: float = math.inf,
 ) -> Intervals:
     """Intervals of ``Û``, ``N̂_tot`` and ``SKR`` from the bootstrap draws of ``(Û*, N_seen*)``.
 
@@ -158,6 +159,8 @@ def intervals(
         unseen_draws: ``Û*`` of each resample.
         seen_draws: ``N_seen*`` of each resample (used by ``percentile`` only).
         level: Coverage.
+        ceiling: The most ``Û`` can be (``t·n``: :attr:`~knowsum.stats.unseen.UnseenEstimate.ceiling`);
+            both intervals' ends are cut there.
 
     Raises:
         StatsError: an unknown method or a level outside (0, 1).
@@ -165,17 +168,19 @@ def intervals(
     if method == "lognormal":
         finite = unseen_draws[np.isfinite(unseen_draws)]
         variance = float(np.var(finite, ddof=1)) if finite.size > 1 else math.nan
-        lo, hi = _lognormal_unseen(unseen, variance, level)
+        lo, hi = (min(x, ceiling) for x in _lognormal_unseen(unseen, variance, level))
         total = (n_seen + lo, n_seen + hi)
         return Intervals(method, (lo, hi), total, _skr(n_seen, total))
     if method == "percentile":
         seen = np.asarray(seen_draws, dtype=np.float64)
         total_draws = seen + unseen_draws
         point_total = n_seen + unseen
-        total = _cut(recentred_percentile(point_total, total_draws, level), point_total, n_seen, math.inf)
+        total = _cut(
+            recentred_percentile(point_total, total_draws, level), point_total, n_seen, n_seen + ceiling
+        )
         return Intervals(
             method,
-            _cut(recentred_percentile(unseen, unseen_draws, level), unseen, 0.0, math.inf),
+            _cut(recentred_percentile(unseen, unseen_draws, level), unseen, 0.0, ceiling),
             total,
             _skr(n_seen, total),
         )

@@ -224,6 +224,13 @@ def predict_unseen(
         method += ZERO_METHOD
     if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
         lo, hi = min(lo, confidence[0]), max(hi, confidence[1])
+    lo, hi = min(lo, estimate.ceiling), min(hi, estimate.ceiling)  # t·n observations show at most t·n items
+    if hi <= lo:
+        return _na(
+            "Û(t) is capped at t·n, the most new items there can be: the interval is a point",
+            variance,
+            method,
+        )
     if process is None:
         method = method.replace(FUTURE_TEXT, future_text(d if prev.by_query is not None else None))
     return PredictionInterval((lo, hi), (n_seen + lo, n_seen + hi), variance, method, dispersion=d)

@@ -13,7 +13,7 @@ The **prediction interval** says what ``m*`` further observations will *show*: t
 sample is independent of the present one, so (:mod:`knowsum.stats.prediction`)
 ``E(Û − U)² = Var(Û) + Var(U) + bias²``, and::
 
-    N_tot(N + m*) ∈ Ŝ(N + m*) ± z · sqrt(ŝ² + max(Û, 0)),   lower end at least S_obs
+    N_tot(N + m*) ∈ Ŝ(N + m*) ± z · sqrt(ŝ² + max(Û, 0)),   cut to [S_obs, S_obs + m*]
 
 - ``Var(Û)``: no closed form; iNEXT's own bootstrap variance ``ŝ²`` of ``Ŝ*`` takes its place (the
   same replicates as the confidence interval). ``ŝ²`` also holds the replicates' variation of
@@ -36,13 +36,16 @@ sample is independent of the present one, so (:mod:`knowsum.stats.prediction`)
   ``Var(U)`` larger), that the bias of Chao1's ``f̂0`` is small beside the spread (the extrapolation
   is reliable to about ``2N``, Chao et al. 2014, and is flagged beyond), and enough replicates.
 
-iNEXT cuts the lower end of the confidence band at 0 only, so far beyond ``N`` it can fall below
-``S_obs`` (spider ``Girdled``, ``m = 2000``: ``[7.0, 80.8]`` with ``S_obs = 26``). The estimand there
-is the richness of the *augmented* sample, which holds the ``S_obs`` items already seen (Chao et al.
-2014, eq. 9), so a bound below ``S_obs`` contradicts the data. :func:`q0_confidence_floor` raises the
-lower end to ``S_obs`` where ``m ≥ N`` — knowsum's rule, not iNEXT's; every surface that applies it
-keeps iNEXT's value beside it, named (:data:`Q0_FLOOR`). Rarefied points (``m < N``) keep iNEXT's band:
-a sub-sample may hold fewer than ``S_obs``.
+iNEXT cuts the confidence band at 0 only, so far beyond ``N`` its lower end can fall below ``S_obs``
+(spider ``Girdled``, ``m = 2000``: ``[7.0, 80.8]`` with ``S_obs = 26``), and just beyond ``N`` its upper
+end can pass ``S_obs + m*`` (``m = 169``, one observation more: up to 5 new items). The estimand is
+the richness of the *augmented* sample (Chao et al. 2014, eq. 9), which holds the ``S_obs`` items
+already seen and, for abundance data, at most one more item per further observation: it lies in
+``[S_obs, S_obs + m*]``, and a bound outside contradicts the data. :func:`q0_attainable` cuts both
+ends of the band — and of the prediction interval — to that range where ``m ≥ N`` (incidence data:
+the lower end only, a sampling unit may hold many new items). knowsum's rule, not iNEXT's; every
+surface that applies it keeps iNEXT's band beside it, named (:data:`Q0_FLOOR`). Rarefied points
+(``m < N``) keep iNEXT's band: a sub-sample may hold fewer than ``S_obs``.
 
 n/a (with the reason) where ``m ≤ N`` — rarefaction describes sub-samples of the data in hand and
 ``m = N`` is the sample itself: no further observations to predict — where ``f1 = 0`` (no evidence of
@@ -66,7 +69,7 @@ __all__ = [
     "Q0_FLOOR",
     "Q0_METHOD",
     "Q0Prediction",
-    "q0_confidence_floor",
+    "q0_attainable",
     "q0_predict",
     "q0_prediction",
     "q0_prediction_bounds",
@@ -74,13 +77,14 @@ __all__ = [
 
 Q0_METHOD = (
     "normal (iNEXT's form) around Ŝ(m) with v = iNEXT's bootstrap variance of Ŝ(m) (replicates from the "
-    "estimated community) + Û (Poisson U); lower end at S_obs"
+    "estimated community) + Û (Poisson U); cut to [S_obs, S_obs + (m − N)] (incidence: at least S_obs)"
 )
 """How the prediction interval of iNEXT's q = 0 extrapolation is formed."""
 
 Q0_FLOOR = (
-    "iNEXT's bootstrap Ŝ ± z·ŝ (cut at 0); for q = 0 the lower end is raised to S_obs where m ≥ N, as the "
-    "extended sample holds the S_obs items seen (knowsum's rule; iNEXT's own lower end is kept beside it)"
+    "iNEXT's bootstrap Ŝ ± z·ŝ (cut at 0); for q = 0, where m ≥ N, cut to the attainable [S_obs, "
+    "S_obs + (m − N)] (incidence: at least S_obs), as the extended sample holds the S_obs items seen and "
+    "an observation adds at most one (knowsum's rule; iNEXT's own band is kept beside it)"
 )
 """How knowsum's q = 0 confidence band differs from iNEXT's (module docstring)."""
 
@@ -135,15 +139,26 @@ def q0_prediction_bounds(
     return np.where(ok, np.maximum(est - half, s_obs), np.nan), np.where(ok, est + half, np.nan)
 
 
-def q0_confidence_floor(
-    lower: FloatArray | Sequence[float], sizes: FloatArray | Sequence[float], reference: int, s_obs: int
-) -> FloatArray:
-    """iNEXT's q = 0 lower band with its points at ``m ≥ N`` (``reference``) raised to ``S_obs``
-    (module docstring); rarefied points and NaN ends are unchanged."""
+def q0_attainable(
+    lower: FloatArray | Sequence[float],
+    upper: FloatArray | Sequence[float],
+    sizes: FloatArray | Sequence[float],
+    reference: int,
+    s_obs: int,
+    incidence: bool = False,
+) -> tuple[FloatArray, FloatArray]:
+    """A q = 0 band (iNEXT's, or a prediction interval) cut to the attainable range where ``m ≥ N``
+    (``reference``): at least ``S_obs``, and for abundance data at most ``S_obs + (m − N)`` (module
+    docstring). Rarefied points and NaN ends are unchanged."""
     lo = np.asarray(lower, dtype=np.float64)
+    hi = np.asarray(upper, dtype=np.float64)
     m = np.asarray(sizes, dtype=np.float64)
+    past = m >= reference
+    top = np.inf if incidence else s_obs + (m - reference)
     with np.errstate(invalid="ignore"):
-        return np.where((m >= reference) & np.isfinite(lo), np.maximum(lo, s_obs), lo)
+        lo = np.where(past & np.isfinite(lo), np.clip(lo, s_obs, top), lo)
+        hi = np.where(past & np.isfinite(hi), np.clip(hi, s_obs, top), hi)
+    return lo, hi
 
 
 def _reason(size: float, reference: int, f1: int, sd: float, incidence: bool) -> str | None:
@@ -176,7 +191,9 @@ def q0_prediction(
     reasons = tuple(
         _reason(float(mi), data.size, data.f(1), float(si), incidence) for mi, si in zip(m, sd, strict=True)
     )
-    lo, hi = q0_prediction_bounds(est, sd, data.s_obs, level)
+    lo, hi = q0_attainable(
+        *q0_prediction_bounds(est, sd, data.s_obs, level), m, data.size, data.s_obs, incidence
+    )
     na = np.array([r is not None for r in reasons], dtype=bool)
     return Q0Prediction(
         m, est, sd, np.where(na, np.nan, lo), np.where(na, np.nan, hi), reasons, data.s_obs, level

@@ -18,7 +18,14 @@ can go negative on small samples at large ``t``) is reported as ``max(Û, 0)`` �
 species-richness software (SpadeR's and iNEXT's estimates of the undetected richness are never
 negative) — so that ``N̂_tot ≥ N_seen`` and ``SKR ∈ (0, 1]``; the value as computed stays in
 :attr:`UnseenEstimate.raw` and a :class:`~knowsum.stats.StatsWarning` says so. KnowSum (eq. 1)
-states no rule for a negative value; this clamp goes beyond the paper.
+states no rule for a negative value; this clamp goes beyond the paper. Nor for a value above
+``t·n``: ``t·n`` further observations can show at most ``t·n`` new items (each observation names one
+item), so ``E U(t) ≤ t·n`` whatever the community — yet a deep truncation ``k`` at a large ``t`` can
+give ``Û`` orders of magnitude above it (``k = 30`` on a 477-mention census at ``t = 100``:
+``1.6·10⁷`` against ``t·n = 47,700``). It is reported as ``min(Û, t·n)`` (:attr:`UnseenEstimate.ceiling`),
+the raw value kept, with the caveat ``Û capped at t·n``; the confidence and prediction intervals are
+cut at the same ceiling (:func:`knowsum.stats.intervals.intervals`,
+:func:`knowsum.stats.predict_unseen.predict_unseen`). knowsum's rule, beyond the paper.
 
 Tiny samples are estimated as asked but never quietly: every estimate carries its caveats
 (:attr:`UnseenEstimate.caveats`, :mod:`knowsum.stats.caveats`: ``tiny sample``, ``no singletons``,
@@ -42,6 +49,7 @@ from numpy.typing import NDArray
 
 from knowsum.stats import long_range as lr
 from knowsum.stats import weights as w
+from knowsum.stats._chao1 import chao1_total
 from knowsum.stats._errors import StatsError, StatsWarning
 from knowsum.stats._plan import Chao1Form, EstimatorPlan, Params
 from knowsum.stats._smallsample import TINY_SAMPLE, warn_small_sample
@@ -109,8 +117,8 @@ class UnseenEstimate:
 
     Attributes:
         estimator: Estimator name (a key of :data:`ESTIMATORS`).
-        raw: ``Û(t)`` as the estimator computed it (negative on some small samples); the reported
-            value is :attr:`estimate` = ``max(raw, 0)``.
+        raw: ``Û(t)`` as the estimator computed it (negative on some small samples, above ``t·n`` at
+            a deep ``k``); the reported value is :attr:`estimate` = ``min(max(raw, 0), t·n)``.
         n_seen: ``N_seen``.
         n_observations: ``n``.
         t: Extrapolation factor (``None`` for Chao1, which estimates the asymptote).
@@ -134,9 +142,16 @@ class UnseenEstimate:
     caveats: tuple[Caveat, ...] = ()
 
     @property
+    def ceiling(self) -> float:
+        """``t·n``: the most new items ``t·n`` further observations can show (module docstring);
+        ``inf`` for Chao1 (``t = ∞``)."""
+        return math.inf if self.t is None else self.t * self.n_observations
+
+    @property
     def estimate(self) -> float:
-        """``Û(t)`` as reported: ``max(raw, 0)`` (SpadeR/iNEXT convention; never negative)."""
-        return max(self.raw, 0.0)
+        """``Û(t)`` as reported: ``max(raw, 0)`` (SpadeR/iNEXT convention; never negative), and at most
+        :attr:`ceiling` (knowsum's rule: ``t·n`` observations show at most ``t·n`` new items)."""
+        return min(max(self.raw, 0.0), self.ceiling)
 
     @property
     def n_total(self) -> float:
@@ -232,29 +247,6 @@ def plan_estimator(
     return ESTIMATORS[estimator](prev.n_observations, t, k)
 
 
-def chao1_total(
-    n_seen: NDArray[np.float64] | float,
-    f1: NDArray[np.float64] | float,
-    f2: NDArray[np.float64] | float,
-    n: NDArray[np.float64] | float,
-    form: Chao1Form = "bias-corrected",
-) -> NDArray[np.float64]:
-    """Chao1 richness from ``(N_seen, f₁, f₂, n)`` (vectorized over resamples).
-
-    ``bias-corrected``: ``S + f₁(f₁−1) / (2(f₂+1))`` (Chao 2005; EstimateS, scikit-bio).
-    ``classic``: ``S + (n−1)/n · f₁²/(2f₂)`` if ``f₂ > 0``, else ``S + (n−1)/n · f₁(f₁−1)/2``
-    (Chao 1984; Chao & Jost 2012, as in copia and SpadeR).
-    """
-    s_obs, f1a, f2a, na = (np.asarray(x, dtype=np.float64) for x in (n_seen, f1, f2, n))
-    if form == "bias-corrected":
-        return np.asarray(s_obs + f1a * (f1a - 1.0) / (2.0 * (f2a + 1.0)))
-    if form == "classic":
-        safe_f2 = np.where(f2a > 0, f2a, 1.0)
-        extra = np.where(f2a > 0, f1a * f1a / (2.0 * safe_f2), f1a * (f1a - 1.0) / 2.0)
-        return np.asarray(s_obs + (na - 1.0) / na * extra)
-    raise StatsError(f"unknown Chao1 form {form!r}; known: bias-corrected, classic")
-
-
 def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnostics) -> UnseenEstimate:
     if not math.isfinite(value):
         raise StatsError(f"{plan.name} gave a non-finite estimate ({value}); use the smoothed estimator 'et'")
@@ -338,6 +330,7 @@ class Curve:
         unseen_raw: ``Û(t)`` as computed (may be negative).
         n_seen: ``N_seen``.
         k: Truncation level used.
+        n_observations: ``n`` (``None``: no ceiling ``t·n``).
     """
 
     estimator: str
@@ -345,11 +338,14 @@ class Curve:
     unseen_raw: NDArray[np.float64]
     n_seen: int
     k: int | None
+    n_observations: int | None = None
 
     @property
     def unseen(self) -> NDArray[np.float64]:
-        """``Û(t)`` as reported, ``max(Û, 0)`` (so the curve never dips below ``N_seen``)."""
-        return np.maximum(self.unseen_raw, 0.0)
+        """``Û(t)`` as reported, ``max(Û, 0)`` (so the curve never dips below ``N_seen``) and at most
+        ``t·n`` (:attr:`UnseenEstimate.ceiling`)."""
+        shown = np.maximum(self.unseen_raw, 0.0)
+        return shown if self.n_observations is None else np.minimum(shown, self.t * self.n_observations)
 
     @property
     def n_total(self) -> NDArray[np.float64]:
@@ -387,4 +383,6 @@ def extrapolation_curve(
             StatsWarning,
             stacklevel=2,
         )
-    return Curve(estimator, grid, values, prev.n_seen, used_k)
+    return Curve(
+        estimator, grid, values, prev.n_seen, used_k, None if estimator == "chao1" else prev.n_observations
+    )
