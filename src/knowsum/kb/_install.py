@@ -106,6 +106,14 @@ def _source_key(kb: KBSpec, from_files: Sequence[Path]) -> str:
     return "files: " + ", ".join(f"{p.resolve()} sha256={sha256(p)}" for p in from_files)
 
 
+def _files_release(from_files: Sequence[Path]) -> str:
+    """The release of a ``--from`` install whose files state none: their names and SHA-256 prefixes.
+
+    Never the release of the data knowsum ships (a user's own theorem list is not the bundled snapshot).
+    """
+    return "from file " + ", ".join(f"{p.name} (sha256 {sha256(p)[:12]})" for p in from_files)
+
+
 @contextlib.contextmanager
 def _disk_faults(out: Path) -> Iterator[None]:
     """Re-raise a store write that failed on a full or read-only disk as that :class:`OSError`."""
@@ -166,7 +174,7 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
     if data is not None and from_files:
         _check_from(kb, from_files, data)
     file_release = data.release if data is not None and "from file" not in data.release else ""
-    release = (file_release or "from file") if from_files else kb.release
+    release = (file_release or _files_release(from_files)) if from_files else kb.release
     if data is not None:
         data.release = release
         progress(f"writing {out.name} ({n} terms)")

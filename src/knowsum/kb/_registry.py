@@ -83,7 +83,7 @@ top-level categories, KnowSum App. B.4); other KBs take their terms without an i
 def _obo_from(name: str) -> Callable[[Sequence[Path], Path, Progress], Built]:
     def build(files: Sequence[Path], out: Path, progress: Progress) -> Built:
         path = _one(files, name, "OBO")
-        data = obo.load_obo(path, name)
+        data = obo.load_obo(path, name, warn=lambda msg: progress(f"warning: {msg}"))
         if name in ROOTS:
             data.meta["roots"] = ROOTS[name]
         return data, len(data.terms), [path]
@@ -227,7 +227,8 @@ def _cxg_build(name: str, file: str, release: str) -> Callable[[Path, Progress],
 
 def _theorems(files: Sequence[Path], out: Path, progress: Progress) -> Built:
     path = _one(files, "theorems", "TSV") if files else data_file(THEOREMS_FILE)
-    data = OntologyData("theorems", "1000+ theorems snapshot 2026-07-22", str(path))
+    # a user's file is not the bundled snapshot: the install names the file instead (see _install)
+    data = OntologyData("theorems", "from file" if files else "1000+ theorems snapshot 2026-07-22", str(path))
     theorems.load_theorems_tsv(read_text(path), data, str(path))
     return data, len(data.terms), [path]
 

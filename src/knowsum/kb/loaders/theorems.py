@@ -27,15 +27,26 @@ def load_theorems_tsv(text: str, data: OntologyData, where: str) -> OntologyData
     """Fill ``data`` from the theorem TSV.
 
     Raises:
-        InputFileError: wrong header, a missing name or a malformed Wikidata ID (names file and line).
+        InputFileError: wrong header, a row with another number of columns than the header (a short
+            row is a cut or hand-trimmed file, not empty columns), a missing name or a malformed
+            Wikidata ID (names file and line).
     """
     rows = list(csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE))
     if not rows or tuple(c.strip().lower() for c in rows[0][:4]) != _COLUMNS:
         first = "\t".join(rows[0]) if rows else ""
         raise InputFileError(where, f"expected the header row {_HEADER!r}", 1, first)
+    width = len(rows[0])
     for no, row in enumerate(rows[1:], 2):
         if not row or not any(row):
             continue
+        if len(row) != width:
+            raise InputFileError(
+                where,
+                f"{len(row)} tab-separated columns, the header has {width}: give every row all "
+                "columns (an empty column still needs its tab)",
+                no,
+                "\t".join(row),
+            )
         if len(row) < 2 or not _QID.fullmatch(row[0].strip()) or not row[1].strip():
             raise InputFileError(where, "expected a Wikidata ID (Q…) and a name", no, "\t".join(row))
         qid, name = row[0].strip(), row[1].strip()
