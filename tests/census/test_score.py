@@ -212,3 +212,37 @@ def test_a_query_on_several_json_lines_is_joined_and_said(
     note = "docs.jsonl: query 'Q1' stands on lines 1, 3 and 1 other query: each query's lines were joined"
     assert any(n.startswith(note) for n in result.notes), result.notes
     assert note in stdout + err
+
+
+def test_a_repeated_json_line_is_refused_naming_both_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reviewer's case: 20 rows plus exact copies of the first 3 were joined into their queries
+    and counted twice (mentions 100 → 115) with exit 0 and only a note."""
+    rows = [{"query": f"Q{i}", "items": [f"x{i}", f"y{i % 5}", "z", f"w{i % 3}", "v"]} for i in range(20)]
+    path = tmp_path / "items.jsonl"
+    out = tmp_path / "run"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows + rows[:3]))
+    code, stdout, err = _main(["census", "score", str(path), "--n-bootstrap", "0", "--out", str(out)], capsys)
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert f"{path}:21: repeats line 1 (query 'Q0' with the same items)" in err
+    assert "remove one of lines 1 and 21" in err and not out.exists()
+    # the same row spelled otherwise (keys reordered, spaces around items) is the same row
+    path.write_text(
+        json.dumps(rows[0]) + "\n" + json.dumps(rows[1]) + "\n"
+        '{"items": [" x0", "y0", "z", "w0", "v "], "query": "Q0"}\n'
+    )
+    code, _, err = _main(["census", "score", str(path), "--out", str(out)], capsys)
+    assert code == 2 and ":3: repeats line 1" in err and not out.exists()
+    # a query that recovered nothing, given twice
+    path.write_text(
+        '{"query": "Q1", "items": []}\n{"query": "Q2", "items": ["a"]}\n{"query": "Q1", "items": []}\n'
+    )
+    code, _, err = _main(["census", "score", str(path), "--out", str(out)], capsys)
+    assert code == 2 and ":3: repeats line 1 (query 'Q1'" in err and not out.exists()
+    # without the copies: 20 queries, 100 mentions
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, err = _main(["census", "score", str(path), "--n-bootstrap", "0", "--out", str(out)], capsys)
+    assert code == 0, err
+    result = load_result(out)
+    assert result.n_queries == 20 and result.n_observations == 100

@@ -10,9 +10,11 @@ report. :func:`score_items` does exactly that and writes the same run directory 
 Input (UTF-8; blank lines and lines starting with ``#`` are skipped):
 
 - JSON lines ``{"query": "Q1", "items": ["Humans", "COVID-19"]}`` — an object per query, or per
-  part of one (a query on several lines, e.g. one line per retrieved document, gets its items
-  joined, and the run's notes say how many queries were joined, naming the first: a file whose
-  every line names the same prompt is one query, not many); a query with ``"items": []`` still
+  part of one (a query on several lines with different items, e.g. one line per retrieved
+  document, gets its items joined, and the run's notes say how many queries were joined, naming
+  the first: a file whose every line names the same prompt is one query, not many); a line that
+  repeats an earlier one (the same query and the same items, in the same order) is an error naming
+  both lines, since joining it would count its items twice; a query with ``"items": []`` still
   counts as a query asked (it recovered nothing);
 - ``QUERY<TAB>ITEM`` lines — one item per line, grouped by the query column.
 
@@ -98,8 +100,9 @@ def read_items(path: str | Path) -> ItemsFile:
         ``(format, [(query, items), …])`` in order of first appearance.
 
     Raises:
-        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), or a
-            query given as a number on one line and as a text on another (``1`` and ``"1"``).
+        InputFileError: missing/unreadable/empty file, a malformed line (names file and line), a
+            query given as a number on one line and as a text on another (``1`` and ``"1"``), or a
+            JSON line repeating an earlier one (the same query and items: names both lines).
     """
     fmt, queries, _, _ = _read_items(Path(path))
     return fmt, queries
@@ -119,6 +122,25 @@ def _joined_note(path: Path, lines_of: dict[str, list[int]]) -> list[str]:
     ]
 
 
+def _refuse_repeat(path: Path, no: int, raw: str, first: int, query: str | int) -> None:
+    """Refuse JSON line ``no`` when it repeats line ``first`` (the same query and items): a copied
+    row would be joined into its query and count every item twice.
+
+    Raises:
+        InputFileError: ``first`` is an earlier line.
+    """
+    if first == no:
+        return
+    raise InputFileError(
+        path,
+        f"repeats line {first} (query {query!r} with the same items): joined, its items would count "
+        f"twice; remove one of lines {first} and {no} (a query split over lines joins lines with "
+        "different items: parts that hold the same items go on one line)",
+        no,
+        raw,
+    )
+
+
 def _read_items(
     path: Path,
 ) -> tuple[ItemsFormat, list[tuple[str, list[str]]], dict[str, list[int]], int | None]:
@@ -134,6 +156,7 @@ def _read_items(
     grouped: dict[str, list[str]] = {}
     spelled: dict[str, tuple[str | int, int]] = {}  # each query's first spelling and its line
     lines_of: dict[str, list[int]] = {}
+    rows: dict[tuple[str, tuple[str, ...]], int] = {}  # each JSON line's query and items → its line
     for no, raw in lines:
         given, items = (_json_query if fmt == "jsonl" else _tsv_query)(path, no, raw)
         query = str(given)
@@ -146,7 +169,10 @@ def _read_items(
                 no,
                 raw,
             )
-        grouped.setdefault(query, []).extend(x.strip() for x in items)
+        texts = [x.strip() for x in items]
+        if fmt == "jsonl":
+            _refuse_repeat(path, no, raw, rows.setdefault((query, tuple(texts)), no), given)
+        grouped.setdefault(query, []).extend(texts)
         lines_of.setdefault(query, []).append(no)
     return fmt, list(grouped.items()), lines_of, header
 

@@ -6,12 +6,18 @@ sampling — temperature (0.7, 1) and nucleus sampling (top-p 0.9 vs off) — an
 and ``N̂_tot`` across settings. :func:`run_sweep` runs one ordinary census per cell of the grid, in
 ``OUT/<cell>`` (each resumable like any run: responses are in the store), then writes one
 comparison page ``OUT/sweep.html`` and ``OUT/sweep.json``.
+
+``OUT`` is claimed for the sweep before anything is asked (:mod:`knowsum.census._sweep_out`): the
+same sweep resumes there, another sweep (other task, model or grid) is refused naming what differs
+unless ``overwrite`` (which removes the old sweep's cells and pages first), and a folder holding
+anything a sweep does not write is refused either way.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,12 +25,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from knowsum._util import atomic_write, config_error, enclosing_run
+from knowsum._util import CLAIM_NAME, atomic_write, config_error
 from knowsum.census._config import CensusConfig, PromptVariant
 from knowsum.census._run import census_identity, default_out, run_census
+from knowsum.census._sweep_out import claim_sweep_folder, sweep_identity
 from knowsum.census._tasks import resolve_task
 from knowsum.census.record import CensusRecord
-from knowsum.errors import ConfigError, OutputError
+from knowsum.errors import ConfigError
 from knowsum.models import Backend, ResponseStore
 from knowsum.records import claim_run_dir
 from knowsum.stats.caveats import caveat_dicts
@@ -131,27 +138,55 @@ def run_sweep(
             ``out/<c.slug>``.
         progress: Progress bars (``None``: when stderr is a terminal).
         echo: Called with one line per notable step.
-        overwrite: Empty a cell folder that holds another run (else such a cell is refused).
+        overwrite: Replace another sweep in ``out`` (its cells and pages are removed first) and
+            empty a cell folder that holds another run (else either is refused).
 
     Raises:
         ConfigError: no cell, or a cell with an invalid setting (every cell is checked before any
             sampling); the errors of :func:`knowsum.census.run_census`.
-        OutputError: ``out`` is a run folder, or lies inside one.
+        OutputError: ``out`` is a run folder or lies inside one, holds files a sweep does not
+            write, or holds another sweep (without ``overwrite``): see :mod:`._sweep_out`.
+        InputError: a cell folder holds another run (without ``overwrite``).
     """
-    from knowsum.census.page import write_census_sweep
-
     configs = sweep_configs(base, cells)
     say = echo or (lambda _m: None)
     single = default_out(base, backend.model_id)
     root = out or single.with_name(f"sweep-{single.name}")
-    if (run := enclosing_run(root)) is not None:  # a cell folder is a run's, not a sweep's
-        raise OutputError(
-            f"--out {root} is the run folder {run}, or inside it: a sweep writes its cells into a "
-            "folder of its own; give another --out"
-        )
-    for cell, cfg, n_ans in configs:  # every cell folder is checked before anything is asked
-        identity = census_identity(cfg, resolve_task(cfg), backend.model_id)
-        claim_run_dir(root / cell.slug(n_ans), "census", identity, overwrite=overwrite)
+    slugs = [cell.slug(n_ans) for cell, _, n_ans in configs]
+    identity = sweep_identity(base.task, backend.model_id, slugs)
+    created = claim_sweep_folder(root, identity, overwrite=overwrite)
+    try:
+        for cell, cfg, n_ans in configs:  # every cell folder is checked before anything is asked
+            cell_identity = census_identity(cfg, resolve_task(cfg), backend.model_id)
+            claim_run_dir(root / cell.slug(n_ans), "census", cell_identity, overwrite=overwrite)
+        return _run_cells(base, configs, backend, store, root, progress, say, overwrite)
+    except BaseException:
+        if created and _nothing_in(root):  # a folder this call made and left empty goes again
+            shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def _nothing_in(root: Path) -> bool:
+    """Whether ``root`` holds nothing but its claim and empty folders."""
+    return all(
+        (e.name == CLAIM_NAME and e.is_file()) or (e.is_dir() and not any(e.iterdir()))
+        for e in root.iterdir()
+    )
+
+
+def _run_cells(
+    base: CensusConfig,
+    configs: Sequence[tuple[SweepCell, CensusConfig, int]],
+    backend: Backend,
+    store: ResponseStore,
+    root: Path,
+    progress: bool | None,
+    say: Callable[[str], None],
+    overwrite: bool,
+) -> SweepOutcome:
+    """Run each cell into ``root/<cell>``, then write ``sweep.html`` and ``sweep.json``."""
+    from knowsum.census.page import write_census_sweep
+
     done: list[tuple[SweepCell, CensusRecord, Path]] = []
     for i, (cell, cfg, n_ans) in enumerate(configs, 1):
         run_dir = root / cell.slug(n_ans)
