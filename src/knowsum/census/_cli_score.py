@@ -46,6 +46,7 @@ def score(
 
     \b
     ITEMS: JSON lines {"query": "Q1", "items": ["Humans", "COVID-19"]}, or QUERY<TAB>ITEM lines.
+    A query split over JSON lines is joined; a line repeating an earlier one is refused.
     Writes result.json, items.jsonl, plots/ and report.html like `census run`; `census compare`
     ranks such runs with any others. With --inspect-log, the replies of an `inspect eval
     knowsum/census` log instead, verified, clustered and estimated as the log's task asked.
