@@ -6,6 +6,7 @@ Through ``main([...])`` on the mock backend, the 11-term ``mini_go.obo`` and the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from pathlib import Path
@@ -87,7 +88,8 @@ def test_recall_score_into_a_census_run_is_refused_and_overwrite_leaves_no_old_f
     assert {"predictions.jsonl", "report.html", "result.json"} <= set(after)
     record = json.loads(after["result.json"])
     assert record["kind"] == "recall"
-    assert record["identity"]["what"] == str((tmp_path / "preds.csv").resolve())
+    digest = hashlib.sha256((tmp_path / "preds.csv").read_bytes()).hexdigest()[:12]
+    assert record["identity"]["what"] == f"predictions #{digest}"  # named by content, not path
 
 
 def test_a_rerun_of_the_same_run_is_allowed_and_another_setting_is_refused_before_asking(
@@ -179,3 +181,25 @@ def test_a_setting_left_unset_reads_not_given_never_as_a_value(mini_go: Path, tm
     assert identity["popularity"] == ""
     with pytest.raises(Exception, match=r"popularity=\(not given\) here, none asked"):
         claim_run_dir(out, "recall", {**identity, "popularity": "none"})
+
+
+def test_genebench_score_names_its_files_by_content(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy of the same answers under another name scores into the same folder; other answers
+    under the same name are another run, refused unless --overwrite (never replaced quietly)."""
+    questions = tmp_path / "questions.jsonl"
+    write_questions(questions, QUESTIONS)
+    preds = write_predictions(tmp_path / "answers.jsonl")
+    out = tmp_path / "g"
+    args = ["genebench", "score", "--questions", str(questions), "--out", str(out), "--predictions"]
+    assert main([*args, str(preds)]) == 0
+    copy = tmp_path / "elsewhere.jsonl"
+    copy.write_bytes(preds.read_bytes())
+    assert main([*args, str(copy)]) == 0  # the same content: the same run
+    lines = preds.read_text(encoding="utf-8").splitlines()
+    preds.write_text("\n".join(reversed(lines)) + "\n\n", encoding="utf-8")  # other bytes, same name
+    capsys.readouterr()
+    assert main([*args, str(preds)]) == 2
+    assert f"{out} holds a genebench run of predictions #" in capsys.readouterr().err
+    assert main([*args, str(preds), "--overwrite"]) == 0

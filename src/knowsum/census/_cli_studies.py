@@ -166,8 +166,9 @@ def sweep(
 
     Each cell is an ordinary, resumable run directory OUT/<cell>; the sweep writes OUT/sweep.html
     and OUT/sweep.json. OUT is the sweep's own: another sweep's folder is refused unless
-    --overwrite, a folder of other files always. The paper's grids: --temperature 0.7,1 --top-p 1,0.9 (sampling) and
-    --answers 10,20 --prompt-variant full,simple (prompt; 30,50 answers for diseases).
+    --overwrite, a folder of other files always. The paper's grids: --temperature 0.7,1
+    --top-p 1,0.9 (sampling) and --answers 10,20 --prompt-variant full,simple (prompt; 30,50
+    answers for diseases).
 
     \b
     Example:

@@ -42,7 +42,7 @@ from knowsum.genebench._run import (
 from knowsum.genebench._schema import Question, json_objects, question_key, read_questions
 from knowsum.genebench._score import score_unanswered
 from knowsum.genebench.record import GenebenchRecord
-from knowsum.records import claim_run_dir
+from knowsum.records import claim_run_dir, text_hash
 
 __all__ = ["read_predictions", "score_predictions"]
 
@@ -179,10 +179,10 @@ def score_predictions(
     questions = read_questions(questions_path)
     pairs, replies, cut = read_predictions(predictions_path, {q.key: q for q in questions})
     permutations, expected, missing = _unanswered(predictions_path, questions, pairs, allow_missing)
-    identity = GenebenchRecord.identity_of(
-        str(predictions_path.resolve()),
+    identity = GenebenchRecord.identity_of(  # the files by content: a copy is the same run, another file not
+        f"predictions {text_hash(predictions_path.read_bytes())}",
         "predictions file",
-        build=f"questions {questions_path.resolve()}",
+        build=f"questions {text_hash(questions_path.read_bytes())}",
         permutations=permutations,
         temperature=None,
         max_tokens=None,

@@ -13,11 +13,13 @@ Data flow::
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from knowsum._util import read_text_file
 from knowsum.errors import BackendError
 from knowsum.genebench._aggregate import partial_caveats, summarize, summary_caveats
 from knowsum.genebench._budget import token_budgets
@@ -32,7 +34,7 @@ from knowsum.genebench._userdata import read_abstracts, read_expression, read_su
 from knowsum.genebench.record import KNOWLEDGE_TITLES, PERSPECTIVES, GenebenchRecord, InstanceRecord
 from knowsum.kb import installed, load_genes, load_ontology
 from knowsum.models import Backend, GenerationParams, Request, ResponseStore, UsageMeter, sample_sync
-from knowsum.records import claim_run_dir
+from knowsum.records import RESULT_NAME, claim_run_dir, text_hash
 
 __all__ = [
     "asked",
@@ -239,29 +241,29 @@ def run_genebench(
         InputError: ``out`` holds another run and ``overwrite`` is not set.
         BackendError: requests that failed for good (rerun to retry them).
     """
-    identity = run_identity(config, backend.model_id, given=questions is not None)
-    out_dir = claim_run_dir(out or default_out(backend.model_id), "genebench", identity, overwrite=overwrite)
-    meter = UsageMeter(backend, store)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    source = "given"
+    if questions is None and config.questions is not None:
+        questions = read_questions(config.questions)  # read first: the run is named by their content
+        source = str(config.questions)
+    identity = run_identity(config, backend.model_id, questions=questions)
+    sha = None if questions is None else _sha(questions)
+    out_dir = _claim(out or default_out(backend.model_id), identity, sha, overwrite)
+    meter = UsageMeter(backend, store)
     build: dict[str, Any] = {}
     missing: dict[str, str] = {}
     releases: dict[str, str] = {}
-    source = "given"
     if questions is None:
-        if config.questions is not None:
-            questions = read_questions(config.questions)
-            source = str(config.questions)
-        else:
-            questions, report = build_from_kb(config, build_progress)
-            build = {
-                "counts": report.counts,
-                "skipped": report.skipped,
-                "unknown_genes": report.unknown_genes,
-            }
-            missing = missing_reasons(report)
-            releases.update(report.kb_releases)
-            source = "built"
+        questions, report = build_from_kb(config, build_progress)
+        build = {
+            "counts": report.counts,
+            "skipped": report.skipped,
+            "unknown_genes": report.unknown_genes,
+        }
+        missing = missing_reasons(report)
+        releases.update(report.kb_releases)
+        source = "built"
     questions = list(questions)
     timings["questions"] = time.perf_counter() - t0
 
@@ -331,17 +333,50 @@ def genebench_requests(config: GenebenchConfig, questions: Sequence[Question]) -
     return asked(config, questions)[2]
 
 
-def run_identity(config: GenebenchConfig, model_id: str, *, given: bool = False) -> dict[str, str]:
-    """What makes a genebench run another run (``GenebenchRecord.IDENTITY``): the questions (a file,
-    questions given in code, or the settings they are built with), how they are asked and checked.
+def _questions_what(sha256: str) -> str:
+    """The ``what`` of a run of a question set known before it starts (a file, or questions given in
+    code): ``questions #`` and the first 12 hex digits of its ``questions_sha256``. The content, not
+    the file's name, so another set under the same name is another run and a copy the same run."""
+    return f"questions #{sha256[:12]}"
+
+
+def run_identity(
+    config: GenebenchConfig, model_id: str, *, questions: Sequence[Question] | None = None
+) -> dict[str, str]:
+    """What makes a genebench run another run (``GenebenchRecord.IDENTITY``): the questions (by their
+    content: ``questions``, else those of ``config.questions``; or the settings they are built with,
+    each user file by its content), how they are asked and checked.
+
+    Raises:
+        InputFileError: the question file or a user file cannot be read.
     """
-    if given or config.questions is not None:
-        what, build = ("given questions" if given else str(config.questions)), ""
-    else:
-        what = "built questions"
-        build = (
-            f"tasks {','.join(config.tasks)}; per type {config.per_type}; genes {config.genes}; "
-            f"paper size {config.paper_size}; expression {config.expression}; summaries "
-            f"{config.summaries}; abstracts {config.abstracts} (at most {config.max_abstracts})"
-        )
-    return GenebenchRecord.identity_from(what, model_id, config, build=build)
+    if questions is None and config.questions is not None:
+        questions = read_questions(config.questions)
+    if questions is not None:
+        return GenebenchRecord.identity_from(_questions_what(_sha(questions)), model_id, config, build="")
+    given = (config.expression, config.summaries, config.abstracts)
+    files = [None if f is None else text_hash(read_text_file(f, "data file")) for f in given]
+    build = (
+        f"tasks {','.join(config.tasks)}; per type {config.per_type}; genes {config.genes}; "
+        f"paper size {config.paper_size}; expression {files[0]}; summaries {files[1]}; "
+        f"abstracts {files[2]} (at most {config.max_abstracts})"
+    )
+    return GenebenchRecord.identity_from("built questions", model_id, config, build=build)
+
+
+def _claim(out: Path, identity: dict[str, str], sha: str | None, overwrite: bool) -> Path:
+    """:func:`claim_run_dir` for ``identity``, also reading a run folder written while questions were
+    named by their file's path (``what``: the file as given, or ``given questions`` for questions
+    given in code; the record holds their ``questions_sha256``): when that record's questions are the
+    ones asked (``sha``), its ``what`` stands for them, so a rerun continues into the folder and
+    another setting is named; other questions are refused as another run."""
+    try:
+        old = json.loads((out / RESULT_NAME).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        old = None
+    if isinstance(old, dict) and old.get("kind") == "genebench" and isinstance(old.get("identity"), dict):
+        what = old["identity"].get("what")
+        by_name = what == "given questions" or (what is not None and what == old.get("questions_file"))
+        if by_name and sha is not None and old.get("questions_sha256") == sha:
+            identity = {**identity, "what": str(what)}
+    return claim_run_dir(out, "genebench", identity, overwrite=overwrite)

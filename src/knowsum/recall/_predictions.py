@@ -10,12 +10,13 @@ naming both lines), before anything is scored or written.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from knowsum.errors import InputFileError
+from knowsum.errors import InputError, InputFileError
 from knowsum.kb import load_ontology
 from knowsum.recall._concepts import Concept, LabelIndex, universe
 from knowsum.recall._config import InvarianceMethod, polysemy_default
@@ -27,7 +28,7 @@ from knowsum.recall._popularity import Buckets, load_popularity_source
 from knowsum.recall._prediction_file import PredictionRow, read_predictions
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
-from knowsum.records import claim_run_dir
+from knowsum.records import RESULT_NAME, claim_run_dir, text_hash
 
 __all__ = ["PredictionRow", "read_predictions", "score_predictions"]
 
@@ -69,11 +70,15 @@ def score_predictions(
         per_bucket: K, concepts per bucket of the rows (required with ``invariance_files``; the
             buckets are positional, row ``i`` in bucket ``i // K + 1``, never re-made from popularity).
         overwrite: Empty ``out`` first when it holds another run (else such a run is refused before
-            anything is written: :func:`knowsum.records.claim_run_dir`).
+            anything is written: :func:`knowsum.records.claim_run_dir`). Another run is other
+            settings or other content: the scored file and the answers files are named by a hash of
+            their bytes, so a copy under another name is the same run and other rows under the
+            same name another.
 
     Raises:
         InputError: ``out`` holds another run and ``overwrite`` is not set (checked once the
-            files are read, before anything is written).
+            files are read, before anything is written), or a scored file recorded by its path by an
+            earlier knowsum (whether it held the same rows cannot be told).
         InputFileError: rows or an answers file that cannot be read, or gold IDs none of which has
             the KB's ID syntax (the wrong --kb); nothing is written.
         ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
@@ -178,8 +183,8 @@ def score_predictions(
         config["invariance_files"] = {m: str(f) for m, f in invariance_files}
     release = release_of(ontology)
     identity = RecallRecord.identity_of(
-        str(path.resolve()),
-        path.name,
+        f"predictions {_content(path)}",
+        _SCORED_MODEL,
         kb=kb,
         api="file",
         template=None,
@@ -190,9 +195,12 @@ def score_predictions(
         popularity=popularity,
         n_buckets=n_buckets,
         polysemy=use_polysemy,
-        invariance={m: str(f.resolve()) for m, f in invariance_files},
+        invariance={m: _content(f) for m, f in invariance_files},
     )
-    out_dir = claim_run_dir(out or default_out(f"score-{path.stem}"), "recall", identity, overwrite=overwrite)
+    where = out or default_out(f"score-{path.stem}")
+    if not overwrite:
+        _refuse_named_by_path(where)
+    out_dir = claim_run_dir(where, "recall", identity, overwrite=overwrite)
     result = RecallRecord(
         kb=kb,
         kb_release=release,
@@ -209,6 +217,47 @@ def score_predictions(
         caveats=subset_caveats(kb, scores.paper, len(universe(kb, ontology))),
     )
     return write_run(out_dir, result, records)
+
+
+_SCORED_MODEL = "predictions file"
+"""The model of a scored file's identity: what answered is the file, named by its content in ``what``
+(the record's ``model`` is the file's name, as tables show it)."""
+
+_WHAT = "predictions #"
+"""How the identity of a scored file starts its ``what``: its content's hash follows."""
+
+
+def _content(path: Path) -> str:
+    """``#`` and the first 12 hex digits of the SHA-256 of the file's bytes: a scored file (and an
+    answers file) is named by its content, so another file under the same name is another run and a
+    copy elsewhere the same run."""
+    return text_hash(path.read_bytes())
+
+
+def _refuse_named_by_path(out: Path) -> None:
+    """Refuse a folder holding a scored file recorded while scored files were named by their path
+    (or by their name only, before identities): what that file held is not in its record, so
+    whether this file is the same cannot be told. Nothing is refused when ``out`` holds no such
+    record (:func:`knowsum.records.claim_run_dir` judges the rest).
+
+    Raises:
+        InputError: such a record, naming the folder, the file it scored and the way out.
+    """
+    try:
+        data = json.loads((out / RESULT_NAME).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return
+    if not isinstance(data, dict) or data.get("kind") != "recall" or data.get("api") != "file":
+        return
+    ident = data.get("identity")
+    what = ident.get("what") if isinstance(ident, dict) else None
+    if isinstance(what, str) and what.startswith(_WHAT):
+        return
+    raise InputError(
+        f"{out} holds a recall score of {what or data.get('model') or '?'} written by an earlier knowsum, "
+        "which named a scored file by its path, not its content, so whether this file holds the same "
+        "rows cannot be told: give another --out or --overwrite to replace it"
+    )
 
 
 def release_of(ontology: Any) -> str:

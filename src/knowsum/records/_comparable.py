@@ -55,9 +55,11 @@ class Mixing(TypedDict, total=False):
     ignore: Collection[str]
 
 
-def text_hash(text: str) -> str:
-    """``#`` and the first 12 hex digits of the text's SHA-256 (a prompt compared by content, not name)."""
-    return "#" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+def text_hash(text: str | bytes) -> str:
+    """``#`` and the first 12 hex digits of the SHA-256 of ``text`` (UTF-8) or of a file's bytes: what
+    names a prompt or a scored file by its content, not its name, in every run identity."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return "#" + hashlib.sha256(data).hexdigest()[:12]
 
 
 def _same_run(a: Record, b: Record) -> bool:
