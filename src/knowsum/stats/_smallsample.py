@@ -8,7 +8,7 @@ why the figure says little:
   further observations from a handful (KnowSum's runs hold thousands);
 - ``no singletons``: ``f₁ = 0``, so a linear estimator's ``Û(t)`` comes only from items seen two or
   more times, whose weights alternate in sign (``h_s ∝ (−t)^s``): an artefact of the weights, not
-  evidence of unseen items (Good–Turing's missing mass ``f₁/n`` is 0);
+  evidence of unseen items (Good–Turing's missing mass ``f₁/n`` is 0), so it is reported as 0;
 - ``all singletons``: every item seen exactly once: nothing says how many remain unseen;
 - ``beyond supported range``: Good–Toulmin beyond ``t = 1`` (its weights ``−(−t)^s`` grow without
   bound, Good & Toulmin 1956), a smoothed estimator beyond ``t ∝ log n`` (:mod:`knowsum.stats.caveats`);
@@ -69,7 +69,7 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
                 CaveatKind.NO_SINGLETONS,
                 f"no singletons: no item was seen exactly once, so {plan.name}'s Û(t) = {value:.4g} comes "
                 "only from items seen 2 or more times, whose weights alternate in sign; Good–Turing's "
-                "missing mass f1/n is 0: the sample shows no evidence of unseen items",
+                "missing mass f1/n is 0: the sample shows no evidence of unseen items, so Û is reported as 0",
                 "Û(t)",
             )
         )
@@ -88,7 +88,8 @@ def small_sample_caveats(plan: EstimatorPlan, prev: Prevalence, value: float) ->
             )
         )
     ceiling = None if plan.t is None else plan.t * n
-    if ceiling is not None and value > ceiling:
+    no_evidence = plan.weights is not None and prev.f(1) == 0  # reported as 0 (above): nothing to cap
+    if ceiling is not None and value > ceiling and not no_evidence:
         found.append(
             Caveat(
                 CaveatKind.CAPPED,

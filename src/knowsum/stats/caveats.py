@@ -12,7 +12,7 @@ Kinds, and when each is raised:
   thousands);
 - ``no singletons``: ``f₁ = 0``: Good–Turing's missing mass ``f₁/n`` is 0, the sample shows no
   evidence of unseen items, and a linear estimator's ``Û(t)`` comes only from the alternating
-  weights of items seen twice or more;
+  weights of items seen twice or more (reported as ``Û = 0``, the raw value kept);
 - ``all singletons``: every item seen exactly once (``f₁ = N_seen``, ``f₂ = 0``): the sample cannot
   say how many items remain (Chao1 grows as ``f₁²/2``, a linear ``Û(t)`` as ``t·f₁``);
 - ``Û clamped at 0``: the estimator's ``Û(t)`` was negative and is reported as 0 (SpadeR, iNEXT);

@@ -333,11 +333,11 @@ def _interval_reason(estimate: UnseenEstimate, boot: BootstrapResult | None) -> 
     (nothing bounds the unseen), else ``None``."""
     if boot is None:
         return None
+    kinds = {c.kind for c in estimate.caveats}
+    if CaveatKind.NO_SINGLETONS in kinds:  # before the bootstrap's own: its Û = 0 is this reason's
+        return NO_EVIDENCE_REASON
     if boot.reason is not None:
         return boot.reason
-    kinds = {c.kind for c in estimate.caveats}
-    if CaveatKind.NO_SINGLETONS in kinds:
-        return NO_EVIDENCE_REASON
     if CaveatKind.ALL_SINGLETONS in kinds:
         return ALL_SINGLETONS_REASON
     return None

@@ -128,6 +128,10 @@ class UnseenEstimate:
         diagnostics: See :class:`Diagnostics`.
         caveats: What makes the figure say less than it seems (tiny sample, no or all singletons,
             beyond the supported range of ``t``, clamped at 0; :mod:`knowsum.stats.caveats`).
+        no_evidence: A linear estimator on a sample without singletons (``f₁ = 0``): its ``Û`` comes
+            only from the alternating weights of items seen twice or more, while Good–Turing's
+            missing mass ``f₁/n`` and Chao1's ``f̂0`` are 0; reported as ``Û = 0``, the raw value kept
+            (knowsum's rule, beyond the paper).
     """
 
     estimator: str
@@ -140,11 +144,15 @@ class UnseenEstimate:
     parameters: Params = field(default_factory=lambda: MappingProxyType({}))
     diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics(negative=False))
     caveats: tuple[Caveat, ...] = ()
+    no_evidence: bool = False
 
     @property
     def ceiling(self) -> float:
         """``t·n``: the most new items ``t·n`` further observations can show (module docstring);
-        ``inf`` for Chao1 (``t = ∞``)."""
+        ``inf`` for Chao1 (``t = ∞``); 0 where the sample shows no evidence of unseen items
+        (:attr:`no_evidence`)."""
+        if self.no_evidence:
+            return 0.0
         return math.inf if self.t is None else self.t * self.n_observations
 
     @property
@@ -261,6 +269,7 @@ def _finish(plan: EstimatorPlan, prev: Prevalence, value: float, diag: Diagnosti
         parameters=MappingProxyType(dict(plan.parameters)),
         diagnostics=diag,
         caveats=caveats,
+        no_evidence=plan.weights is not None and prev.f(1) == 0,
     )
 
 
@@ -331,6 +340,7 @@ class Curve:
         n_seen: ``N_seen``.
         k: Truncation level used.
         n_observations: ``n`` (``None``: no ceiling ``t·n``).
+        no_evidence: No singletons: ``Û = 0`` at every ``t`` (:attr:`UnseenEstimate.no_evidence`).
     """
 
     estimator: str
@@ -339,12 +349,13 @@ class Curve:
     n_seen: int
     k: int | None
     n_observations: int | None = None
+    no_evidence: bool = False
 
     @property
     def unseen(self) -> NDArray[np.float64]:
         """``Û(t)`` as reported, ``max(Û, 0)`` (so the curve never dips below ``N_seen``) and at most
         ``t·n`` (:attr:`UnseenEstimate.ceiling`)."""
-        shown = np.maximum(self.unseen_raw, 0.0)
+        shown = np.maximum(self.unseen_raw, 0.0) * (not self.no_evidence)
         return shown if self.n_observations is None else np.minimum(shown, self.t * self.n_observations)
 
     @property
@@ -369,12 +380,12 @@ def extrapolation_curve(
     if grid.ndim != 1 or grid.size == 0:
         raise StatsError("ts must be a non-empty one-dimensional grid of t values")
     values = np.empty(grid.size)
-    used_k: int | None = None
+    used_k, none = None, False
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", StatsWarning)
         for i, t in enumerate(grid.tolist()):
             est = estimate_unseen(prev, estimator, t, k)
-            values[i], used_k = est.raw, est.k
+            values[i], used_k, none = est.raw, est.k, est.no_evidence
     if any(issubclass(c.category, StatsWarning) for c in caught) and np.any(values < 0):
         negative = grid[values < 0]
         warnings.warn(
@@ -383,6 +394,5 @@ def extrapolation_curve(
             StatsWarning,
             stacklevel=2,
         )
-    return Curve(
-        estimator, grid, values, prev.n_seen, used_k, None if estimator == "chao1" else prev.n_observations
-    )
+    n = None if estimator == "chao1" else prev.n_observations
+    return Curve(estimator, grid, values, prev.n_seen, used_k, n, none)
