@@ -24,6 +24,7 @@ presence marks a finished run).
 from __future__ import annotations
 
 import io
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.census.record import CensusRecord, StopInfo
+from knowsum.errors import InputError
 from knowsum.models import (
     Backend,
     Response,
@@ -45,7 +47,15 @@ from knowsum.models import (
     UsageMeter,
     sample_sync,
 )
-from knowsum.records import REPORT_NAME, FileBody, Run, claim_run_dir, default_run_dir, write_run_dir
+from knowsum.records import (
+    REPORT_NAME,
+    RESULT_NAME,
+    FileBody,
+    Run,
+    claim_run_dir,
+    default_run_dir,
+    write_run_dir,
+)
 from knowsum.stats import Abundance, Incidence, Prevalence, sample_coverage
 
 __all__ = [
@@ -285,6 +295,8 @@ def run_census(
     out_dir = claim_run_dir(
         out or default_out(config, backend.model_id), "census", identity, overwrite=overwrite
     )
+    if not overwrite:
+        _no_fewer_queries(out_dir, config)
     meter = UsageMeter(backend, store)
 
     def draw(start: int, n: int) -> list[Response]:
@@ -306,3 +318,25 @@ def run_census(
     )
     analysis.result.usage = meter.usage()
     return write_run(analysis, out_dir, identity)
+
+
+def _no_fewer_queries(out_dir: Path, config: CensusConfig) -> None:
+    """Refuse to rewrite ``out_dir``'s census of more queries with one of fewer (the same run
+    otherwise: ``queries`` is not part of its identity, so that a larger ``--queries`` extends it).
+
+    Raises:
+        InputError: the folder's census holds more queries than ``config`` asks (a stop rule's
+            ``--queries`` is a cap, not a size: such a run is never refused here).
+    """
+    if config.until_new_rate is not None or config.until_coverage is not None:
+        return
+    try:
+        held = json.loads((out_dir / RESULT_NAME).read_text(encoding="utf-8")).get("n_queries")
+    except (OSError, ValueError, AttributeError):
+        return  # no record yet, or one claim_run_dir already judged
+    if isinstance(held, int) and held > config.queries:
+        raise InputError(
+            f"{out_dir} holds a census of {held:,} queries; --queries {config.queries:,} would replace it "
+            f"with a smaller one: give --queries {held:,} or more to resume or extend it, another --out, "
+            "or --overwrite to replace it"
+        )
