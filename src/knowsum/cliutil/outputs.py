@@ -24,6 +24,7 @@ from typing import Any
 import click
 
 from knowsum._util import OutputKind, check_output, enclosing_run, paths, sampling_lock
+from knowsum.errors import ConfigError
 
 __all__ = [
     "INPUT_OPTIONS",
@@ -133,9 +134,30 @@ def guard(
             check_output(path, kind, read, option=option, owned=owned)
 
 
+EXCLUSIVE: tuple[tuple[str, str, str], ...] = (
+    ("markdown", "as_json", "--markdown prints tables, --json one JSON object: give one"),
+    ("no_store", "store_path", "--no-store reads and writes no store, --store names one: give one"),
+)
+"""Pairs of options (parameter names) that ask for contrary things, refused together by every command
+that takes both, rather than one silently winning."""
+
+
+def check_exclusive(params: Mapping[str, Any]) -> None:
+    """Refuse a pair of :data:`EXCLUSIVE` options given together.
+
+    Raises:
+        ConfigError: both options of a pair were given.
+    """
+    for first, second, why in EXCLUSIVE:
+        if params.get(first) and params.get(second) is not None and params.get(second) is not False:
+            raise ConfigError(why)
+
+
 def check_command(command: click.Command, params: dict[str, Any]) -> None:
-    """Check every output ``command`` was given against all of its inputs (the default response store
-    when it takes ``--store`` and none was given)."""
+    """Check options that cannot go together (:func:`check_exclusive`), and every output ``command``
+    was given against all of its inputs (the default response store when it takes ``--store`` and
+    none was given)."""
+    check_exclusive(params)
     inputs: dict[str, list[Any]] = {}
     outputs: list[tuple[str, OutputKind, Any]] = []
     for param in command.params:
