@@ -24,7 +24,6 @@ presence marks a finished run).
 from __future__ import annotations
 
 import io
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from knowsum.census._estimate import new_rate
 from knowsum.census._tasks import Task, census_requests, resolve_task
 from knowsum.census._verify import Verifier, make_verifier
 from knowsum.census.record import CensusRecord, StopInfo
-from knowsum.errors import InputError
+from knowsum.errors import InputError, KnowsumError
 from knowsum.models import (
     Backend,
     Response,
@@ -49,11 +48,11 @@ from knowsum.models import (
 )
 from knowsum.records import (
     REPORT_NAME,
-    RESULT_NAME,
     FileBody,
     Run,
     claim_run_dir,
     default_run_dir,
+    load_record,
     write_run_dir,
 )
 from knowsum.stats import Abundance, Incidence, Prevalence, sample_coverage
@@ -331,10 +330,10 @@ def _no_fewer_queries(out_dir: Path, config: CensusConfig) -> None:
     if config.until_new_rate is not None or config.until_coverage is not None:
         return
     try:
-        held = json.loads((out_dir / RESULT_NAME).read_text(encoding="utf-8")).get("n_queries")
-    except (OSError, ValueError, AttributeError):
-        return  # no record yet, or one claim_run_dir already judged
-    if isinstance(held, int) and held > config.queries:
+        held = load_record(out_dir, CensusRecord).n_queries
+    except KnowsumError:
+        return  # no census record here yet (claim_run_dir judged whatever else the folder holds)
+    if held > config.queries:
         raise InputError(
             f"{out_dir} holds a census of {held:,} queries; --queries {config.queries:,} would replace it "
             f"with a smaller one: give --queries {held:,} or more to resume or extend it, another --out, "
