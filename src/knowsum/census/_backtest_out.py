@@ -190,17 +190,9 @@ def size_curve(
             out = run_splits(prev, t, {name: predictor}, repeats, 0, seed, kept=m, held=held)
             if isinstance(out, str) or out.observed.mean() <= 0:
                 continue
-            row = score_splits(out)[0]
-            mine.append(
-                SizePoint(
-                    t=t,
-                    kept_queries=m,
-                    relative_rmse=row.relative_rmse,
-                    relative_rmse_se=row.relative_rmse_se,
-                    observed=row.observed,
-                    estimator=name,
-                )
-            )
+            row = score_splits(out)[0]  # its error, with the same names on the size point
+            errors = row.model_dump(include={"relative_rmse", "relative_rmse_se", "observed"})
+            mine.append(SizePoint(t=t, kept_queries=m, estimator=name, **errors))
         points += mine
         usable = [(p.kept_queries, p.relative_rmse) for p in mine if p.relative_rmse]
         if len(usable) >= 2:
