@@ -244,6 +244,28 @@ def _other_separator(path: Path, lines: list[Line], chosen: Format) -> None:
     )
 
 
+def _mixed_columns(path: Path, lines: list[Line], chosen: Format) -> None:
+    """Refuse, when the format was detected as ``items``, two-field lines of which half or more end in
+    a count: neither a QUERY<TAB>ITEM file (whose items are rarely numbers) nor an ITEM<TAB>COUNT
+    table with a stray line, but a guess either way (``apple<TAB>3`` beside ``fig<TAB>``): one
+    misread would count items that are not there, or queries that were never asked."""
+    if chosen != "items":
+        return
+    _, body = _split_header(lines)
+    pairs = [(no, raw, f) for no, raw, f in body if len(f) == 2]
+    counts = [x for x in pairs if _NUMBER.fullmatch(x[2][1])]
+    if not counts or 2 * len(counts) < len(pairs):
+        return
+    number, raw, _ = next(x for x in pairs if not _NUMBER.fullmatch(x[2][1]))
+    raise InputFileError(
+        path,
+        f"mixes ITEM<TAB>COUNT lines (line {counts[0][0]}: {counts[0][1]!r}) with a line whose second "
+        "field is not a count: fix that line, or pass --format counts or --format items",
+        number,
+        raw,
+    )
+
+
 def _json_lines(path: Path, lines: list[Line], chosen: Format) -> None:
     """Refuse, when the format was detected as ``items``, a file whose every line is a JSON object
     (``{"query": …, "items": […]}``, the items-per-query file of ``census score``): read as items,
@@ -272,7 +294,7 @@ def read_observations(path: str | Path, fmt: Format | None = None) -> Observatio
     Raises:
         InputFileError: Missing/unreadable file, empty input or a header line alone, malformed
             line, negative or non-integer count, or (detected) a table separated by commas,
-            semicolons or spaces instead of tabs, or JSON lines.
+            semicolons or spaces instead of tabs, JSON lines, or count and non-count lines mixed.
     """
     path = Path(path)
     lines = _read_lines(path)
@@ -282,6 +304,7 @@ def read_observations(path: str | Path, fmt: Format | None = None) -> Observatio
     if detected:
         _other_separator(path, lines, chosen)
         _json_lines(path, lines, chosen)
+        _mixed_columns(path, lines, chosen)
     if chosen == "items" and is_query_item_header(list(lines[0][2])):
         if len(lines) == 1:
             raise InputFileError(path, "holds its header line alone: give QUERY<TAB>ITEM lines below it")
