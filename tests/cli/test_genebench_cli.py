@@ -176,6 +176,21 @@ def test_paper_size_is_for_building(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "--paper-size feed the question builder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "given", [["--types", "Q1"], ["--per-type", "5"], ["--types", "Q1", "--per-type", "1"]]
+)
+def test_build_options_beside_a_questions_file_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str]
+) -> None:
+    """They were silently ignored (every question of the file ran); their defaults alone are fine."""
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text("\n")
+    assert main(["genebench", "run", str(qfile), *given, "-m", "mock", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    named = ", ".join(x for x in given if x.startswith("--"))
+    assert f"{named} feed the question builder" in err and not (tmp_path / "r").exists()
+
+
 def test_unknown_type_at_build(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["genebench", "build", "--types", "Q1,Q42"]) == 2
     assert "unknown question type 'Q42'" in capsys.readouterr().err

@@ -147,6 +147,12 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
         raise ConfigError("give a QUESTIONS file or --build-default (one of them)")
     given = [f"--{k}" for k in ("expression", "summaries", "abstracts") if kw[k] is not None]
     given += ["--paper-size"] if kw["paper_size"] else []
+    ctx = click.get_current_context()  # --types/--per-type have defaults: only what was given counts
+    given += [
+        f"--{name.replace('_', '-')}"
+        for name in ("types", "per_type")
+        if ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+    ]
     if questions is not None and given:
         raise ConfigError(
             f"{', '.join(given)} feed the question builder (--build-default or `genebench build`); "
