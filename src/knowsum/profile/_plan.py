@@ -50,6 +50,10 @@ class ProfilePlan:
     requests: dict[str, list[Request]]
     summary: PlanSummary
     keys: dict[str, list[str]] = field(default_factory=dict)
+    """Instrument → the store keys of its distinct requests."""
+    step_keys: dict[str, list[str]] = field(default_factory=dict)
+    """Step name → the store keys of that step's requests (two steps of one instrument may share
+    them: one scoring of the same answers under two criteria)."""
 
 
 @dataclass
@@ -132,19 +136,25 @@ def _instrument(
     )
 
 
-def _distinct(backend: Backend, steps: list[Step]) -> tuple[dict[str, list[Request]], dict[str, list[str]]]:
+def _distinct(
+    backend: Backend, steps: list[Step]
+) -> tuple[dict[str, list[Request]], dict[str, list[str]], dict[str, list[str]]]:
+    """Each instrument's distinct requests and their keys, and each step's keys."""
     kbs = KBs()
     reqs: dict[str, list[Request]] = {}
     keys: dict[str, list[str]] = {}
+    step_keys: dict[str, list[str]] = {}
     seen: dict[str, set[str]] = {}
     for step in steps:
+        own = step_keys.setdefault(step.name, [])
         for r in step_requests(step, kbs):
             k = backend.key(r)
+            own.append(k)
             if k not in seen.setdefault(step.instrument, set()):
                 seen[step.instrument].add(k)
                 reqs.setdefault(step.instrument, []).append(r)
                 keys.setdefault(step.instrument, []).append(k)
-    return reqs, keys
+    return reqs, keys, step_keys
 
 
 def _int(value: float | None) -> int | None:
@@ -176,7 +186,7 @@ def plan_profile(
         ConfigError: an instrument refuses a budget setting. KBNotInstalledError: a KB the plan needs.
     """
     steps = plan_steps(budget)
-    reqs, keys = _distinct(backend, steps)
+    reqs, keys, step_keys = _distinct(backend, steps)
     if probe and store is not None:
         for name, rs in reqs.items():
             done = store.done_keys(set(keys[name]))
@@ -213,4 +223,4 @@ def plan_profile(
         time_source=time_source,
         instruments=parts,
     )
-    return ProfilePlan(budget, steps, reqs, summary, keys)
+    return ProfilePlan(budget, steps, reqs, summary, keys, step_keys)

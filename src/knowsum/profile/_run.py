@@ -13,6 +13,10 @@ Every request goes through the response store, so a profile killed anywhere cont
 stopped when rerun. A step whose folder already holds a finished run of the same model and
 configuration is read back, not rerun: a rerun of a finished profile asks the model nothing and only
 rewrites the page.
+
+The profile's usage counts each distinct request once, from this run's store, or — for a step read
+back whose answers this store does not hold (it ran with another ``--store``) — from that step's own
+record, with a note saying so (:mod:`knowsum.profile._usage`): never zeros for answers given earlier.
 """
 
 from __future__ import annotations
@@ -30,10 +34,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from knowsum._util import atomic_write, claim_folder
 from knowsum.errors import BackendError, InputError, OutputError
-from knowsum.instrument import Instrument, Step, get_instrument
-from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, sample_sync, usage_of
+from knowsum.instrument import Instrument, KBs, Step, get_instrument
+from knowsum.models import Backend, MeteredBackend, Response, ResponseStore, sample_sync
 from knowsum.profile._plan import ProfilePlan
-from knowsum.records import Record, Run, Usage, is_run_like, load_record
+from knowsum.profile._steps import step_requests
+from knowsum.profile._usage import StepRun, profile_usage
+from knowsum.records import Record, Run, is_run_like, load_record
 from knowsum.records.profile import InstrumentProfile, ProfileRecord
 
 __all__ = [
@@ -245,6 +251,13 @@ def run_profile(
     """Run every step of ``plan`` on ``backend`` and ``store``, then write ``OUT/index.html`` and
     ``OUT/profile.json`` (see the module docstring).
 
+    The record's usage counts each distinct request once: from ``store`` for the steps run now and
+    the steps read back whose answers it holds (their responses add up to the step record's figures),
+    from the step's own record for the others (a profile rerun with another store: its answers were
+    not asked again, and cost what they cost when they ran); ``asked`` is what this call generated.
+    When some figures come from the records, ``notes`` says so (and ``echo`` too); a step record
+    without usage and without its answers in ``store`` leaves the usage and cost unknown (``None``).
+
     Args:
         plan: :func:`knowsum.profile.plan_profile`'s plan.
         backend: The model (the caller opens and closes it).
@@ -270,7 +283,7 @@ def run_profile(
         fresh[asked] += 1
     owner = {k: name for name, keys in plan.keys.items() for k in keys}
     done = {name: len(store.done_keys(set(keys))) for name, keys in plan.keys.items()}
-    records: dict[str, list[tuple[Step, Record]]] = {}
+    records: dict[str, list[StepRun]] = {}
     walls: dict[str, float] = {}
     out.mkdir(parents=True, exist_ok=True)
     with _Display(plan, done, progress) as display:
@@ -292,38 +305,37 @@ def run_profile(
                 say(f"profile: {step.label} → {folder}")
                 # the profile owns its step folders: one that holds no finished run of this step is replaced
                 run = inst.run(step.config, metered, store=store, out=folder, progress=False, overwrite=True)
-                record = run.record
+                record, ran_now = run.record, True
             else:
                 say(f"profile: {step.label}: finished earlier, read from {folder}")
+                ran_now = False
             walls[step.instrument] = walls.get(step.instrument, 0.0) + time.perf_counter() - s0
-            records.setdefault(step.instrument, []).append((step, record))
+            records.setdefault(step.instrument, []).append((step, record, ran_now))
+    used = profile_usage(
+        records,
+        _keys_of(plan, backend),
+        store,
+        asked=fresh,
+        walls=walls,
+        wall_seconds=time.perf_counter() - t0,
+    )
+    for line in used.notes:
+        say(f"profile: note: {line}")
     parts: dict[str, InstrumentProfile] = {}
-    every: list[Response] = []
-    for name, pairs in records.items():
+    for name, steps in records.items():
         inst = get_instrument(name)
-        used = list(store.responses(plan.keys.get(name, []), errors=False))
-        every += used
         parts[name] = InstrumentProfile(
             title=inst.title,
-            runs={s.name: s.name for s, _ in pairs},
-            measures=[m for s, r in pairs for m in inst.measures(r, s.name)],
-            usage=usage_of(used, asked=fresh.get(name, 0), wall_seconds=walls.get(name, 0.0)),
-            examples=[x for _, r in pairs[:1] for x in inst.examples(r)],
+            runs={s.name: s.name for s, _, _ in steps},
+            measures=[m for s, r, _ in steps for m in inst.measures(r, s.name)],
+            usage=used.parts.get(name),
+            examples=[x for _, r, _ in steps[:1] for x in inst.examples(r)],
         )
-    total = Usage(wall_seconds=0.0)
-    for p in parts.values():
-        total = total + (p.usage or Usage())
-    total = total.model_copy(
-        update={
-            "wall_seconds": round(time.perf_counter() - t0, 6),
-            "generation_seconds": usage_of(every).generation_seconds,  # one union over every step
-        }
-    )
     releases: dict[str, str] = {}
-    for pairs in records.values():
-        for _, r in pairs:
+    for steps in records.values():
+        for _, r, _ in steps:
             releases.update(r.kb_releases)
-    summary, prices = plan.summary, plan.summary.prices
+    summary, prices, total = plan.summary, plan.summary.prices, used.total
     result = ProfileRecord(
         model=backend.model_id,
         backend=backend.kind,
@@ -332,9 +344,24 @@ def run_profile(
         budget=plan.budget.name,
         plan=summary,
         instruments=parts,
-        cost_usd=None if prices is None else prices.cost(total.prompt_tokens, total.completion_tokens),
+        cost_usd=None
+        if prices is None or total is None
+        else prices.cost(total.prompt_tokens, total.completion_tokens),
+        notes=used.notes,
     )
     return write_profile(result, out)
+
+
+def _keys_of(plan: ProfilePlan, backend: Backend) -> Callable[[Step], list[str]]:
+    """The store keys of a step's requests: the plan's, or asked of its instrument when the plan
+    lacks them (one made without :func:`~knowsum.profile.plan_profile`)."""
+    kbs = KBs()
+
+    def keys_of(step: Step) -> list[str]:
+        keys = plan.step_keys.get(step.name)
+        return keys if keys is not None else [backend.key(r) for r in step_requests(step, kbs)]
+
+    return keys_of
 
 
 def write_profile(result: ProfileRecord, out: Path) -> ProfileRun:

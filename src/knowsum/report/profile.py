@@ -194,7 +194,7 @@ def _plan(r: ProfileRecord) -> h.Markup:
     )
     u = r.usage
     used = (
-        f"This run used {u.requests:,} distinct requests ({u.asked:,} asked now, the rest from the store), "
+        f"This run used {u.requests:,} distinct requests ({u.asked:,} asked now, the rest answered earlier), "
         f"{u.prompt_tokens:,} prompt and {u.completion_tokens:,} completion tokens, "
         f"generated in {_seconds(u.generation_seconds)} of wall-clock time (the union of each "
         f"response's send-to-receive span, when it was generated); this run took {_seconds(u.wall_seconds)}."
