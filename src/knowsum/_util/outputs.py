@@ -21,6 +21,8 @@ refused there (or, with ``overwrite``, the folder is emptied first).
 ``.knowsum-run.json``) a path lies in: an output given ``owned`` runs is refused inside any other
 (a run folder is written only by the command writing that run).
 
+While a run writes a folder it holds the folder's writing lock (:mod:`knowsum._util.runlock`, taken by
+:func:`claim_folder` and :func:`knowsum.records.claim_run_dir`): a second run into it is refused at once.
 The sampling lock of a response store is :mod:`knowsum._util.storelock`.
 """
 
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import Literal
 
 from knowsum._util.atomic import atomic_write
+from knowsum._util.runlock import hold_folder
 from knowsum.errors import OutputError
 
 __all__ = [
@@ -276,10 +279,22 @@ def claim_folder(
     run started, or, without one, the model its sub-runs' records name) is refused, unless
     ``overwrite``: then it is emptied first. The marker is then (re)written.
 
+    The folder's writing lock (:mod:`knowsum._util.runlock`) is taken first and held until the
+    process ends, also when the claim is refused (a command may go on to replace what is there):
+    while one run writes ``out``, another is refused at once.
+
     Raises:
+        InputError: another run is writing ``out`` now (never replaced, even with ``overwrite``).
         OutputError: ``out`` holds files that are not the claimant's, or another run (the message
             names the first such file, or the first differing setting).
     """
+    hold_folder(out)
+    _claim(out, identity, owns=owns, overwrite=overwrite)
+    return out
+
+
+def _claim(out: Path, identity: Mapping[str, str], *, owns: Callable[[Path], bool], overwrite: bool) -> None:
+    """:func:`claim_folder`'s checks, emptying and marker, under the folder's writing lock."""
     if out.is_dir():
         foreign = next((e for e in sorted(out.iterdir()) if not (_ours(e) or _hidden(e) or owns(e))), None)
         if foreign is not None:
@@ -301,7 +316,6 @@ def claim_folder(
             shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     with atomic_write(out / CLAIM_NAME, "w") as fh:
         fh.write(json.dumps(dict(identity), sort_keys=True) + "\n")
-    return out
 
 
 def _hidden(entry: Path) -> bool:

@@ -15,7 +15,8 @@ A run directory holds one run. Before anything is asked of a model, the entry po
 :func:`claim_run_dir`: the directory must be absent, empty, or hold a run with the same identity
 (the same instrument, what was probed, model and distinguishing settings: ``Record.identity``);
 anything else is refused with one line saying what is there, unless ``overwrite``, which empties it
-first (so no plot or prediction file of the old run is left beside the new one).
+first (so no plot or prediction file of the old run is left beside the new one). The claim holds the
+folder's writing lock until the record is written: a second run into it meanwhile is refused at once.
 
 A study of the run's record written inside its folder (``backtest/``: a back-test of the run)
 is part of the run: ``overwrite`` may empty a folder holding one, and a fresh write of the record
@@ -35,7 +36,7 @@ from typing import IO, Any, Generic, TypeVar, overload
 from pydantic import BaseModel
 from typing_extensions import deprecated
 
-from knowsum._util import CLAIM_NAME, atomic_write, check_output, slug
+from knowsum._util import CLAIM_NAME, atomic_write, check_output, runlock, slug
 from knowsum.errors import InputError, KnowsumNote
 from knowsum.records._base import Record, record_kinds
 
@@ -169,6 +170,7 @@ def write_run_dir(
     _write(result, record.model_dump_json(indent=2) + "\n")
     written.append(result)
     (out / WRITING_NAME).unlink(missing_ok=True)
+    runlock.release_folder(out)  # the run is written: the claim's writing lock is released
     return written
 
 
@@ -336,7 +338,8 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
     files are replaced as the new run is written). Otherwise the run is refused, unless
     ``overwrite``: then the folder is emptied now, so no file of the old run is left. A record
     written before identities were stored is compared by instrument and model only. Nothing is
-    created here (the folder is made when the run is written).
+    created here (the folder is made when the run is written); its writing lock (kept outside it:
+    :mod:`knowsum._util.runlock`) is held until the record is written, or the process ends.
 
     Args:
         out: The run directory.
@@ -348,43 +351,42 @@ def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrit
         ``out``.
 
     Raises:
-        InputError: ``out`` is a file, cannot be written by this user (``OutputError``), holds
-            another run (the message names the first differing setting, its value there and the one
-            asked), holds files but no finished run, or holds files a run does not write (a store,
-            notes, other folders: these are never deleted, and such a folder is refused even with
-            ``overwrite``).
+        InputError: ``out`` is being written by another run now, is a file, cannot be written by this
+            user (``OutputError``), holds another run (the message names the first differing
+            setting, its value there and the one asked), holds files but no finished run, or holds
+            files a run does not write (a store, notes, other folders: these are never deleted, and
+            such a folder is refused even with ``overwrite``).
     """
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: is a file, not a run directory: give another --out")
     check_output(out, "run", option="run folder")  # writable, also when it is the default folder
-    if not out.exists():
-        return out
-    if not any(out.iterdir()):
-        return out
-    data = _old_record(out / RESULT_NAME, kind)
-    if data is None:
-        _refuse_foreign(out)
-        if overwrite:
-            _empty(out)
+    with runlock.claiming(out):
+        if not out.exists() or not any(out.iterdir()):
             return out
-        data = _unfinished(out)
+        data = _old_record(out / RESULT_NAME, kind)
         if data is None:
-            raise InputError(
-                f"{out} holds an unfinished run (no {RESULT_NAME}) that does not say whose it is: "
-                "give another --out or --overwrite to replace it"
-            )
+            _refuse_foreign(out)
+            if overwrite:
+                _empty(out)
+                return out
+            data = _unfinished(out)
+            if data is None:
+                raise InputError(
+                    f"{out} holds an unfinished run (no {RESULT_NAME}) that does not say whose it is: "
+                    "give another --out or --overwrite to replace it"
+                )
+            diff = _difference(data, kind, identity)
+            if diff is None:
+                return out  # the same run, stopped while writing: the rerun writes it again
+            raise InputError(_holds(out, data, diff, "unfinished "))
         diff = _difference(data, kind, identity)
         if diff is None:
-            return out  # the same run, stopped while writing: the rerun writes it again
-        raise InputError(_holds(out, data, diff, "unfinished "))
-    diff = _difference(data, kind, identity)
-    if diff is None:
-        return out
-    if overwrite:
-        _refuse_foreign(out)
-        _empty(out)
-        return out
-    raise InputError(_holds(out, data, diff))
+            return out
+        if overwrite:
+            _refuse_foreign(out)
+            _empty(out)
+            return out
+        raise InputError(_holds(out, data, diff))
 
 
 def _holds(out: Path, data: Mapping[str, Any], diff: tuple[str, str, str], state: str = "") -> str:
