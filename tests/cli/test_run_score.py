@@ -183,13 +183,16 @@ def test_run_never_writes_into_or_empties_a_folder_of_other_files(
     assert main(["census", "score", str(items), "--out", str(scored), "--n-bootstrap", "0"]) == 0
     before = sorted(p.name for p in scored.iterdir())
     args = ["run", "census", "-m", "mock", "--plan", _plan(tmp_path, CENSUS_PLAN)]
-    for out, first in ((mine, "notes.txt, "), (scored, "")):
+    refusals = {  # the user's files are foreign; a scored census is one run, not a folder of runs
+        mine: "holds notes.txt, which knowsum did not write here: give another --out",
+        scored: "holds one run (its result.json), not a folder of runs: give another --out",
+    }
+    for out, why in refusals.items():
         for extra in ([], ["--overwrite"]):
             capsys.readouterr()
             assert main([*args, "--store", str(tmp_path / "s.sqlite"), "--out", str(out), *extra]) == 2
             err = capsys.readouterr().err
-            assert err.count("\n") == 1 and "which knowsum did not write here: give another --out" in err, err
-            assert f"{out}: holds {first}" in err
+            assert err.count("\n") == 1 and f"{out}: {why}" in err, err
     assert (mine / "notes.txt").read_text() == "precious\n" and (mine / "sub" / "data.csv").is_file()
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt", "sub"]
     assert sorted(p.name for p in scored.iterdir()) == before

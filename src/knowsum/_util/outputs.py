@@ -186,16 +186,21 @@ def _refuse_existing(target: Path, kind: str, option: str) -> None:
 
 
 def _refuse_unwritable(target: Path, kind: str, option: str) -> None:
-    if kind != "run" and not target.parent.is_dir():
-        raise OutputError(
-            f"{option} {target}: its folder {target.parent} does not exist: create it, or give a "
-            "path in an existing folder"
-        )
     folder = (
         target
         if target.is_dir()
         else next((p for p in (target.parent, *target.parent.parents) if p.exists()), Path("/"))
     )
+    if folder != target and not folder.is_dir():  # a file where a folder must be
+        raise OutputError(
+            f"{option} {target}: {folder} is a file, not a folder, so nothing can be written below it: "
+            "give another path"
+        )
+    if kind != "run" and not target.parent.is_dir():
+        raise OutputError(
+            f"{option} {target}: its folder {target.parent} does not exist: create it, or give a "
+            "path in an existing folder"
+        )
     if not _writable(folder) or (target.is_file() and not os.access(target, os.W_OK)):
         raise OutputError(
             f"{option} {target}: {folder} cannot be written by this user (read-only disk or folder): "
@@ -297,6 +302,11 @@ def _claim(out: Path, identity: Mapping[str, str], *, owns: Callable[[Path], boo
     """:func:`claim_folder`'s checks, emptying and marker, under the folder's writing lock."""
     if out.is_dir():
         foreign = next((e for e in sorted(out.iterdir()) if not (_ours(e) or _hidden(e) or owns(e))), None)
+        if foreign is not None and (out / "result.json").is_file():  # knowsum wrote it: one run, not many
+            raise OutputError(
+                f"{out}: holds one run (its result.json), not a folder of runs: give another --out "
+                "(--overwrite never replaces a run with a folder of runs)"
+            )
         if foreign is not None:
             raise OutputError(
                 f"{out}: holds {foreign.name}, which knowsum did not write here: give another --out "
