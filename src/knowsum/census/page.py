@@ -47,7 +47,7 @@ from knowsum.census._page_studies import (
 from knowsum.census.backtest_page import horizon_cell, horizon_value
 from knowsum.census.record import CensusRecord
 from knowsum.records import PLOTS_DIR, REPORT_NAME
-from knowsum.report import caveat_section, interval_text, markdown_table, marks, text_table
+from knowsum.report import NOT_RESAMPLED, caveat_section, interval_text, markdown_table, marks, text_table
 from knowsum.report import html as h
 from knowsum.report import plots as p
 from knowsum.stats.caveats import caveat_dicts
@@ -83,7 +83,16 @@ _NOTHING = "n/a: nothing to estimate (N_seen = 0)"
 
 def _fmt_interval(iv: Sequence[float] | None, result: CensusRecord | None = None) -> str:
     """``[lo, hi]``; ``n/a: REASON`` when the run's interval cannot be a 95 % interval (or, in a record
-    written before the reason was kept, collapsed to a point); ``–`` without one."""
+    written before the reason was kept, collapsed to a point); ``n/a: not asked`` with
+    ``--n-bootstrap 0``; ``–`` without one."""
+    unasked = (  # (a run without a verified item says so instead: nothing to estimate)
+        result is not None
+        and result.n_seen > 0
+        and result.interval_reason is None
+        and not result.config.get("n_bootstrap", 1)
+    )
+    if iv is None and unasked:
+        return NOT_RESAMPLED
     return interval_text(iv, None if result is None else result.interval_reason)
 
 

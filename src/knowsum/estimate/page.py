@@ -19,7 +19,7 @@ from knowsum.estimate._page_plot import plot_richness_curve
 from knowsum.estimate._page_predict import prediction_lines
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary, RichnessReport
 from knowsum.records import caveat_notes
-from knowsum.report import caveat_lines, interval_ends, marks
+from knowsum.report import NOT_RESAMPLED, caveat_lines, interval_ends, marks
 from knowsum.stats.caveats import caveat_dicts
 from knowsum.stats.q0_prediction import Q0_FLOOR
 from knowsum.stats.summary import summary_dict
@@ -132,7 +132,7 @@ def _body(report: EstimateReport) -> list[str]:
         if boot is not None and report.interval_reason is not None:
             shown = f"n/a: {report.interval_reason}"
         elif iv is None:
-            shown = "—"
+            shown = "—" if boot is not None else NOT_RESAMPLED
         else:
             lo, hi = interval_ends(iv[0], iv[1], show)
             shown = f"[{lo}, {hi}]"

@@ -22,6 +22,7 @@ each named the same way: ``write_<instrument>_report(out_dir, result, …)`` for
 from knowsum.report import _html as html
 from knowsum.report import _plots as plots
 from knowsum.report._caveats import (
+    NOT_RESAMPLED,
     caveat_lines,
     caveat_section,
     caveat_sentence,
@@ -45,6 +46,7 @@ from knowsum.report._plots import PALETTE, new_figure, save, to_png
 from knowsum.report._tables import format_value, markdown_table, text_table
 
 __all__ = [
+    "NOT_RESAMPLED",
     "PALETTE",
     "Markup",
     "caveat_lines",

@@ -22,6 +22,7 @@ from knowsum.report._tables import format_value
 
 __all__ = [
     "NA",
+    "NOT_RESAMPLED",
     "caveat_lines",
     "caveat_section",
     "caveat_sentence",
@@ -33,6 +34,8 @@ __all__ = [
 
 NA = "n/a"
 """What an interval that cannot be shown starts with: ``n/a: REASON``."""
+NOT_RESAMPLED = f"{NA}: not asked (--n-bootstrap 0)"
+"""An interval the user asked not to form: no bootstrap resamples."""
 
 
 def marks(caveats: Iterable[Caveat] | None, sep: str = "; ") -> str:
