@@ -140,18 +140,18 @@ def test_a_census_naming_the_same_items_every_time_is_exact(tmp_path: Path) -> N
     assert "beyond-horizon" not in [c.kind for c in result.caveats]
 
 
-def test_the_same_items_with_a_positive_estimate_are_not_called_exact(tmp_path: Path) -> None:
-    """Five such queries: Q ≤ k gives f_5 a positive weight, Û(100) ≈ 17 beside N_seen = 3. The horizon
-    must not call N̂_tot = N_seen exact beside it: it back-tests the splits. At its first t (0.667:
-    3 queries kept, where Q ≤ k again weighs f_3) the estimator predicts new items and none appear,
-    a bias of +24 % of N_tot, so the horizon fails there (with the grid from t = 1 it kept 2 queries,
-    where nothing was predicted, and passed to t = 1.5 beside the same spurious Û(100))."""
+def test_the_same_items_with_a_spurious_raw_estimate_are_reported_as_exact(tmp_path: Path) -> None:
+    """Five such queries: Q ≤ k gives f_5 a positive weight, a raw Û(100) ≈ 17 beside N_seen = 3 —
+    from no singleton at all (f_1 = 0: Good–Turing's missing mass and Chao1's f̂0 are 0). It is
+    reported as Û = 0, the raw value kept and the caveat "no singletons" saying why, and the horizon
+    calls N̂_tot = N_seen exact, as for twelve such queries. (Before, the spurious Û was the headline
+    and the horizon failed at t = 0.667 on the same artefact.)"""
     run = _score(tmp_path, [["A", "B", "C"]] * 5)
     result = load_result(run)
-    assert result.n_seen == 3 and result.n_unseen > 10
+    assert result.n_seen == 3 and result.n_unseen == 0 and result.n_unseen_raw > 10
+    assert "no-singletons" in [c.kind for c in result.caveats]
     h = result.horizon
-    assert h is not None and h.status == "fails" and "exact" not in h.message and h.t is None
-    assert h.message.startswith("not back-tested even at t = 0.667 (3 of 5 queries kept; bias +24.3%")
+    assert h is not None and h.status == "exact" and horizon_caveat(h) is None
 
 
 def test_a_horizon_undecided_at_the_cap_says_so() -> None:

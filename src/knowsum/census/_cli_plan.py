@@ -10,6 +10,7 @@ import click
 from knowsum.census import PlanRow, SizePlan, pilot_sample, plan_census
 from knowsum.cliutil.options import echo_json, json_option, seed_option
 from knowsum.cliutil.params import FiniteRange
+from knowsum.errors import ConfigError
 from knowsum.report import text_table
 from knowsum.stats.own_t_text import share
 from knowsum.stats.unseen import MAX_T
@@ -43,7 +44,7 @@ def _table(p: SizePlan) -> str:
 @click.option(
     "--t",
     "t",
-    type=FiniteRange(min=0, min_open=True, max=MAX_T),
+    type=FiniteRange(min=0, min_open=True),
     default=100.0,
     show_default=True,
     help="Extrapolation factor to size for (> 0).",
@@ -80,6 +81,8 @@ def plan(pilot: Path, t: float, error: float, replicates: int, seed: int, as_jso
       knowsum census plan census-runs/theorems-smollm2 --t 100 --error 0.2
       knowsum census plan pilot.jsonl --t 10 --error 0.1 --json
     """
+    if t > MAX_T:  # every command's cap on t (its help keeps the range it has always shown: > 0)
+        raise ConfigError(f"--t must be a number at most {MAX_T:g}, got {t:g}")
     found = plan_census(pilot_sample(pilot), t, error, replicates, seed)
     if as_json:
         echo_json(found.to_dict())
