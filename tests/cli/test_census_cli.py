@@ -133,6 +133,11 @@ def test_bad_input_is_one_clear_line(
         ("queries = 3\n", "c.toml: invalid task: Field required"),
         ('task = "diseases"\nqueries = \n', "c.toml: not valid TOML"),
         ('task = "diseases"\nquantile = 1.5\n', "c.toml: invalid quantile=1.5"),
+        # a number or a flag written as text is the text, not the number (pydantic's lax mode would read it)
+        ('task = "diseases"\nqueries = "3"\n', "c.toml: invalid queries='3': a number or true/false is"),
+        ('task = "diseases"\ntemperature = "0.7"\n', "(temperature = 0.7)"),
+        ('task = "diseases"\nk_candidates = ["6", 8]\n', "invalid k_candidates=['6', 8]"),
+        ('task = "diseases"\nqueries = 3\nk = "8"\n', "invalid k='8'"),
     ],
 )
 def test_bad_config_files(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from knowsum.errors import ConfigError
 from knowsum.instrument import INSTRUMENTS, installed, instruments
 from knowsum.profile import load_budget
 
@@ -57,3 +58,18 @@ def test_a_plugin_that_ships_a_table_joins_the_budget(shipping_plugin: str) -> N
     assert list(smoke.tables)[-1] == shipping_plugin
     assert smoke.part(shipping_plugin).queries == 2
     assert shipping_plugin not in load_budget("quick").tables  # ships no quick table: left out
+
+
+def test_a_plugin_number_written_as_text_is_refused(shipping_plugin: str, tmp_path: Path) -> None:
+    """A plug-in's lax ``Budget`` would read ``queries = "3"`` as 3: the plan is refused instead,
+    naming the file, the table and the key (the built-ins' tables are strict by themselves)."""
+    plan = tmp_path / "mine.toml"
+    plan.write_text(f'[{shipping_plugin}]\nqueries = "3"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_budget(plan=plan)
+    assert str(err.value) == (
+        f"{plan}: invalid {shipping_plugin}.queries='3': a number or true/false is written without quotes "
+        "in TOML (queries = 3)"
+    )
+    plan.write_text(f"[{shipping_plugin}]\nqueries = 3\n", encoding="utf-8")
+    assert load_budget(plan=plan).part(shipping_plugin).queries == 3

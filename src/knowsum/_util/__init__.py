@@ -7,7 +7,8 @@
   registry with pip, atomically, into a cache folder; :data:`EMBED_INSTALL`: how to install the
   embedding extra (torch's CPU build first);
 - :func:`config_error`: one readable line from a pydantic validation error; :func:`known_values`:
-  the one wording of a value that is not among the known ones;
+  the one wording of a value that is not among the known ones; :func:`no_quoted_values`: a TOML
+  number or flag written as text is refused, not read as the number;
 - :func:`check_output`, :func:`claim_folder`: the one write guard every output passes (never over
   an input, a store or another kind of file; writable; a run folder keeps its run's identity);
   :func:`run_folders_above`, :func:`enclosing_run`: the run folders a path lies in;
@@ -37,7 +38,7 @@ from knowsum._util.outputs import (
 from knowsum._util.renamed import old_names
 from knowsum._util.storelock import sampling_lock
 from knowsum._util.textfile import check_file, is_query_item_header, read_text_file
-from knowsum._util.validation import config_error, known_values
+from knowsum._util.validation import config_error, known_values, no_quoted_values
 from knowsum._util.wheels import EMBED_INSTALL, cached_wheel, download_wheel, sweep
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "is_query_item_header",
     "known_values",
     "nearest_folder",
+    "no_quoted_values",
     "old_names",
     "paths",
     "read_text_file",

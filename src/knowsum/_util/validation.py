@@ -3,14 +3,14 @@ library call): ``WHERE: invalid FIELD=VALUE: PROBLEM``."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import TypeVar
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from knowsum.errors import ConfigError
 
-__all__ = ["config_error", "known_values"]
+__all__ = ["config_error", "known_values", "no_quoted_values"]
 
 _V = TypeVar("_V", bound=Sequence[str])
 
@@ -47,3 +47,43 @@ def known_values(values: _V, known: Collection[str], what: str, listed: str = "k
     if bad:
         raise ValueError(f"unknown {what} {bad}; {listed}: {', '.join(known)}")
     return values
+
+
+def _quoted(annotation: Any, value: Any) -> bool:
+    """Whether ``value`` holds text that pydantic's lax mode would turn into a number or a flag."""
+    if not isinstance(value, (str, list)):
+        return False
+    try:
+        read = TypeAdapter(annotation).validate_python(value)
+    except ValidationError:
+        return False  # refused anyway, with pydantic's own reason
+    if isinstance(value, str):
+        return isinstance(read, (bool, int, float))
+    if not isinstance(read, (list, tuple)):
+        return False
+    numbers = (bool, int, float)
+    return any(isinstance(v, str) and isinstance(r, numbers) for v, r in zip(value, read, strict=False))
+
+
+def no_quoted_values(model: type[BaseModel], data: Mapping[str, Any], where: str, table: str = "") -> None:
+    """Refuse a TOML value written as text where ``model``'s field takes a number or a flag.
+
+    TOML types its values, so ``queries = "3"`` is the text "3", not the number 3; pydantic's lax
+    mode would read it as 3 (and ``"true"`` as a flag), and the file would run as if written
+    otherwise. Every TOML file knowsum reads into a model (census config, budget and plan tables)
+    is checked here before validation, each top-level key and each element of an array.
+
+    Raises:
+        ConfigError: ``WHERE: invalid TABLE.KEY='3': a number or true/false is written without
+            quotes in TOML (KEY = 3)``.
+    """
+    for key, value in data.items():
+        field = model.model_fields.get(key)
+        if field is not None and _quoted(field.annotation, value):
+            shown = f"{table}.{key}" if table else key
+            bare = ", ".join(map(str, value)) if isinstance(value, list) else value
+            written = f"[{bare}]" if isinstance(value, list) else bare
+            raise ConfigError(
+                f"{where}: invalid {shown}={value!r}: a number or true/false is written without quotes "
+                f"in TOML ({key} = {written})"
+            )

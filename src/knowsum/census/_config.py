@@ -46,7 +46,7 @@ from pydantic import (
     model_validator,
 )
 
-from knowsum._util import config_error, read_text_file
+from knowsum._util import config_error, no_quoted_values, read_text_file
 from knowsum.errors import ConfigError, InputFileError
 from knowsum.models import ModelOptions
 from knowsum.stats.bootstrap import check_resamples
@@ -236,13 +236,17 @@ def load_config(
     except tomllib.TOMLDecodeError as exc:
         raise InputFileError(path, f"not valid TOML: {exc}") from None
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    own = {k: v for k, v in data.items() if k not in given}  # the file's values that are used
     data.update(given)
     _resolve(data, path.parent, given)
     run = {k: data.pop(k) for k in RUN_KEYS if k in data}
     try:
-        return ConfigFile(CensusConfig(**data), RunSettings(**run))
+        done = ConfigFile(CensusConfig(**data), RunSettings(**run))
     except ValidationError as exc:
         loc = exc.errors()[0]["loc"]
         raise config_error(exc, given_by if loc and loc[0] in given else str(path)) from None
     except TypeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    for model in (CensusConfig, RunSettings):  # valid, but not as written: a number given as text
+        no_quoted_values(model, own, str(path))
+    return done

@@ -48,7 +48,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from knowsum._util import config_error, read_text_file
+from knowsum._util import config_error, no_quoted_values, read_text_file
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.instrument import instruments
 from knowsum.records import text_hash
@@ -109,6 +109,7 @@ def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None
             tables[inst_name] = inst.read_budget(table, plan)
         except ValidationError as exc:
             raise config_error(exc, where, inst_name) from None
+        no_quoted_values(inst.Budget, table, where, inst_name)  # valid, but a number given as text
     if not tables:
         raise ConfigError(
             f"{where}: a budget needs at least one of the tables {', '.join(f'[{n}]' for n in known)}"
