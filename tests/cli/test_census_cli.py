@@ -189,6 +189,35 @@ def test_run_against_a_faulty_openai_server_stores_every_query_once(
     assert result["n_seen"] >= 1
 
 
+def test_a_census_whose_requests_fail_stops_and_its_rerun_asks_only_those(
+    theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No figure from part of the queries: a census some of whose requests failed for good exits 5
+    (``N of M requests failed; rerun …``) and writes no result; the rerun asks only the failed ones."""
+    from knowsum.models import ResponseStore
+    from knowsum.models.testing import LoopbackServer
+
+    store, out = tmp_path / "store.sqlite", tmp_path / "run"
+    with LoopbackServer(fault_rate=0.5, faults=("500",), max_faults_per_body=1, seed=4) as server:
+        args = ["census", "run", "theorems", "-m", "openai:loop", "--base-url", server.base_url]
+        args += ["--concurrency", "2", "--queries", "12", "--n-bootstrap", "20"]
+        args += ["--prompt", "Pythagorean theorem, Binomial theorem", "--store", str(store), "--out", str(out)]
+        code, stdout, stderr = _run([*args, "--retries", "0"], capsys)
+        failed = sum(a.outcome == "500" for a in server.log)
+        assert 0 < failed < 12, server.counts()  # some, not all
+        assert code == 5 and stdout == ""
+        assert f"{failed} of 12 requests failed; rerun the same command to retry them" in stderr
+        assert not (out / "result.json").exists()
+        first = len(server.log)
+        code, _, stderr = _run([*args, "--retries", "0"], capsys)
+        assert code == 0, stderr
+        assert len(server.log) - first == failed  # only the failed ones asked again
+    with ResponseStore(store) as st:
+        assert st.info().responses == 12
+    counts = json.loads((out / "result.json").read_text())["counts"]
+    assert (counts["responses"], counts["failed_responses"]) == (12, 0)
+
+
 def test_run_options_interval_and_count_are_recorded(
     theorems_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

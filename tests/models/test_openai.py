@@ -236,3 +236,27 @@ def test_invalid_options(kw: dict[str, object], match: str) -> None:
         OpenAIBackend("m", "http://127.0.0.1:1/v1", **kw)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="invalid base URL"):
         OpenAIBackend("m", "127.0.0.1:1")
+
+
+def test_a_server_that_trickles_its_answer_is_cut_at_the_timeout() -> None:
+    """``timeout`` bounds the whole answer, not each read: 20 pieces over 2 s, each read well within
+    the 0.5 s timeout, are cut at 0.5 s and retried (the retry answers at once)."""
+    with LoopbackServer(fault_rate=1.0, faults=("trickle",), slow_seconds=2.0, max_faults_per_body=1) as srv:
+        got = sample_sync(_backend(srv, timeout=0.5, max_retries=1), make_requests(["x"], PARAMS))
+        outcomes = [a.outcome for a in srv.log]
+    assert outcomes == ["trickle", "ok"] and got[0].ok
+    with LoopbackServer(fault_rate=1.0, faults=("trickle",), slow_seconds=2.0, max_faults_per_body=9) as srv:
+        got = sample_sync(_backend(srv, timeout=0.5, max_retries=0), make_requests(["x"], PARAMS))
+    assert got[0].error == "failed after 1 attempts: timeout (no whole answer within 0.5 s)"
+
+
+def test_null_content_is_named_and_a_refusal_is_stored_as_one_not_retried(tmp_path: Path) -> None:
+    with LoopbackServer(fault_rate=1.0, faults=("null",), max_faults_per_body=9) as srv:
+        got = sample_sync(_backend(srv, max_retries=1), make_requests(["x"], PARAMS))
+    assert got[0].error == "failed after 2 attempts: malformed response: choice 0 holds no text (content null)"
+    with LoopbackServer(fault_rate=1.0, faults=("refusal",), max_faults_per_body=9) as srv:
+        with ResponseStore(tmp_path / "s.sqlite") as store:
+            got = sample_sync(_backend(srv, max_retries=3), make_requests(["x"], PARAMS), store=store)
+            assert store.info().errors == 1
+        assert len(srv.log) == 1  # the model declined: asking again within this run would not change it
+    assert got[0].error == "refused by the model: I can't help with that."

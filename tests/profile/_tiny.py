@@ -55,3 +55,20 @@ class FailingBackend(MockBackend):
         if len(self.calls) + len(requests) > self.budget:
             raise BackendError("the model server went away")
         return await super().generate(requests)
+
+
+class ErrorOnce(MockBackend):
+    """A mock whose ``nth`` request (1-based) fails for good once: a server error its retries did not
+    outlast, recorded as a failed response (not raised)."""
+
+    def __init__(self, nth: int) -> None:
+        super().__init__(answer)
+        self.nth = nth
+
+    async def generate(self, requests: Sequence[Request]) -> list[Response]:
+        done = len(self.calls)
+        got = await super().generate(requests)
+        return [
+            self.failure(r.request, "HTTP 500: boom") if done + i + 1 == self.nth else r
+            for i, r in enumerate(got)
+        ]

@@ -13,7 +13,7 @@ from knowsum.errors import BackendError, ConfigError, InputError, UnknownNameErr
 from knowsum.models import MockBackend, ResponseStore
 from knowsum.profile import BUDGETS, Prices, ProfileRun, load_budget, load_profile, plan_profile, run_profile
 from knowsum.report.profile import card_rows
-from tests.profile._tiny import XSS, FailingBackend, answer, tiny_plan
+from tests.profile._tiny import XSS, ErrorOnce, FailingBackend, answer, tiny_plan
 
 pytestmark = pytest.mark.realdata
 
@@ -140,6 +140,27 @@ def test_a_profile_killed_mid_plan_continues_and_asks_each_request_once(tmp_path
     asked = [healthy.key(r) for r in failing.calls + healthy.calls]
     assert len(asked) == len(set(asked)) == plan.summary.requests
     assert run.record.usage is not None and run.record.usage.asked == plan.summary.requests - first
+
+
+def test_a_census_step_with_a_failed_request_is_not_finished(tmp_path: Path) -> None:
+    """A step computed from part of its requests would stay on the card for good (a rerun reads a
+    finished step back): the profile stops instead, and its rerun asks only the failed request."""
+    budget = load_budget(plan=tiny_plan(tmp_path))
+    with ResponseStore(tmp_path / "s.sqlite") as store:
+        flaky = ErrorOnce(nth=2)  # the second census request
+        plan = plan_profile(budget, flaky, store=store)
+        with pytest.raises(BackendError, match="1 of 3 requests failed; rerun the same command"):
+            run_profile(plan, flaky, store=store, out=tmp_path / "out", progress=False)
+        assert not (tmp_path / "out" / "profile.json").exists()
+        healthy = MockBackend(answer)
+        run = run_profile(
+            plan_profile(budget, healthy, store=store), healthy, store=store, out=tmp_path / "out"
+        )
+    census = [json.loads(p.read_text()) for p in sorted((tmp_path / "out").glob("census-*/result.json"))]
+    assert len(census) == 4 and {
+        (c["counts"]["responses"], c["counts"]["failed_responses"]) for c in census
+    } == {(3, 0)}
+    assert run.record.usage is not None and run.record.usage.failed == 0
 
 
 def test_the_paper_budget_is_the_papers_size() -> None:

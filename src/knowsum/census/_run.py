@@ -44,6 +44,7 @@ from knowsum.models import (
     Response,
     ResponseStore,
     UsageMeter,
+    failed_requests,
     sample_sync,
 )
 from knowsum.records import (
@@ -281,7 +282,9 @@ def run_census(
         UnknownNameError: an unknown task.
         ConfigError: bad options.
         KBNotInstalledError: the task's KB is missing (the message says the install command).
-        BackendError: the model cannot be asked.
+        BackendError: the model cannot be asked, or some queries failed for good (no figure is
+            computed from part of the queries: the run folder is left unfinished, and the rerun
+            asks only the failed ones).
         StoreError: the response store cannot be read or written.
     """
     say = echo or (lambda _m: None)
@@ -300,9 +303,11 @@ def run_census(
 
     def draw(start: int, n: int) -> list[Response]:
         reqs = census_requests(config, task, start=start, n=n)
-        return sample_sync(
+        got = sample_sync(
             meter.backend, reqs, store=store, progress=progress, description=f"census {config.task}"
         )
+        failed_requests(sum(not r.ok for r in got), len(reqs))  # no figure from part of the queries
+        return got
 
     say(f"census: {task.name} on {backend.model_id}: {config.queries} queries × {task.answers} answers")
     stop = None

@@ -122,7 +122,7 @@ def model_options(func: F) -> F:
                 type=click.FloatRange(min=0, min_open=True),
                 default=120.0,
                 show_default=True,
-                help="Seconds per HTTP request (openai backend).",
+                help="Seconds one HTTP request may take (the whole answer) before a retry (openai backend).",
             ),
             count_option(
                 "--retries", 8, "Retries per request on 429/5xx/timeouts (openai backend).", minimum=0

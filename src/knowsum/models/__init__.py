@@ -44,7 +44,7 @@ from knowsum.models._registry import (
 from knowsum.models._sample import Plan, plan, sample, sample_sync
 from knowsum.models._servers import SERVER_KINDS, ServerKind
 from knowsum.models._store import ResponseStore, StoreInfo, stored_this_session
-from knowsum.models._texts import sample_texts
+from knowsum.models._texts import failed_requests, sample_texts
 from knowsum.models._tokens import TokenCounter, estimate_tokens
 from knowsum.models._usage import MeteredBackend, UsageMeter, union_seconds, usage_of
 
@@ -75,6 +75,7 @@ __all__ = [
     "echo",
     "estimate_tokens",
     "export_batch",
+    "failed_requests",
     "import_batch",
     "install_model",
     "installed_path",

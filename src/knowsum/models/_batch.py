@@ -26,6 +26,7 @@ from knowsum.models._base import Backend
 from knowsum.models._openai import OpenAIBackend
 from knowsum.models._params import GenerationParams, Request, Response
 from knowsum.models._sample import plan
+from knowsum.models._servers import refusal_of
 from knowsum.models._store import ResponseStore
 
 __all__ = ["BatchImport", "check_export", "export_batch", "import_batch", "same_model"]
@@ -145,8 +146,8 @@ def _answer(choice: dict[str, Any]) -> tuple[str, str | None]:
     if "message" not in choice:
         return _field(choice, "text", "response.body.choices[0].", str, "the answer text"), None
     message = _field(choice, "message", "response.body.choices[0].", dict, "an object")
-    refusal = message.get("refusal")
-    if message.get("content") is None and isinstance(refusal, str) and refusal.strip():
+    refusal = refusal_of(choice)
+    if refusal is not None:
         return "", refusal
     return _field(message, "content", "response.body.choices[0].message.", str, "the answer text"), None
 

@@ -1,12 +1,13 @@
 """OpenAI-compatible HTTP backend (vLLM, llama.cpp ``llama-server``, Ollama, LM Studio, OpenAI).
 
-Bounded concurrency, a per-request timeout, and retries with exponential backoff and full jitter on
-408/409/425/429/5xx, timeouts, connection errors and malformed bodies, waiting at least ``Retry-After``
-when the server sends it. A connection refused before the endpoint ever answered is not retried:
-nothing listens on that port, and waiting does not change that (a wrong ``--base-url``, a server not
-started); once the endpoint has answered, a refused connection (a server restarting) is retried. A
-request that still fails is returned as an error response (never dropped), its error quoting the
-server's own reason.
+Bounded concurrency, a deadline per request (the whole answer within ``timeout``, not one read, so
+a server that trickles bytes cannot hold a slot), and retries with exponential backoff and full
+jitter on 408/409/425/429/5xx, timeouts, connection errors and malformed bodies, waiting at least
+``Retry-After`` when the server sends it. A connection refused before the endpoint ever answered is
+not retried: nothing listens on that port, and waiting does not change that (a wrong ``--base-url``,
+a server not started); once the endpoint has answered, a refused connection (a server restarting) is
+retried. A request that still fails is returned as an error response (never dropped), its error
+quoting the server's own reason.
 
 A request the server rejects as invalid (any other 4xx, or a 5xx whose body names a validation error,
 :func:`~knowsum.models._servers.is_validation_error`) is never sent again: the same body cannot
@@ -40,6 +41,7 @@ from knowsum.models._servers import (
     check_ollama,
     detect_kind,
     is_validation_error,
+    refusal_of,
     sampling_fields,
     server_reason,
 )
@@ -132,7 +134,7 @@ class OpenAIBackend(Backend):
         api: ``"chat"`` (``/chat/completions``, a plain prompt becomes one user message) or
             ``"completions"`` (``/completions``, raw prompt; chat messages are not allowed).
         concurrency: requests in flight at most.
-        timeout: seconds per HTTP request.
+        timeout: seconds a request may take, the whole answer (retried after).
         max_retries: retries after the first attempt.
         backoff: base of the exponential backoff: attempt ``a`` waits
             ``uniform(0, min(backoff_max, backoff * 2**a))`` seconds, at least Retry-After.
@@ -340,8 +342,11 @@ class OpenAIBackend(Backend):
         return [self.failure(r, f"rejected as invalid, not retried: {exc}", latency) for r in group]
 
     async def _post(self, body: dict[str, Any]) -> Any:
-        try:
-            resp = await self._client.post(self._url, json=body)
+        try:  # the whole request within --timeout: httpx's own bounds each read, so a trickle evades it
+            async with asyncio.timeout(self._timeout):
+                resp = await self._client.post(self._url, json=body)
+        except TimeoutError:
+            raise _RetryableError(f"timeout (no whole answer within {self._timeout:g} s)") from None
         except httpx.TransportError as exc:
             raise _transport_error(exc) from exc
         self._reached = True
@@ -373,10 +378,17 @@ class OpenAIBackend(Backend):
             completion_tokens = int(usage.get("completion_tokens") or 0)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise _RetryableError(f"malformed response: missing {exc}") from exc
-        if len(texts) < len(group) or not all(isinstance(t, str) for t in texts):
+        if len(texts) < len(group):
             raise _RetryableError(f"malformed response: {len(texts)} choices for {len(group)} samples")
-        share = completion_tokens // len(group)
+        refusals = [refusal_of(c) for c in choices]
+        for i, (text, refusal) in enumerate(zip(texts, refusals, strict=False)):
+            if not isinstance(text, str) and refusal is None:
+                what = "no text (content null)" if text is None else f"a {type(text).__name__}, not text"
+                raise _RetryableError(f"malformed response: choice {i} holds {what}")
+        tokens = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens // len(group)}
         return [
-            self.response(r, t, why, prompt_tokens=prompt_tokens, completion_tokens=share, latency=latency)
-            for r, t, why in zip(group, texts, reasons, strict=False)
+            self.failure(r, f"refused by the model: {refusal}", latency)
+            if refusal is not None
+            else self.response(r, t, why, latency=latency, **tokens)
+            for r, t, why, refusal in zip(group, texts, reasons, refusals, strict=False)
         ]

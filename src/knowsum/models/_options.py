@@ -31,7 +31,7 @@ class ModelOptions(BaseModel):
     )
     api: str = Field("chat", description="chat or completions")
     concurrency: int = Field(8, ge=1, le=1024, description="openai: requests in flight at once")
-    timeout: float = Field(120.0, gt=0.0, description="openai: seconds per request before a retry")
+    timeout: float = Field(120.0, gt=0.0, description="openai: seconds for a whole answer before a retry")
     retries: int = Field(8, ge=0, le=100, description="openai: retries per request (backoff + jitter)")
 
     @classmethod

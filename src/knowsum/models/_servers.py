@@ -70,6 +70,7 @@ __all__ = [
     "detect_kind",
     "is_validation_error",
     "kind_from_models",
+    "refusal_of",
     "sampling_fields",
     "server_reason",
 ]
@@ -261,3 +262,13 @@ def is_validation_error(status: int, reason: str) -> bool:
     if 400 <= status < 500:
         return status not in (408, 409, 425, 429)
     return status >= 500 and _VALIDATION.search(reason) is not None
+
+
+def refusal_of(choice: Any) -> str | None:
+    """The model's refusal in a chat choice (``message.refusal`` where ``content`` is null), read the
+    same way from an online answer and from a Batch result; ``None``: the choice is no refusal."""
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict) or message.get("content") is not None:
+        return None
+    refusal = message.get("refusal")
+    return refusal if isinstance(refusal, str) and refusal.strip() else None

@@ -10,7 +10,7 @@ from knowsum.models._params import Request
 from knowsum.models._sample import sample_sync
 from knowsum.models._store import ResponseStore
 
-__all__ = ["sample_texts"]
+__all__ = ["failed_requests", "sample_texts"]
 
 
 def sample_texts(
@@ -37,8 +37,17 @@ def sample_texts(
             texts.append("")
         else:
             texts.append(resp.text)
-    if failed:
-        raise BackendError(
-            f"{failed} of {len(requests)} requests failed; rerun the same command to retry them"
-        )
+    failed_requests(failed, len(requests))
     return texts
+
+
+def failed_requests(failed: int, total: int) -> None:
+    """Stop a run some of whose requests failed for good: its figures would be computed from the
+    answers that got through, as if the model had been asked fewer times. Every success is stored,
+    so the rerun asks only the failed requests (the one rule of every instrument's sampling).
+
+    Raises:
+        BackendError: ``failed > 0``: ``N of M requests failed; rerun the same command to retry them``.
+    """
+    if failed:
+        raise BackendError(f"{failed} of {total} requests failed; rerun the same command to retry them")

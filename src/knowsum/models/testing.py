@@ -12,6 +12,14 @@ a pure function of prompt, seed and choice), so a census against it finds repeat
 - ``malformed``: HTTP 200 whose body is not valid JSON, or JSON without ``choices``;
 - ``drop``: closes the connection without answering.
 
+Three more kinds are injected only when named in ``faults`` (:data:`MORE_FAULTS`):
+
+- ``trickle``: the answer's bytes, sent in 20 pieces over ``slow_seconds`` (each read is quick, the
+  whole answer is not);
+- ``null``: HTTP 200 whose choices' ``content`` is null (no text, no refusal);
+- ``refusal``: HTTP 200 whose choices refuse (``content`` null, ``refusal`` a sentence), as OpenAI
+  answers a request its model declines.
+
 No request body fails more than ``max_faults_per_body`` times in a row, so a client with enough
 retries always completes. Everything the server saw is kept in :attr:`LoopbackServer.log`.
 """
@@ -31,9 +39,11 @@ from typing import Any, Self
 
 from knowsum.models._closing import Closing
 
-__all__ = ["FAULT_KINDS", "Attempt", "LoopbackServer"]
+__all__ = ["FAULT_KINDS", "MORE_FAULTS", "Attempt", "LoopbackServer"]
 
 FAULT_KINDS = ("429", "500", "slow", "malformed", "drop")
+MORE_FAULTS = ("trickle", "null", "refusal")
+"""Fault kinds injected only when asked for (not in the default cycle)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +136,9 @@ class LoopbackServer(Closing):
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self, seed: int) -> None:
-        unknown = set(self.faults) - set(FAULT_KINDS)
+        unknown = set(self.faults) - set(FAULT_KINDS + MORE_FAULTS)
         if unknown:
-            raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS}")
+            raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {FAULT_KINDS + MORE_FAULTS}")
         self.items = tuple(self.items)
         self._cum = _cumulative(len(self.items))
         self._rng = random.Random(seed)
@@ -238,18 +248,32 @@ class LoopbackServer(Closing):
         else:
             if outcome == "slow":
                 await asyncio.sleep(self.slow_seconds)
-            self._write(
-                writer,
-                200,
-                json.dumps(_answer(body, chat, self.items, self._cum, self.items_per_answer)).encode(),
-            )
+            answer = _answer(body, chat, self.items, self._cum, self.items_per_answer)
+            if outcome in ("null", "refusal") and chat:
+                for choice in answer["choices"]:
+                    choice["message"]["content"] = None
+                    if outcome == "refusal":
+                        choice["message"]["refusal"] = "I can't help with that."
+            payload = json.dumps(answer).encode()
+            if outcome == "trickle":
+                await self._trickle(writer, payload)
+            else:
+                self._write(writer, 200, payload)
         await writer.drain()
         return True
 
+    async def _trickle(self, writer: asyncio.StreamWriter, payload: bytes) -> None:
+        """The head at once, then the body in 20 pieces over ``slow_seconds``."""
+        head, body = self._head(200, payload), payload
+        writer.write(head)
+        step = max(1, -(-len(body) // 20))
+        for i in range(0, len(body), step):
+            await asyncio.sleep(self.slow_seconds / 20)
+            writer.write(body[i : i + step])
+            await writer.drain()
+
     @staticmethod
-    def _write(
-        writer: asyncio.StreamWriter, status: int, payload: bytes, extra: dict[str, str] | None = None
-    ) -> None:
+    def _head(status: int, payload: bytes, extra: dict[str, str] | None = None) -> bytes:
         reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}[status]
         head = [
             f"HTTP/1.1 {status} {reason}",
@@ -257,7 +281,13 @@ class LoopbackServer(Closing):
             f"Content-Length: {len(payload)}",
         ]
         head += [f"{k}: {v}" for k, v in (extra or {}).items()]
-        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        return ("\r\n".join(head) + "\r\n\r\n").encode()
+
+    @classmethod
+    def _write(
+        cls, writer: asyncio.StreamWriter, status: int, payload: bytes, extra: dict[str, str] | None = None
+    ) -> None:
+        writer.write(cls._head(status, payload, extra) + payload)
 
     def counts(self, since: int = 0) -> dict[str, int]:
         """Number of attempts per outcome (``ok`` and each fault kind), from ``log[since:]`` on."""
