@@ -7,7 +7,7 @@ naming the file::
     FILE: no such file; check the path
     FILE: is a directory, not a prediction file
     FILE: not a text file (binary data: a NUL byte at byte 3); give the prediction file as UTF-8 text
-    FILE: not UTF-8 text (invalid start byte at byte 1); re-save it as UTF-8
+    FILE: not UTF-8 text (invalid start byte at byte 50); re-save it as UTF-8 (byte 50 is on line 2)
     FILE: cannot be read (Permission denied)
 
 No Python exception text (``[Errno 2]``, codec names) reaches the user. A byte-order mark is dropped.
@@ -15,6 +15,8 @@ No Python exception text (``[Errno 2]``, codec names) reaches the user. A byte-o
 
 from __future__ import annotations
 
+import codecs
+import re
 from pathlib import Path
 
 from knowsum.errors import InputFileError
@@ -22,6 +24,12 @@ from knowsum.errors import InputFileError
 __all__ = ["check_file", "is_query_item_header", "read_text_file"]
 
 _MISSING = "no such file; check the path"
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")  # the line ends Python's text mode reads
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The 1-based line holding byte ``offset`` of ``data`` (``\\n``, ``\\r\\n`` and ``\\r`` end a line)."""
+    return len(_LINE_BREAK.findall(data, 0, offset)) + 1
 
 
 def read_text_file(path: str | Path, what: str = "file") -> str:
@@ -32,7 +40,8 @@ def read_text_file(path: str | Path, what: str = "file") -> str:
         what: What the file is, for the messages ("prediction file", "batch results file" …).
 
     Raises:
-        InputFileError: missing, a directory, binary (holds a NUL byte), not UTF-8, or unreadable.
+        InputFileError: missing, a directory, binary (holds a NUL byte), not UTF-8 (the first bad
+            byte and its line named), or unreadable.
     """
     path = Path(path)
     try:
@@ -51,8 +60,11 @@ def read_text_file(path: str | Path, what: str = "file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        at = exc.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)  # in the file
         raise InputFileError(
-            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
+            path,
+            f"not UTF-8 text ({exc.reason} at byte {at}); re-save it as UTF-8 "
+            f"(byte {at} is on line {_line_of(data, at)})",
         ) from exc
 
 

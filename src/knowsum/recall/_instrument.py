@@ -16,7 +16,7 @@ from knowsum.kb import KBS, POPULARITY_FILES
 from knowsum.models import Request
 from knowsum.recall._config import RecallConfig
 from knowsum.recall._invariance import invariance_requests
-from knowsum.recall._published import PAPER, PUBLISHED
+from knowsum.recall._published import PAPER, PUBLISHED, TABLE4A_KBS, unlike_table4a
 from knowsum.recall._run import prepare, recall_requests, run_recall
 from knowsum.recall.record import RecallRecord
 from knowsum.records import Caveat, PublishedRow
@@ -284,6 +284,9 @@ class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
             f"Spearman ρ of popularity bucket vs accuracy over {pop.n_buckets if pop else 0} buckets "
             f"(source {pop.source if pop else 'none'}){p}"
         )
+        unlike = unlike_table4a(pop) if pop is not None and kb in TABLE4A_KBS else ""
+        if unlike:  # set beside Table 4(a)'s values on the card: say it is another measure
+            caveats = [*caveats, f"not Table 4(a)'s measure ({unlike}): not comparable with the paper's ρ"]
         rho = pop.bucket_spearman if pop is not None else None
         reason = None
         if rho is None:

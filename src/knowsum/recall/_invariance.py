@@ -9,6 +9,8 @@ over the extracted IDs (every "no ID" answer counts as the same answer); ``AvPI`
 the mean PI of its concepts, and its Spearman ρ with the per-bucket accuracy (fraction of the M
 answers that are correct) is tested by permutation. :func:`summary_from_counts` computes both from
 integer counts; answers files made elsewhere (:mod:`knowsum.recall._invariance_files`) use it too.
+Their buckets are positional (K rows per bucket, the §6.2 sample's layout); where the §5 popularity
+buckets of the same rows differ, :func:`bucketing_caveats` says so.
 """
 
 from __future__ import annotations
@@ -21,8 +23,18 @@ from knowsum.recall._config import InvarianceMethod, RecallConfig
 from knowsum.recall._score import spearman_or_none
 from knowsum.recall._templates import render_prompt
 from knowsum.recall.record import InvarianceBucket, InvarianceSummary, Reading
+from knowsum.records import Caveat
 
-__all__ = ["invariance_requests", "summarize_invariance", "summary_from_counts"]
+__all__ = [
+    "TWO_BUCKETINGS",
+    "bucketing_caveats",
+    "invariance_requests",
+    "summarize_invariance",
+    "summary_from_counts",
+]
+
+TWO_BUCKETINGS = "rq2-rq3-buckets"
+"""The kind of :func:`bucketing_caveats`' caveat."""
 
 
 def _params(config: RecallConfig, temperature: float) -> GenerationParams:
@@ -172,3 +184,43 @@ def summarize_invariance(
         n_perm=n_perm,
         seed=seed,
     )
+
+
+def bucketing_caveats(
+    popularity_buckets: Sequence[int | None], per_bucket: int, source: str, n_buckets: int
+) -> list[Caveat]:
+    """Why §5 and §6 of one scored file may speak of different buckets.
+
+    Answers files made elsewhere are bucketed by position (``per_bucket`` rows per bucket, row ``i``
+    in bucket ``i // K + 1``: the layout of the authors' §6.2 sample, drawn K per Web-popularity
+    bucket of the whole ontology), while the popularity analysis (§5: Fig. 2, Tables 4 and 6,
+    ``R_B``, the bucket in ``predictions.jsonl``) buckets the same rows by their popularity values
+    (§5.2). Re-bucketed by its own popularity column, the authors' sample puts 528 of its 1,000
+    concepts in their positional bucket. Empty when every row is in the same bucket under both.
+
+    Args:
+        popularity_buckets: The §5 bucket of each row (``None``: no popularity value), in row order.
+        per_bucket: K of the positional buckets.
+        source: The popularity source of the §5 buckets (named in the message).
+        n_buckets: The number of §5 buckets.
+    """
+    n = len(popularity_buckets)
+    agree = sum(b == i // per_bucket + 1 for i, b in enumerate(popularity_buckets))
+    if agree == n:
+        return []
+    mark = "RQ2 and RQ3 bucket differently"
+    return [
+        Caveat(
+            kind=TWO_BUCKETINGS,
+            mark=mark,
+            message=(
+                f"{mark}: the popularity analysis (§5: Fig. 2, Tables 4 and 6, R_B, the bucket in "
+                f"predictions.jsonl) buckets the {n:,} concepts by popularity ({source}, {n_buckets} "
+                f"buckets of consecutive distinct values), prediction invariance (§6: PI, AvPI, Fig. 4) "
+                f"by position (--per-bucket {per_bucket}: row i in bucket i // {per_bucket} + 1); only "
+                f"{agree:,} of the {n:,} concepts are in the same bucket under both, so a bucket number "
+                "does not name the same concepts in the two sections"
+            ),
+            figure="buckets",
+        )
+    ]

@@ -43,6 +43,7 @@ POP_KEYS = (
     "jaccard_spearman_p",
     "n_buckets",
     "rb_spearman",
+    "rb_spearman_p",
     "top_k_used",
 )
 """The popularity statistics of the ``--json`` object (top level, stable keys)."""

@@ -13,8 +13,10 @@ authors' released prediction files (docs/recall.md, "Reproducing the paper"):
 2. **Error measures (Table 2).** Every wrong prediction gets a Levenshtein distance and a Jaccard
    similarity; an answer that does not exist gets Levenshtein = length of the gold ID and
    Jaccard = 0 (it has no label). Jaccard is over the word tokens of the lower-cased labels
-   (:func:`paper_tokens`). The table value is the mean over buckets (with at least one error) of
-   the per-bucket means; without popularity buckets, the pooled mean.
+   (:func:`paper_tokens`). Table 2 is "averaged over all the wrong predictions" (§4.3): the authors'
+   code takes the mean over buckets (with at least one error) of the per-bucket means, every
+   concept having a bucket; without popularity buckets, or when a wrong prediction has no bucket
+   (no popularity value), the mean over every wrong prediction (pooled), so none is left out.
 3. Table 6: a bucket without wrong predictions has mean Levenshtein 0 and mean Jaccard 1.
 """
 
@@ -155,7 +157,8 @@ def paper_scores(
         study: Existence set and labels.
         errors: :func:`paper_errors` of ``records``.
         bucket_means: Per-bucket ``(mean Levenshtein, mean Jaccard)`` of the buckets with at least
-            one error; ``None`` averages over all errors (no popularity buckets).
+            one error, when every wrong prediction is in a bucket; ``None`` averages over all errors
+            (no popularity buckets, or a wrong prediction without one).
     """
     keys = [answer_key(r, study.verbatim) for r in records]
     unique = set(keys)

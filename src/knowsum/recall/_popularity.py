@@ -10,11 +10,15 @@ Sources (``--popularity``):
 - ``pubmed`` — built-in proxy: number of PubMed articles linked to the human genes annotated with
   a GO term (summed over the genes).
 - ``none`` — no popularity analysis; ``auto`` is ``web`` where a table exists, else ``none``.
+
+Whatever the source, :func:`known_popularity` takes the values of the concepts at hand (a run's
+universe, a scored file's rows) and refuses a source that has none of them; :func:`coverage_note`
+says how many of the scored concepts have one when not all do (paper §5.2 buckets every concept).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +29,14 @@ from knowsum.errors import ConfigError
 from knowsum.kb import POPULARITY_FILES, SYNTAX, load_genes, load_popularity
 from knowsum.recall.metrics import assign_buckets, bucket_edges
 
-__all__ = ["PROXIES", "Buckets", "load_popularity_source", "resolve_source"]
+__all__ = [
+    "PROXIES",
+    "Buckets",
+    "coverage_note",
+    "known_popularity",
+    "load_popularity_source",
+    "resolve_source",
+]
 
 PROXIES = ("annotations", "pubmed")
 _NAMED = ("auto", "web", "none", *PROXIES)
@@ -91,6 +102,47 @@ def load_popularity_source(kb: str, source: str, ids: set[str] | None = None) ->
     if source in PROXIES:
         return _gene_proxy(source, ids)
     return _canonical(kb, {r.id: r.count for r in load_popularity(path=Path(source))})
+
+
+def known_popularity(
+    kb: str, source: str, popularity: Mapping[str, float], ids: Iterable[str]
+) -> dict[str, float]:
+    """The popularity of each of ``ids`` (canonical IDs) that ``popularity`` has a value for.
+
+    The one check of ``recall run`` (``ids``: the KB's universe) and ``recall score`` (the file's gold
+    IDs): a source none of whose IDs is one of the concepts would leave the popularity analysis (§5)
+    out without a word, so it is refused.
+
+    Raises:
+        ConfigError: none of ``ids`` has a value in ``popularity``.
+    """
+    known = {i: popularity[i] for i in ids if i in popularity}
+    if not known:
+        raise ConfigError(
+            f"popularity source {source!r} has no value for any {kb} concept here: give a popularity "
+            f"table keyed by the concepts' {kb} IDs (ID,count rows)"
+        )
+    return known
+
+
+def coverage_note(source: str, n_known: int, n: int, scored: str = "scored") -> str | None:
+    """The note of a popularity source that covers ``n_known`` of the ``n`` ``scored`` concepts
+    (``None`` when it covers them all).
+
+    A concept without a value has no bucket (paper §5.2 buckets concepts by popularity): it counts in
+    accuracy and Tables 1–3 but not in the per-bucket figures, and when it is a wrong prediction the
+    paper-rule Table 2 means are pooled over every wrong prediction (:func:`~knowsum.recall._paper.
+    paper_scores`), since a mean over buckets would leave it out.
+    """
+    if n_known >= n:
+        return None
+    rest = n - n_known
+    return (
+        f"popularity source {source!r} has a value for {n_known:,} of the {n:,} {scored} concepts; the "
+        f"other {rest:,} {'has' if rest == 1 else 'have'} no popularity bucket: counted in accuracy and "
+        "Tables 1–3, not in the per-bucket figures (Fig. 2–3, Tables 4 and 6); where one is a wrong "
+        "prediction, the paper-rule Table 2 means are pooled over every wrong prediction"
+    )
 
 
 @dataclass(frozen=True, slots=True)

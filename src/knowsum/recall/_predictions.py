@@ -1,7 +1,8 @@
 """Score predictions made elsewhere (``knowsum recall score``), with no model call: every metric of a
 run, on the rows :mod:`knowsum.recall._prediction_file` reads (its docstring lists the formats).
 
-The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a run. A gold ID
+The prediction may be a bare ID or a whole chatty answer: the ID is extracted as in a chat run, and
+the answers of ``--invariance-file`` files are read the same one way (:data:`ANSWERS_PREFIX`). A gold ID
 that is not a well-formed ID of the KB (the released Uberon files hold ``UBERON:60005380``) is kept
 and compared as a string (exact match), and one note names it; so does one for well-formed gold IDs
 the installed KB lacks. A concept on two rows is refused (:class:`~knowsum.errors.InputFileError`
@@ -21,16 +22,25 @@ from knowsum.kb import load_ontology
 from knowsum.recall._concepts import Concept, LabelIndex, universe
 from knowsum.recall._config import InvarianceMethod, polysemy_default
 from knowsum.recall._extract import IdExtractor
+from knowsum.recall._invariance import bucketing_caveats
 from knowsum.recall._invariance_files import check_invariance_options, score_invariance_file
 from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study, subset_caveats
-from knowsum.recall._popularity import Buckets, load_popularity_source
+from knowsum.recall._popularity import Buckets, coverage_note, known_popularity, load_popularity_source
 from knowsum.recall._prediction_file import PredictionRow, read_predictions
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
 from knowsum.records import RESULT_NAME, claim_run_dir, text_hash
 
-__all__ = ["PredictionRow", "read_predictions", "score_predictions"]
+__all__ = ["ANSWERS_PREFIX", "PredictionRow", "read_predictions", "score_predictions"]
+
+ANSWERS_PREFIX = ""
+"""The completion prefix every answer made elsewhere is read with — a predictions file's and an
+``--invariance-file``'s alike, one reading per command: none, as a chat answer, so a bare digit
+string (``0001822``) is no ID. The prompt behind such an answer is unknown (the paper asked chat
+models in chat form and Pythia-12B with a completion prompt ending in ``GO:``, §4.2); the authors'
+released predictions all carry the prefix, and the 7 bare digit strings of their PI-2 answers are
+no ID in the values docs/recall.md reports."""
 
 
 def score_predictions(
@@ -68,7 +78,9 @@ def score_predictions(
             the file's rows are the concepts, ``per_bucket`` per bucket in bucket order. Each is
             scored under the paper's and knowsum's readings (``result.invariance``, paper first).
         per_bucket: K, concepts per bucket of the rows (required with ``invariance_files``; the
-            buckets are positional, row ``i`` in bucket ``i // K + 1``, never re-made from popularity).
+            buckets are positional, row ``i`` in bucket ``i // K + 1``, never re-made from popularity;
+            where the popularity analysis buckets the rows otherwise, the record carries the caveat of
+            :func:`~knowsum.recall._invariance.bucketing_caveats`).
         overwrite: Empty ``out`` first when it holds another run (else such a run is refused before
             anything is written: :func:`knowsum.records.claim_run_dir`). Another run is other
             settings or other content: the scored file and the answers files are named by a hash of
@@ -82,7 +94,8 @@ def score_predictions(
         InputFileError: rows or an answers file that cannot be read, or gold IDs none of which has
             the KB's ID syntax (the wrong --kb); nothing is written.
         ConfigError: ``invariance_files`` without ``per_bucket`` (or the reverse), a method given
-            twice, or a K that does not divide the rows.
+            twice, a K that does not divide the rows, or a ``popularity`` source with a value for
+            none of the rows (as ``recall run`` refuses it; one covering some of them gets a note).
     """
     check_invariance_options(invariance_files, per_bucket)
     timings: dict[str, float] = {}
@@ -110,17 +123,18 @@ def score_predictions(
     timings["load_kb"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     source = f"{fmt} file"
+    known: dict[str, float] = {}
     if popularity is not None:
         pop = load_popularity_source(kb, popularity, set(gold))
         source = popularity
+        if pop is not None:  # None: --popularity none, no popularity analysis as asked
+            known = known_popularity(kb, source, pop, gold)  # refused when it has none of the rows
     else:
-        pop = {g: r.popularity for g, r in zip(gold, rows, strict=True) if r.popularity is not None}
-    known = {g: pop[g] for g in gold if pop is not None and g in pop}
+        known = {g: r.popularity for g, r in zip(gold, rows, strict=True) if r.popularity is not None}
     buckets = Buckets.build(known, n_buckets) if known else None
     use_polysemy = polysemy_default(kb) if polysemy is None else polysemy
     index = LabelIndex.of(ontology) if use_polysemy else None
     judge = Judge(ontology)
-    prefix = extractor.syntax.prefix
     timings["buckets_and_labels"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     records: list[PredictionRecord] = []
@@ -133,7 +147,9 @@ def score_predictions(
         accepted.append(index.ids(label) if index is not None else frozenset())
         answer = r.prediction.strip()
         # a malformed gold ID is compared as a string: the exact answer is that ID
-        predicted = answer if answer == gid and gid not in ontology else extractor.extract(answer, prefix)
+        predicted = (
+            answer if answer == gid and gid not in ontology else extractor.extract(answer, ANSWERS_PREFIX)
+        )
         records.append(judge(concept, r.prediction, predicted, accepted[-1]))
     timings["judge"] = time.perf_counter() - t0
     kept_as_given = {r.line for r in malformed}
@@ -142,16 +158,18 @@ def score_predictions(
     ]
     notes = [_malformed_warning(path, kb, malformed)] if malformed else []
     notes += [_unknown_warning(path, kb, release_of(ontology), unknown)] if unknown else []
+    covered = coverage_note(source, len(known), len(gold)) if known else None
+    notes += [covered] if covered else []
     invariance: list[InvarianceSummary] = []
     for method, file in invariance_files:
         t0 = time.perf_counter()
-        # chat answers: a bare digit string is no ID (completion_prefix ""), as in a chat run
         read = score_invariance_file(
             method,
             file,
             [r.id for r in rows],
             per_bucket=per_bucket or 0,
             kb=extractor,
+            completion_prefix=ANSWERS_PREFIX,  # read as the predictions are
             accepted=accepted if use_polysemy else None,
             n_perm=n_perm,
             seed=seed,
@@ -214,7 +232,14 @@ def score_predictions(
         timings=timings,
         notes=notes,
         identity=identity,
-        caveats=subset_caveats(kb, scores.paper, len(universe(kb, ontology))),
+        caveats=[
+            *subset_caveats(kb, scores.paper, len(universe(kb, ontology))),
+            *(
+                bucketing_caveats([r.bucket for r in records], per_bucket, source, buckets.n)
+                if per_bucket and buckets is not None
+                else ()
+            ),
+        ],
     )
     return write_run(out_dir, result, records)
 

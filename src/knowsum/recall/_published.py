@@ -16,6 +16,7 @@ Gene Ontology and ICD-10, under the paper's reading of the answers (:data:`PUBLI
 
 from __future__ import annotations
 
+from knowsum.recall.record import PopularityScores
 from knowsum.records import PublishedRow
 
 __all__ = [
@@ -25,8 +26,13 @@ __all__ = [
     "PUBLISHED_INVARIANCE",
     "PUBLISHED_INVARIANCE_MODELS",
     "PUBLISHED_MODELS",
+    "TABLE4A_BUCKETS",
+    "TABLE4A_KBS",
+    "TABLE4A_SOURCES",
     "TABLE_MEASURES",
     "percent",
+    "popularity_setting",
+    "unlike_table4a",
 ]
 
 PAPER = "Bombieri et al."
@@ -79,6 +85,27 @@ _TABLE4A = """
 go    | .850 .924 .993 .982
 icd10 | .692 .901 .933 .919
 """
+
+
+TABLE4A_SOURCES = ("web", "release file")
+"""The popularity sources of Table 4(a)'s measure: the Web occurrences of the (ID, label) pairs
+(§5.1), i.e. knowsum's ``web`` tables and the ``n_web_occurrences`` column of a release-layout file."""
+
+TABLE4A_BUCKETS = 50
+"""The buckets of Table 4(a) (§5.2)."""
+
+
+def popularity_setting(pop: PopularityScores) -> str:
+    """What a popularity ρ was measured over: ``"web, 50 buckets"``."""
+    return f"{pop.source}, {pop.n_buckets} bucket{'' if pop.n_buckets == 1 else 's'}"
+
+
+def unlike_table4a(pop: PopularityScores) -> str:
+    """Why a run's popularity ρ is not Table 4(a)'s measure (Web occurrences, 50 buckets), or ``""``."""
+    why = [f"popularity {pop.source}, not Web occurrences"] if pop.source not in TABLE4A_SOURCES else []
+    if pop.n_buckets != TABLE4A_BUCKETS:
+        why.append(f"{pop.n_buckets} buckets, not {TABLE4A_BUCKETS}")
+    return "; ".join(why)
 
 
 def _parse_table4a(text: str) -> list[PublishedRow]:
@@ -137,3 +164,6 @@ PUBLISHED: tuple[PublishedRow, ...] = (
 ``{dataset}/accuracy`` (Table 1), ``/unique_answers`` and ``/invented`` (Table 3(a)),
 ``/wrong_due_to_invented`` (Table 3(b)), ``/popularity_rho`` (Table 4(a)), ``/pi2_rho`` and
 ``/pi3_rho`` (§6.3); percentages as fractions."""
+
+TABLE4A_KBS = frozenset(r.measure.split("/")[0] for r in PUBLISHED if r.table == "Table 4(a)")
+"""The datasets Table 4(a) prints a popularity ρ for (``go``, ``icd10``)."""

@@ -23,7 +23,13 @@ from knowsum.recall._extract import IdExtractor
 from knowsum.recall._invariance import invariance_requests, summarize_invariance
 from knowsum.recall._outputs import RecallRun, default_out, write_run
 from knowsum.recall._paper import Study
-from knowsum.recall._popularity import Buckets, load_popularity_source, resolve_source
+from knowsum.recall._popularity import (
+    Buckets,
+    coverage_note,
+    known_popularity,
+    load_popularity_source,
+    resolve_source,
+)
 from knowsum.recall._score import Judge, Scoring, score
 from knowsum.recall._templates import completion_prefix, render_prompt
 from knowsum.recall.record import InvarianceSummary, PredictionRecord, RecallRecord
@@ -49,7 +55,8 @@ def prepare(
     and the universe's ID → label (the study of the paper's rules).
 
     Raises:
-        ConfigError: a popularity source that covers none of the eligible concepts.
+        ConfigError: a popularity source that covers none of the eligible concepts
+            (:func:`~knowsum.recall._popularity.known_popularity`).
     """
     plain = universe(config.kb, ontology)
     source = resolve_source(config.kb, config.popularity)
@@ -61,10 +68,9 @@ def prepare(
         source, pop = "none", None  # "auto" without a web table (a broken install): no popularity analysis
     buckets = None
     if pop is not None:
-        known = {c.id: pop[c.id] for c in plain if c.id in pop}
-        if not known:
-            raise ConfigError(f"popularity source {source!r} has no value for any {config.kb} concept")
-        buckets = Buckets.build(known, config.n_buckets)
+        buckets = Buckets.build(
+            known_popularity(config.kb, source, pop, (c.id for c in plain)), config.n_buckets
+        )
     concepts = with_buckets(plain, buckets)
     chosen = select(concepts, config.select, n=config.sample, per_bucket=config.per_bucket, seed=config.seed)
     return chosen, buckets, source, {c.id: c.label for c in plain}
@@ -207,6 +213,8 @@ def probe(
             for i, r in enumerate(records)
         ]
     release = ontology.meta.get("release", "")
+    covered = sum(c.bucket is not None for c in concepts)
+    note = coverage_note(source, covered, len(concepts), "probed") if buckets is not None else None
     result = RecallRecord(
         kb=config.kb,
         kb_release=release,
@@ -218,5 +226,6 @@ def probe(
         scores=scores,
         invariance=summaries,
         timings=timings,
+        notes=[note] if note else [],
     )
     return result, records

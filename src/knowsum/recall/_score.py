@@ -9,7 +9,8 @@ measures; :func:`summarize` aggregates judged predictions into :class:`RecallSco
   (an invented ID has no label);
 - unique predicted IDs, % of them invented (absent from the whole ontology, obsolete and
   alternative IDs included), % of wrong predictions (no-ID answers included) caused by invented IDs;
-- the same Tables 2–3 under the paper's comparability rules (:mod:`knowsum.recall._paper`);
+- the same Tables 2–3 under the paper's comparability rules (:mod:`knowsum.recall._paper`; Table 2
+  averaged over the buckets only when every wrong prediction has one);
 - with popularity (buckets: :mod:`knowsum.stats.buckets`): per-bucket accuracy; with x = the
   bucket's mean popularity and y = its accuracy (paper §5.1), Spearman ρ with a
   permutation p-value and the Granger F (lag 3) with its parametric and permutation p-values;
@@ -234,8 +235,11 @@ def score(
     pop = _popularity(records, buckets, opts, errors) if buckets is not None else None
     paper = None
     if study is not None and errors is not None:
+        # Table 2 (rule 2): the mean over buckets of the per-bucket means when every wrong prediction
+        # is in a bucket, else pooled over every wrong prediction (one without a bucket counts too)
         means = None
-        if pop is not None:
+        wrong = [r for r, e in zip(records, errors, strict=True) if e is not None]
+        if pop is not None and all(r.bucket is not None for r in wrong):
             means = [
                 (s.paper_mean_levenshtein, s.paper_mean_jaccard)
                 for s in pop.buckets

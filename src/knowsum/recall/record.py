@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowsum._util import old_names
+from knowsum._util import old_names, read_text_file
 from knowsum.errors import InputFileError
 from knowsum.records import Record, text_hash
 
@@ -200,7 +200,8 @@ class PaperScores(_Record):
     )
     mean_levenshtein: float | None = Field(
         description="Table 2: Levenshtein of every wrong prediction (length of the gold ID when the "
-        "answer does not exist), mean over buckets of the per-bucket means (pooled without buckets)."
+        "answer does not exist), mean over buckets of the per-bucket means (pooled over every wrong "
+        "prediction without buckets or when one has no bucket)."
     )
     mean_jaccard: float | None = Field(
         description="Table 2: word-token Jaccard of the labels (0 when the answer does not exist), "
@@ -354,22 +355,17 @@ def load_predictions(path: Path) -> list[PredictionRecord]:
     directory or the file).
 
     Raises:
-        InputFileError: missing or unreadable file, or a line that is not a prediction record
-            (named by its line number).
+        InputFileError: a missing, unreadable, binary or non-UTF-8 file (the bad byte's line named),
+            or a line that is not a prediction record (named by its line number).
     """
     file = path / PREDICTIONS_NAME if path.is_dir() else path
-    try:
-        lines = file.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        problem = "no such file"
-    except UnicodeDecodeError as exc:
-        problem = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-    except OSError as exc:
-        problem = exc.strerror or type(exc).__name__
-    else:
-        problem = ""
-    if problem:
-        raise InputFileError(file, f"cannot read recall predictions: {problem}; pass a recall run directory")
+    try:  # the one wording of an unreadable file (knowsum._util.read_text_file)
+        lines = read_text_file(file, PREDICTIONS_NAME).splitlines()
+    except InputFileError as exc:
+        problem = str(exc).removeprefix(f"{file}: ")
+        raise InputFileError(
+            file, f"cannot read recall predictions ({problem}); pass a recall run directory"
+        ) from None
     records: list[PredictionRecord] = []
     for no, line in enumerate(lines, 1):
         if not line.strip():
