@@ -159,7 +159,10 @@ def test_kb_and_the_old_ontology_spelling_must_agree(
     out = tmp_path / "never"
     assert main(_score("--kb", "go", "--ontology", "icd10", "--predictions", PREDS, "--out", str(out))) == 2
     err = capsys.readouterr().err
-    assert "knowsum: error: --kb go and --ontology icd10 name different KBs" in err
+    assert (
+        "knowsum: error: --kb go and --ontology icd10 disagree (--ontology is the old spelling of --kb)"
+        in err
+    )
     assert not out.exists()
     assert main(_score("--ontology", "go", "--predictions", PREDS, "--out", str(tmp_path / "ok"))) == 0
     assert "knowsum: note: --ontology is renamed --kb; --ontology will be removed" in capsys.readouterr().err

@@ -185,8 +185,9 @@ def renamed(
     """A hidden option ``old`` that still works for one release and says what replaced it.
 
     ``type`` is the new option's click type, so the old spelling is checked the same way. Its value
-    goes to ``dest`` (the new option's parameter) unless the new option was given too,
-    and a line ``knowsum: note: OLD is renamed NEW; …`` goes to stderr.
+    goes to ``dest`` (the new option's parameter), and a line ``knowsum: note: OLD is renamed NEW; …``
+    goes to stderr. Both spellings given must agree: with two values the command would run on one
+    and drop the other unsaid, so that is a usage error.
     """
     hidden = f"_renamed_{dest}_{old.strip('-').replace('-', '_')}"
     new = "--" + dest.replace("_", "-")
@@ -199,6 +200,11 @@ def renamed(
                 click.echo(f"knowsum: note: {old} is renamed {new}; {old} will be removed", err=True)
                 if kw.get(dest) is None or ctx_default(dest, kw):
                     kw[dest] = value
+                elif kw[dest] != value:
+                    raise click.UsageError(
+                        f"{new} {kw[dest]} and {old} {value} disagree ({old} is the old spelling of {new}): "
+                        f"give {new} only"
+                    )
             return func(*args, **kw)
 
         if flag:

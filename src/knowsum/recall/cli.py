@@ -27,7 +27,6 @@ from knowsum.cliutil.options import (
     json_option,
     kb_option,
     n_perm_option,
-    note,
     out_option,
     overwrite_option,
     seed_option,
@@ -171,23 +170,8 @@ def run_cmd(kb_name: str, **kw: Any) -> None:
     _show(run, kw["as_json"])
 
 
-def _one_kb(kb: str | None, ontology: str | None) -> str | None:
-    """``--kb``, or its old spelling ``--ontology`` (kept hidden for one release, with a note); both
-    given must name the same KB, else the command would score one and drop the other unsaid."""
-    if ontology is None:
-        return kb
-    note("--ontology is renamed --kb; --ontology will be removed")
-    if kb is not None and kb != ontology:
-        raise ConfigError(
-            f"--kb {kb} and --ontology {ontology} name different KBs (--ontology is the old spelling "
-            "of --kb): give --kb only"
-        )
-    return ontology
-
-
 @recall.command("score")
-@kb_option("Installed KB of the IDs (go, icd10…). Required.")
-@click.option("--ontology", "ontology", default=None, hidden=True, metavar="KB")
+@kb_option("Installed KB of the IDs (go, icd10…). Required.", old="--ontology")
 @file_option(
     "--predictions",
     "path",
@@ -218,20 +202,12 @@ def _one_kb(kb: str | None, ontology: str | None) -> str | None:
 @overwrite_option
 @inspect_log_option("recall")
 @json_option
-def score_cmd(
-    kb: str | None,
-    ontology: str | None,
-    path: Path | None,
-    inspect_log: Path | None,
-    as_json: bool,
-    **kw: Any,
-) -> None:
+def score_cmd(kb: str | None, path: Path | None, inspect_log: Path | None, as_json: bool, **kw: Any) -> None:
     """Score predictions made elsewhere (no model call): every recall metric, under the paper's rules
     and knowsum's, side by side, written as a run directory. The paper's released files are read as
     they are (a malformed gold ID is kept and named in one warning). With --invariance-file, PI-1/2/3
     answers made elsewhere too, under the paper's reading and knowsum's (paper §6.3, Fig. 4).
     """
-    kb = _one_kb(kb, ontology)
     if inspect_log is not None:  # an `inspect eval knowsum/recall` log: KB and settings from its task
         _show(cast(RecallRun, from_inspect_log("recall", inspect_log, kw["out"], kw["overwrite"])), as_json)
         return
