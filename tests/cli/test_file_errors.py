@@ -190,3 +190,17 @@ def test_a_bad_popularity_names_the_field_and_the_value(
     assert main(COMMANDS["recall score --predictions"](path, work)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"knowsum: error: {work / words}" in err
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if "--inspect-log" not in c])  # a log: zip or JSON
+def test_a_non_utf8_file_names_the_line_of_its_first_bad_byte(
+    work: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Every reader of a user's file, streamed (OBO) or read whole, names the first bad byte and its
+    line (one sentence, ``knowsum._util.not_utf8``): a Latin-1 ``ï`` at byte 51, on line 2."""
+    bad = work / "later.input"
+    bad.write_bytes('{"id": "GO:0008150", "prediction": "GO:0008150"}\nnaïve\tcafé\n'.encode("latin-1"))
+    assert main(COMMANDS[command](bad, work)) != 0
+    err = capsys.readouterr().err
+    assert "not UTF-8 text (invalid continuation byte at byte 51); " in err
+    assert "(byte 51 is on line 2)" in err

@@ -192,3 +192,24 @@ def test_a_whole_recall_log_reads_back(
     status, err = _score(log, "recall", tmp_path / "run", capsys)
     assert status == 0, err
     assert log_metrics(log)["n"] == 4 and log_metrics(log)["caveat_partial"] == 0.0
+
+
+def test_a_log_of_requests_this_version_does_not_make_says_so(
+    texts: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Replies to requests the task no longer makes (its prompt changed since the eval: another
+    knowsum or plug-in version) are named as such, not as a cut log or failed requests to retry."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from knowsum.harness._logs import REQUEST_KEY
+
+    log = read_eval_log(str(_census(texts, tmp_path).location))
+    for sample in log.samples or []:
+        sample.metadata[REQUEST_KEY] = "0" * 64  # what another prompt would hash to
+    stale = tmp_path / "stale.json"
+    write_eval_log(log, str(stale))
+    capsys.readouterr()
+    assert main(["census", "score", "--inspect-log", str(stale), "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "replies answer requests that knowsum/census does not make now" in err
+    assert "rerun the same command" not in err and not (tmp_path / "run").exists()

@@ -17,7 +17,7 @@
   ``DeprecationWarning`` naming the new place);
 - :func:`slug`: a file-name-safe form of a model id or task, for run folders;
 - :func:`read_text_file`, :func:`check_file`: a user's UTF-8 text file, or one line saying what is
-  wrong with it.
+  wrong with it; :func:`not_utf8`: that line for a file that is not UTF-8 (byte and line named).
 
 Every package may import these through ``knowsum._util`` (never its modules directly).
 """
@@ -37,7 +37,7 @@ from knowsum._util.outputs import (
 )
 from knowsum._util.renamed import old_names
 from knowsum._util.storelock import sampling_lock
-from knowsum._util.textfile import check_file, is_query_item_header, read_text_file
+from knowsum._util.textfile import check_file, is_query_item_header, not_utf8, read_text_file
 from knowsum._util.validation import config_error, known_values, no_quoted_values
 from knowsum._util.wheels import EMBED_INSTALL, cached_wheel, download_wheel, sweep
 
@@ -59,6 +59,7 @@ __all__ = [
     "known_values",
     "nearest_folder",
     "no_quoted_values",
+    "not_utf8",
     "old_names",
     "paths",
     "read_text_file",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from knowsum.errors import InputFileError
 
-__all__ = ["check_file", "is_query_item_header", "read_text_file"]
+__all__ = ["check_file", "is_query_item_header", "not_utf8", "read_text_file"]
 
 _MISSING = "no such file; check the path"
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")  # the line ends Python's text mode reads
@@ -60,12 +60,22 @@ def read_text_file(path: str | Path, what: str = "file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        raise InputFileError(path, not_utf8(data, "re-save it as UTF-8")) from exc
+
+
+def not_utf8(data: bytes, fix: str) -> str:
+    """The one sentence of a file whose bytes ``data`` are not UTF-8: the reason, the first bad byte
+    (counted in the file, a byte-order mark included) and its line, then ``fix``:
+    ``not UTF-8 text (invalid start byte at byte 50); FIX (byte 50 is on line 2)``. A reader that
+    streams its file (and so meets the bad byte inside a chunk) gives the whole file's bytes here.
+    """
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         at = exc.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)  # in the file
-        raise InputFileError(
-            path,
-            f"not UTF-8 text ({exc.reason} at byte {at}); re-save it as UTF-8 "
-            f"(byte {at} is on line {_line_of(data, at)})",
-        ) from exc
+        line = _line_of(data, at)
+        return f"not UTF-8 text ({exc.reason} at byte {at}); {fix} (byte {at} is on line {line})"
+    return f"not UTF-8 text; {fix}"
 
 
 def check_file(path: str | Path, what: str = "file") -> Path:

@@ -306,7 +306,7 @@ def run_census(
         got = sample_sync(
             meter.backend, reqs, store=store, progress=progress, description=f"census {config.task}"
         )
-        failed_requests(sum(not r.ok for r in got), len(reqs))  # no figure from part of the queries
+        failed_requests(backend, sum(not r.ok for r in got), len(reqs))  # no figure from part of them
         return got
 
     say(f"census: {task.name} on {backend.model_id}: {config.queries} queries × {task.answers} answers")

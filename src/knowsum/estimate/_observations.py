@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from knowsum._util import is_query_item_header
+from knowsum._util import is_query_item_header, not_utf8
 from knowsum.errors import InputFileError
 from knowsum.stats import Prevalence, StatsError
 
@@ -66,11 +66,10 @@ def _read_lines(path: Path) -> list[Line]:
     if path.is_dir():
         raise InputFileError(path, "is a directory, not an observation file")
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputFileError(
-            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); re-save it as UTF-8"
-        ) from exc
+        raise InputFileError(path, not_utf8(data, "re-save it as UTF-8")) from exc
     except OSError as exc:
         raise InputFileError(path, f"cannot be read ({exc.strerror})") from exc
     lines = []

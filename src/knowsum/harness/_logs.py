@@ -119,8 +119,17 @@ def _partial(instrument: str, config: BaseModel, answers: Mapping[str, Answer]) 
     """The ``partial`` caveat of answers to part of the requests (``None``: all answered).
 
     Raises:
-        InputError: an instrument that scores only whole runs (one line saying so)."""
+        InputError: replies to requests the instrument does not make now (a log of another version
+            of the task), or part of the requests of an instrument that scores only whole runs (one
+            line saying so)."""
     wanted = {request_id(r) for r in requests_of(instrument, config)}
+    stale = answers.keys() - wanted
+    if stale:  # replies to requests this version does not make: none of them can be scored
+        raise InputError(
+            f"{len(stale)} of the log's {len(answers)} replies answer requests that knowsum/{instrument} "
+            "does not make now (its prompt, data or settings changed since the eval: another knowsum or "
+            f"plug-in version); run `inspect eval knowsum/{instrument}` again with this version"
+        )
     k, n = len(wanted & answers.keys()), len(wanted)
     if k == n:
         return None

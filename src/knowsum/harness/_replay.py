@@ -60,6 +60,7 @@ class ReplayBackend(Backend):
     """
 
     kind = "inspect"
+    final = True  # a request the log does not answer stays unanswered, however often it is asked
 
     def __init__(self, answers: Mapping[str, Answer], *, model_id: str, source: str) -> None:
         super().__init__()

@@ -28,6 +28,9 @@ class Backend(abc.ABC):
     endpoint: str = ""
     batch_size: int = 1
     concurrency: int = 1
+    final: bool = False
+    """Its failures are final: asking again cannot answer them (a replay of recorded answers), so a
+    run scores the answers it has (an instrument that scores draws) rather than stopping for a rerun."""
 
     def __init__(self) -> None:
         self._prefixes: dict[GenerationParams, Any] = {}

@@ -37,17 +37,19 @@ def sample_texts(
             texts.append("")
         else:
             texts.append(resp.text)
-    failed_requests(failed, len(requests))
+    failed_requests(backend, failed, len(requests))
     return texts
 
 
-def failed_requests(failed: int, total: int) -> None:
+def failed_requests(backend: Backend, failed: int, total: int) -> None:
     """Stop a run some of whose requests failed for good: its figures would be computed from the
     answers that got through, as if the model had been asked fewer times. Every success is stored,
-    so the rerun asks only the failed requests (the one rule of every instrument's sampling).
+    so the rerun asks only the failed requests (the one rule of every instrument's sampling). A
+    backend whose failures are final (:attr:`Backend.final`: a replay of a log's answers, where a
+    rerun would fail the same way) is let through: its caller says which part was answered.
 
     Raises:
         BackendError: ``failed > 0``: ``N of M requests failed; rerun the same command to retry them``.
     """
-    if failed:
+    if failed and not backend.final:
         raise BackendError(f"{failed} of {total} requests failed; rerun the same command to retry them")

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from knowsum._util import not_utf8
 from knowsum.errors import InputFileError
 from knowsum.kb._store import OntologyData, TermRecord
 
@@ -221,10 +222,10 @@ def load_obo(
         with opener(path, "rt", encoding="utf-8") as fh:
             last = _LastLine(fh)
             parse_obo(last, data, str(path))
-    except UnicodeDecodeError as exc:  # binary data, or another encoding: the one file-error wording
-        raise InputFileError(
-            path, f"not UTF-8 text ({exc.reason} at byte {exc.start}); give the OBO file as UTF-8 text"
-        ) from exc
+    except UnicodeDecodeError as exc:  # met inside a chunk: the whole file names the byte and its line
+        with opener(path, "rb") as raw:
+            raw_bytes = raw.read()
+        raise InputFileError(path, not_utf8(raw_bytes, "give the OBO file as UTF-8 text")) from exc
     except FileNotFoundError as exc:
         raise InputFileError(path, "no such file; check the path") from exc
     except (OSError, EOFError) as exc:
