@@ -181,3 +181,28 @@ def test_instruments_stand_by_order_after_knowsums_own(
     )
     assert [i.name for i in installed(INSTRUMENTS)] == ["census", "recall", "genebench", "zearly", "yes"]
     assert [get_instrument(n).order for n in ("census", "recall", "genebench", "yes")] == [10, 20, 30, 100]
+
+
+def test_a_broken_plugin_in_a_budget_is_named_not_dropped_unsaid(
+    fresh_registry: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: object,
+) -> None:
+    """A plan naming a broken plug-in gets its line (not "unknown instrument"); a shipped budget,
+    which composes the healthy instruments' tables, says which one it left out."""
+    from pathlib import Path
+
+    _register(monkeypatch, INSTRUMENTS, "notitle", TARGET + "NO_TITLE")
+    plan = Path(str(tmp_path)) / "mine.toml"
+    plan.write_text("[notitle]\nqueries = 2\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["profile", "plan", "-m", "mock", "--plan", str(plan)]) == 2
+    err = capsys.readouterr().err
+    assert f"{plan}: [notitle]: plug-in 'notitle'" in err and "has no title (a text)" in err
+    assert (
+        main(["profile", "plan", "-m", "mock", "--budget", "smoke", "--store", str(plan.with_suffix(".db"))])
+        == 0
+    )
+    err = capsys.readouterr().err
+    assert "knowsum: note: a broken plug-in is left out of --budget smoke: plug-in 'notitle'" in err

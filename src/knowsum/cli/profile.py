@@ -147,7 +147,13 @@ def _budget(kw: dict[str, Any]) -> Any:
             f"give --budget {kw['budget']} or --plan {kw['plan_file']}, not both "
             "(a plan is a budget of its own)"
         )
-    return load_budget(kw["budget"], kw["plan_file"])
+    budget = load_budget(kw["budget"], kw["plan_file"])
+    if kw["plan_file"] is None:  # a shipped budget composes the healthy instruments' tables
+        from knowsum.instrument import broken_instruments
+
+        for why in broken_instruments().values():
+            note(f"a broken plug-in is left out of --budget {budget.name}: {why}")
+    return budget
 
 
 @profile.command("plan")

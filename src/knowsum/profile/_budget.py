@@ -50,7 +50,7 @@ from pydantic import BaseModel, ValidationError
 
 from knowsum._util import config_error, no_quoted_values, read_text_file
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
-from knowsum.instrument import instruments
+from knowsum.instrument import broken_instruments, instruments
 from knowsum.records import text_hash
 
 __all__ = ["BUDGETS", "ProfileBudget", "load_budget"]
@@ -91,6 +91,9 @@ def _parse(data: dict[str, Any], where: str, name: str, plan: Path | None = None
     known = instruments()
     unknown = sorted(k for k in data if k != "description" and k not in known)
     if unknown:
+        broken = broken_instruments()
+        if unknown[0] in broken:  # installed, but cannot be used: its own line, not "unknown"
+            raise ConfigError(f"{where}: [{unknown[0]}]: {broken[unknown[0]]}")
         raise ConfigError(
             f"{where}: unknown key or instrument {unknown[0]!r}: a plan has description and one table "
             f"per installed instrument ({', '.join(f'[{n}]' for n in known)})"
