@@ -74,6 +74,9 @@ def _selection(kb: str, per_bucket: int, n_buckets: int) -> dict[str, Any]:
     return {"select": "sample", "sample": per_bucket * n_buckets}
 
 
+_OWN = " (knowsum's rules, recall.md)"
+"""Said of the log's error figures: knowsum's rules (the card's % invented is the paper's Table 3a)."""
+
 _CARD = ("accuracy", "invented", "popularity_rho", "pi2_rho", "pi3_rho")
 """The published measures with a card row (Table 1 accuracy, Table 3(a) %Inv, Table 4(a) popularity
 ρ, §6.3 ρ)."""
@@ -160,9 +163,21 @@ class RecallInstrument(Instrument[RecallConfig, RecallRecord]):
         rows: list[tuple[str, float | None, str]] = [
             ("accuracy", s.accuracy, "exact ID from label"),
             ("n", s.n, "concepts asked"),
-            ("invented_pct", s.invented_unique_pct, "invented among the distinct answered IDs"),
-            ("wrong_due_to_invented_pct", s.wrong_due_to_invented_pct, "wrong answers that are invented"),
-            ("mean_levenshtein", s.mean_levenshtein, "mean Levenshtein distance of wrong IDs"),
+            (
+                "invented_pct",
+                s.invented_unique_pct,
+                "invented among the distinct answered IDs (knowsum's rules)",
+            ),
+            (
+                "wrong_due_to_invented_pct",
+                s.wrong_due_to_invented_pct,
+                "wrong answers that are invented (knowsum's)",
+            ),
+            (
+                "mean_levenshtein",
+                s.mean_levenshtein,
+                "mean Levenshtein distance of wrong IDs (knowsum's rules)",
+            ),
             (
                 "popularity_rho",
                 None if pop is None else pop.bucket_spearman,
