@@ -87,3 +87,23 @@ def test_without_a_ranked_measure_the_rank_column_is_plain() -> None:
     )
     headers, rows = compare_table([a])
     assert headers[-1] == "rank" and all(row[-1] == "" for row in rows)
+
+
+def test_with_published_the_papers_models_whose_rank_changes_are_listed_too() -> None:
+    """Ranks are taken among the profiles and the papers' models; each that moves is named (a papers'
+    model too), so ``=`` is printed only where nobody moves."""
+    from knowsum.records import PublishedRow
+
+    def rows(measure: str, x: float, y: float) -> list[PublishedRow]:
+        return [PublishedRow("X", "P", "T1", measure, x), PublishedRow("Y", "P", "T1", measure, y)]
+
+    a = _plug_in("a", 1000, 10, 0.5)
+    ms = a.instruments["capitals"].measures
+    ms[0] = ms[0].model_copy(update={"published": rows("asked", 2000, 500)})  # by asked: X, a, Y
+    ms[1] = ms[1].model_copy(update={"published": rows("right", 5, 20)})  # by right: Y, a, X
+    _, plain = compare_table([a])
+    assert {row[0]: row[-1] for row in plain}["capitals right"] == "="  # alone, a keeps its rank
+    _, listed = compare_table([a], published=True)
+    change = {row[0]: row[-1] for row in listed}["capitals right"]
+    x, y = (f"{p.label}: {r}" for p, r in zip(ms[1].published, ("1 → 3", "3 → 1"), strict=True))
+    assert change == f"{y}; {x}"  # in the order of the new rank

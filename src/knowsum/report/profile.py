@@ -305,8 +305,10 @@ def compare_table(
                 )
                 tot |= {p.label: p.value for p in ref.published}
             rs, rt = _ranks(seen), _ranks(tot)
-            change = "; ".join(
-                f"{n}: {rs[n]} → {rt[n]}" for n in names if n in rs and n in rt and rs[n] != rt[n]
+            change = "; ".join(  # the profiles, then (published) the papers' models that move
+                f"{n}: {rs[n]} → {rt[n]}"
+                for n in dict.fromkeys([*names, *rt])
+                if n in rs and n in rt and rs[n] != rt[n]
             )
         rank = change or ("=" if ref.instrument in ranked else "")  # only ranked instruments' rows
         rows.append([ref.label, *cells, *([_published_range(ref)] if published else []), rank])
