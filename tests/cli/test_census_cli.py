@@ -201,7 +201,8 @@ def test_a_census_whose_requests_fail_stops_and_its_rerun_asks_only_those(
     with LoopbackServer(fault_rate=0.5, faults=("500",), max_faults_per_body=1, seed=4) as server:
         args = ["census", "run", "theorems", "-m", "openai:loop", "--base-url", server.base_url]
         args += ["--concurrency", "2", "--queries", "12", "--n-bootstrap", "20"]
-        args += ["--prompt", "Pythagorean theorem, Binomial theorem", "--store", str(store), "--out", str(out)]
+        args += ["--prompt", "Pythagorean theorem, Binomial theorem"]
+        args += ["--store", str(store), "--out", str(out)]
         code, stdout, stderr = _run([*args, "--retries", "0"], capsys)
         failed = sum(a.outcome == "500" for a in server.log)
         assert 0 < failed < 12, server.counts()  # some, not all

@@ -253,7 +253,8 @@ def test_a_server_that_trickles_its_answer_is_cut_at_the_timeout() -> None:
 def test_null_content_is_named_and_a_refusal_is_stored_as_one_not_retried(tmp_path: Path) -> None:
     with LoopbackServer(fault_rate=1.0, faults=("null",), max_faults_per_body=9) as srv:
         got = sample_sync(_backend(srv, max_retries=1), make_requests(["x"], PARAMS))
-    assert got[0].error == "failed after 2 attempts: malformed response: choice 0 holds no text (content null)"
+    why = "malformed response: choice 0 holds no text (content null)"
+    assert got[0].error == f"failed after 2 attempts: {why}"
     with LoopbackServer(fault_rate=1.0, faults=("refusal",), max_faults_per_body=9) as srv:
         with ResponseStore(tmp_path / "s.sqlite") as store:
             got = sample_sync(_backend(srv, max_retries=3), make_requests(["x"], PARAMS), store=store)

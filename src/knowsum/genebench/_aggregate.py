@@ -86,13 +86,41 @@ def _mean(xs: Sequence[float]) -> float | None:
     return float(np.mean(xs)) if xs else None
 
 
-def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
+def _per_rotation(recs: Sequence[InstanceRecord]) -> tuple[float | None, float | None, bool]:
+    """``(mean, std, mixed)`` of a cell's scores over rotations (App. E).
+
+    Every question of the cell asked in the same rotations (the paper's case: all its choice questions
+    have four options): the mean of eq. 1 per rotation, then mean ± population std over rotations.
+    Questions with different option counts (``mixed``, only in a user's file) have different rotations,
+    so "rotation r" holds different questions for different r: the mean is then taken per question
+    (each question's mean over its own rotations, then the mean over questions — the same figure in
+    the balanced case) and no std over rotations is defined (beyond the paper; caveat ``options-mixed``).
+    """
+    if not recs:
+        return None, None, False
+    by_q: dict[str, list[InstanceRecord]] = defaultdict(list)
+    for r in recs:
+        by_q[question_key(r.question_index, r.flag)].append(r)
+    rots = {frozenset(x.permutation for x in rs) for rs in by_q.values()}
+    if len(rots) > 1 and any(r.permutation is not None for r in recs):
+        return float(np.mean([np.mean([x.score for x in rs]) for rs in by_q.values()])), None, True
     by_rot: dict[int, list[InstanceRecord]] = defaultdict(list)
     for r in recs:
         by_rot[r.permutation if r.permutation is not None else -1].append(r)
     per_rot = [float(np.mean([r.score for r in rs])) for rs in by_rot.values()]
     rotated = len(by_rot) > 1  # a std over one rotation would be a meaningless 0
+    return float(np.mean(per_rot)), float(np.std(per_rot)) if rotated else None, False
+
+
+def _cell(spec: _CellSpec, every: Sequence[InstanceRecord]) -> Cell:
+    recs = [r for r in every if r.not_scored is None]  # no reference: left out (_goeval)
+    mean, std, mixed = _per_rotation(recs)
     extra: dict[str, float | None] = {}
+    if mixed:
+        extra["options_mixed"] = 1.0
+    left_out = {question_key(r.question_index, r.flag) for r in every if r.not_scored is not None}
+    if left_out:
+        extra["not_scored"] = float(len(left_out))
     if spec.metric in ("macro F1", "CAFA macro F1", "expression score"):
         extra["precision"] = _mean([r.precision for r in recs if r.precision is not None])
         extra["recall"] = _mean([r.recall for r in recs if r.recall is not None])
@@ -100,6 +128,12 @@ def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
         mapped = sum(r.go_mapped or 0 for r in recs)
         unmapped = sum(r.go_unmapped or 0 for r in recs)
         extra["hallucinated_rate"] = unmapped / (mapped + unmapped) if mapped + unmapped else None
+        gold_unmapped = sum(r.go_reference_unmapped or 0 for r in every)
+        if gold_unmapped:
+            extra["gold_unmapped"] = float(gold_unmapped)
+        negated = sum(r.go_negated or 0 for r in recs)
+        if negated:
+            extra["negated"] = float(negated)
     if spec.metric == "expression score":
         extra["category_match"] = _mean([r.category_match for r in recs if r.category_match is not None])
         extra["tissue_f1"] = _mean([r.tissue_f1 for r in recs if r.tissue_f1 is not None])
@@ -114,8 +148,8 @@ def _cell(spec: _CellSpec, recs: Sequence[InstanceRecord]) -> Cell:
         label=spec.label,
         knowledge=spec.knowledge,
         metric=spec.metric,
-        mean=float(np.mean(per_rot)) if per_rot else None,
-        std=float(np.std(per_rot)) if per_rot and rotated else None,
+        mean=mean,
+        std=std,
         n_questions=len({question_key(r.question_index, r.flag) for r in recs}),
         n_instances=len(recs),
         extra=extra,
@@ -211,6 +245,9 @@ def summarize(
         if vals:
             knowledge[k] = float(np.mean(vals))
     why = dict(missing or {})
+    for c in cells:
+        if c.mean is None and c.extra.get("not_scored"):
+            why.setdefault(c.knowledge, "asked, but no question could be scored (no gold reference)")
     for k in KNOWLEDGE:
         if k not in knowledge:
             why.setdefault(k, "no question of this type in the question set")

@@ -13,6 +13,20 @@ Following the paper's adaptation of CAFA (Jiang et al. 2016) to language-model o
 4. Per gene: precision = |P∩R|/|P|, recall = |P∩R|/|R|, F1 (eq. 2–3); a gene with no mappable
    prediction has precision 0 (stated choice: CAFA's Fmax averages precision over covered proteins
    only). Scores are macro-averaged over genes by the caller.
+
+Beyond the paper's text (App. D says neither), three rules knowsum states:
+
+- **A gene without a reference is not scored.** When no gold annotation maps to a GO term, or the
+  mapped ones close to the aspect roots only, the reference set R is empty and P/R/F1 are undefined
+  (``set_prf(∅, ∅)`` would give 1 to any reply without a mappable term). CAFA evaluates only the
+  proteins that have annotations in the benchmark, so such a gene is left out (:attr:`GoScore.prf` is
+  ``None``); the caller counts it and says so in a caveat.
+- **Unmapped gold terms are counted** (:attr:`GoScore.n_reference_unmapped`): the reference holds the
+  mapped ones only, so its recall is over those; the caller says how many were dropped.
+- **A negated annotation is not the positive term.** ``NOT located in nucleus`` (the ``NOT``
+  qualifier of GO annotation files) states that the gene is *not* there, so it is left out of the
+  predicted set (and out of the reference, should a gold carry it) and counted apart
+  (:attr:`GoScore.n_negated`), neither a hit nor a hallucination.
 """
 
 from __future__ import annotations
@@ -27,6 +41,7 @@ from knowsum.stats import PRF, set_prf
 __all__ = ["GO_ROOTS", "GoMapper", "GoScore"]
 
 GO_ROOTS = frozenset({"GO:0008150", "GO:0003674", "GO:0005575"})
+_NOT = re.compile(r"^not\s+")
 _QUALIFIER = re.compile(
     r"^(?:not\s+)?(?:enables|involved\s+in|located\s+in|part\s+of|is\s+active\s+in|contributes\s+to|"
     r"acts\s+upstream\s+of(?:\s+or\s+within)?(?:\s+(?:positive|negative)\s+effect)?|colocalizes\s+with|"
@@ -36,13 +51,26 @@ _QUALIFIER = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class GoScore:
-    """Scores of one gene's predicted annotations against its reference annotations."""
+    """Scores of one gene's predicted annotations against its reference annotations.
 
-    prf: PRF
+    Attributes:
+        prf: Precision, recall, F1 over the closures; ``None`` when the reference closure is empty
+            (no gold term maps, or only aspect roots do): the gene cannot be scored.
+        n_predicted: Predicted descriptions.
+        n_mapped: Predictions mapped to a GO ID (negated ones not counted).
+        n_unmapped: Predictions no GO term maps to (hallucinated).
+        n_reference: Distinct GO IDs of the reference.
+        n_reference_unmapped: Gold descriptions no GO term maps to (left out of the reference).
+        n_negated: Predictions negated with ``NOT`` (left out of the predicted set).
+    """
+
+    prf: PRF | None
     n_predicted: int
     n_mapped: int
     n_unmapped: int
     n_reference: int
+    n_reference_unmapped: int = 0
+    n_negated: int = 0
 
 
 class GoMapper:
@@ -77,6 +105,11 @@ class GoMapper:
             tid = self._table.get(stripped)
         return tid
 
+    @staticmethod
+    def negated(description: str) -> bool:
+        """Whether a description is a negated annotation (``NOT located in nucleus``, ``NOT|enables …``)."""
+        return _NOT.match(normalize_text(description.replace("_", " ").replace("|", " "))) is not None
+
     def closure(self, ids: Iterable[str]) -> frozenset[str]:
         """Upward closure over is_a + part_of, without the aspect roots."""
         out: set[str] = set()
@@ -89,10 +122,22 @@ class GoMapper:
         return frozenset(out)
 
     def score(self, predicted: Sequence[str], reference: Sequence[str]) -> GoScore:
-        """Score predicted descriptions against reference descriptions of one gene."""
-        mapped = [self.map(p) for p in predicted]
+        """Score predicted descriptions against reference descriptions of one gene (module docstring:
+        negated descriptions are left out of both sides; an empty reference closure is not scored)."""
+        positive = [p for p in predicted if not self.negated(p)]
+        mapped = [self.map(p) for p in positive]
         pred_ids = {m for m in mapped if m is not None}
-        ref_ids = {m for r in reference if (m := self.map(r)) is not None}
-        prf = set_prf(self.closure(pred_ids), self.closure(ref_ids), zero_division=0.0)
+        refs = [self.map(r) for r in reference if not self.negated(r)]
+        ref_ids = {m for m in refs if m is not None}
+        ref_closure = self.closure(ref_ids)
+        prf = set_prf(self.closure(pred_ids), ref_closure, zero_division=0.0) if ref_closure else None
         n_unmapped = sum(m is None for m in mapped)
-        return GoScore(prf, len(predicted), len(predicted) - n_unmapped, n_unmapped, len(ref_ids))
+        return GoScore(
+            prf,
+            len(predicted),
+            len(positive) - n_unmapped,
+            n_unmapped,
+            len(ref_ids),
+            n_reference_unmapped=sum(m is None for m in refs),
+            n_negated=len(predicted) - len(positive),
+        )

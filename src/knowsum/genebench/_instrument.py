@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from knowsum.errors import ConfigError
 from knowsum.genebench._aggregate import SUMMARY_CUT
+from knowsum.genebench._compare import SUMMARY_NOT_PAPER
 from knowsum.genebench._config import PER_TYPE_OR_PAPER, GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
@@ -155,6 +156,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
         # the record's caveats qualify the summary score: marked on the rows it enters (and the overall)
         summary = [c for c in s.cells if c.metric == "summary score"]
         keys, kinds = {c.key for c in summary}, {c.knowledge for c in summary}
+        other = [SUMMARY_NOT_PAPER] if kinds and s.knowledge.get("summary") is not None else []
         out = [
             self.measure(
                 "overall",
@@ -162,7 +164,7 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
                 s.overall,
                 overall,
                 run=run,
-                caveats=caveats,
+                caveats=[*caveats, *other],
                 percent=True,
                 record=record,
             )
@@ -183,7 +185,8 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
                 )
             )
         for know, title in record.knowledge_titles.items():
-            out.append(self._knowledge(record, know, title, run, caveats, cut if know in kinds else []))
+            notes = [*caveats, *other] if know == "summary" else caveats
+            out.append(self._knowledge(record, know, title, run, notes, cut if know in kinds else []))
         return out
 
     def _knowledge(

@@ -18,7 +18,14 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from knowsum.genebench._prompts import EVIDENCE_ORDER
-from knowsum.genebench._schema import NO_RIGHT_ANSWER, ExpressionAnswer, GoAnswer, Question, content_hash
+from knowsum.genebench._schema import (
+    NO_RIGHT_ANSWER,
+    TASKS,
+    ExpressionAnswer,
+    GoAnswer,
+    Question,
+    content_hash,
+)
 from knowsum.genebench._userdata import Expression
 from knowsum.kb import GeneRecord, Ontology, normalize_text
 
@@ -32,19 +39,6 @@ __all__ = [
     "single_gold",
 ]
 
-#: Task → (question_type, knowledge, perspective), Fig. 10.
-TASKS: dict[str, tuple[str, str, str]] = {
-    "Q1": ("single_choice", "full name", "study_bias"),
-    "Q2-A": ("single_choice", "synonyms", "hallucination"),
-    "Q2-B": ("multiple_choice", "synonyms", "completeness"),
-    "Q3-A": ("single_choice", "chromosome", "study_bias"),
-    "Q3-B": ("single_choice", "chromosome", "hallucination"),
-    "Q4": ("single_choice", "gene_type", "study_bias"),
-    "Q5": ("multiple_choice", "designation", "completeness"),
-    "Q6": ("expression", "expression", "completeness"),
-    "Q7": ("go_annotation", "go_annotation", "literature_utilize"),
-    "Q8": ("summary", "summary", "literature_utilize"),
-}
 #: Question text by task (Fig. 10; ``{}`` is the gene symbol). Q7 is the released wording, which adds
 #: "all" to Fig. 10's "What are the Gene Ontology annotations for SMCHD1?".
 WORDING: dict[str, str] = {

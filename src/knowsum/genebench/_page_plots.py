@@ -213,15 +213,16 @@ def perspective_means(result: GenebenchRecord) -> dict[str, float | None]:
     return result.perspective_means()
 
 
-def perspective_radar(results: Sequence[GenebenchRecord]) -> Any:
-    """Fig. 9: a radar of the perspectives (%) the runs name, one polygon per run (a gap: not asked)."""
+def perspective_radar(results: Sequence[GenebenchRecord], names: Sequence[str] | None = None) -> Any:
+    """Fig. 9: a radar of the perspectives (%) the runs name, one polygon per run (a gap: not asked);
+    ``names``: the runs' names as the compare tables print them (default: :attr:`GenebenchRecord.name`)."""
     axes = list(dict.fromkeys(name for r in results for name in r.perspectives))
     series: dict[str, list[float]] = {}
-    for r in results:
-        name = r.model
-        n = 2
+    for i, r in enumerate(results):
+        base = names[i] if names is not None else r.name
+        name, n = base, 2
         while name in series:
-            name, n = f"{r.model} ({n})", n + 1
+            name, n = f"{base} ({n})", n + 1
         means = perspective_means(r)
         series[name] = [_pct(means.get(a)) for a in axes]
     return plots.radar(axes, series, title="Perspectives (%) (cf. paper Fig. 9)", r_max=100.0)

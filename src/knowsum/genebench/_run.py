@@ -24,6 +24,7 @@ from knowsum.errors import BackendError
 from knowsum.genebench._aggregate import partial_caveats, summarize, summary_caveats
 from knowsum.genebench._budget import token_budgets
 from knowsum.genebench._build import BuildInputs, BuildReport, build_questions
+from knowsum.genebench._caveats import result_caveats
 from knowsum.genebench._config import GenebenchConfig
 from knowsum.genebench._goeval import GoMapper
 from knowsum.genebench._outputs import GenebenchRun, default_out, write_run
@@ -140,9 +141,15 @@ def go_release(go: GoMapper | None) -> dict[str, str]:
 
 def named_result(records: Sequence[InstanceRecord], **fields: Any) -> GenebenchRecord:
     """A :class:`GenebenchRecord` of the scored ``records`` carrying the instrument's Table 2 titles and
-    perspectives and the caveats of its figures (:func:`summary_caveats`, :func:`partial_caveats`)."""
+    perspectives and the caveats of its figures (:func:`summary_caveats`, :func:`partial_caveats`,
+    :func:`~knowsum.genebench._caveats.result_caveats`)."""
     titles = {"knowledge_titles": dict(KNOWLEDGE_TITLES), "perspectives": dict(PERSPECTIVES)}
-    caveats = [*summary_caveats(records), *partial_caveats(fields["scores"], KNOWLEDGE_TITLES)]
+    scores = fields["scores"]
+    caveats = [
+        *summary_caveats(records),
+        *partial_caveats(scores, KNOWLEDGE_TITLES),
+        *result_caveats(records, scores, fields.get("kb_releases", {}).get("go", "")),
+    ]
     return GenebenchRecord(**titles, caveats=caveats, **fields)
 
 

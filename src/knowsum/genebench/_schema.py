@@ -50,6 +50,7 @@ __all__ = [
     "KNOWLEDGE",
     "NO_RIGHT_ANSWER",
     "QUESTION_TYPES",
+    "TASKS",
     "ExpressionAnswer",
     "GoAnswer",
     "Knowledge",
@@ -92,6 +93,45 @@ EXPRESSION_CATEGORIES: tuple[str, ...] = (
     "Ubiquitous expression",
 )
 _CHOICE = ("single_choice", "multiple_choice")
+
+#: Task → (question_type, knowledge, perspective): the question families of Fig. 10 (§3.2, §3.4).
+TASKS: dict[str, tuple[str, str, str]] = {
+    "Q1": ("single_choice", "full name", "study_bias"),
+    "Q2-A": ("single_choice", "synonyms", "hallucination"),
+    "Q2-B": ("multiple_choice", "synonyms", "completeness"),
+    "Q3-A": ("single_choice", "chromosome", "study_bias"),
+    "Q3-B": ("single_choice", "chromosome", "hallucination"),
+    "Q4": ("single_choice", "gene_type", "study_bias"),
+    "Q5": ("multiple_choice", "designation", "completeness"),
+    "Q6": ("expression", "expression", "completeness"),
+    "Q7": ("go_annotation", "go_annotation", "literature_utilize"),
+    "Q8": ("summary", "summary", "literature_utilize"),
+}
+#: The flags of each task: the research-attention strata (LOC or named gene) of the gene questions,
+#: without / with abstracts for the literature questions (Q7, Q8), as released.
+_FLAGS = {task: ("no_ref", "with_ref") if task in ("Q7", "Q8") else ("loc", "non-loc") for task in TASKS}
+
+
+def _family(question_type: str, knowledge: str, perspective: str, flag: str, task: str | None) -> str | None:
+    """Why ``(question_type, knowledge, flag, task)`` fits no question family (``None``: it fits).
+
+    Each family of Fig. 10 has one answer format and knowledge type, and its strata are flags (LOC or
+    named gene; without or with abstracts). A question outside them would be counted, then left out of
+    every cell of Tables 5–6, so it is refused where it is read. The perspective only tells Q3-A from
+    Q3-B (``hallucination``), as :func:`knowsum.genebench._score.task_of` reads it.
+    """
+    kinds = {k for t, k, _ in TASKS.values() if t == question_type}
+    if knowledge not in kinds:
+        return f"knowledge {knowledge!r} is not asked as {question_type} (only {', '.join(sorted(kinds))})"
+    families = [f for f, (t, k, _) in TASKS.items() if (t, k) == (question_type, knowledge)]
+    if task is not None and task not in families:
+        return (
+            f"task {task!r} does not match a {question_type} {knowledge} question ({' or '.join(families)})"
+        )
+    family = task or next((f for f in families if TASKS[f][2] == perspective), families[0])
+    if flag not in _FLAGS[family]:
+        return f"flag {flag} is not valid for a {family} question ({' or '.join(_FLAGS[family])})"
+    return None
 
 
 class GoAnswer(BaseModel):
@@ -185,6 +225,9 @@ class Question(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Question:
         qtype, ans = self.question_type, self.answer
+        misfit = _family(qtype, self.knowledge, self.perspective, self.flag, self.task)
+        if misfit is not None:
+            raise ValueError(misfit)
         if qtype in _CHOICE:
             opts = self.options
             if not opts or len(opts) < 2:
@@ -250,7 +293,8 @@ def question_key(question_index: str, flag: str | None) -> str:
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
-    return f"{where + ': ' if where else ''}{err['msg']}"
+    msg = str(err["msg"]).removeprefix("Value error, ")  # our own validators' sentences, as written
+    return f"{where + ': ' if where else ''}{msg}"
 
 
 def json_objects(path: Path, what: str) -> Iterator[tuple[int, str, dict[str, Any]]]:

@@ -6,7 +6,9 @@ Per instance (one question in one rotation):
 - multiple choice: precision |P∩R|/|P|, recall |P∩R|/|R|, F1 (eq. 2–3) over option letters;
 - expression: Score = 0.5·CategoryMatch + 0.5·F1(tissues) (eq. 4, α = β = 0.5; tissue names
   compared case-insensitively; an empty list ≡ ``['Low expression']`` on both sides, as the release);
-- GO: CAFA-style closure P/R/F1 (:mod:`knowsum.genebench._goeval`);
+- GO: CAFA-style closure P/R/F1 (:mod:`knowsum.genebench._goeval`); a question whose gold maps to no
+  GO term has no reference and is *not scored* (``not_scored``; left out of its cell and counted),
+  whatever the reply — a failed reply to it still counts as a format error;
 - summary: (ROUGE-L + BERTScore + Fluency)/3, Fluency = 1/(1 + log10 PPL) (eq. 5–6);
 - a reply that fails validation (under the run's rule, strict by default) scores 0 and counts as a
   format error; a reply cut at the token limit that fails is a ``truncated`` format error;
@@ -37,6 +39,7 @@ from knowsum.genebench.record import InstanceRecord
 from knowsum.stats import StatsError, set_prf
 
 __all__ = [
+    "NO_GO_REFERENCE",
     "UNANSWERED",
     "Instance",
     "SummaryScorerLike",
@@ -45,6 +48,10 @@ __all__ = [
     "score_unanswered",
     "task_of",
 ]
+
+NO_GO_REFERENCE = "gold maps to no GO term"
+"""``not_scored`` of a GO instance whose gold closes to no GO term (beyond the aspect roots): it has no
+reference set, so P/R/F1 are undefined; it is left out of its cell and counted (:mod:`._goeval`)."""
 
 UNANSWERED = "unanswered"
 """First word of the ``format_error`` of an instance with no reply (no prediction in the file)."""
@@ -171,10 +178,13 @@ def score_instance(inst: Instance, go: GoMapper | None, *, lenient: bool = False
             raise StatsError("GO questions need the GO knowledge base (knowsum kb install go)")
         ans = q.answer
         assert isinstance(ans, list)
-        if not parsed.ok:  # a failed reply is wrong, even against a gold no GO term maps to
-            return _base(inst, parsed, other, score=0.0, precision=0.0, recall=0.0, f1=0.0)
         refs = [a.go for a in ans if isinstance(a, GoAnswer)]
-        s = go.score([g for g, _ in parsed.value], refs)
+        s = go.score([g for g, _ in parsed.value] if parsed.ok else [], refs)
+        ref: dict[str, Any] = {"go_reference": s.n_reference, "go_reference_unmapped": s.n_reference_unmapped}
+        if s.prf is None:  # no reference: not scored, whatever the reply (_goeval, beyond the paper)
+            return _base(inst, parsed, other, score=0.0, not_scored=NO_GO_REFERENCE, **ref)
+        if not parsed.ok:  # a failed reply is wrong
+            return _base(inst, parsed, other, score=0.0, precision=0.0, recall=0.0, f1=0.0, **ref)
         return _base(
             inst,
             parsed,
@@ -185,6 +195,8 @@ def score_instance(inst: Instance, go: GoMapper | None, *, lenient: bool = False
             f1=s.prf.f1,
             go_mapped=s.n_mapped,
             go_unmapped=s.n_unmapped,
+            go_negated=s.n_negated or None,
+            **ref,
         )
     raise ValueError(f"score_instance does not score {q.question_type}")
 

@@ -44,12 +44,18 @@ from knowsum.genebench._cli_options import (
     user_files,
 )
 from knowsum.genebench._cli_show import show_build, show_run
+from knowsum.genebench._compare import ranked
 from knowsum.genebench.page import compare_text, coverage_text, write_genebench_compare
 from knowsum.records import comparable_records
 
 __all__ = ["genebench"]
 
 _N_PERM_HELP = "Permutations of the attention curve's Spearman test."
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether option ``name`` was given (command line or environment), not left at its default."""
+    return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
 
 
 @click.group()
@@ -148,20 +154,19 @@ def run_cmd(questions: Path | None, **kw: Any) -> None:
     given = [f"--{k}" for k in ("expression", "summaries", "abstracts") if kw[k] is not None]
     given += ["--paper-size"] if kw["paper_size"] else []
     ctx = click.get_current_context()  # --types/--per-type have defaults: only what was given counts
-    given += [
-        f"--{name.replace('_', '-')}"
-        for name in ("types", "per_type")
-        if ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
-    ]
+    chosen = [name for name in ("types", "per_type") if _given(ctx, name)]
+    given += [f"--{name.replace('_', '-')}" for name in chosen]
     if questions is not None and given:
         raise ConfigError(
             f"{', '.join(given)} feed the question builder (--build-default or `genebench build`); "
             "a QUESTIONS file already holds its answers and contexts"
         )
+    # --per-type's default is no choice: only a --per-type given conflicts with --paper-size (as in build)
+    sizes = ("per_type",) if "per_type" in chosen else ()
     config = config_from(
         "genebench run",
         kw,
-        ("per_type", "seed", "permutations", "temperature", "max_tokens", "lenient", "paper_size", "n_perm"),
+        (*sizes, "seed", "permutations", "temperature", "max_tokens", "lenient", "paper_size", "n_perm"),
         questions=questions,
         tasks=kw["types"],
     )
@@ -248,16 +253,18 @@ def compare_cmd(
     as_json: bool,
 ) -> None:
     """Put runs side by side: Table 2 (knowledge types, overall), Tables 5–6 cells, perspectives.
-    Runs of different question sets or KB releases are refused (with --allow-mixed: shown, each
-    marked); a run given twice is refused."""
+    Runs of different question sets, KB releases, reply rules (strict/lenient) or rotation modes
+    (cyclic/given order) are refused (with --allow-mixed: shown, each marked); a run given twice is
+    refused. Beside --published, Table 2 names each run measured otherwise than the paper."""
     if not runs and not published:
         raise ConfigError("give run directories to compare (or --published for the paper's Table 2)")
     results = comparable_records([load_result(p) for p in runs], runs, allow_mixed=allow_mixed)
-    tables = compare_tables(results, published=published)[: 3 if results else 1]
+    tables = compare_tables(results, published=published, folders=runs)[: 3 if results else 1]
     if as_json:
-        echo_json(compare_numbers(results, published=published))
+        echo_json(compare_numbers(results, published=published, folders=runs))
     else:
         click.echo(compare_text(tables, markdown=markdown))
     if html_path is not None:
-        write_genebench_compare(html_path, results, tables)
+        named = ranked(results, runs)
+        write_genebench_compare(html_path, [r for _, r in named], tables, [n for n, _ in named])
         finish(html_path, as_json=as_json or not sys.stdout.isatty())

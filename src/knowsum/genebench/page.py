@@ -155,17 +155,20 @@ def write_genebench_report(
     return written
 
 
-def compare_html(results: Sequence[GenebenchRecord], tables: Sequence[Table]) -> str:
+def compare_html(
+    results: Sequence[GenebenchRecord], tables: Sequence[Table], names: Sequence[str] | None = None
+) -> str:
     """Runs side by side: the radar of the four perspectives (Fig. 9) and the comparison tables.
 
     Args:
         results: The runs' records.
         tables: ``(title, headers, rows)`` tables (``knowsum.genebench.compare_tables``); the first
             column is text, the others are numbers formatted as text.
+        names: The runs' names as the tables print them (``knowsum.genebench._compare.ranked``).
     """
     parts: list[h.Markup] = []
     if results:
-        fig = gp.perspective_radar(results)
+        fig = gp.perspective_radar(results, names)
         cap = "Mean of the cells of each perspective (%); a perspective not asked leaves a gap."
         parts.append(
             h.section("Perspectives (paper Fig. 9)", h.figure(fig, alt=cap, caption=cap, name="radar"))
@@ -178,6 +181,11 @@ def compare_html(results: Sequence[GenebenchRecord], tables: Sequence[Table]) ->
     )
 
 
-def write_genebench_compare(path: Path, results: Sequence[GenebenchRecord], tables: Sequence[Table]) -> Path:
+def write_genebench_compare(
+    path: Path,
+    results: Sequence[GenebenchRecord],
+    tables: Sequence[Table],
+    names: Sequence[str] | None = None,
+) -> Path:
     """Write :func:`compare_html` (a page of several runs) to ``path``; return it."""
-    return h.write_page(path, compare_html(results, tables))
+    return h.write_page(path, compare_html(results, tables, names))

@@ -97,6 +97,11 @@ class InstanceRecord:
         precision, recall, f1: Multiple choice / expression tissues / GO.
         category_match, tissue_f1: Expression components (eq. 4).
         go_mapped, go_unmapped: GO predictions mapped to an ID / unmappable (hallucinated).
+        go_negated: GO predictions negated with ``NOT`` (left out of the predicted set).
+        go_reference, go_reference_unmapped: Gold GO IDs / gold descriptions no GO term maps to
+            (left out of the reference).
+        not_scored: Why the instance cannot be scored and is left out of its cell (``gold maps to
+            no GO term``); ``None``: scored.
         rouge_l, bertscore, perplexity, fluency, length: Summary components (eq. 5–6), length in words.
         summary_flags: Why its summary score says less than it seems: ``"empty candidate"``,
             ``"bertscore truncated"`` (answer or reference cut to the encoder's input), ``"perplexity
@@ -128,6 +133,10 @@ class InstanceRecord:
     tissue_f1: float | None = None
     go_mapped: int | None = None
     go_unmapped: int | None = None
+    go_negated: int | None = None
+    go_reference: int | None = None
+    go_reference_unmapped: int | None = None
+    not_scored: str | None = None
     rouge_l: float | None = None
     bertscore: float | None = None
     perplexity: float | None = None
@@ -273,9 +282,36 @@ class GenebenchRecord(Record):
             out[name] = sum(vals) / len(vals) if vals else None
         return out
 
+    @property
+    def name(self) -> str:
+        """How tables name the run: the model, or ``predictions FILE`` for a scored prediction file
+        (every such record's ``model`` is ``predictions file``, which would not tell two apart)."""
+        given = self.config.get("predictions")
+        if self.backend == "file" and isinstance(given, str) and given:
+            return f"predictions {given.replace(chr(92), '/').rsplit('/', 1)[-1]}"
+        return self.model
+
+    def rotations(self) -> str | None:
+        """How the choice options were asked: ``cyclic`` (every rotation, §4.2) or ``none`` (the given
+        order); ``None`` when the run has no choice question or the record does not say."""
+        if not any(c.metric in ("accuracy", "macro F1") for c in self.scores.cells):
+            return None
+        mode = (self.identity or {}).get("permutations") or self.config.get("permutations")
+        if mode in ("cyclic", "none"):
+            return str(mode)
+        method = self.scores.methods.get("single choice", "")
+        return "cyclic" if "cyclic" in method else ("none" if "given order" in method else None)
+
     def comparable_on(self) -> dict[str, str]:
-        """The question set (by its SHA-256) and the KB releases it was built from."""
-        return {"questions": "#" + self.questions_sha256[:12], **super().comparable_on()}
+        """The question set (by its SHA-256), the KB releases it was built from, the reply rule (strict
+        or lenient: App. B) and, with choice questions, how their options were rotated (cyclic or the
+        given order: §4.2) — each changes what a cell means."""
+        out = {"questions": "#" + self.questions_sha256[:12], **super().comparable_on()}
+        out["reply rule"] = self.scores.reply_rule
+        rotations = self.rotations()
+        if rotations is not None:
+            out["rotations"] = rotations
+        return out
 
     @classmethod
     def migrate(cls, data: dict[str, Any], version: int) -> dict[str, Any]:
