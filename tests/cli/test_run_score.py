@@ -275,3 +275,19 @@ def test_a_census_scales_out_through_a_batch_file(
     assert [(r.n_queries, r.model) for r in records] == [(3, "gpt-4o-mini")] * 2 and records[0].n_seen > 0
     assert main([*args, "--export-batch", str(tmp_path / "again.jsonl")]) == 0
     assert "nothing to export" in capsys.readouterr().out and not (tmp_path / "again.jsonl").exists()
+
+
+def test_a_folder_of_runs_given_as_one_runs_folder_is_named_as_such(
+    kb_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`knowsum run`'s OUT (a folder of runs) given to a command that writes one run is refused
+    saying what it is (was: "holds files that are not a knowsum run")."""
+    out = tmp_path / "alone"
+    args = ["run", "census", "-m", "mock", "--plan", _plan(tmp_path, CENSUS_PLAN)]
+    assert main([*args, "--store", str(tmp_path / "s.sqlite"), "--out", str(out)]) == 0
+    items = tmp_path / "a.jsonl"
+    items.write_text('{"query": 0, "items": ["Asthma"]}\n{"query": 1, "items": ["Gout"]}\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["census", "score", str(items), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out}: holds a folder of runs (a profile's or `knowsum run`'s), not one run" in err

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, model_validator
 
 from knowsum.errors import ConfigError
-from knowsum.genebench._aggregate import SUMMARY_CUT
+from knowsum.genebench._aggregate import CELLS, SUMMARY_CUT
 from knowsum.genebench._compare import SUMMARY_NOT_PAPER
 from knowsum.genebench._config import PER_TYPE_OR_PAPER, GenebenchConfig
 from knowsum.genebench._published import PAPER, PUBLISHED
 from knowsum.genebench._run import build_from_kb, genebench_requests, run_genebench
-from knowsum.genebench._schema import read_questions
+from knowsum.genebench._schema import KNOWLEDGE, read_questions
 from knowsum.genebench.record import GenebenchRecord
 from knowsum.instrument import Instrument, KBs, Step, limits, release_caveat, wilson
 from knowsum.models import Request
@@ -93,12 +93,15 @@ class GenebenchInstrument(Instrument[GenebenchConfig, GenebenchRecord]):
     def figures(self, record: GenebenchRecord) -> list[Measure]:
         """The overall score, the score per knowledge type (Table 2), the mean over every cyclic
         rotation per question type and perspective (Tables 5-6 cells, ``Q1/loc`` …), the format-error
-        rate; a knowledge type not asked is marked ``type-not-asked``."""
+        rate; a knowledge type not asked is marked ``type-not-asked``. Every type and cell of the
+        benchmark is a figure whatever was asked (``None``, a log's ``NaN``, where nothing was), so
+        every log of the task has the same metric names."""
         s = record.scores
+        means = {cell.key: cell.mean for cell in s.cells}
         rows: list[tuple[str, float | None, str]] = [
             ("overall", s.overall, "equal mean of the knowledge types asked"),
-            *((kind, value, "knowledge type score") for kind, value in s.knowledge.items()),
-            *((cell.key, cell.mean, "mean over the rotations") for cell in s.cells),
+            *((kind, s.knowledge.get(kind), "knowledge type score") for kind in KNOWLEDGE),
+            *((spec.key, means.get(spec.key), "mean over the rotations") for spec in CELLS),
             ("format_error_rate", s.format_error_rate, "replies not in the asked format"),
         ]
         missing = [

@@ -325,6 +325,11 @@ def _empty(out: Path) -> None:
 
 def _refuse_foreign(out: Path) -> None:
     if not _run_like(out):
+        if (out / CLAIM_NAME).is_file() and not (out / RESULT_NAME).exists():  # `knowsum run`'s, a profile's
+            raise InputError(
+                f"{out}: holds a folder of runs (a profile's or `knowsum run`'s), not one run; "
+                "give another --out"
+            )
         raise InputError(
             f"{out}: holds files that are not a knowsum run; --overwrite only replaces a run "
             "directory: give another --out"
