@@ -193,6 +193,7 @@ def _unfinished(out: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+_FOREIGN = "files that are not a knowsum run; --overwrite only replaces a run directory"
 _RUN_SUFFIXES = (".json", ".jsonl", ".html", ".png", ".npy", ".csv")
 """What a run directory holds (besides its sub-folders): a folder of these only may be emptied by
 ``overwrite`` (also when its ``result.json`` is gone: a write that was interrupted)."""
@@ -325,15 +326,9 @@ def _empty(out: Path) -> None:
 
 def _refuse_foreign(out: Path) -> None:
     if not _run_like(out):
-        if (out / CLAIM_NAME).is_file() and not (out / RESULT_NAME).exists():  # `knowsum run`'s, a profile's
-            raise InputError(
-                f"{out}: holds a folder of runs (a profile's or `knowsum run`'s), not one run; "
-                "give another --out"
-            )
-        raise InputError(
-            f"{out}: holds files that are not a knowsum run; --overwrite only replaces a run "
-            "directory: give another --out"
-        )
+        runs = (out / CLAIM_NAME).is_file() and not (out / RESULT_NAME).exists()  # a profile's, a run's
+        what = "a folder of runs (a profile's or `knowsum run`'s), not one run" if runs else _FOREIGN
+        raise InputError(f"{out}: holds {what}: give another --out")
 
 
 def claim_run_dir(out: Path, kind: str, identity: Mapping[str, str], *, overwrite: bool = False) -> Path:
