@@ -14,8 +14,9 @@ server in a thread of this process) and in a temporary folder that is removed at
    seeded random points of its sampling (restarted after each kill), then restarted once more together
    with two further ``census run`` processes sharing one run directory, all three at once until done.
    Checked: every sample stored exactly once with the reference text, every process exits 0, and both
-   ``result.json`` files equal the reference's, ignoring ``created``, ``timings`` and the
-   ``store``/``out`` paths in ``config``.
+   ``result.json`` files equal the reference's, ignoring the fields of :data:`IGNORED` (``created``,
+   ``run_id``, ``timings``, the ``store``/``out`` paths in ``config`` and the ``usage`` figures of
+   what this process asked and how long it took).
 
 Exits 1 if any check fails.
 

@@ -281,4 +281,4 @@ def test_compare_names_why_a_run_has_no_horizon(tmp_path: Path) -> None:
     assert (exact.horizon.status, small.horizon.status) == ("exact", "too-small")
     headers, rows = compare_table([exact, small])
     col = headers.index(next(h for h in headers if "horizon" in h))
-    assert sorted(r[col] for r in rows) == ["exact: no new item can appear", "n/a: too small to back-test"]
+    assert sorted(r[col] for r in rows) == ["exact: no split shows a new item", "n/a: too small to back-test"]

@@ -318,7 +318,7 @@ def test_compare_published_places_a_run_among_table1(
     # anatomical disease column: N_seen 875, 780, 489, 426, … → 500 is 3rd; N̂_tot 3,372, 1,723,
     # 1,375, 732, … → 900 is 4th
     horizon = load_result(out).horizon
-    why = {"too-small": "n/a: too small to back-test", "exact": "exact: no new item can appear"}
+    why = {"too-small": "n/a: too small to back-test", "exact": "exact: no split shows a new item"}
     shown = (  # a run without a horizon is not one whose back-test failed, nor one too small to test
         "n/a: not in this record"
         if horizon is None

@@ -21,7 +21,7 @@ from knowsum.census import _diversity as dv
 from knowsum.census._config import CensusConfig, CountUnit
 from knowsum.census._decode import DecodedItem, decode
 from knowsum.census._estimate import curve, falling_curve, heldout_check, t_grid
-from knowsum.census._horizon import too_small_horizon, trust_horizon
+from knowsum.census._horizon import horizon_resamples, too_small_horizon, trust_horizon
 from knowsum.census._own_t import own_t_caveat, own_t_record
 from knowsum.census._richness import richness_info, sample_of
 from knowsum.census._tasks import Task
@@ -309,7 +309,13 @@ def analyse(
         caveats.extend(fields["richness"].caveats)
         t0 = time.perf_counter()
         fields["horizon"] = trust_horizon(
-            prev, cfg.estimator, summary.estimate.k, cfg.t, seed=cfg.seed, unseen=summary.estimate.estimate
+            prev,
+            cfg.estimator,
+            summary.estimate.k,
+            cfg.t,
+            seed=cfg.seed,
+            resamples=horizon_resamples(cfg.n_bootstrap),
+            unseen=summary.estimate.estimate,
         )
         timings["horizon"] = time.perf_counter() - t0
         if summary.own_t is not None:  # the caveat beside N̂_tot: the simulated error at the census's own t

@@ -34,7 +34,7 @@ from knowsum.census._backtest import (
     run_splits,
     score_splits,
 )
-from knowsum.census._horizon import horizon_predictor, trust_horizon
+from knowsum.census._horizon import horizon_predictor, horizon_resamples, trust_horizon
 from knowsum.census._sensitivity import run_prevalence
 from knowsum.census.backtest_page import write_backtest_report
 from knowsum.census.backtest_record import Backtest, SizePoint
@@ -239,7 +239,10 @@ def backtest_run(
     design = SplitDesign(repeats, resamples, seed, level, shuffles)
     rows, skipped = collect(prev, grid, {n: p for n in names if (p := fs.predictor(n)) is not None}, design)
     # the census's own test, with its own splits (split j of t is the same split as in `rows`)
-    horizon = trust_horizon(prev, result.estimator, result.k, result.t, seed, unseen=result.n_unseen)
+    boot = horizon_resamples(result.config.get("n_bootstrap"))
+    horizon = trust_horizon(
+        prev, result.estimator, result.k, result.t, seed, resamples=boot, unseen=result.n_unseen
+    )
     found = horizon_predictor(result.estimator, result.k)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StatsWarning)

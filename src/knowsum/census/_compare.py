@@ -8,7 +8,7 @@ them (:func:`knowsum.census.page.compare_text`, :func:`~knowsum.census.page.writ
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowsum.census._published import published_rows
@@ -40,11 +40,13 @@ class CensusComparison:
             of each Table 1 column, ranked as one row (:func:`knowsum.census.page.compare_table`).
         reports: Each run's ``report.html`` (absolute).
         missing: ``task criterion`` of the runs that Table 1 has no column for (with ``published``).
+        same_sample: One sentence per pair of runs scored from one items file (:func:`one_sample`).
     """
 
     rows: list[CensusRecord | PublishedRow]
     reports: list[Path]
     missing: list[str]
+    same_sample: list[str] = field(default_factory=list)
 
 
 def compare_results(
@@ -77,7 +79,25 @@ def compare_results(
             if not found:
                 missing.append(f"{task} {criterion}")
     reports = [((r if r.is_dir() else r.parent) / REPORT_NAME).resolve() for r in runs]
-    return CensusComparison(rows, reports, missing)
+    return CensusComparison(rows, reports, missing, one_sample(results, runs))
+
+
+def one_sample(results: Sequence[CensusRecord], runs: Sequence[Path]) -> list[str]:
+    """A sentence for each run scored from the same items file (the same ``sha256`` in its identity)
+    as an earlier one: however their seeds, names or intervals differ, they are one sample, so their
+    rows are not two models' knowledge. A live run's sample is its own responses (none is shared)."""
+    seen: dict[str, Path] = {}
+    out = []
+    for result, run in zip(results, runs, strict=True):
+        sample = (result.identity or {}).get("prompt", "") if result.backend == "items" else ""
+        if sample in seen:
+            out.append(
+                f"{seen[sample]} and {run} are two scorings of one file ({sample.strip('()')}): one "
+                "sample, not two models"
+            )
+        elif sample:
+            seen[sample] = run
+    return out
 
 
 def check_coverage(coverage: float | None) -> None:

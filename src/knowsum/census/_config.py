@@ -244,7 +244,9 @@ def load_config(
         done = ConfigFile(CensusConfig(**data), RunSettings(**run))
     except ValidationError as exc:
         loc = exc.errors()[0]["loc"]
-        raise config_error(exc, given_by if loc and loc[0] in given else str(path)) from None
+        # a rule across fields (loc empty) may be broken by the file, the options or the two together
+        where = str(path) if loc or not given else f"{path} with the options of {given_by}"
+        raise config_error(exc, given_by if loc and loc[0] in given else where) from None
     except TypeError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     for model in (CensusConfig, RunSettings):  # valid, but not as written: a number given as text

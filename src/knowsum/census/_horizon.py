@@ -2,7 +2,7 @@
 
 :func:`trust_horizon` back-tests (:mod:`knowsum.census._backtest`) the census's own estimator and
 ``k`` at each ``t`` of the grid (:data:`HORIZON_TS`: 0.5, 1, 3, 9, 19, 49, 99) and at the census's
-own ``t`` (its splits keep ``⌊Q/(t+1)⌋`` queries, so they reach it when the run is large enough), in
+own ``t`` (its splits keep ``Q/(t+1)`` queries, rounded, so they reach it when the run is large enough), in
 order, and stops at the first ``t`` that fails.
 A ``t`` **passes** when, over its splits,
 
@@ -43,6 +43,7 @@ from knowsum.census.backtest_record import BacktestRow, TrustHorizon
 from knowsum.stats import Caveat, CaveatKind, Prevalence, StatsWarning
 from knowsum.stats import foresee as fs
 from knowsum.stats.prediction import wilson_bounds
+from knowsum.stats.summary import ALL_SINGLETONS_REASON
 
 __all__ = [
     "BLOCK",
@@ -57,6 +58,7 @@ __all__ = [
     "horizon_caveat",
     "horizon_from_rows",
     "horizon_predictor",
+    "horizon_resamples",
     "too_small_horizon",
     "trust_horizon",
 ]
@@ -85,6 +87,13 @@ HORIZON_MAX_QUERIES = 10_000
 HORIZON_RESAMPLES = 20
 """Bootstrap resamples of the kept queries per split (the prediction interval's variance)."""
 _Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+def horizon_resamples(n_bootstrap: object) -> int:
+    """The horizon's resamples for a census of ``n_bootstrap`` resamples: none when the census took
+    none (its prediction interval then has only the closed-form variance, and the horizon judges that
+    interval, not a wider one), else :data:`HORIZON_RESAMPLES`."""
+    return 0 if n_bootstrap == 0 else HORIZON_RESAMPLES
 
 
 BACKTESTED = ("good-toulmin", "chao1", "pitman-yor", "preseq")
@@ -203,12 +212,24 @@ def too_small_horizon(estimator: str, target_t: float) -> TrustHorizon:
     return _horizon("too-small", estimator, target_t, "too small to back-test")
 
 
-def _exact_horizon(estimator: str, target_t: float) -> TrustHorizon:
+def _exact_horizon(estimator: str, target_t: float, n_queries: int) -> TrustHorizon:
     return _horizon(
         "exact",
         estimator,
         target_t,
-        "no new items: every query named the same items, so N̂_tot = N_seen is exact",
+        f"exact on its own queries: each of the {n_queries:,} queries named the same items, so no split "
+        "can show a new item and Û = 0 predicts every split; whether a further query names one, these "
+        "queries cannot say",
+    )
+
+
+def _no_interval_horizon(estimator: str, target_t: float) -> TrustHorizon:
+    """All singletons: the census prints no prediction interval, so there is none to back-test."""
+    return _horizon(
+        "no-interval",
+        estimator,
+        target_t,
+        f"n/a: {ALL_SINGLETONS_REASON}: the census has no prediction interval, so there is none to back-test",
     )
 
 
@@ -291,7 +312,9 @@ def trust_horizon(
     """How far this run back-tests its own estimator (see the module docstring). ``repeats``: the
     smallest number of splits a ``t`` is judged on (the first block, kept for the record).
     ``unseen``: the census's own ``Û(t)``; when every query named the same items and it is 0, the
-    census is ``exact`` (nothing new can appear and none is predicted). Otherwise — ``Û > 0`` on
+    census is ``exact`` on its own queries (no split can show a new item and none is predicted). When
+    every item was seen once, the census prints no prediction interval (all singletons), and the
+    horizon is ``no-interval``: there is no interval to back-test. Otherwise — ``Û > 0`` on
     such a run (eq. 1 weighs ``f_Q`` when ``Q ≤ k``), or ``None`` (not given) — it is back-tested
     like any other run."""
     found = horizon_predictor(estimator, k)
@@ -300,7 +323,11 @@ def trust_horizon(
         return _horizon("not-applicable", estimator, target_t, message)
     name, predictor = found
     if unseen == 0 and _same_items(prev):
-        return _exact_horizon(name, target_t)
+        return _exact_horizon(name, target_t, 0 if prev.by_query is None else int(prev.by_query.shape[0]))
+    n_all = 0 if prev.by_query is None else int(prev.by_query.shape[0])
+    splittable = kept_size(n_all, min(ts, default=target_t)) is not None
+    if splittable and prev.f(1) == prev.n_seen:  # the headline's interval is n/a: none to score
+        return _no_interval_horizon(name, target_t)
     boot = resamples
     cap = MAX_SPLITS if fs.linear_variance_of(name) else MAX_BOOT_SPLITS
     prev, note = _at_most(prev, seed)
@@ -352,7 +379,7 @@ def horizon_caveat(horizon: TrustHorizon) -> Caveat | None:
     further than its own queries back-test (``horizon.t < target_t``, a run too small or failing at its first
     ``t``), so the one caveat path carries the horizon to every surface; ``None`` when the horizon
     reaches the census's ``t``, the census is exact, or the estimator has no back-test."""
-    if horizon.status in ("not-applicable", "exact"):
+    if horizon.status in ("not-applicable", "exact", "no-interval"):
         return None
     if horizon.t is not None and horizon.t >= horizon.target_t:
         return None

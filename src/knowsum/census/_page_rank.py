@@ -145,7 +145,8 @@ def _horizon(r: CensusRecord) -> str:
     if h.t is not None:
         return horizon_value(h)
     why = {
-        "exact": "exact: no new item can appear",
+        "exact": "exact: no split shows a new item",
+        "no-interval": "n/a: all singletons, no interval",
         "too-small": "n/a: too small to back-test",
         "not-applicable": f"n/a: no back-test for {h.estimator}",
     }

@@ -15,6 +15,7 @@ from typing import Any
 from knowsum.census.backtest_record import Backtest, BacktestRow, TrustHorizon
 from knowsum.report import PALETTE, save, text_table
 from knowsum.report import html as h
+from knowsum.stats.prediction import wilson_bounds
 
 __all__ = [
     "BACKTEST_HEADERS",
@@ -68,13 +69,19 @@ def _se(x: float | None) -> str:
 
 def _cover(share: float | None, se: float | None, na: float | None, splits: int | None = None) -> str:
     """``90% ± 2% (9% n/a)``: the share of intervals that covered, its s.e., and the share of splits
-    without an interval (left out when none); a share below 0.5 % reads ``<1%``, never ``0%``. One
+    without an interval (left out when none); a share below 0.5 % reads ``<1%``, never ``0%``. At
+    ``0%`` or ``100%`` the binomial s.e. is 0 whatever the number of splits, so the two-sided 95 %
+    Wilson (1927) bound stands in its place: ``0% (≤ 43.4%)`` from 5 splits (:data:`COVER_NOTE`). One
     split is no share: ``covered (1 split)``, ``missed (1 split)`` or ``n/a (1 split)``."""
     if share is None:
         return "n/a"
     if splits == 1:
         return f"{'n/a' if na else 'covered' if share else 'missed'} (1 split)"
-    return f"{share_text(share)}{_se(se)}" + (f" ({share_text(na)} n/a)" if na else "")
+    spread = _se(se)
+    if splits and share in (0.0, 1.0):  # the binomial s.e. is 0 here: the Wilson bound says how little
+        low, high = wilson_bounds(round(share * splits), splits, 0.95)
+        spread = f" (≤ {100 * high:.3g}%)" if share == 0 else f" (≥ {100 * low:.3g}%)"
+    return f"{share_text(share)}{spread}" + (f" ({share_text(na)} n/a)" if na else "")
 
 
 def _score(x: float | None) -> str:
@@ -154,9 +161,16 @@ def backtest_rows(bt: Backtest) -> list[list[str]]:
     return out
 
 
+COVER_NOTE = (
+    "cover: share of splits whose interval held the new items, ± its binomial s.e.; at 0% or 100% that "
+    "s.e. is 0, so the bracket gives the two-sided 95 % Wilson bound instead"
+)
+"""What the coverage cells' ``±`` and brackets are (printed under the table and on the page)."""
+
+
 def _methods(bt: Backtest) -> list[str]:
-    """One line per predictor: which intervals its rows use."""
-    seen: dict[str, str] = {}
+    """One line per predictor: which intervals its rows use; first, what the coverage cells show."""
+    seen: dict[str, str] = {"": COVER_NOTE}
     for r in bt.rows:
         if r.pi_method is not None and r.estimator not in seen:
             seen[r.estimator] = (

@@ -39,10 +39,11 @@ class TrustHorizon(_Record):
     coverage against a 20 % / 90 % rule).
     """
 
-    status: Literal["back-tested", "fails", "too-small", "not-applicable", "exact"] = Field(
+    status: Literal["back-tested", "fails", "too-small", "not-applicable", "exact", "no-interval"] = Field(
         description="back-tested: some t passes; fails: the first t checked already fails; too-small: no "
         "t can be checked; not-applicable: the estimator has no back-test; exact: every query named the "
-        "same items, nothing new to predict"
+        "same items, nothing new to predict; no-interval: all singletons, the census prints no prediction "
+        "interval to back-test"
     )
     t: Factor | None = Field(
         description="largest t the splits reached (held-back / kept queries) passing the test, as every "

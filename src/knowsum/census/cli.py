@@ -187,6 +187,8 @@ def compare(
             note("published rows have no sample: they are not ranked at equal coverage")
     if comparison.missing:
         note(f"KnowSum Table 1 has no column for {', '.join(comparison.missing)}")
+    for sentence in comparison.same_sample:
+        note(sentence)
     if figure_path is not None:
         save(ranking_figure(comparison.rows), figure_path)
     page = None

@@ -104,6 +104,9 @@ PROCESS_METHOD = (
 """How the prediction interval of the Pitman–Yor predictive is formed."""
 ZERO_METHOD = "; Û ≤ 0, so [0, the Poisson quantile at z·sqrt(v)] (an upper bound of E U, then of U)"
 """Appended where ``Û ≤ 0``: the interval of :func:`~knowsum.stats.prediction.prediction_bounds` then."""
+HULL_METHOD = "; widened to hold the confidence interval (a prediction interval is never the narrower)"
+"""Said where the confidence interval reaches past the log-normal prediction bounds (a percentile
+interval's re-centred lower end, say): the printed interval is the hull of the two."""
 CHAO1_METHOD = "t = ∞: U = f0 is not random, so the prediction interval is the confidence interval"
 """Why the prediction interval of Chao1 equals its confidence interval."""
 
@@ -223,6 +226,8 @@ def predict_unseen(
     if estimate.estimate <= 0:
         method += ZERO_METHOD
     if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
+        if confidence[0] < lo or confidence[1] > hi:  # the method names the end the hull moved
+            method += HULL_METHOD
         lo, hi = min(lo, confidence[0]), max(hi, confidence[1])
     lo, hi = min(lo, estimate.ceiling), min(hi, estimate.ceiling)  # t·n observations show at most t·n items
     if hi <= lo:
