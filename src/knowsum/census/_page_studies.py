@@ -15,8 +15,8 @@ from typing import Any
 
 from knowsum.census._page_marks import clamp_note, run_mark, unseen_cell
 from knowsum.census.record import CensusRecord, CurvePoint, Sensitivity
+from knowsum.report import PALETTE, interval_text, text_table
 from knowsum.report import html as h
-from knowsum.report import interval_text, text_table
 from knowsum.report import plots as p
 
 __all__ = [
@@ -73,24 +73,34 @@ def sensitivity_tables(study: Sensitivity) -> str:
 
 
 def t_curve(
-    points: Sequence[CurvePoint], name: str, title: str, vlines: dict[str, float] | None = None
+    points: Sequence[CurvePoint],
+    name: str,
+    title: str,
+    vlines: dict[str, float] | None = None,
+    band: str = "confidence interval",
 ) -> Any:
-    """N̂_tot(t) = N_seen + Û(t) over t with its interval band, and SKR(t) on the right axis (KnowSum
-    Fig. 8): the census's own curve and the sensitivity study's. ``name``: the curve's legend; a
-    point without a bound shows its estimate there."""
+    """N̂_tot(t) = N_seen + Û(t) over t with its interval bands, and SKR(t) on the right axis (KnowSum
+    Fig. 8): the census's own curve and the sensitivity study's. ``name``: the curve's legend;
+    ``band``: the confidence band's (its level and method). The prediction interval of ``N_tot(t)``
+    is drawn as a second, lighter hatched band where the points carry one. A point without a bound
+    shows its estimate there."""
     seen = [c.n_total - c.unseen for c in points]  # N_seen, the same at every t
-    lo = [
-        s + (c.unseen_lower if c.unseen_lower is not None else c.unseen)
-        for s, c in zip(seen, points, strict=True)
-    ]
-    hi = [
-        s + (c.unseen_upper if c.unseen_upper is not None else c.unseen)
-        for s, c in zip(seen, points, strict=True)
-    ]
-    return p.curves(
-        [c.t for c in points],
+    ts = [c.t for c in points]
+
+    def ends(low: str, high: str) -> tuple[list[float], list[float]]:
+        lo = [
+            s + (v if (v := getattr(c, low)) is not None else c.unseen)
+            for s, c in zip(seen, points, strict=True)
+        ]
+        hi = [
+            s + (v if (v := getattr(c, high)) is not None else c.unseen)
+            for s, c in zip(seen, points, strict=True)
+        ]
+        return lo, hi
+
+    fig = p.curves(
+        ts,
         {name: [c.n_total for c in points]},
-        bands={name: (lo, hi)},
         ax_right={"SKR(t)": [c.skr if c.skr is not None else math.nan for c in points]},
         ylabel_right="SKR(t)",
         xlabel="extrapolation factor t",
@@ -98,11 +108,30 @@ def t_curve(
         title=title,
         vlines=vlines,
     )
+    ax = fig.axes[0]
+    colour = PALETTE[0]
+    if any(c.unseen_pred_lower is not None for c in points):
+        lo, hi = ends("unseen_pred_lower", "unseen_pred_upper")
+        ax.fill_between(ts, lo, hi, color=colour, alpha=0.08, hatch="//", lw=0, label="prediction interval")
+    lo, hi = ends("unseen_lower", "unseen_upper")
+    ax.fill_between(ts, lo, hi, color=colour, alpha=0.18, lw=0, label=band)
+    handles: list[Any] = []
+    labels: list[str] = []
+    for axis in fig.axes:
+        more = axis.get_legend_handles_labels()
+        handles, labels = handles + more[0], labels + more[1]
+    ax.legend(handles, labels, loc="best", fontsize=9)
+    return fig
 
 
 def sensitivity_plots(study: Sensitivity) -> dict[str, tuple[Any, str]]:
     """``sensitivity_t`` (Fig. 8 left) and ``sensitivity_k`` (Fig. 9 left): name → (figure, caption)."""
-    fig_t = t_curve(study.t_points, "N_tot(t)", "Effect of the extrapolation factor t")
+    fig_t = t_curve(
+        study.t_points,
+        "N_tot(t)",
+        "Effect of the extrapolation factor t",
+        band=f"{study.interval_method} band",
+    )
     ks = [k.k for k in study.k_points]
     fig_k = p.curves(
         ks,

@@ -127,12 +127,18 @@ def plots(result: CensusRecord) -> dict[str, tuple[Any, str]]:
             "Frequency of frequencies n_s (KnowSum Fig. 4).",
         )
     if result.curve:
+        band = f"{result.level:.0%} {result.interval_method} bootstrap band"
         fig = t_curve(
-            result.curve, "N_tot(t) = N_seen + U(t)", "Extrapolation", vlines={f"t = {result.t:g}": result.t}
+            result.curve,
+            "N_tot(t) = N_seen + U(t)",
+            "Extrapolation",
+            vlines={f"t = {result.t:g}": result.t},
+            band=f"{band} (confidence)",
         )
         fig.axes[0].set_xscale("log")
-        band = f"{result.level:.0%} {result.interval_method} bootstrap band"
-        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {band} (KnowSum Fig. 8).{clamp_note(result.curve)}")
+        pi = any(c.unseen_pred_lower is not None for c in result.curve)
+        bands = f"{band} and the prediction interval (hatched)" if pi else band
+        out["curve"] = (fig, f"N̂_tot(t) and SKR(t) with {bands} (KnowSum Fig. 8).{clamp_note(result.curve)}")
     if result.heldout:
         groups = [f"r_obs = 1/{round(1 / pt.r_obs)}" for pt in result.heldout]
         out["heldout"] = (
