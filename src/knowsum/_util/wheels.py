@@ -107,11 +107,12 @@ def _locked_folder(dest: Path) -> tuple[Path, int]:
     return tmp, lock
 
 
-def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
+def download_wheel(requirement: str, dest: Path) -> Path:
     """The wheel of ``requirement`` (``name==version``) in ``dest``, downloading it if not cached.
 
     Raises:
-        SourceError: pip failed or produced no wheel; the message ends with ``hint`` if given.
+        SourceError: pip failed or produced no wheel; the message ends with what to do (every
+            download's: check the index is reachable, or put the wheel in ``dest`` by hand).
     """
     if (found := cached_wheel(requirement, dest)) is not None:
         return found
@@ -136,8 +137,11 @@ def download_wheel(requirement: str, dest: Path, hint: str = "") -> Path:
         if proc.returncode != 0 or got is None:
             lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and "is ignored" not in ln]
             why = lines[-1].strip() if lines else f"pip exited with {proc.returncode} and no wheel"
-            tail = f"; {hint}" if hint else ""
-            raise SourceError(f"cannot download {requirement} from the package index: {why}{tail}")
+            hint = (
+                "check that PyPI (or your pip index, PIP_INDEX_URL) is reachable, or put the wheel in "
+                f"{dest} by hand"
+            )
+            raise SourceError(f"cannot download {requirement} from the package index: {why}; {hint}")
         final = dest / got.name
         os.replace(got, final)
         return final

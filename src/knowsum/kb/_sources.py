@@ -65,12 +65,7 @@ def fetch_wheel(package: str, version: str) -> Path:
     """
     dest = paths.cache_dir() / "wheels"
     sweep(dest)
-    return download_wheel(
-        f"{package}=={version}",
-        dest,
-        "check that PyPI (or your pip index, PIP_INDEX_URL) is reachable, or put the wheel in "
-        f"{dest} by hand",
-    )
+    return download_wheel(f"{package}=={version}", dest)
 
 
 class WheelMember:
