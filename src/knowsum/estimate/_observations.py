@@ -33,6 +33,8 @@ _INT = re.compile(r"[+-]?\d+")
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re.IGNORECASE)
 _PREVALENCE_HEADERS = {"s", "n_s", "ns", "f", "f_s", "frequency", "times", "prevalence"}
 _COUNT_HEADERS = {"item", "items", "label", "species", "name", "id", "count", "counts", "abundance"}
+_COUNT_COLUMNS = {"count", "counts", "abundance"}
+_N_S_COLUMNS = {"n_s", "ns", "f_s"}
 Line = tuple[int, str, list[str]]  # (1-based number, raw text, tab-separated fields)
 
 MAX_COUNT = 10_000_000
@@ -83,13 +85,20 @@ def _read_lines(path: Path) -> list[Line]:
     return lines
 
 
+def _reads_as_header(value: str) -> bool:
+    """Whether a first line's value column reads as a column name (``count``, ``abundance``, ``n_s``):
+    non-empty and without a digit. A mistyped count (``3O``) or an empty one is not a name: read as
+    a header, that data line would be dropped without a word, so it is parsed (and refused) as data."""
+    return bool(value) and not any(c.isdigit() for c in value)
+
+
 def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
-    """A first line whose second field is not a number, followed by lines whose second fields are
-    mostly (the 80 % of :func:`_detect`) numbers, is a header: one mistyped count below it is then
+    """A first line whose second field :func:`_reads_as_header`, followed by lines whose second fields
+    are mostly (the 80 % of :func:`_detect`) numbers, is a header: one mistyped count below it is then
     reported on its own line by the parser rather than turning the whole file into QUERY<TAB>ITEM
     observations."""
     first = lines[0]
-    if len(lines) < 2 or len(first[2]) != 2 or _NUMBER.fullmatch(first[2][1]):
+    if len(lines) < 2 or len(first[2]) != 2 or not _reads_as_header(first[2][1]):
         return None, lines
     body = lines[1:]
     numeric = sum(1 for _, _, f in body if len(f) == 2 and _NUMBER.fullmatch(f[1]))
@@ -97,12 +106,12 @@ def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
 
 
 def _parse_header(lines: list[Line], value_columns: tuple[int, ...]) -> tuple[Line | None, list[Line]]:
-    """The header and data lines once the format is known: a first line of two fields none of whose
-    ``value_columns`` is a number is a header, whatever the later lines hold (so a bad data row is
-    reported on its own line, not taken as a sign that the header is data)."""
+    """The header and data lines once the format is known: a first line of two fields each of whose
+    ``value_columns`` :func:`_reads_as_header` is a header, whatever the later lines hold (so a bad
+    data row is reported on its own line, not taken as a sign that the header is data)."""
     first = lines[0]
     fields = first[2]
-    if len(lines) > 1 and len(fields) == 2 and not any(_NUMBER.fullmatch(fields[i]) for i in value_columns):
+    if len(lines) > 1 and len(fields) == 2 and all(_reads_as_header(fields[i]) for i in value_columns):
         return first, lines[1:]
     return None, lines
 
@@ -112,6 +121,9 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
     singles = sum(1 for _, _, fields in lines if len(fields) == 1)
     if singles == len(lines) or singles > len(lines) / 2:
         return "items", "one field per line: one observation (item) per line"
+    named = _named_table(lines)
+    if named is not None:
+        return named
     header, body = _split_header(lines)
     pairs = [f for _, _, f in body if len(f) == 2]
     numeric = sum(1 for f in pairs if _NUMBER.fullmatch(f[1]))
@@ -130,6 +142,21 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
             "two integer columns with distinct first values: S<TAB>N_S (use --format counts if not)",
         )
     return "counts", "second column is a count: ITEM<TAB>COUNT"
+
+
+def _named_table(lines: list[Line]) -> tuple[Format, str] | None:
+    """The format a header line names by its value column (``item<TAB>count``, ``S<TAB>N_S``),
+    whatever the lines below hold: a bad row under it is then reported on its own line by the parser,
+    rather than outvoting the header and turning the file (header included) into QUERY<TAB>ITEM."""
+    fields = lines[0][2]
+    if len(lines) < 2 or len(fields) != 2 or not _reads_as_header(fields[1]):
+        return None
+    shown = " / ".join(fields)
+    if fields[1].lower() in _COUNT_COLUMNS:
+        return "counts", f"header '{shown}' names an ITEM<TAB>COUNT table"
+    if fields[1].lower() in _N_S_COLUMNS:
+        return "prevalence", f"header '{shown}' names a prevalence table S<TAB>N_S"
+    return None
 
 
 def _integer(path: Path, line: Line, value: str, what: str, minimum: int) -> int:
@@ -206,7 +233,7 @@ def _only_header(path: Path, lines: list[Line], fmt: Format | None) -> None:
     """Refuse a file whose one line is a header (``item<TAB>count``, ``S<TAB>N_S``): it holds no
     observation (read as data it would be one observation, or one bad count)."""
     fields = [f.lower() for f in lines[0][2]]
-    if len(lines) != 1 or len(fields) != 2 or fmt == "items" or _NUMBER.fullmatch(fields[1]):
+    if len(lines) != 1 or len(fields) != 2 or fmt == "items" or not _reads_as_header(fields[1]):
         return
     if fmt is not None or set(fields) & (_COUNT_HEADERS | _PREVALENCE_HEADERS):
         raise InputFileError(

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from knowsum.report import interval_ends
 
-__all__ = ["fig", "fmt", "num", "pair"]
+__all__ = ["ANALYTIC_POINT", "BOOT_POINT", "fig", "fmt", "num", "pair"]
 
 _LARGE = 1e9
 """From this size on a figure is shown in 3 significant digits (``2.09e+11``), not as a long integer."""
@@ -41,13 +41,20 @@ def num(x: float, spec: str = ".3f") -> str:
     return format("n/a", f">{width}") if width.isdigit() else "n/a"
 
 
-def pair(iv: tuple[float, float] | None, digits: int = 3) -> str:
-    """A bootstrap interval, ``n/a`` when it is not a number and ``n/a: every resample alike`` when
-    it is a point (resamples that cannot vary say nothing about the uncertainty)."""
+BOOT_POINT = "n/a: every resample alike"
+"""A bootstrap interval that is a point: resamples that cannot vary say nothing about the uncertainty."""
+ANALYTIC_POINT = "n/a: a point, its variance 0"
+"""An analytic (closed-form or delta-method) interval that is a point: no resample is involved, so
+"every resample alike" would misstate why (e.g. Chao2 on ``T = 1`` unit: ``Ŝ = S_obs``, ``var_obs = 0``)."""
+
+
+def pair(iv: tuple[float, float] | None, digits: int = 3, point: str = BOOT_POINT) -> str:
+    """An interval, ``n/a`` when it is not a number and ``point`` when it is a point: :data:`BOOT_POINT`
+    for a bootstrap interval (the default), :data:`ANALYTIC_POINT` for a closed-form one."""
     if iv is None:
         return "—"
     if not (math.isfinite(iv[0]) and math.isfinite(iv[1])):
         return "n/a"
     if iv[0] == iv[1]:
-        return "n/a: every resample alike"
+        return point
     return "[{}, {}]".format(*interval_ends(iv[0], iv[1], lambda x: f"{x:,.{digits}f}"))

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validat
 
 from knowsum.errors import ConfigError, InputFileError, UnknownNameError
 from knowsum.estimate._config import EstimateConfig
+from knowsum.estimate._richness_titles import RICHNESS_TITLES, richness_title
 from knowsum.estimate._run import estimate
 from knowsum.estimate._samples import (
     ALL_FORMATS,
@@ -83,25 +84,6 @@ RICHNESS_ESTIMATORS: Mapping[str, tuple[str, str]] = MappingProxyType(
     }
 )
 """CLI name → (name in ``knowsum.stats``, the data it needs)."""
-
-RICHNESS_TITLES: Mapping[str, str] = MappingProxyType(
-    {
-        "chao1-classic": "Chao1 = S + (n−1)/n · f1²/(2 f2), Chao 1984; iNEXT/SpadeR",
-        "chao1-bc": "Chao1-bc = S + (n−1)/n · f1(f1−1)/(2(f2+1)), SpadeR form",
-        "chao1-bc-vegan": "Chao1-bc = S + f1(f1−1)/(2(f2+1)), vegan estimateR form",
-        "ichao1": "iChao1, Chiu et al. 2014",
-        "ace": "ACE, rare threshold 10, Chao & Lee 1992",
-        "ace-1": "ACE-1 (high-heterogeneity CV), rare threshold 10, Chao & Lee 1992",
-        "jack1": "1st-order jackknife, finite-sample form (Burnham & Overton 1978)",
-        "jack2": "2nd-order jackknife, finite-sample form (Burnham & Overton 1978)",
-        "chao2": "Chao2 = S + (T−1)/T · Q1²/(2 Q2), Chao 1987",
-        "chao2-bc": "Chao2-bc = S + (T−1)/T · Q1(Q1−1)/(2(Q2+1)), SpadeR form",
-        "ichao2": "iChao2, Chiu et al. 2014",
-        "ice": "ICE, rare threshold 10, Lee & Chao 1994",
-        "ice-1": "ICE-1 (high-heterogeneity CV), rare threshold 10, Lee & Chao 1994",
-    }
-)
-"""The formula and source of each richness estimator, printed beside its value."""
 
 
 class RichnessConfig(BaseModel):
@@ -176,7 +158,13 @@ def _richness(data: Abundance | Incidence, name: str, level: float) -> tuple[Ric
         raise ConfigError(f"estimator {name} needs {needs} data, this is {kind} data (use {other})")
     est = estimate_richness(data, stats_name, conf=level)
     found = RichnessSummary(
-        name, RICHNESS_TITLES[name], est.estimate, est.std_error, est.interval, level, dict(est.parameters)
+        name,
+        richness_title(name, est.parameters),
+        est.estimate,
+        est.std_error,
+        est.interval,
+        level,
+        dict(est.parameters),
     )
     return found, caveat_notes(est.caveats)
 

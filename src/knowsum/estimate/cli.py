@@ -87,9 +87,10 @@ def estimate(
 
     \b
     FILE formats (tab-separated; blank lines and '#' comments are skipped):
-      items       one observation per line: ITEM, or QUERY<TAB>ITEM
-      counts      ITEM<TAB>COUNT (header line allowed)
-      prevalence  S<TAB>N_S: N_S items seen exactly S times (header line allowed)
+      items           one observation per line: ITEM, or QUERY<TAB>ITEM
+      counts          ITEM<TAB>COUNT (header line allowed)
+      prevalence      S<TAB>N_S: N_S items seen exactly S times (header line allowed)
+      incidence-freq  first line T, then COUNT or SPECIES<TAB>COUNT (must be given)
 
     \b
     Example:

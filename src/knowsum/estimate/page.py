@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from knowsum.estimate import _page_predict as pred
-from knowsum.estimate._page_fmt import fig, fmt, num, pair
+from knowsum.estimate._page_fmt import ANALYTIC_POINT, fig, fmt, num, pair
 from knowsum.estimate._page_plot import plot_richness_curve
 from knowsum.estimate._page_predict import prediction_lines
 from knowsum.estimate.record import CurveSummary, EstimateReport, PointSummary, RichnessReport
@@ -193,7 +193,7 @@ def _richness_lines(report: RichnessReport) -> list[str]:
         se = "—" if est.std_error is None else f"{est.std_error:,.3f}"
         lines.append(
             f"  {_pad(est.estimator, 12)}  {est.estimate:,.3f}  s.e. {se}  "
-            f"{est.level:.0%} log-normal {pair(est.interval)}   ({est.title})"
+            f"{est.level:.0%} log-normal {pair(est.interval, point=ANALYTIC_POINT)}   ({est.title})"
         )
     return lines
 
@@ -237,7 +237,8 @@ def _extra_lines(report: RichnessReport) -> list[str]:
             shown = "—" if se is None else f"{se:.3f}"
             mark = marks(c for c in sh.caveats if c.figure == name)
             mark = f"   [{mark}]" if mark else ""
-            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {pair(iv)}{mark}")
+            shown_iv = pair(iv, point=ANALYTIC_POINT)
+            lines.append(f"    {_pad(name, 16)}{value:>10.3f}  s.e. {shown}  {shown_iv}{mark}")
     for t in report.targets:
         what = f"coverage {t.target:g}" if t.kind == "coverage" else f"{t.target:g} of the estimated richness"
         now = f"now {t.current:.4f}"

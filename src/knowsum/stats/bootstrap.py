@@ -303,6 +303,8 @@ def _result(
         reason = ZERO_REASON
     unseen.setflags(write=False)
     seen.setflags(write=False)
+    with np.errstate(over="ignore"):  # draws past sqrt(float max) (Good–Toulmin): s.e. = inf
+        se = float(np.std(unseen, ddof=1)) if unseen.size > 1 else math.nan
     return BootstrapResult(
         estimator=plan.name,
         level=float(level),
@@ -313,7 +315,7 @@ def _result(
         unseen=found.unseen,
         total=found.total,
         skr=found.skr,
-        unseen_se=float(np.std(unseen, ddof=1)) if unseen.size > 1 else math.nan,
+        unseen_se=se,
         unseen_draws=unseen,
         seen_draws=seen,
         n_nonfinite=int(np.sum(~np.isfinite(skr))),

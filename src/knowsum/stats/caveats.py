@@ -92,23 +92,36 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def sample_caveats(n: int, n_seen: int, f1: int, what: str = "the estimate") -> list[Caveat]:
+def sample_caveats(
+    n: int, n_seen: int, f1: int, what: str = "the estimate", *, units: int | None = None
+) -> list[Caveat]:
     """The caveats of the sample itself: ``tiny sample``, ``no singletons``, ``all singletons``.
 
+    The tiny-sample rule counts the observations the estimate rests on (:data:`TINY_SAMPLE`). For
+    incidence data those are the incidences ``U`` (each item's detection in a unit), not the ``T``
+    sampling units: Chao2 and ICE read the incidence frequencies ``Q_k`` as Chao1 and ACE read the
+    ``f_k``, so 19 units holding 516 incidences are no tiny sample, while 3 incidences are, however
+    many units hold them. Pass ``n = U`` and ``units = T``; the message then names both.
+
     Args:
-        n: Observations (or sampling units).
+        n: Observations (abundance), or incidences ``U`` (incidence data, with ``units``).
         n_seen: Distinct items seen.
-        f1: Items seen exactly once.
+        f1: Items seen exactly once (in exactly one unit).
         what: What the sample is used for, named in the tiny-sample message.
+        units: ``T``, the sampling units of incidence data (``None``: abundance data).
     """
     out = []
     if 0 < n < TINY_SAMPLE:
+        if units is None:
+            size, more = f"n = {_plural(n, 'observation')}", "observations"
+        else:
+            size = f"U = {_plural(n, 'incidence')} in T = {_plural(units, 'sampling unit')}"
+            more = "sampling units"
         out.append(
             Caveat(
                 CaveatKind.TINY_SAMPLE,
-                f"tiny sample: only n = {_plural(n, 'observation')} of {_plural(n_seen, 'item')} "
-                f"(fewer than {TINY_SAMPLE}): {what} says little about the unseen items; collect more "
-                "observations",
+                f"tiny sample: only {size} of {_plural(n_seen, 'item')} (fewer than {TINY_SAMPLE}): "
+                f"{what} says little about the unseen items; collect more {more}",
             )
         )
     if n_seen > 0 and f1 == 0:

@@ -126,20 +126,29 @@ def score_linear(
     census, estimate its bias ``b̂ = mean(Û − U)``, and score ``Û`` and its plug-in prediction interval
     ``v = Σ h_s² f_s + Û + b̂²`` (:data:`~knowsum.stats.own_t_text.SCORED_INTERVAL`: the census's with no
     bootstrap and ``D̂ = 1``; a bootstrap ``max(Σ h_s² f_s, Var*)`` or ``D̂ > 1`` only widens it; bootstrapping
-    each replicate would cost ``replicates`` times the census's own) against the realised ``U(t)``."""
+    each replicate would cost ``replicates`` times the census's own) against the realised ``U(t)``.
+
+    Raises:
+        StatsError: Some simulated ``Û(t)`` or its squared error is not a finite float (the weights
+            ``t^s`` of Good–Toulmin at large ``t``): no error or coverage can be scored. All the float
+            arithmetic here is numpy's, so an overflow gives ``inf``/NaN, caught here, never a Python
+            ``OverflowError``."""
     width = min(sims.hist.shape[1], weights.size)
     f = sims.hist[:, :width].astype(np.float64)
     h = np.asarray(weights[:width], dtype=np.float64)
-    raw = f @ h
-    est = np.maximum(raw, 0.0)
     truth = sims.new.astype(np.float64)
-    bias_items = float((est - truth).mean())
-    lo, hi = prediction_bounds(est, plugin_variance(f, h) + bias_items**2, level)
+    with np.errstate(over="ignore", invalid="ignore"):
+        raw = f @ h
+        est = np.maximum(raw, 0.0)
+        sq = (est - truth) ** 2
+        mse = float(sq.mean())
+    if not math.isfinite(mse):
+        raise StatsError(_not_finite(raw, t))
+    bias_items = float((est - truth).mean())  # |b̂| ≤ sqrt(mse): b̂² is finite
+    lo, hi = prediction_bounds(est, plugin_variance(f, h) + bias_items * bias_items, level)
     formed = np.isfinite(lo) & np.isfinite(hi) & (f[:, 1] > 0)
     covered = formed & (lo <= truth) & (truth <= hi)
     b = truth.size
-    sq = (est - truth) ** 2
-    mse = float(sq.mean())
     rmse = math.sqrt(mse)
     mean_new = float(truth.mean())
     mean_total = float((sims.n_seen + truth).mean())
@@ -164,6 +173,17 @@ def score_linear(
     )
 
 
+def _not_finite(raw: FloatArray, t: float) -> str:
+    """Why no check is scored when a simulated ``Û(t)`` (or its square) leaves the float range."""
+    finite = raw[np.isfinite(raw)]
+    peak = f"reaches {float(np.abs(finite).max()):.3g}" if finite.size == raw.size else "is not finite"
+    return (
+        f"the simulated Û(t) at t = {t:g} {peak} and its squared error overflows a float, so its "
+        "error and coverage cannot be scored (the estimator's weights grow without bound at this t: "
+        "take a smaller t or the smoothed estimator 'et')"
+    )
+
+
 def own_t_check(
     community: Community,
     plan: EstimatorPlan,
@@ -176,14 +196,19 @@ def own_t_check(
     (a linear estimator resolved on the census: its ``t``, ``k`` and weights) at its own ``t``.
 
     Raises:
-        StatsError: ``plan`` is not linear (Chao1 estimates ``t = ∞``) or has no ``t``.
+        StatsError: ``plan`` is not linear (Chao1 estimates ``t = ∞``) or has no ``t``; its weights
+            overflow on the simulated censuses' longer histograms; or the scored ``Û(t)`` is not
+            finite (:func:`score_linear`).
     """
     if plan.weights is None or plan.t is None:
         raise StatsError(f"{plan.name} is not a linear estimator of U(t): no simulated check at its t")
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     sims = simulate(community, n_queries, plan.t, replicates, rng, mentions=False)
-    weights = plan.weights(max(sims.hist.shape[1] - 1, 1))
+    try:
+        weights = plan.weights(max(sims.hist.shape[1] - 1, 1))
+    except StatsError as exc:  # a simulated census counts an item more often than the sample does
+        raise StatsError(f"on the simulated censuses, {exc}") from exc
     check = score_linear(sims, weights, plan.t, n_queries, level)
     fitted: dict[str, Any] = {"community_size": community.size, "undetected": community.f0, "seed": seed}
     fitted |= {"coverage_hat": community.coverage, "distinct": community.distinct}
@@ -196,7 +221,8 @@ def check_at_own_t(
 ) -> tuple[OwnTCheck | None, Community | None, str | None]:
     """:func:`own_t_check` of ``plan`` on a community fitted to ``prev`` with the census's own number
     of queries (``n`` when not grouped by query), or ``None`` and why not: Chao1 (``t = ∞``), no
-    singletons or doubletons, or a sample too large to simulate within :data:`MAX_DRAWS`."""
+    singletons or doubletons, a sample too large to simulate within :data:`MAX_DRAWS`, or an estimator
+    whose weights or ``Û(t)`` overflow on the simulated censuses (the reason says which)."""
     if plan.t is None:
         return None, None, f"{plan.name} estimates t = ∞: no simulated check at a finite t"
     if plan.weights is None:
@@ -211,4 +237,7 @@ def check_at_own_t(
     except StatsError as exc:
         return None, None, str(exc)
     n_queries = prev.n_queries or n
-    return own_t_check(community, plan, n_queries, replicates, seed), community, None
+    try:
+        return own_t_check(community, plan, n_queries, replicates, seed), community, None
+    except StatsError as exc:  # a diverging estimator (Good–Toulmin at large t): the check is n/a
+        return None, community, str(exc)

@@ -151,6 +151,9 @@ def estimate_richness(data: Abundance | Incidence, method: str, *, conf: float =
     if method not in table:
         raise StatsError(f"unknown {kind} richness estimator {method!r}; choose one of {', '.join(table)}")
     found: RichnessEstimate = table[method](data, conf=conf)
-    return replace(
-        found, caveats=tuple(sample_caveats(data.size, data.s_obs, data.f(1), f"{method}'s estimate"))
-    )
+    what = f"{method}'s estimate"
+    if isinstance(data, Incidence):  # incidences U, not the T units, are the observations counted
+        caveats = sample_caveats(data.U, data.s_obs, data.f(1), what, units=data.T)
+    else:
+        caveats = sample_caveats(data.size, data.s_obs, data.f(1), what)
+    return replace(found, caveats=tuple(caveats))

@@ -167,7 +167,8 @@ def intervals(
     """
     if method == "lognormal":
         finite = unseen_draws[np.isfinite(unseen_draws)]
-        variance = float(np.var(finite, ddof=1)) if finite.size > 1 else math.nan
+        with np.errstate(over="ignore"):  # draws past sqrt(float max) (Good–Toulmin): v = inf, n/a
+            variance = float(np.var(finite, ddof=1)) if finite.size > 1 else math.nan
         lo, hi = (min(x, ceiling) for x in _lognormal_unseen(unseen, variance, level))
         total = (n_seen + lo, n_seen + hi)
         return Intervals(method, (lo, hi), total, _skr(n_seen, total))

@@ -209,7 +209,8 @@ def predict_unseen(
         variance = boot
     else:
         closed = linear_variance(plan, prev)
-        variance = max(closed, boot if boot is not None else 0.0) + (bias or 0.0) ** 2
+        b = bias or 0.0
+        variance = max(closed, boot if boot is not None else 0.0) + b * b  # b * b: inf, never OverflowError
         method = (BOOT_METHOD if boot is not None and boot > closed else LINEAR_METHOD) + (
             BIAS_METHOD if bias is not None else ""
         )
@@ -221,8 +222,14 @@ def predict_unseen(
     lo_a, hi_a = prediction_bounds(estimate.estimate, variance, level, future)
     lo, hi = float(lo_a), float(hi_a)
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        why = "Û(t) ≤ 0 and its variance 0: the interval is a point" if estimate.estimate <= 0 else ""
-        return _na(why or "the variance is not finite", variance, method)
+        if not math.isfinite(variance):
+            why = "the variance is not finite"
+        elif not (math.isfinite(lo) and math.isfinite(hi)):  # a Poisson quantile at a mean of 1e27, say
+            why = f"its ends are not finite numbers: the variance {variance:.3g} is past their float range"
+        else:
+            where = "Û(t) ≤ 0 and its" if estimate.estimate <= 0 else "its"
+            why = f"{where} variance {variance:.3g}: the interval is a point"
+        return _na(why, variance, method)
     if estimate.estimate <= 0:
         method += ZERO_METHOD
     if confidence is not None and confidence_reason is None and all(map(math.isfinite, confidence)):
@@ -245,7 +252,7 @@ def _process_variance(estimate: UnseenEstimate) -> float | None:
     """``Var(U(t))`` of the fitted process where the estimator reports one (the Pitman–Yor
     predictive's ``predictive_sd``), else ``None``."""
     sd = estimate.parameters.get("predictive_sd")
-    return float(sd) ** 2 if isinstance(sd, int | float) and math.isfinite(sd) else None
+    return float(sd) * float(sd) if isinstance(sd, int | float) and math.isfinite(sd) else None
 
 
 def simulated_biases(

@@ -63,11 +63,14 @@ def plugin_variance(hist: IntArray | FloatArray, weights: FloatArray) -> FloatAr
     """``Σ_s h_s² f_s`` for each row of ``hist`` (``hist[b, s] = f_s``; a 1-D histogram gives a
     0-d array): the Poisson plug-in variance of the linear estimator ``Û = Σ_s h_s f_s``
     (Orlitsky, Suresh & Wu 2016). ``weights[s] = h_s``; counts above ``len(weights) − 1`` weigh 0.
+    Where ``h_s²`` leaves the float range (Good–Toulmin at large ``t``) the row is ``inf`` or NaN,
+    without a RuntimeWarning: :func:`prediction_bounds` reads a non-finite variance as n/a.
     """
     h = np.asarray(weights, dtype=np.float64)
     f = np.asarray(hist, dtype=np.float64)
     width = min(f.shape[-1], h.size)
-    return np.asarray(f[..., :width] @ (h[:width] * h[:width]), dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(f[..., :width] @ (h[:width] * h[:width]), dtype=np.float64)
 
 
 def prediction_variance(

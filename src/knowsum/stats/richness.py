@@ -299,7 +299,7 @@ def _ace(data: Abundance, rare_threshold: int, conf: float, one: bool) -> Richne
             chao.size,
             conf,
             chao.variance,
-            MappingProxyType({"C_rare": 0.0, "fallback": 1.0}),
+            MappingProxyType({**chao.parameters, "C_rare": 0.0, "fallback": 1.0}),
         )
 
     def fn(**kw: complex) -> complex:

@@ -301,7 +301,8 @@ def summarize(
     shown = None if reason else estimate.interval
     check, _, check_reason = check_at_own_t(prev, plan, seed) if own_t else (None, None, "not asked")
     bias = None if check is None else check.bias_items
-    boot_var = None if boot is None or reason else boot.unseen_se**2
+    se = None if boot is None or reason else boot.unseen_se
+    boot_var = None if se is None else se * se  # a float product overflows to inf (** raises)
     prediction = predict_unseen(plan, prev, estimate, shown, reason, level, bias, boot_var)
     return Summary(
         estimate,

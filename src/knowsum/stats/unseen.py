@@ -295,13 +295,14 @@ def apply_plan(plan: EstimatorPlan, prev: Prevalence) -> UnseenEstimate:
     h = plan.weights(prev.max_count)[: prev.n_s.size]
     value = float(np.dot(h, prev.n_s[: h.size]))
     bound = theorem1_bound(prev.n_seen, plan.t, plan.k) if plan.name == "et" and plan.t and plan.k else None
-    diag = Diagnostics(
-        negative=value < 0,
-        theorem1_bound=bound,
-        within_bound=None if bound is None else bool(value <= bound * (1 + 1e-12)),
-        max_abs_weight=float(np.max(np.abs(h))),
-        std_error=float(np.sqrt(np.dot(h * h, prev.n_s[: h.size]))),
-    )
+    with np.errstate(over="ignore", invalid="ignore"):  # h_s² past the float range: a NaN s.e.
+        diag = Diagnostics(
+            negative=value < 0,
+            theorem1_bound=bound,
+            within_bound=None if bound is None else bool(value <= bound * (1 + 1e-12)),
+            max_abs_weight=float(np.max(np.abs(h))),
+            std_error=float(np.sqrt(np.dot(h * h, prev.n_s[: h.size]))),
+        )
     return _finish(plan, prev, value, diag)
 
 
