@@ -246,3 +246,28 @@ def test_help_lists_the_incidence_freq_format(capsys: pytest.CaptureFixture[str]
     assert code == 0
     formats = out.split("FILE formats", 1)[1].split("Example", 1)[0]
     assert "incidence-freq" in formats
+
+
+def test_options_a_richness_estimator_does_not_use_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--t``, ``--k`` and ``--interval`` beside a richness estimator were dropped without a word: a
+    note now names them (and no note when they are not given)."""
+    counts = tmp_path / "c.tsv"
+    counts.write_text("".join(f"sp{i}\t{c}\n" for i, c in enumerate([1, 1, 1, 2, 2, 3, 5, 8])))
+    args = ["estimate", str(counts), "--estimator", "chao1-classic", "--n-bootstrap", "0"]
+    assert main([*args, "--t", "5", "--interval", "percentile"]) == 0
+    err = capsys.readouterr().err
+    assert "--t, --interval not used by chao1-classic" in err
+    assert main(args) == 0
+    assert "not used by" not in capsys.readouterr().err
+
+
+def test_a_summary_never_shows_a_point_as_its_interval() -> None:
+    """Where the interval cannot be a level interval (its reason says why), ``Summary.interval`` is
+    ``None``, as ``to_dict()["interval"]`` already was (it used to return ``(0.0, 0.0)``)."""
+    from knowsum.stats import summarize
+
+    s = summarize(Prevalence.from_items(list("abacdde"), queries=[1, 1, 2, 2, 3, 3, 4]), t=100, k="auto")
+    assert s.interval_reason is not None
+    assert s.interval is None and s.to_dict()["interval"] is None

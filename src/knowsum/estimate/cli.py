@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from pydantic import ValidationError
 
 from knowsum._util import config_error
@@ -121,6 +122,7 @@ def estimate(
         report = estimate_unseen(file, unseen_config)
         echo_json(estimate_json(report)) if as_json else click.echo(estimate_table(report))
         return 0
+    _unused_options(estimator)
     result = richness(file, config)
     if plot is not None:
         if result.curve is None:
@@ -130,6 +132,27 @@ def estimate(
     if plot is not None:
         note(f"curve plot: {plot}")
     return 0
+
+
+COMMANDLINE = ParameterSource.COMMANDLINE
+
+
+def _unused_options(estimator: str | None) -> None:
+    """Say which KnowSum-family options given on the command line a richness estimator leaves unused
+    (it estimates the total richness with its own log-normal interval), rather than drop them silently."""
+    if estimator is None or estimator in ESTIMATORS:
+        return
+    ctx = click.get_current_context()
+    given = [
+        f"--{n.replace('_', '-')}"
+        for n in ("t", "k", "interval")
+        if ctx.get_parameter_source(n) is COMMANDLINE
+    ]
+    if given:
+        note(
+            f"{', '.join(given)} not used by {estimator}: a richness estimator estimates the total with its "
+            "own log-normal interval (they apply to the unseen-item estimators: et, good-toulmin, …)"
+        )
 
 
 def _toolkit_asked(estimator: str | None, fmt: str | None, extra: dict[str, Any], plot: str | None) -> bool:

@@ -136,8 +136,10 @@ class Summary:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        """Bootstrap (confidence) interval of ``Û(t)`` (``None`` without bootstrap)."""
-        return self.estimate.interval
+        """Bootstrap (confidence) interval of ``Û(t)``; ``None`` without bootstrap, or where
+        :attr:`interval_reason` says why no ``level`` interval can be formed (never a point shown as
+        an interval)."""
+        return None if self.interval_reason else self.estimate.interval
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (keys ``n_observations, n_seen, n_unseen, n_unseen_raw, n_total, skr, t,
