@@ -150,3 +150,17 @@ def test_a_plugin_instrument_runs_through_a_whole_profile_untouched(
     assert "Yes — does it agree? (a plug-in)" in html and 'href="yes/report.html"' in html
     _, rows = compare_table([r, r])
     assert rows[0][0] == "share of yes" and rows[0][1] == rows[0][2]
+
+
+def test_a_plugin_object_of_another_kind_is_named_as_such(
+    fresh_registry: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`INSTRUMENT = 42` said "is an object named None: the entry point's name must be the object's
+    name"; the object's kind is what is wrong."""
+    entry = EntryPoint("forty", "knowsum.instrument._base:ORDER_DEFAULT", INSTRUMENTS)  # an int
+    monkeypatch.setattr("knowsum.instrument._registry.entry_points", lambda group: [entry])
+    with pytest.raises(ConfigError) as err:
+        get_instrument("forty")
+    assert str(err.value).endswith(
+        f"({INSTRUMENTS}, package ?: {entry.value}) is not a knowsum.Instrument (int)"
+    )

@@ -164,3 +164,19 @@ def test_unreachable_source_says_what_to_do(tmp_path: Path) -> None:
         _sources._run(["false"], tmp_path, "false", "check the network")
     with pytest.raises(SourceError, match="not found; install it"):
         _sources._run(["/nonexistent/tool"], tmp_path, "tool", "install it")
+
+
+def test_from_a_pipe_says_to_write_it_to_a_file(tmp_home: Path, tmp_path: Path) -> None:
+    """`--from <(zcat file.tsv.gz)` said "--from /dev/fd/63: file not found": the install reads the
+    file twice (its hash, then the build), which a pipe cannot give."""
+    import os
+
+    pipe = tmp_path / "theorems.tsv"
+    os.mkfifo(pipe)
+    with pytest.raises(InputError) as err:
+        install(["theorems"], [pipe])
+    assert str(err.value) == (
+        f"--from {pipe}: must be a regular file (a pipe cannot be read twice, and an install reads it "
+        "twice): write it to a file first"
+    )
+    assert installed("theorems") is None

@@ -67,3 +67,22 @@ def test_model_options_take_their_keys_and_name_a_bad_value() -> None:
     assert ModelOptions.of({"model": "openai:m", "base_url": None}).remote
     with pytest.raises(ConfigError, match=r"the command line: invalid concurrency=5000"):
         ModelOptions.of({"concurrency": 5000})
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+def test_an_empty_model_name_is_refused_not_the_default(spec: str) -> None:
+    """`-m ""` ran the default local model, ignoring $KNOWSUM_MODEL (was: "" meant no -m)."""
+    with pytest.raises(ConfigError, match=r"a model name is empty; give one \(e\.g\. -m mock\)"):
+        resolve_model(spec)
+
+
+def test_an_empty_model_option_does_not_run_the_default_model(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`KNOWSUM_MODEL=mock knowsum ask -m ""` answered from the default local model."""
+    from knowsum.cli import main
+
+    monkeypatch.setenv("KNOWSUM_MODEL", "mock")
+    assert main(["ask", "-m", "", "hi", "--store", str(tmp_home / "s.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid model '': a model name is empty" in err

@@ -8,8 +8,9 @@
 - a run folder (``--out``) that holds one of the inputs;
 - replacing an existing file that is not a knowsum output of the same kind: a SQLite database (a
   response store) is never an output, a PNG is only replaced by a PNG, a page by a page, JSON lines
-  by JSON lines; a folder given where a file is expected; a symbolic link, a device or a pipe
-  (``/dev/stdout``: the output would be renamed over it);
+  by JSON lines knowsum wrote (:func:`~knowsum._util.ownjsonl.knowsum_jsonl`: never a batch
+  results file or anyone else's JSON lines); a folder given where a file is expected; a symbolic
+  link, a device or a pipe (``/dev/stdout``: the output would be renamed over it);
 - a file output whose folder does not exist (no folder is created for a single file), and an output
   whose folder this user cannot write — checked before the model is asked anything.
 
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Literal
 
 from knowsum._util.atomic import atomic_write
+from knowsum._util.ownjsonl import knowsum_jsonl
 from knowsum._util.runlock import hold_folder
 from knowsum.errors import OutputError
 
@@ -103,8 +105,13 @@ def _text_head(head: bytes) -> str:
     return head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
 
 
-def _is_kind(kind: str, head: bytes) -> bool:
-    """Whether a file starting with ``head`` (non-empty) is a file of ``kind`` as knowsum writes it."""
+def _is_kind(kind: str, head: bytes, path: Path) -> bool:
+    """Whether ``path``, starting with ``head`` (non-empty), is a file of ``kind`` as knowsum writes it.
+
+    A JSON-lines file is knowsum's only when its first line is one of knowsum's own formats
+    (:func:`~knowsum._util.ownjsonl.knowsum_jsonl`): any other JSON lines (a batch results file, a
+    user's data) are not replaced.
+    """
     if kind == "png":
         return head.startswith(b"\x89PNG\r\n\x1a\n")
     text = _text_head(head)
@@ -112,7 +119,7 @@ def _is_kind(kind: str, head: bytes) -> bool:
         return text[:15].lower().startswith(("<!doctype html", "<html"))
     if kind == "json":
         return text.startswith(("{", "["))
-    return text.startswith("{")  # jsonl: one JSON object per line
+    return text.startswith("{") and knowsum_jsonl(path)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -178,7 +185,7 @@ def _refuse_existing(target: Path, kind: str, option: str) -> None:
             f"{option} {target} is a SQLite database (a response store?): knowsum never writes an "
             "output over one; give another path"
         )
-    if head and not _is_kind(kind, head):
+    if head and not _is_kind(kind, head, target):
         raise OutputError(
             f"{option} {target} exists and is not a {OUTPUT_KINDS[kind]} knowsum writes: it is not "
             "replaced; remove it or give another path"

@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from knowsum._util.storefaults import store_error
 from knowsum.errors import OutputError
 
 __all__ = ["STORE_WAIT_ENV", "sampling_lock"]
@@ -90,12 +91,17 @@ def sampling_lock(store: Path) -> Iterator[None]:
     Raises:
         OutputError: another process holds it (another run is sampling into this database file, by
             this name, a symbolic link or a hard link).
+        StoreError: the lock file cannot be made (a read-only folder, a full disk): the store could
+            not be written either, and the message is the store's (exit 6), not the lock file's.
     """
     real = store.resolve()
     lock = real.with_name(real.name + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
     wait = _store_wait()
-    fds = [os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)]
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fds = [os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)]
+    except OSError as exc:  # the lock is made before the store is opened: say what the store would
+        raise store_error(store, exc, "open") from exc
     try:
         if not _take(fds[0], wait):
             holder = os.pread(fds[0], 32, 0).decode("ascii", errors="replace").strip() or "?"

@@ -100,9 +100,11 @@ def _load(ep: EntryPoint) -> Installed:
         own = getattr(obj, "name", None)
     except (Exception, SystemExit) as exc:
         return replace(found, problem=f"has a name that fails: {_why(exc)}")
-    if own != ep.name:
+    if own != ep.name:  # the object is kept: one of another kind is named as such (:func:`_problem`)
         return replace(
-            found, problem=f"is an object named {own!r}: the entry point's name must be the object's name"
+            found,
+            obj=obj,
+            problem=f"is an object named {own!r}: the entry point's name must be the object's name",
         )
     return replace(found, obj=obj)
 
@@ -133,6 +135,11 @@ def loaded() -> list[Installed]:
 
 
 def _problem(item: Installed, kind: type[Any], what: str, check: Callable[[Any], None] | None) -> str:
+    """Why ``item`` cannot be used as a ``kind`` (``""`` when it can). An object of another kind is
+    named as that first (``INSTRUMENT = 42``: "is not a knowsum.Instrument (int)"), before a name
+    that differs from the entry's, which only an object of the right kind can fix."""
+    if item.obj is not None and not isinstance(item.obj, kind):
+        return f"is not a {what} ({type(item.obj).__name__})"
     if item.problem:
         return item.problem
     if not isinstance(item.obj, kind):

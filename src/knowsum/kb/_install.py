@@ -154,8 +154,13 @@ def _install_one(kb: KBSpec, from_files: Sequence[Path], force: bool, progress: 
     for f in from_files:
         if f.is_dir():
             raise InputError(f"--from {f}: is a directory: give a file in it ({kb.from_formats})")
-        if not f.is_file():
+        if not f.exists():
             raise InputError(f"--from {f}: file not found")
+        if not f.is_file():  # hashed, then read to build the store: a pipe's data would be gone
+            raise InputError(
+                f"--from {f}: must be a regular file (a pipe cannot be read twice, and an install "
+                "reads it twice): write it to a file first"
+            )
     key = _source_key(kb, from_files)
     current = installed(kb.name)
     if current is not None and current.get("source_key") == key and not force:

@@ -34,9 +34,19 @@ class ModelRef:
 
 
 def resolve_model(spec: str | None) -> ModelRef:
-    """Parse a ``--model`` value (see module docstring); unknown names list the known ones."""
-    if spec is None or spec == "":
+    """Parse a ``--model`` value (see module docstring); unknown names list the known ones.
+
+    Only ``None`` (no model given) means the default: an empty name is refused like a blank one,
+    since ``-m ""`` (an unset shell variable, say) silently running the default model would ignore
+    both what was meant and ``$KNOWSUM_MODEL``.
+    """
+    if spec is None:
         return ModelRef("local", DEFAULT_MODEL)
+    if not spec.strip():
+        raise ConfigError(
+            f"invalid model {spec!r}: a model name is empty; give one (e.g. -m mock), or leave -m out "
+            "for the default ($KNOWSUM_MODEL, else the default registry model)"
+        )
     kind, sep, rest = spec.partition(":")
     if not sep:
         if spec == "mock":

@@ -14,8 +14,8 @@ before stays readable and a rerun after the cause is fixed resumes where the run
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from knowsum._util import disk_fault, nearest_folder, paths
+from knowsum._util import paths, storefaults
 from knowsum.errors import InputFileError, StoreError
 from knowsum.models._closing import Closing
-from knowsum.models._migrations import apply_migrations
+from knowsum.models._migrations import MIGRATIONS, apply_migrations
 from knowsum.models._params import GenerationParams, Request, Response
 
 __all__ = ["ResponseStore", "StoreInfo", "stored_this_session"]
@@ -68,43 +68,46 @@ class StoreInfo:
     size: int
 
 
-def _store_error(path: Path, exc: sqlite3.Error | OSError, doing: str) -> StoreError:
-    """A :class:`StoreError` naming the store, the cause and what to do, in one line.
+_OURS = frozenset({"responses", "batch_requests", "schema_migrations"})
+"""The tables a knowsum store holds (:data:`~knowsum.models._migrations.MIGRATIONS`)."""
+_MIGRATION_NAME = re.compile(r"\d{4}_\w+")
 
-    Args:
-        path: the store file.
-        exc: what SQLite or the OS raised.
-        doing: what failed, completing "cannot … response store": ``open``, ``write to``, ``read``.
+
+def _foreign(conn: sqlite3.Connection) -> list[str]:
+    """The tables and views of ``conn``'s database that make it something other than a knowsum store
+    (or one being made): empty when it is empty or a knowsum store, of any schema version.
+
+    A knowsum store holds only :data:`_OURS`, and its ``schema_migrations (name, applied)`` records
+    migration names, ``0001_responses`` exactly when it holds ``responses``. Anything else (another
+    program's database, a knowledge base, a foreign ``responses`` table) is named: every table that
+    is not ours, or, when the tables are ours by name only, all of them.
     """
-    where = f"cannot {doing} response store {path}"
-    fault = disk_fault(exc, path)
-    if fault == errno.ENOSPC:
-        return StoreError(
-            f"{where}: the disk is full; free space on it (or pass another --store PATH) and rerun: "
-            "the responses stored so far are kept"
+    found = sorted(
+        name
+        for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+            " AND substr(name, 1, 7) != 'sqlite_'"
         )
-    if fault == errno.EROFS:
-        return StoreError(
-            f"{where}: {nearest_folder(path)} is read-only; pass --store PATH on a writable disk (or make "
-            "it writable) and rerun"
-        )
-    if fault == errno.EACCES:
-        return StoreError(
-            f"{where}: permission denied (this user may not write it or {nearest_folder(path)}); fix "
-            "the owner or mode, or pass --store PATH in a folder you can write, and rerun"
-        )
-    text = str(exc)
-    if "database is locked" in text or "database table is locked" in text:
-        return StoreError(
-            f"{where}: another process is writing to it ({text}); wait until it has finished and rerun"
-        )
-    if "malformed" in text:
-        return StoreError(
-            f"{where}: the store file is damaged ({text}); recover its rows with "
-            f'`sqlite3 {path} ".recover" | sqlite3 NEW.sqlite` and pass --store NEW.sqlite, or restore a '
-            "copy of the store"
-        )
-    return StoreError(f"{where}: {exc} (pass another --store PATH)")
+    )
+    others = [name for name in found if name not in _OURS]
+    if others or not found:
+        return others
+    if "schema_migrations" in found:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
+        if columns == {"name", "applied"}:
+            names = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+            versioned = all(isinstance(n, str) and _MIGRATION_NAME.fullmatch(n) for n in names)
+            if versioned and ("responses" in found) == (MIGRATIONS[0][0] in names):
+                return []
+    return found
+
+
+def _not_a_store(path: Path, foreign: list[str]) -> StoreError:
+    shown = ", ".join(foreign[:5]) + (", …" if len(foreign) > 5 else "")
+    return StoreError(
+        f"cannot open response store {path}: it holds tables that are not a knowsum response store "
+        f"({shown}): give a new file or a store knowsum wrote as --store; it was not changed"
+    )
 
 
 def _row(r: Response) -> tuple[Any, ...]:
@@ -180,10 +183,14 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         try:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            foreign = _foreign(conn)
         except sqlite3.Error as exc:
             conn.close()
             last = exc
             continue
+        if foreign:
+            conn.close()
+            raise _not_a_store(path, foreign)
         if "responses" not in tables:
             conn.close()
             raise StoreError(
@@ -191,7 +198,8 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
                 "check --store"
             )
         return conn
-    raise StoreError(f"cannot open response store {path}: {last}; check --store") from last
+    assert last is not None
+    raise storefaults.store_error(path, last, "open", read_only=True) from last
 
 
 class ResponseStore(Closing):
@@ -224,13 +232,17 @@ class ResponseStore(Closing):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
             conn.row_factory = sqlite3.Row
+            foreign = _foreign(conn)  # read before anything is written: another database is left alone
+            if foreign:
+                conn.close()
+                raise _not_a_store(self.path, foreign)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             apply_migrations(conn)
         except (sqlite3.Error, OSError) as exc:
             if conn is not None:  # not left open until garbage collection (it holds the -wal file)
                 conn.close()
-            raise _store_error(self.path, exc, "open") from exc
+            raise storefaults.store_error(self.path, exc, "open") from exc
         self._conn = conn
         _SESSION.setdefault(self.path.resolve(), [0, 0])[0] += 1
 
@@ -249,7 +261,7 @@ class ResponseStore(Closing):
         try:
             return self._conn.execute(sql, args)
         except sqlite3.Error as exc:
-            raise _store_error(self.path, exc, doing) from exc
+            raise storefaults.store_error(self.path, exc, doing, read_only=self.read_only) from exc
 
     def put(self, response: Response) -> None:
         """Write one response in its own transaction (a success is never overwritten)."""
@@ -276,7 +288,7 @@ class ResponseStore(Closing):
             if self._conn.in_transaction:  # a failed COMMIT (disk full) may leave it open
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("ROLLBACK")
-            raise _store_error(self.path, exc, "write to") from exc
+            raise storefaults.store_error(self.path, exc, "write to") from exc
 
     def done_keys(self, keys: Collection[str]) -> set[str]:
         """The subset of ``keys`` that already hold a successful response.
