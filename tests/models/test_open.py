@@ -86,3 +86,22 @@ def test_an_empty_model_option_does_not_run_the_default_model(
     assert main(["ask", "-m", "", "hi", "--store", str(tmp_home / "s.sqlite")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid model '': a model name is empty" in err
+
+
+def test_http_options_a_model_not_reached_over_http_leaves_unused_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--server-kind``/``--concurrency``/``--timeout``/``--retries`` beside a mock or local model
+    were dropped without a word (``--base-url`` is refused there): a note names them, and none is
+    printed when they keep their defaults."""
+    from knowsum.cli import main
+
+    store = str(tmp_path / "s.sqlite")
+    assert (
+        main(["ask", "-m", "mock", "hi", "--store", store, "--server-kind", "vllm", "--concurrency", "3"])
+        == 0
+    )
+    err = capsys.readouterr().err
+    assert "--server-kind, --concurrency apply only to openai:MODEL" in err and "not used by 'mock'" in err
+    assert main(["ask", "-m", "mock", "hi", "--store", store]) == 0
+    assert "only to openai:MODEL" not in capsys.readouterr().err

@@ -7,16 +7,21 @@ TOML file carries the same keys (but ``api``) in :class:`knowsum.census.RunSetti
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowsum._util import config_error
+from knowsum.errors import KnowsumNote
 from knowsum.models._base import Backend
 from knowsum.models._open import open_backend
 from knowsum.models._servers import ServerKind
 
 __all__ = ["ModelOptions"]
+
+HTTP_ONLY = ("server_kind", "concurrency", "timeout", "retries")
+"""The model options that reach only an OpenAI-compatible endpoint."""
 
 
 class ModelOptions(BaseModel):
@@ -72,6 +77,25 @@ class ModelOptions(BaseModel):
                 max_retries=self.retries,
                 server_kind=self.server_kind,
             )
+        self._unused_http_options()
         if model and (model == "mock" or model.startswith("mock:")):
             return open_backend(model)
         return open_backend(model, api=self.api)
+
+    def _unused_http_options(self) -> None:
+        """A :class:`~knowsum.errors.KnowsumNote` naming the HTTP options set away from their defaults
+        for a model not reached over HTTP (they would otherwise be dropped without a word)."""
+        unused = [
+            f"--{name.replace('_', '-')}"
+            for name in HTTP_ONLY
+            if getattr(self, name) != ModelOptions.model_fields[name].default
+        ]
+        if unused:
+            warnings.warn(
+                KnowsumNote(
+                    f"{', '.join(unused)} {'applies' if len(unused) == 1 else 'apply'} only to openai:MODEL "
+                    "(an OpenAI-compatible endpoint); "
+                    f"not used by {self.model or 'the default model'!r}"
+                ),
+                stacklevel=3,
+            )
