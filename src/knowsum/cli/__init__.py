@@ -101,10 +101,12 @@ class _LazyGroup(click.Group):
         if command is None:
             return super().get_command(ctx, cmd_name)
         from knowsum.cliutil.inspect_log import use_log_reader
+        from knowsum.cliutil.once import once_tree
         from knowsum.cliutil.outputs import guard_tree
 
         use_log_reader(_read_log)
         assert isinstance(command, click.Command)
+        once_tree(command)  # a single-valued option given twice is refused, never its last value kept
         return guard_tree(command)  # every output passes the write guard before the command runs
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

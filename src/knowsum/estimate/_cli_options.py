@@ -34,17 +34,6 @@ class Fraction(click.ParamType[float]):
         return number
 
 
-def _once(ctx: click.Context, param: click.Parameter, values: tuple[float, ...]) -> float | None:
-    """The one value of a single-valued option read with ``multiple=True``, so that a repeated use is
-    refused in one line instead of keeping the last value without a word."""
-    if len(values) > 1:
-        given = ", ".join(f"{v:g}" for v in values)
-        raise ConfigError(
-            f"{param.opts[0]} given {len(values)} times ({given}); it takes one value: give it once"
-        )
-    return values[0] if values else None
-
-
 RICHNESS_OPTIONS = (
     "count",
     "units",
@@ -96,18 +85,14 @@ def richness_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--target-coverage",
             type=Fraction("--target-coverage"),
-            multiple=True,
-            callback=_once,
             metavar="C",
-            help="Observations (or units) still needed to reach coverage C (once).",
+            help="Observations (or units) still needed to reach coverage C.",
         ),
         click.option(
             "--target-fraction",
             type=Fraction("--target-fraction"),
-            multiple=True,
-            callback=_once,
             metavar="G",
-            help="Observations (or units) still needed to see a fraction G of the Chao estimate (once).",
+            help="Observations (or units) still needed to see a fraction G of the Chao estimate.",
         ),
     ]
     for option in reversed(options):
