@@ -52,7 +52,7 @@ def test_an_all_singleton_census_has_no_horizon_scoring_an_interval_it_does_not_
     assert "all singletons" in h.message and "covers" not in h.message
     headers, rows = compare_table([result])
     col = headers.index(next(c for c in headers if "horizon" in c))
-    assert rows[0][col] == "n/a: all singletons, no interval"
+    assert rows[0][col] == "n/a: no interval to back-test"
 
 
 def test_a_census_without_resamples_is_back_tested_on_the_interval_it_prints(tmp_path: Path) -> None:
@@ -141,3 +141,24 @@ def test_compare_says_when_two_rows_are_one_items_file(
     capsys.readouterr()
     assert main(["census", "compare", *runs]) == 0
     assert "are two scorings of one file" in capsys.readouterr().err
+
+
+def test_a_nonlinear_estimator_without_resamples_has_no_interval_to_back_test() -> None:
+    """Chao1's interval is a bootstrap one: with no resamples the census prints none, so its horizon
+    is ``no-interval``, not a 0 % coverage read as a failure; a linear estimator is still judged on
+    its closed-form interval."""
+    import numpy as np
+
+    from knowsum.census import trust_horizon
+    from knowsum.stats import Prevalence
+
+    rng = np.random.default_rng(1)
+    draws = rng.integers(0, 150, size=(200, 5))
+    prev = Prevalence.from_items(
+        [f"i{d}" for d in draws.ravel()], queries=np.repeat(np.arange(200), 5).tolist()
+    )
+    chao = trust_horizon(prev, "chao1", None, 1.0, resamples=0, unseen=10.0)
+    assert chao.status == "no-interval" and "no bootstrap" in chao.message and chao.coverage is None
+    assert trust_horizon(prev, "chao1", None, 1.0, resamples=20, unseen=10.0).status != "no-interval"
+    linear = trust_horizon(prev, "et", 6, 1.0, resamples=0, unseen=10.0)
+    assert linear.status in ("back-tested", "fails") and linear.resamples == 0

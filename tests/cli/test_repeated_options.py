@@ -58,3 +58,23 @@ def test_the_command_line_refuses_it_in_one_line(tmp_path: Path, capsys: pytest.
     assert code == 2 and err.count("\n") == 1
     assert "-m given 2 times (mock, mock:other); it takes one value: give it once" in err
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_attached_short_values_and_optional_values_are_read_as_click_reads_them() -> None:
+    """``-mNAME`` carries its value; ``--at-coverage`` with no value (the next word an option) takes
+    its flag value ``auto`` and consumes nothing, so a repeat after it is still seen."""
+    commands = dict(leaf_commands())
+    ask, compare = commands[("ask",)], commands[("census", "compare")]
+    assert repeated_option(ask, ["-m", "mock", "-mmock:other", "hi"]) == (
+        "-m given 2 times (mock, mock:other); it takes one value: give it once"
+    )
+    assert repeated_option(ask, ["-mmock", "hi"]) is None
+    args = ["r1", "--at-coverage", "--n-bootstrap", "5", "--n-bootstrap", "6"]
+    assert (
+        repeated_option(compare, args)
+        == "--n-bootstrap given 2 times (5, 6); it takes one value: give it once"
+    )
+    assert repeated_option(compare, ["r1", "--at-coverage", "--json", "--at-coverage", "0.5"]) == (
+        "--at-coverage given 2 times (auto, 0.5); it takes one value: give it once"
+    )
+    assert repeated_option(compare, ["r1", "--at-coverage", "0.5"]) is None

@@ -271,3 +271,22 @@ def test_a_summary_never_shows_a_point_as_its_interval() -> None:
     s = summarize(Prevalence.from_items(list("abacdde"), queries=[1, 1, 2, 2, 3, 3, 4]), t=100, k="auto")
     assert s.interval_reason is not None
     assert s.interval is None and s.to_dict()["interval"] is None
+
+
+def test_query_item_pairs_whose_first_item_is_a_column_word_stay_items(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A first line ``q1<TAB>count`` above QUERY<TAB>ITEM pairs is an observation, not a header that
+    names a count table (the lines below hold words, not counts): the file reads as items."""
+    path = write(tmp_path, "i.tsv", "q1\tcount\nq1\tapple\nq2\tapple\nq2\tpear\nq3\tplum\nq3\tcount\n")
+    code, out, _ = run(capsys, path, "--n-bootstrap", "0", "--json")
+    assert code == 0 and json.loads(out)["n_observations"] == 6
+
+
+@pytest.mark.parametrize("missing", ["NA", "nan", "inf", "-"])
+def test_a_first_line_with_a_missing_count_is_refused_not_read_as_a_header(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, missing: str
+) -> None:
+    path = write(tmp_path, "c.tsv", f"apple\t{missing}\nbanana\t3\ncherry\t1\ndate\t1\negg\t2\nfig\t1\n")
+    code, out, err = run(capsys, path, "--n-bootstrap", "0")
+    assert (code, out) == (2, "") and "c.tsv:1:" in err and "apple" in err

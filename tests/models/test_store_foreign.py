@@ -137,3 +137,24 @@ def test_a_lock_in_a_read_only_folder_is_the_stores_message(
         "writable disk (or make it writable) and rerun"
     )
     assert err.value.exit_code == 6
+
+
+def test_a_store_with_a_view_of_its_users_opens_and_a_newer_stores_schema_is_named(tmp_path: Path) -> None:
+    """A knowsum store (its migrations recorded) may hold its user's views; a store whose migrations
+    this version does not know was written by a newer knowsum, and says so (not "not a store")."""
+    path = tmp_path / "s.sqlite"
+    ResponseStore(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE VIEW answered AS SELECT key FROM responses")
+    ResponseStore(path).close()  # opens: the view is the user's, the store is knowsum's
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO schema_migrations (name, applied) VALUES ('9999_future', 0)")
+    conn.commit()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(StoreError) as err:
+        ResponseStore(path)
+    assert "written by a newer knowsum (migrations 9999_future)" in str(err.value)
+    assert "upgrade knowsum" in str(err.value)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest

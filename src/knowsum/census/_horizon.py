@@ -91,8 +91,10 @@ _Z = float(norm.ppf(0.5 + CONFIDENCE / 2))
 
 def horizon_resamples(n_bootstrap: object) -> int:
     """The horizon's resamples for a census of ``n_bootstrap`` resamples: none when the census took
-    none (its prediction interval then has only the closed-form variance, and the horizon judges that
-    interval, not a wider one), else :data:`HORIZON_RESAMPLES`."""
+    none, else :data:`HORIZON_RESAMPLES`. Without resamples a linear estimator's prediction interval
+    has only its closed-form variance, and the horizon judges that interval, not a wider one; a
+    nonlinear one (Chao1, Pitman–Yor, preseq) has no prediction interval at all, and its horizon is
+    ``no-interval`` (:func:`trust_horizon`)."""
     return 0 if n_bootstrap == 0 else HORIZON_RESAMPLES
 
 
@@ -223,13 +225,13 @@ def _exact_horizon(estimator: str, target_t: float, n_queries: int) -> TrustHori
     )
 
 
-def _no_interval_horizon(estimator: str, target_t: float) -> TrustHorizon:
-    """All singletons: the census prints no prediction interval, so there is none to back-test."""
+def _no_interval_horizon(estimator: str, target_t: float, why: str = ALL_SINGLETONS_REASON) -> TrustHorizon:
+    """The census prints no prediction interval (``why``), so there is none to back-test."""
     return _horizon(
         "no-interval",
         estimator,
         target_t,
-        f"n/a: {ALL_SINGLETONS_REASON}: the census has no prediction interval, so there is none to back-test",
+        f"n/a: {why}: the census has no prediction interval, so there is none to back-test",
     )
 
 
@@ -328,6 +330,8 @@ def trust_horizon(
     splittable = kept_size(n_all, min(ts, default=target_t)) is not None
     if splittable and prev.f(1) == prev.n_seen:  # the headline's interval is n/a: none to score
         return _no_interval_horizon(name, target_t)
+    if resamples < 2 and not fs.linear_variance_of(name):  # its interval is the bootstrap's alone
+        return _no_interval_horizon(name, target_t, f"no bootstrap, and {name}'s interval is a bootstrap one")
     boot = resamples
     cap = MAX_SPLITS if fs.linear_variance_of(name) else MAX_BOOT_SPLITS
     prev, note = _at_most(prev, seed)

@@ -146,7 +146,7 @@ def _horizon(r: CensusRecord) -> str:
         return horizon_value(h)
     why = {
         "exact": "exact: no split shows a new item",
-        "no-interval": "n/a: all singletons, no interval",
+        "no-interval": "n/a: no interval to back-test",
         "too-small": "n/a: too small to back-test",
         "not-applicable": f"n/a: no back-test for {h.estimator}",
     }

@@ -42,8 +42,8 @@ class TrustHorizon(_Record):
     status: Literal["back-tested", "fails", "too-small", "not-applicable", "exact", "no-interval"] = Field(
         description="back-tested: some t passes; fails: the first t checked already fails; too-small: no "
         "t can be checked; not-applicable: the estimator has no back-test; exact: every query named the "
-        "same items, nothing new to predict; no-interval: all singletons, the census prints no prediction "
-        "interval to back-test"
+        "same items, nothing new to predict; no-interval: the census prints no prediction interval to "
+        "back-test (all singletons, or a nonlinear estimator without a bootstrap)"
     )
     t: Factor | None = Field(
         description="largest t the splits reached (held-back / kept queries) passing the test, as every "

@@ -4,10 +4,11 @@ click keeps the last value of an option given more than once (``--t 1 --t 100`` 
 without a word, so a command line that says two things runs as one of them. :func:`once_tree` wraps
 the argument parsing of every command of a tree (the command line applies it to each command it
 loads, as it applies the write guard): before click parses, the command's own arguments are walked
-as click's parser walks them — an option that takes a value consumes the next word, ``--opt=value``
-carries its own, ``--`` ends the options — and an option that takes one value (not ``multiple``, not
-a flag or a count) named twice is a usage error naming it and both values. Options meant to repeat
-(``multiple=True``) and flags are left alone.
+as click's parser walks them — an option that takes a value consumes the next word (one whose
+value may be left out takes its flag value when the next word is an option), ``--opt=value`` and
+``-oVALUE`` carry their own, ``--`` ends the options — and an option that takes one value (not
+``multiple``, not a flag or a count) named twice is a usage error naming it and both values.
+Options meant to repeat (``multiple=True``) and flags are left alone.
 """
 
 from __future__ import annotations
@@ -22,7 +23,18 @@ _MARK = "__knowsum_once__"
 
 
 def _single_valued(option: click.Option) -> bool:
-    return not (option.multiple or option.is_flag or option.count)
+    return not (option.multiple or (option.is_flag and not option._flag_needs_value) or option.count)
+
+
+def _next_value(option: click.Option, args: list[str], i: int) -> tuple[str, int]:
+    """The value of ``option`` named at ``args[i - 1]`` and the index after it, as click reads it: the
+    next word, or, for an option whose value may be left out (``--at-coverage [C]``), its flag value
+    when the next word is missing or is itself an option."""
+    if getattr(option, "_flag_needs_value", False) and (
+        i >= len(args) or (args[i].startswith("-") and len(args[i]) > 1)
+    ):
+        return str(option.flag_value), i
+    return (args[i], i + 1) if i < len(args) else ("", i)
 
 
 def repeated_option(command: click.Command, args: list[str]) -> str | None:
@@ -30,19 +42,28 @@ def repeated_option(command: click.Command, args: list[str]) -> str | None:
     (the command's own words, as click passes them) give twice, else ``None``."""
     takes_value: dict[str, click.Option] = {}
     for param in command.params:
-        if isinstance(param, click.Option) and not (param.is_flag or param.count):
+        if isinstance(param, click.Option) and not (
+            (param.is_flag and not param._flag_needs_value) or param.count
+        ):
             for name in param.opts:
                 takes_value[name] = param
     seen: dict[str, list[str]] = {}
-    words = iter(args)
-    for word in words:
+    i = 0
+    while i < len(args):
+        word = args[i]
+        i += 1
         if word == "--":
             break
-        name, eq, attached = word.partition("=") if word.startswith("--") else (word, "", "")
+        if word.startswith("--"):
+            name, eq, attached = word.partition("=")
+        elif word.startswith("-") and len(word) > 2:  # -mNAME: a short option with its value attached
+            name, eq, attached = word[:2], "=", word[2:]
+        else:
+            name, eq, attached = word, "", ""
         option = takes_value.get(name)
         if option is None:
             continue
-        value = attached if eq else next(words, "")
+        value, i = (attached, i) if eq else _next_value(option, args, i)
         if not _single_valued(option):
             continue
         key = option.name or name

@@ -34,6 +34,8 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)", re
 _PREVALENCE_HEADERS = {"s", "n_s", "ns", "f", "f_s", "frequency", "times", "prevalence"}
 _COUNT_HEADERS = {"item", "items", "label", "species", "name", "id", "count", "counts", "abundance"}
 _COUNT_COLUMNS = {"count", "counts", "abundance"}
+_MISSING = {"inf", "+inf", "-inf", "infinity", "nan", "na", "n/a", "none", "null", "-", "?"}
+"""Spellings of a number or of a missing value: never a column name."""
 _N_S_COLUMNS = {"n_s", "ns", "f_s"}
 Line = tuple[int, str, list[str]]  # (1-based number, raw text, tab-separated fields)
 
@@ -87,9 +89,11 @@ def _read_lines(path: Path) -> list[Line]:
 
 def _reads_as_header(value: str) -> bool:
     """Whether a first line's value column reads as a column name (``count``, ``abundance``, ``n_s``):
-    non-empty and without a digit. A mistyped count (``3O``) or an empty one is not a name: read as
-    a header, that data line would be dropped without a word, so it is parsed (and refused) as data."""
-    return bool(value) and not any(c.isdigit() for c in value)
+    non-empty, without a digit, and not a number's or a missing value's spelling (``inf``, ``nan``,
+    ``NA``, ``-``). A mistyped count (``3O``), an empty or a missing one is not a name: read as a
+    header, that data line would be dropped without a word, so it is parsed (and refused) as data."""
+    word = value.strip().lower()
+    return bool(word) and word not in _MISSING and not any(c.isdigit() for c in word)
 
 
 def _split_header(lines: list[Line]) -> tuple[Line | None, list[Line]]:
@@ -145,12 +149,16 @@ def _detect(lines: list[Line]) -> tuple[Format, str]:
 
 
 def _named_table(lines: list[Line]) -> tuple[Format, str] | None:
-    """The format a header line names by its value column (``item<TAB>count``, ``S<TAB>N_S``),
-    whatever the lines below hold: a bad row under it is then reported on its own line by the parser,
-    rather than outvoting the header and turning the file (header included) into QUERY<TAB>ITEM."""
+    """The format a header line names by its value column (``item<TAB>count``, ``S<TAB>N_S``) when at
+    least half the lines below hold a number there: a bad row under it is then reported on its own
+    line by the parser, rather than outvoting the header and turning the file (header included) into
+    QUERY<TAB>ITEM. Below half, the lines are QUERY<TAB>ITEM pairs whose first item is the word."""
     fields = lines[0][2]
     if len(lines) < 2 or len(fields) != 2 or not _reads_as_header(fields[1]):
         return None
+    body = [f for _, _, f in lines[1:] if len(f) == 2]
+    if sum(1 for f in body if _NUMBER.fullmatch(f[1])) * 2 < len(body):  # mostly words: QUERY<TAB>ITEM
+        return None  # whose first item happens to be named "count"
     shown = " / ".join(fields)
     if fields[1].lower() in _COUNT_COLUMNS:
         return "counts", f"header '{shown}' names an ITEM<TAB>COUNT table"

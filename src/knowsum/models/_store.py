@@ -71,16 +71,19 @@ class StoreInfo:
 _OURS = frozenset({"responses", "batch_requests", "schema_migrations"})
 """The tables a knowsum store holds (:data:`~knowsum.models._migrations.MIGRATIONS`)."""
 _MIGRATION_NAME = re.compile(r"\d{4}_\w+")
+_NEWER = "newer knowsum"
 
 
 def _foreign(conn: sqlite3.Connection) -> list[str]:
-    """The tables and views of ``conn``'s database that make it something other than a knowsum store
-    (or one being made): empty when it is empty or a knowsum store, of any schema version.
+    """What makes ``conn``'s database something other than a knowsum store (or one being made): empty
+    when it is empty or a knowsum store of any schema version this knowsum knows.
 
-    A knowsum store holds only :data:`_OURS`, and its ``schema_migrations (name, applied)`` records
-    migration names, ``0001_responses`` exactly when it holds ``responses``. Anything else (another
-    program's database, a knowledge base, a foreign ``responses`` table) is named: every table that
-    is not ours, or, when the tables are ours by name only, all of them.
+    A knowsum store has a ``schema_migrations (name, applied)`` table of migration names, recording
+    ``0001_responses`` exactly when it holds ``responses``; a store that has it may hold views or
+    tables of its user's as well (knowsum writes only its own). A store whose migrations this version
+    does not know was written by a newer knowsum: ``newer knowsum (…)`` names them. Anything else
+    (another program's database, a knowledge base, a foreign ``responses`` table) is named by its
+    tables and views that are not ours, or, when they are ours by name only, by all of them.
     """
     found = sorted(
         name
@@ -89,20 +92,26 @@ def _foreign(conn: sqlite3.Connection) -> list[str]:
             " AND substr(name, 1, 7) != 'sqlite_'"
         )
     )
-    others = [name for name in found if name not in _OURS]
-    if others or not found:
-        return others
+    if not found:
+        return []
     if "schema_migrations" in found:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(schema_migrations)")}
         if columns == {"name", "applied"}:
             names = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
             versioned = all(isinstance(n, str) and _MIGRATION_NAME.fullmatch(n) for n in names)
             if versioned and ("responses" in found) == (MIGRATIONS[0][0] in names):
-                return []
-    return found
+                newer = sorted(names - {name for name, _ in MIGRATIONS})
+                return [f"{_NEWER} (migrations {', '.join(newer)})"] if newer else []
+    others = [name for name in found if name not in _OURS]
+    return others or found
 
 
 def _not_a_store(path: Path, foreign: list[str]) -> StoreError:
+    if len(foreign) == 1 and foreign[0].startswith(_NEWER):
+        return StoreError(
+            f"cannot open response store {path}: it was written by a {foreign[0]}, whose schema this "
+            "version does not know: upgrade knowsum to use it; it was not changed"
+        )
     shown = ", ".join(foreign[:5]) + (", …" if len(foreign) > 5 else "")
     return StoreError(
         f"cannot open response store {path}: it holds tables that are not a knowsum response store "

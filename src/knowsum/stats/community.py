@@ -152,7 +152,8 @@ def score_linear(
     rmse = math.sqrt(mse)
     mean_new = float(truth.mean())
     mean_total = float((sims.n_seen + truth).mean())
-    mse_se = float(sq.std(ddof=1) / math.sqrt(b)) if b > 1 else math.nan
+    with np.errstate(over="ignore", invalid="ignore"):  # sq² may pass the float range: its s.e. is then n/a
+        mse_se = float(sq.std(ddof=1) / math.sqrt(b)) if b > 1 else math.nan
     rmse_se = mse_se / (2 * rmse) if rmse > 0 else 0.0
     cov = float(covered.mean())
     return OwnTCheck(
