@@ -34,22 +34,17 @@ def mini_go(tmp_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def _run(tmp_path: Path, *extra: str) -> list[str]:
-    return [
-        "recall",
-        "run",
-        "go",
-        "--model",
-        "mock",
-        "--popularity",
-        POP,
-        "--n-buckets",
-        "3",
-        "--n-perm",
-        "200",
-        "--store",
-        str(tmp_path / "store.sqlite"),
-        *extra,
-    ]
+    """``recall run`` on the mini GO with the test's defaults; an option in ``extra`` replaces its
+    default (an option given twice is refused)."""
+    defaults = {
+        "--model": "mock",
+        "--popularity": POP,
+        "--n-buckets": "3",
+        "--n-perm": "200",
+        "--store": str(tmp_path / "store.sqlite"),
+    }
+    kept = [word for name, value in defaults.items() if name not in extra for word in (name, value)]
+    return ["recall", "run", "go", *kept, *extra]
 
 
 def test_run_writes_every_artifact(mini_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,15 @@ PREDS = str(FIX / "go-preds.csv")  # GO:0001822, GO:0000002, GO:0000003, GO:0000
 
 
 def _score(*args: str) -> list[str]:
-    return ["recall", "score", "--kb", "go", "--n-perm", "50", *args]
+    """``recall score`` with the test's defaults; an option in ``args`` replaces its default (an option
+    given twice is refused)."""
+    defaults = [
+        word
+        for name, value in (("--kb", "go"), ("--n-perm", "50"))
+        if name not in args
+        for word in (name, value)
+    ]
+    return ["recall", "score", *defaults, *args]
 
 
 def _write(path: Path, text: str) -> str:
